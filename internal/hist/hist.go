@@ -1,0 +1,119 @@
+package hist
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Geometry of every histogram mongobench records, in microseconds.
+const (
+	Lowest  = 1
+	Highest = int64(time.Hour / time.Microsecond)
+	Digits  = 3
+)
+
+// H is an HDR histogram of microseconds.
+type H = hdr.Histogram
+
+// New returns an empty histogram with the standard geometry.
+func New() *H { return hdr.New(Lowest, Highest, Digits) }
+
+// Record adds one duration. Durations below 1 µs count as 1 µs and those
+// above one hour as one hour, so nothing recorded is ever lost.
+func Record(h *H, d time.Duration) {
+	us := int64(d / time.Microsecond)
+	switch {
+	case us < Lowest:
+		us = Lowest
+	case us > Highest:
+		us = Highest
+	}
+	_ = h.RecordValue(us) // cannot fail: us is inside the geometry
+}
+
+// Merge adds src into dst. Both must have the standard geometry; it is an
+// error for any count to be lost.
+func Merge(dst, src *H) error {
+	if dropped := dst.Merge(src); dropped != 0 {
+		return fmt.Errorf("merge lost %d values outside the histogram range", dropped)
+	}
+	return nil
+}
+
+// Encode returns the histogram as base64 text of the compressed
+// HdrHistogram V2 encoding.
+func Encode(h *H) (string, error) {
+	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return "", fmt.Errorf("encode histogram: %w", err)
+	}
+	return string(b), nil
+}
+
+// Decode reads a histogram written by Encode (or any HdrHistogram V2
+// compressed base64 encoder).
+func Decode(s string) (*H, error) {
+	if s == "" {
+		return nil, errors.New("decode histogram: empty encoding")
+	}
+	h, err := hdr.Decode([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("decode histogram: %w", err)
+	}
+	return h, nil
+}
+
+// Quantiles reported in every summary, as percentiles.
+var summaryPercentiles = []float64{50, 95, 99, 99.9}
+
+// Summarize returns the stored summary of h in milliseconds, with the
+// encoded histogram. An empty histogram has a count of zero and no
+// percentiles.
+func Summarize(h *H) (result.Dist, error) {
+	d := result.Dist{Count: h.TotalCount()}
+	if d.Count == 0 {
+		return d, nil
+	}
+	enc, err := Encode(h)
+	if err != nil {
+		return d, err
+	}
+	d.Hist = enc
+	fillPercentiles(&d, h)
+	return d, nil
+}
+
+func fillPercentiles(d *result.Dist, h *H) {
+	v := h.ValueAtPercentiles(summaryPercentiles)
+	d.Mean = result.F(h.Mean() / 1000)
+	d.Min = ms(h.Min())
+	d.P50 = ms(v[50])
+	d.P95 = ms(v[95])
+	d.P99 = ms(v[99])
+	d.P999 = ms(v[99.9])
+	d.Max = ms(h.Max())
+}
+
+// Percentile returns the p-th percentile of h in milliseconds, or nil when
+// h is empty.
+func Percentile(h *H, p float64) *float64 {
+	if h.TotalCount() == 0 {
+		return nil
+	}
+	return ms(h.ValueAtPercentile(p))
+}
+
+func ms(us int64) *float64 { return result.F(float64(us) / 1000) }
+
+// FromDist decodes the histogram stored in a summary.
+func FromDist(d result.Dist) (*H, error) {
+	if d.Count == 0 {
+		return New(), nil
+	}
+	return Decode(d.Hist)
+}

@@ -1,0 +1,194 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/hist"
+)
+
+// coordinator closes intervals, reports phase boundaries and assembles the
+// result. It runs on the goroutine that called Run.
+type coordinator struct {
+	e         *engine
+	agg       *intervalAgg
+	totals    []OpTotals
+	intervals []Interval
+	started   bool // the measured phase has begun
+	lastTick  time.Time
+	cpuStart  time.Duration
+	cpuLast   time.Duration
+	partial   bool
+	reason    string
+}
+
+func newCoordinator(e *engine) *coordinator {
+	c := &coordinator{e: e, agg: newIntervalAgg(len(e.cfg.Ops), e.closed)}
+	c.totals = make([]OpTotals, len(e.cfg.Ops))
+	for i, name := range e.cfg.Ops {
+		c.totals[i] = OpTotals{Name: name, Latency: hist.New()}
+		c.totals[i].Service = c.totals[i].Latency
+		if !e.closed {
+			c.totals[i].Service = hist.New()
+		}
+	}
+	return c
+}
+
+// loop waits out the warm-up, then closes an interval every tick until the
+// workers finish. A cancelled ctx calls stop once and marks the run
+// partial; the loop still waits for the workers.
+func (c *coordinator) loop(ctx context.Context, finished <-chan struct{}, stop func()) error {
+	done := ctx.Done()
+	timer := time.NewTimer(time.Until(c.e.warmEnd))
+	defer timer.Stop()
+	next := c.e.warmEnd
+	for {
+		select {
+		case <-timer.C:
+			if err := c.tick(next); err != nil {
+				return err
+			}
+			next = next.Add(c.e.cfg.Interval)
+			timer.Reset(time.Until(next))
+		case <-finished:
+			return nil
+		case <-done:
+			done = nil
+			c.partial, c.reason = true, "interrupted"
+			stop()
+		}
+	}
+}
+
+// tick begins the measured phase at its first call, and closes the
+// interval ending at t at every later one.
+func (c *coordinator) tick(t time.Time) error {
+	if !c.started {
+		c.begin(t)
+		return nil
+	}
+	return c.rotate(t)
+}
+
+func (c *coordinator) begin(t time.Time) {
+	c.started = true
+	c.lastTick = t
+	c.cpuStart = processCPU()
+	c.cpuLast = c.cpuStart
+	c.e.peak.Store(c.e.inflight.Load())
+	if c.e.cfg.OnPhase != nil {
+		c.e.cfg.OnPhase(MeasureStart, t)
+	}
+}
+
+// rotate drains every worker into one interval ending at end, summarises
+// it, and adds it to the phase totals.
+func (c *coordinator) rotate(end time.Time) error {
+	c.agg.reset()
+	for _, w := range c.e.workers {
+		if err := w.drainInto(c.agg); err != nil {
+			return err
+		}
+	}
+	cpu := processCPU()
+	iv := Interval{
+		Index: len(c.intervals), Start: c.lastTick, Length: end.Sub(c.lastTick),
+		Late: c.agg.late, Dropped: c.agg.dropped, MaxLag: c.agg.maxLag,
+		PeakInFlight: c.e.peak.Swap(c.e.inflight.Load()), CPU: cpu - c.cpuLast,
+	}
+	c.cpuLast, c.lastTick = cpu, end
+	for i := range c.agg.ops {
+		op, err := c.closeOp(i)
+		if err != nil {
+			return err
+		}
+		iv.Ops = append(iv.Ops, op)
+	}
+	c.intervals = append(c.intervals, iv)
+	if c.e.cfg.OnInterval != nil {
+		c.e.cfg.OnInterval(&c.intervals[len(c.intervals)-1])
+	}
+	return nil
+}
+
+// closeOp summarises operation type i of the interval and merges it into
+// the phase totals.
+func (c *coordinator) closeOp(i int) (IntervalOp, error) {
+	a, t := &c.agg.ops[i], &c.totals[i]
+	op := IntervalOp{Name: t.Name, Count: a.count, Errors: a.errs}
+	var err error
+	if op.Latency, err = hist.Summarize(a.lat); err != nil {
+		return op, err
+	}
+	op.Service = op.Latency
+	if !c.e.closed {
+		if op.Service, err = hist.Summarize(a.svc); err != nil {
+			return op, err
+		}
+		if err = hist.Merge(t.Service, a.svc); err != nil {
+			return op, err
+		}
+	}
+	t.Count += a.count
+	t.Errors.add(&a.errs)
+	return op, hist.Merge(t.Latency, a.lat)
+}
+
+// finish closes the last, possibly short, interval and builds the result.
+func (c *coordinator) finish() (*Result, error) {
+	end := time.Now()
+	res := &Result{
+		Mode: c.e.cfg.Mode(), Workers: c.e.cfg.Workers, Ops: c.totals,
+		Cores: runtime.GOMAXPROCS(0), Partial: c.partial, Reason: c.reason,
+	}
+	if c.e.cfg.Pacer != nil {
+		res.Pacer = c.e.cfg.Pacer.String()
+	}
+	if !c.started {
+		res.Start, res.End = end, end
+		res.Partial, res.Reason = true, "stopped before the measured phase began"
+		return res, nil
+	}
+	if err := c.rotate(end); err != nil {
+		return nil, err
+	}
+	if c.e.cfg.OnPhase != nil {
+		c.e.cfg.OnPhase(MeasureEnd, end)
+	}
+	res.Start, res.End, res.Intervals = c.e.warmEnd, end, c.intervals
+	res.CPU = c.cpuLast - c.cpuStart
+	res.tally()
+	res.ClientBound, res.Reasons = judgeClient(res, c.e.cfg)
+	return res, nil
+}
+
+func (r *Result) tally() {
+	for _, iv := range r.Intervals {
+		r.Late += iv.Late
+		r.Dropped += iv.Dropped
+		r.MaxLag = max(r.MaxLag, iv.MaxLag)
+	}
+	r.Intended = r.Completed()
+	if r.Mode == "open" {
+		r.Intended += r.Dropped
+	}
+}
+
+// Completed is the number of measured operations that finished, with or
+// without an error.
+func (r *Result) Completed() int64 {
+	var n int64
+	for _, t := range r.Ops {
+		n += t.Count + t.Errors.Total()
+	}
+	return n
+}
+
+// String is a one-line account of the run, for logs and tests.
+func (r *Result) String() string {
+	return fmt.Sprintf("%s loop, %d workers, %d ops in %v, %d late, %d dropped",
+		r.Mode, r.Workers, r.Completed(), r.End.Sub(r.Start).Round(time.Millisecond), r.Late, r.Dropped)
+}

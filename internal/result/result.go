@@ -1,0 +1,256 @@
+package result
+
+import "time"
+
+// SchemaVersion is the version of the result document layout written by
+// this build. Readers accept documents of this version or older.
+const SchemaVersion = 1
+
+// Doc is one measured run. Field names follow the public contract in
+// docs/results.md; fields marked "mongobench" there are this tool's own.
+type Doc struct {
+	// ID identifies the test and variant, so a re-run of the same variant
+	// replaces its row in the results collection. Its keys are ordered,
+	// because MongoDB compares embedded documents key by key; the store
+	// writes it as the document's _id.
+	ID            Ordered  `bson:"-" json:"-"`
+	SchemaVersion int      `bson:"schemaVersion" json:"schemaVersion"`
+	RunID         string   `bson:"runId" json:"runId"`
+	TestName      string   `bson:"testName" json:"testName"`
+	Label         string   `bson:"label,omitempty" json:"label,omitempty"`
+	Tags          []string `bson:"tags,omitempty" json:"tags,omitempty"`
+	Repetition    int      `bson:"repetition" json:"repetition"`
+
+	Start time.Time `bson:"start" json:"start"` // measured phase start
+	End   time.Time `bson:"end" json:"end"`     // measured phase end
+	// Duration is the measured phase's wall time in milliseconds.
+	Duration float64 `bson:"duration" json:"duration"`
+	// Partial is set when the run stopped early (Ctrl-C, fatal error).
+	Partial       bool   `bson:"partial" json:"partial"`
+	PartialReason string `bson:"partialReason,omitempty" json:"partialReason,omitempty"`
+
+	Variant     map[string]any `bson:"variant" json:"variant"`
+	TestConfig  map[string]any `bson:"test_config" json:"test_config"`
+	BenchConfig map[string]any `bson:"bench_config" json:"bench_config"`
+
+	BeforeStatus map[string]any `bson:"before_status,omitempty" json:"before_status,omitempty"`
+	AfterStatus  map[string]any `bson:"after_status,omitempty" json:"after_status,omitempty"`
+	Metrics      Metrics        `bson:"metrics" json:"metrics"`
+	TestResults  map[string]any `bson:"testResults,omitempty" json:"testResults,omitempty"`
+
+	Schedule  Schedule   `bson:"schedule" json:"schedule"`
+	Ops       []OpStats  `bson:"ops" json:"ops"`
+	Intervals []Interval `bson:"intervals" json:"intervals"`
+	Client    Client     `bson:"client" json:"client"`
+	Target    Target     `bson:"target" json:"target"`
+	Generator Generator  `bson:"generator" json:"generator"`
+}
+
+// Ordered is a document whose key order is significant (an _id).
+type Ordered []KV
+
+// KV is one key of an Ordered document.
+type KV struct {
+	Key   string
+	Value any
+}
+
+// Get returns the value stored under key, and whether it is present.
+func (o Ordered) Get(key string) (any, bool) {
+	for _, kv := range o {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Metrics holds host and process series over the measured phase, named as
+// in the MongoDB Atlas monitoring API.
+type Metrics struct {
+	Measurements []Series `bson:"measurements" json:"measurements"`
+	DiskMetrics  []Series `bson:"diskMetrics" json:"diskMetrics"`
+}
+
+// Series is one named time series. A nil Value marks a missing sample.
+type Series struct {
+	Name       string      `bson:"name" json:"name"`
+	Units      string      `bson:"units" json:"units"`
+	DataPoints []DataPoint `bson:"dataPoints" json:"dataPoints"`
+}
+
+// DataPoint is one sample of a Series.
+type DataPoint struct {
+	Timestamp time.Time `bson:"timestamp" json:"timestamp"`
+	Value     *float64  `bson:"value" json:"value"`
+}
+
+// Measurement and disk series names (Atlas monitoring API names).
+const (
+	CPUUser          = "SYSTEM_NORMALIZED_CPU_USER"
+	CPUKernel        = "SYSTEM_NORMALIZED_CPU_KERNEL"
+	CPUIOWait        = "SYSTEM_NORMALIZED_CPU_IOWAIT"
+	ProcessCPUUser   = "PROCESS_NORMALIZED_CPU_USER"
+	ProcessCPUKernel = "PROCESS_NORMALIZED_CPU_KERNEL"
+	OpTimeWrites     = "OP_EXECUTION_TIME_WRITES"
+	OpTimeReads      = "OP_EXECUTION_TIME_READS"
+	DiskIOPS         = "DISK_PARTITION_IOPS_TOTAL"
+	DiskReadBytes    = "DISK_PARTITION_THROUGHPUT_READ"
+	DiskWriteBytes   = "DISK_PARTITION_THROUGHPUT_WRITE"
+)
+
+// Schedule describes how operations were paced and how well the schedule
+// was kept.
+type Schedule struct {
+	// Mode is "open" (target rate, intended start times) or "closed"
+	// (N workers, no pacing).
+	Mode    string `bson:"mode" json:"mode"`
+	Pacer   string `bson:"pacer,omitempty" json:"pacer,omitempty"`
+	Workers int    `bson:"workers" json:"workers"`
+	// TargetRate is the intended operations per second (open loop only).
+	TargetRate *float64 `bson:"targetRate,omitempty" json:"targetRate,omitempty"`
+	// AchievedRate is completed operations (successes and errors) per
+	// second of measured phase.
+	AchievedRate float64 `bson:"achievedRate" json:"achievedRate"`
+	// Intended is how many operations the schedule planned in the measured
+	// phase (open loop only).
+	Intended int64 `bson:"intended" json:"intended"`
+	// Late counts operations sent after their intended start by more than
+	// the lateness threshold; Dropped those not sent at all because they
+	// were later than the drop bound.
+	Late          int64   `bson:"late" json:"late"`
+	Dropped       int64   `bson:"dropped" json:"dropped"`
+	LateThreshold float64 `bson:"lateThresholdMs" json:"lateThresholdMs"`
+	DropBound     float64 `bson:"dropBoundMs" json:"dropBoundMs"`
+	// MaxLag is the largest delay between an intended and an actual start,
+	// in milliseconds.
+	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`
+}
+
+// OpStats is the measured phase of one operation type.
+type OpStats struct {
+	Name    string  `bson:"name" json:"name"`
+	Count   int64   `bson:"count" json:"count"` // successful operations
+	Errors  Errors  `bson:"errors" json:"errors"`
+	Rate    float64 `bson:"opsPerSec" json:"opsPerSec"` // successes per second
+	Latency Dist    `bson:"latency" json:"latency"`
+	Service Dist    `bson:"serviceTime" json:"serviceTime"`
+}
+
+// Errors counts failed operations by class.
+type Errors struct {
+	Total         int64 `bson:"total" json:"total"`
+	Timeout       int64 `bson:"timeout" json:"timeout"`
+	Network       int64 `bson:"network" json:"network"`
+	WriteConflict int64 `bson:"writeConflict" json:"writeConflict"`
+	DuplicateKey  int64 `bson:"duplicateKey" json:"duplicateKey"`
+	Overload      int64 `bson:"overload" json:"overload"`
+	Other         int64 `bson:"other" json:"other"`
+}
+
+// Add returns the sum of two error counts.
+func (e Errors) Add(o Errors) Errors {
+	return Errors{
+		Total: e.Total + o.Total, Timeout: e.Timeout + o.Timeout,
+		Network: e.Network + o.Network, WriteConflict: e.WriteConflict + o.WriteConflict,
+		DuplicateKey: e.DuplicateKey + o.DuplicateKey, Overload: e.Overload + o.Overload,
+		Other: e.Other + o.Other,
+	}
+}
+
+// Dist summarises a latency distribution in milliseconds. Percentiles are
+// nil when nothing was recorded. Hist is the full HDR histogram (values in
+// microseconds), V2 compressed and base64 encoded, from which any
+// percentile can be recomputed and runs merged exactly.
+type Dist struct {
+	Count int64    `bson:"count" json:"count"`
+	Mean  *float64 `bson:"meanMs,omitempty" json:"meanMs,omitempty"`
+	Min   *float64 `bson:"minMs,omitempty" json:"minMs,omitempty"`
+	P50   *float64 `bson:"p50Ms,omitempty" json:"p50Ms,omitempty"`
+	P95   *float64 `bson:"p95Ms,omitempty" json:"p95Ms,omitempty"`
+	P99   *float64 `bson:"p99Ms,omitempty" json:"p99Ms,omitempty"`
+	P999  *float64 `bson:"p999Ms,omitempty" json:"p999Ms,omitempty"`
+	Max   *float64 `bson:"maxMs,omitempty" json:"maxMs,omitempty"`
+	Hist  string   `bson:"hist,omitempty" json:"hist,omitempty"`
+}
+
+// Interval is one reporting interval (one second by default) of the
+// measured phase, bucketed by operation completion time.
+type Interval struct {
+	Start   time.Time `bson:"t" json:"t"`
+	Seconds float64   `bson:"secs" json:"secs"`
+	Ops     []OpStats `bson:"ops" json:"ops"`
+	Late    int64     `bson:"late" json:"late"`
+	Dropped int64     `bson:"dropped" json:"dropped"`
+	// MaxLag is the largest schedule lag of operations sent in the
+	// interval, in milliseconds (open loop).
+	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`
+	// ClientCPU is the tool's CPU use in the interval as a percent of all
+	// cores.
+	ClientCPU *float64 `bson:"clientCpuPct,omitempty" json:"clientCpuPct,omitempty"`
+	// Server holds per-second rates and gauges derived from the
+	// serverStatus samples that bound the interval; absent when the
+	// server does not report them.
+	Server map[string]float64 `bson:"server,omitempty" json:"server,omitempty"`
+	// Host holds host and server-process readings for the interval when
+	// the tool can see the server's host.
+	Host map[string]float64 `bson:"host,omitempty" json:"host,omitempty"`
+}
+
+// Client is the load generator's own cost and health.
+type Client struct {
+	CPUSeconds float64 `bson:"cpuSeconds" json:"cpuSeconds"`
+	// CPUPerOp is client CPU time per completed operation, microseconds.
+	CPUPerOp *float64 `bson:"cpuPerOpUs,omitempty" json:"cpuPerOpUs,omitempty"`
+	// CPUPercent is client CPU as a percent of all cores over the phase.
+	CPUPercent  float64  `bson:"cpuPct" json:"cpuPct"`
+	Cores       int      `bson:"cores" json:"cores"`
+	ClientBound bool     `bson:"clientBound" json:"clientBound"`
+	Reasons     []string `bson:"clientBoundReasons,omitempty" json:"clientBoundReasons,omitempty"`
+}
+
+// Target fingerprints the server under test.
+type Target struct {
+	URI            string `bson:"uri" json:"uri"` // credentials removed
+	ServerVersion  string `bson:"serverVersion,omitempty" json:"serverVersion,omitempty"`
+	Topology       string `bson:"topology,omitempty" json:"topology,omitempty"`
+	Kind           string `bson:"kind,omitempty" json:"kind,omitempty"` // embedded-secantus, embedded-mongod, external
+	MonitoringMode string `bson:"serverMonitoringMode,omitempty" json:"serverMonitoringMode,omitempty"`
+	SameHost       bool   `bson:"sameHost" json:"sameHost"`
+	Database       string `bson:"database" json:"database"`
+}
+
+// Generator fingerprints the load generator.
+type Generator struct {
+	Host          string `bson:"host" json:"host"`
+	ToolVersion   string `bson:"toolVersion" json:"toolVersion"`
+	DriverVersion string `bson:"driverVersion" json:"driverVersion"`
+	GoVersion     string `bson:"goVersion" json:"goVersion"`
+	OS            string `bson:"os" json:"os"`
+	Cores         int    `bson:"cores" json:"cores"`
+}
+
+// Op returns the stats of the named operation type, or nil.
+func (d *Doc) Op(name string) *OpStats {
+	for i := range d.Ops {
+		if d.Ops[i].Name == name {
+			return &d.Ops[i]
+		}
+	}
+	return nil
+}
+
+// Series returns the named measurement or disk series, or nil.
+func (m *Metrics) Series(name string) *Series {
+	for _, list := range [][]Series{m.Measurements, m.DiskMetrics} {
+		for i := range list {
+			if list[i].Name == name {
+				return &list[i]
+			}
+		}
+	}
+	return nil
+}
+
+// F returns a pointer to v, for optional values.
+func F(v float64) *float64 { return &v }
