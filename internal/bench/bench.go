@@ -1,0 +1,154 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/telemetry"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// Target is the server under test.
+type Target struct {
+	URI  string // as given, credentials included; never stored or printed
+	Kind string // "embedded-secantus", "embedded-mongod" or "external"
+	// PID and DataDir identify a server process on this host, whose host
+	// counters the run then records; zero when unknown or remote.
+	PID     int
+	DataDir string
+	// Profile names a local server profile, when the target is one.
+	Profile string
+}
+
+// Options configure one run.
+type Options struct {
+	Scenario    *spec.Scenario
+	Registry    *workload.Registry
+	Target      Target
+	ToolVersion string
+	// OnSetup reports setup progress (preloading); OnInterval reports each
+	// closed interval of the measured phase. Both may be nil.
+	OnSetup    func(stage string, done, total int64)
+	OnInterval func(*load.Interval)
+}
+
+// Run executes the scenario and returns its result document. When ctx is
+// cancelled during the measured phase, the result is returned marked
+// partial; cancelled before it, Run returns the context's error.
+func Run(ctx context.Context, o Options) (*result.Doc, error) {
+	sc := o.Scenario
+	w, err := o.Registry.Get(sc.Workload)
+	if err != nil {
+		return nil, err
+	}
+	client, err := Connect(ctx, o.Target.URI, sc.Threads+4)
+	if err != nil {
+		return nil, err
+	}
+	defer disconnect(client)
+	fp, err := fingerprint(ctx, client)
+	if err != nil {
+		return nil, err
+	}
+	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup}
+	if err := prepare(ctx, w, env, sc.Params); err != nil {
+		return nil, err
+	}
+	r := &run{opts: o, client: client, fp: fp, ops: w.Ops(sc.Params)}
+	return r.measure(ctx, w, env)
+}
+
+func prepare(ctx context.Context, w workload.Workload, env workload.Env, p spec.Params) error {
+	if err := workload.Claim(ctx, env.DB); err != nil {
+		return err
+	}
+	if err := w.Setup(ctx, env, p); err != nil {
+		return fmt.Errorf("set up %s: %w", w.Name(), err)
+	}
+	return nil
+}
+
+func disconnect(c *mongo.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = c.Disconnect(ctx) // nothing useful to do with a failed goodbye
+}
+
+// run is one measurement in progress.
+type run struct {
+	opts   Options
+	client *mongo.Client
+	fp     fingerprintInfo
+	ops    []string
+	before telemetry.Status
+	after  telemetry.Status
+	errs   []error
+}
+
+func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env) (*result.Doc, error) {
+	sc := r.opts.Scenario
+	sampler := telemetry.NewSampler(r.opts.Target.URI, r.host())
+	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
+		return nil, fmt.Errorf("start telemetry: %w", err)
+	}
+	res, err := load.Run(ctx, r.engineConfig(), func(worker int) (load.Task, error) {
+		return w.NewTask(env, sc.Params, worker)
+	})
+	samples := sampler.Stop()
+	if err != nil {
+		return nil, err
+	}
+	if res.Intended == 0 && res.Partial && ctx.Err() != nil {
+		return nil, fmt.Errorf("stopped before anything was measured: %w", ctx.Err())
+	}
+	return r.document(res, samples), errors.Join(r.errs...)
+}
+
+// host returns the host reader of a server on this machine, or nil.
+func (r *run) host() *telemetry.Host {
+	t := r.opts.Target
+	if t.PID == 0 {
+		return nil
+	}
+	h, err := telemetry.NewHost(t.PID, t.DataDir)
+	if err != nil {
+		return nil // host counters are then reported missing
+	}
+	return h
+}
+
+func (r *run) engineConfig() load.Config {
+	sc := r.opts.Scenario
+	cfg := load.Config{
+		Ops: r.ops, Workers: sc.Threads,
+		Warmup: time.Duration(sc.Warmup), Duration: time.Duration(sc.Duration), Count: sc.Ops,
+		Interval: time.Duration(sc.Interval), DropAfter: time.Duration(sc.MaxLag),
+		Classify: workload.Classify, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
+	}
+	if sc.Rate > 0 {
+		cfg.Pacer = load.NewConstant(float64(sc.Rate))
+	}
+	return cfg
+}
+
+// snapshot takes serverStatus at the measured phase's boundaries.
+func (r *run) snapshot(p load.Phase, _ time.Time) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := telemetry.ServerStatus(ctx, r.client)
+	if err != nil {
+		st = telemetry.Status{Time: time.Now()}
+	}
+	if p == load.MeasureStart {
+		r.before = st
+	} else {
+		r.after = st
+	}
+}

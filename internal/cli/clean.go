@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+func (a *app) cleanCmd() *cobra.Command {
+	var target, db string
+	cmd := &cobra.Command{
+		Use:   "clean",
+		Short: "Drop a data database mongobench created (never one it did not)",
+		Long: `Drop the workload data database. mongobench marks every database it creates
+with a document in its _mongobench collection and refuses to drop a database
+without that marker, whatever the flags. Results are never dropped.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if target == "" {
+				target = env("MONGOBENCH_URI")
+			}
+			t, err := a.target(cmd.Context(), target)
+			if err != nil {
+				return err
+			}
+			c, err := bench.Connect(cmd.Context(), t.URI, 2)
+			if err != nil {
+				return err
+			}
+			defer func() { _ = c.Disconnect(cmd.Context()) }()
+			if err := workload.DropOwned(cmd.Context(), c.Database(db)); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "dropped %s on %s\n", db, redact(t.URI))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&target, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
+	cmd.Flags().StringVar(&db, "database", spec.DefaultDatabase, "the data database to drop")
+	return cmd
+}
+
+func (a *app) workloadsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "workloads",
+		Short: "List the workloads and their parameters (-p name=value)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg := workload.Builtin()
+			for _, name := range reg.Workloads() {
+				w, _ := reg.Get(name)
+				fmt.Fprintf(a.stdout, "%s — %s\n", name, w.Summary())
+				for _, p := range w.Params() {
+					fmt.Fprintf(a.stdout, "  -p %-14s %-8s default %-7s %s%s\n", p.Name+"=", p.Kind, p.Default, p.Help, bounds(p))
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func bounds(p spec.ParamSpec) string {
+	switch {
+	case p.Min != "" && p.Max != "":
+		return fmt.Sprintf(" (%s to %s)", p.Min, p.Max)
+	case p.Min != "":
+		return fmt.Sprintf(" (at least %s)", p.Min)
+	case p.Max != "":
+		return fmt.Sprintf(" (at most %s)", p.Max)
+	}
+	return ""
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+type storeFlags struct{ uri, file string }
+
+func (f *storeFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
+	cmd.Flags().StringVar(&f.file, "results-file", "", "read a JSON Lines results file instead")
+}
+
+func (a *app) resultsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "results",
+		Short: "List and show stored runs",
+		Long: `Stored runs live in the results store: database mongobench, collection
+"results" (the latest run of each test and variant) and "history" (every run).`,
+	}
+	cmd.AddCommand(a.resultsListCmd(), a.resultsShowCmd())
+	return cmd
+}
+
+func (a *app) resultsListCmd() *cobra.Command {
+	var sf storeFlags
+	var limit int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List stored runs, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, closeFn, err := a.resultsStore(cmd.Context(), sf.uri, sf.file)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			docs, err := st.List(cmd.Context(), limit)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSONList(docs)
+			}
+			if len(docs) == 0 {
+				fmt.Fprintf(a.stdout, "no runs stored in %s\n", st.Where())
+				return nil
+			}
+			return report.RunsTable(a.stdout, docs)
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().IntVar(&limit, "limit", 20, "most runs to list (0: all)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the runs as a JSON array")
+	return cmd
+}
+
+func (a *app) resultsShowCmd() *cobra.Command {
+	var sf storeFlags
+	var asJSON bool
+	var reportDir string
+	cmd := &cobra.Command{
+		Use:   "show RUN_ID",
+		Short: "Show one stored run (a unique prefix of its id will do)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, closeFn, err := a.resultsStore(cmd.Context(), sf.uri, sf.file)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			d, err := st.Get(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			return a.show(d, runFlags{json: asJSON, reportDir: reportDir, noReport: reportDir == ""})
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result document as JSON")
+	cmd.Flags().StringVar(&reportDir, "report-dir", "", "also write the Markdown report and charts here")
+	return cmd
+}
+
+func (a *app) printJSONList(docs []result.Doc) error {
+	out := make([]json.RawMessage, 0, len(docs))
+	for i := range docs {
+		b, err := store.JSON(&docs[i])
+		if err != nil {
+			return err
+		}
+		out = append(out, b)
+	}
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

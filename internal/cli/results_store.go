@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+type resultStore = store.Store
+
+// openStore opens where results go: a JSON Lines file, the given results
+// URI, or the target server. The returned func closes it.
+func (a *app) openStore(ctx context.Context, resultsURI, file, targetURI string) (store.Store, func(), error) {
+	if file != "" {
+		return store.NewFile(file), func() {}, nil
+	}
+	where := resultsURI
+	if where == "" {
+		where = targetURI
+	}
+	c, err := bench.Connect(ctx, where, 2)
+	if err != nil {
+		return nil, nil, fmt.Errorf("results store: %w", err)
+	}
+	closeFn := func() { _ = c.Disconnect(context.WithoutCancel(ctx)) }
+	return store.NewMongo(c, store.DefaultDatabase, redact(where)), closeFn, nil
+}
+
+// resultsStore opens the store the results commands read: the given file
+// or URI, else $MONGOBENCH_RESULTS_URI, else the embedded server.
+func (a *app) resultsStore(ctx context.Context, resultsURI, file string) (store.Store, func(), error) {
+	if file == "" && resultsURI == "" {
+		resultsURI = env("MONGOBENCH_RESULTS_URI")
+	}
+	if file == "" && resultsURI == "" {
+		h, err := a.embedded(ctx, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		resultsURI = h.URI
+	}
+	return a.openStore(ctx, resultsURI, file, "")
+}
+
+// rescue writes a result that could not be stored to a local file, so a
+// run is never lost, and returns the combined error.
+func (a *app) rescue(d *result.Doc, saveErr error) error {
+	path := fmt.Sprintf("mongobench-unsaved-%s.jsonl", d.RunID)
+	if err := store.NewFile(path).Save(context.Background(), d); err != nil {
+		return fmt.Errorf("%w; writing it to %s failed too: %v", saveErr, path, err)
+	}
+	return fmt.Errorf("%w; the result is kept in %s (load it with mongoimport)", saveErr, path)
+}
+

@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// runFlags are the run command's own flags; scenario settings are plain
+// string flags handed to spec.Scenario.SetFlag, so flags and files are
+// checked by the same code.
+type runFlags struct {
+	params    []string
+	json      bool
+	reportDir string
+	noReport  bool
+}
+
+// scenarioFlags are the scenario settings a flag can set, with help.
+var scenarioFlags = []struct{ name, help string }{
+	{"workload", "workload to run (see 'mongobench workloads'); default kv"},
+	{"uri", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server, started if needed)"},
+	{"name", "test name stored as _id.testname (default: the workload name)"},
+	{"database", "database for the workload's data; must be empty or made by mongobench (default mongobench_data)"},
+	{"rate", "open loop: target operations per second, e.g. 2000/s, 1.5k, 120/m; omit for closed loop"},
+	{"threads", "closed loop: workers (default 8); open loop: most operations in flight (default 64)"},
+	{"duration", "measured phase length, e.g. 60s, 5m (default 30s unless --ops is given)"},
+	{"ops", "measured operations; the run stops at --duration or --ops, whichever comes first"},
+	{"warmup", "unmeasured phase before the measured one, e.g. 10s"},
+	{"interval", "reporting interval (default 1s)"},
+	{"max-lag", "open loop: an operation later than this behind its schedule is dropped and counted (default 10s)"},
+	{"seed", "random seed (default 1)"},
+	{"label", "free-text label, e.g. the instance type; part of the result's _id"},
+	{"tags", "comma-separated tags stored with the result"},
+	{"repetition", "repetition number within a series"},
+	{"results-uri", "MongoDB URI for results (default: $MONGOBENCH_RESULTS_URI, else the target server), database mongobench"},
+	{"results-file", "append the result to this JSON Lines file instead of a results collection"},
+}
+
+func (a *app) runCmd() *cobra.Command {
+	var rf runFlags
+	cmd := &cobra.Command{
+		Use:   "run [SCENARIO.yaml]",
+		Short: "Run one benchmark and store its result",
+		Long: `Run one benchmark: set up the workload's data in a database mongobench owns,
+run an optional warm-up, then the measured phase, and store the result.
+
+Open loop (--rate): operations have intended start times on a fixed schedule;
+latency is measured from the intended start, service time from the actual
+send. A slow server never slows the schedule: late operations are counted,
+and past --max-lag dropped and counted. Closed loop (no --rate): --threads
+workers each send the next operation when the last one returns.
+
+Flags override the settings of a scenario file. Ctrl-C stops the run and
+still stores what was measured, marked partial.`,
+		Example: `  mongobench run --workload kv --rate 2000/s --duration 60s --warmup 10s
+  mongobench run --workload kv --threads 32 --ops 1000000 -p records=100000 -p docSize=4KB
+  mongobench run --uri mongodb://db1:27017/?replicaSet=rs0 --rate 500 --label m6i.large
+  mongobench run scenario.yaml --label nightly --json > result.json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sc, err := a.scenario(cmd.Flags(), args, rf.params)
+			if err != nil {
+				return err
+			}
+			return a.runScenario(cmd.Context(), sc, rf)
+		},
+	}
+	for _, f := range scenarioFlags {
+		cmd.Flags().String(f.name, "", f.help)
+	}
+	cmd.Flags().String("results", "", "same as --results-uri")
+	cmd.Flags().StringArrayVarP(&rf.params, "param", "p", nil, "workload parameter name=value, repeatable (see 'mongobench workloads')")
+	cmd.Flags().BoolVar(&rf.json, "json", false, "print the result document as JSON instead of the summary")
+	cmd.Flags().StringVar(&rf.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and its charts")
+	cmd.Flags().BoolVar(&rf.noReport, "no-report", false, "do not write a report file")
+	return cmd
+}
+
+// scenario builds the scenario from an optional file, then flags, then
+// -p parameters, and validates it.
+func (a *app) scenario(fs *pflag.FlagSet, args []string, params []string) (*spec.Scenario, error) {
+	reg := workload.Builtin()
+	sc := &spec.Scenario{}
+	if len(args) == 1 {
+		var err error
+		if sc, err = spec.ParseFile(args[0], reg); err != nil {
+			return nil, usage(err)
+		}
+	}
+	if err := applyFlags(sc, fs); err != nil {
+		return nil, usage(err)
+	}
+	if sc.Workload == "" {
+		sc.Workload = "kv"
+	}
+	for _, p := range params {
+		if err := sc.SetParam(reg, p); err != nil {
+			return nil, usage(err)
+		}
+	}
+	if err := sc.Validate(reg); err != nil {
+		return nil, usage(err)
+	}
+	return sc, nil
+}
+
+func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {
+	var errs []error
+	set := func(name, value string) {
+		if err := sc.SetFlag(name, value); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if fs.Changed("results") {
+		set("results-uri", mustGet(fs, "results"))
+	}
+	for _, f := range scenarioFlags {
+		if fs.Changed(f.name) {
+			set(f.name, mustGet(fs, f.name))
+		}
+	}
+	if sc.URI == "" && env("MONGOBENCH_URI") != "" {
+		set("uri", env("MONGOBENCH_URI"))
+	}
+	if sc.ResultsURI == "" && sc.ResultsFile == "" && env("MONGOBENCH_RESULTS_URI") != "" {
+		set("results-uri", env("MONGOBENCH_RESULTS_URI"))
+	}
+	return errors.Join(errs...)
+}
+
+func mustGet(fs *pflag.FlagSet, name string) string {
+	v, _ := fs.GetString(name) // every scenario flag is a string flag
+	return v
+}
+
+func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) error {
+	t, err := a.target(ctx, sc.URI)
+	if err != nil {
+		return err
+	}
+	st, closeStore, err := a.openStore(ctx, sc.ResultsURI, sc.ResultsFile, t.URI)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	p := newProgress(a.stderr, sc)
+	a.say("%s: %s against %s\n", sc.Name, describe(sc), redact(t.URI))
+	d, err := bench.Run(ctx, bench.Options{
+		Scenario: sc, Registry: workload.Builtin(), Target: t, ToolVersion: Version,
+		OnSetup: p.setup, OnInterval: p.interval,
+	})
+	p.done()
+	if err != nil {
+		return err
+	}
+	return a.finish(d, st, rf)
+}
+
+// finish stores the result, then shows it and writes the report. A result
+// that cannot be stored is written to a local file so it is never lost.
+func (a *app) finish(d *result.Doc, st resultStore, rf runFlags) error {
+	saveErr := st.Save(context.WithoutCancel(a.ctx), d)
+	if saveErr != nil {
+		saveErr = a.rescue(d, saveErr)
+	}
+	if err := a.show(d, rf); err != nil {
+		return errors.Join(saveErr, err)
+	}
+	if saveErr != nil {
+		return saveErr
+	}
+	a.say("result %s stored in %s\n", d.RunID, st.Where())
+	if d.Partial {
+		return fmt.Errorf("run %s %s; its partial result is stored: %w", d.RunID, d.PartialReason, errInterrupted)
+	}
+	return nil
+}
+
+func describe(sc *spec.Scenario) string {
+	var b strings.Builder
+	if sc.Rate > 0 {
+		fmt.Fprintf(&b, "open loop at %s, up to %d in flight", sc.Rate, sc.Threads)
+	} else {
+		fmt.Fprintf(&b, "closed loop, %d workers", sc.Threads)
+	}
+	if sc.Duration > 0 {
+		fmt.Fprintf(&b, ", %s", sc.Duration)
+	}
+	if sc.Ops > 0 {
+		fmt.Fprintf(&b, ", %d ops", sc.Ops)
+	}
+	if sc.Warmup > 0 {
+		fmt.Fprintf(&b, " after %s warm-up", sc.Warmup)
+	}
+	return b.String()
+}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/internal/server"
+)
+
+func (a *app) serverCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "server",
+		Short: "Start, stop or inspect the embedded default server",
+		Long: `The embedded default server is the target and results store when no --uri is
+given. It is a real mongod (run as a one-node replica set) when one is on
+PATH, otherwise SecantusDB, a single-node MongoDB-wire server over
+WiredTiger installed by scripts/install-server.sh. Its data, log and state
+live in $MONGOBENCH_SERVER_DIR (default ~/.local/share/mongobench/server).`,
+	}
+	cmd.AddCommand(a.serverStartCmd(), a.serverStopCmd(), a.serverStatusCmd())
+	return cmd
+}
+
+func (a *app) serverStartCmd() *cobra.Command {
+	var o server.Options
+	var noSync bool
+	cmd := &cobra.Command{
+		Use:   "start",
+		Short: "Start the embedded server in the background (no-op if it runs)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if h, err := a.embedded(cmd.Context(), false); err != nil || h != nil {
+				if h != nil {
+					a.say("already running: %s %s at %s (pid %d)\n", h.Kind, h.Version, h.URI, h.PID)
+				}
+				return err
+			}
+			o.Dir, o.Detach, o.SyncOnCommit = serverDir(), true, !noSync
+			h, err := server.Start(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "started %s %s at %s (pid %d, data in %s)\n", h.Kind, h.Version, h.URI, h.PID, h.DataDir)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&o.Port, "port", 0, "loopback port (default: a free one)")
+	cmd.Flags().StringVar(&o.CacheSize, "cache-size", "", "storage cache size, e.g. 256M or 2G (default: the server's own)")
+	cmd.Flags().StringVar(&o.CPUs, "cpus", "", "CPU set to pin the server to, e.g. 0 or 0-1 (uses taskset)")
+	cmd.Flags().BoolVar(&noSync, "no-sync-on-commit", false, "SecantusDB: do not fsync the log on every commit (faster; acknowledged writes can be lost in a crash)")
+	return cmd
+}
+
+func (a *app) serverStopCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "stop",
+		Short: "Stop the embedded server",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			h, err := server.Load(serverDir())
+			if errors.Is(err, fs.ErrNotExist) {
+				fmt.Fprintln(a.stdout, "not running")
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if err := h.Stop(context.WithoutCancel(cmd.Context())); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "stopped %s (pid %d)\n", h.Kind, h.PID)
+			return nil
+		},
+	}
+}
+
+func (a *app) serverStatusCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Say whether the embedded server runs, and where",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			h, err := server.Load(serverDir())
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			running := err == nil && server.Running(h)
+			if asJSON {
+				return json.NewEncoder(a.stdout).Encode(map[string]any{"running": running, "server": h})
+			}
+			if !running {
+				fmt.Fprintf(a.stdout, "not running (directory %s)\n", serverDir())
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "running: %s %s at %s\npid %d, data %s, log %s, since %s\n",
+				h.Kind, h.Version, h.URI, h.PID, h.DataDir, h.LogPath, h.StartedAt.Format("2006-01-02 15:04:05"))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	return cmd
+}

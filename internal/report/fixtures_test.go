@@ -1,0 +1,163 @@
+package report
+
+import (
+	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// The fixtures are built from formulas, not randomness, so that rendered
+// reports are stable golden files.
+
+var t0 = time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
+
+var f = result.F
+
+// fixtures names every fixture document; golden files carry these names.
+func fixtures() map[string]*result.Doc {
+	return map[string]*result.Doc{
+		"closed":       closedDoc(),
+		"open":         openDoc(),
+		"partial":      partialDoc(),
+		"zero-success": zeroSuccessDoc(),
+		"client-bound": clientBoundDoc(),
+	}
+}
+
+// dist returns a distribution whose percentiles scale with base ms.
+func dist(n int64, base float64) result.Dist {
+	return result.Dist{
+		Count: n, Mean: f(base * 1.2), Min: f(base * 0.4), P50: f(base),
+		P95: f(base * 2.1), P99: f(base * 3.7), P999: f(base * 8.2), Max: f(base * 15.3),
+	}
+}
+
+// op returns the stats of an operation type with latency base ms and a
+// service time a little below it.
+func op(name string, n int64, secs, base float64) result.OpStats {
+	return result.OpStats{Name: name, Count: n, Rate: float64(n) / secs,
+		Latency: dist(n, base), Service: dist(n, base*0.9)}
+}
+
+// intervals returns n one-second intervals from t0, each made by fill.
+func intervals(n int, fill func(i int, iv *result.Interval)) []result.Interval {
+	out := make([]result.Interval, n)
+	for i := range out {
+		out[i] = result.Interval{Start: t0.Add(time.Duration(i) * time.Second), Seconds: 1}
+		fill(i, &out[i])
+	}
+	return out
+}
+
+// base returns a document with the fields every fixture shares.
+func base(test, runID string, secs float64) *result.Doc {
+	return &result.Doc{
+		SchemaVersion: result.SchemaVersion, RunID: runID, TestName: test,
+		Start: t0, End: t0.Add(time.Duration(secs) * time.Second), Duration: secs * 1000,
+		Target: result.Target{URI: "mongodb://127.0.0.1:27017/?serverMonitoringMode=poll",
+			ServerVersion: "8.2.11", Topology: "replicaSet", Kind: "embedded-secantus",
+			MonitoringMode: "poll", SameHost: true, Database: "mb_test"},
+		Client: result.Client{CPUSeconds: 3.2, CPUPerOp: f(8.42), CPUPercent: 13.4, Cores: 4},
+	}
+}
+
+// closedDoc is a closed-loop YCSB A run with serverStatus counters.
+func closedDoc() *result.Doc {
+	d := base("ycsb-a", "20250304-100000-a1b2", 10)
+	d.Schedule = result.Schedule{Mode: "closed", Workers: 32, AchievedRate: 9876.5}
+	d.Ops = []result.OpStats{op("read", 49400, 10, 0.812), op("update", 49365, 10, 1.27)}
+	d.Ops[1].Errors = result.Errors{Total: 3, Timeout: 2, Network: 1}
+	d.Intervals = intervals(10, func(i int, iv *result.Interval) {
+		iv.Ops = []result.OpStats{
+			op("read", int64(4900+13*i), 1, 0.8+0.01*float64(i)),
+			op("update", int64(4890+11*i), 1, 1.25+0.02*float64(i%3)),
+		}
+		iv.Server = map[string]float64{"opcounters.query": float64(4900 + 13*i),
+			"opcounters.update": float64(4890 + 11*i), "connections.current": 34}
+		iv.ClientCPU = f(13 + 0.1*float64(i))
+	})
+	return d
+}
+
+// openDoc is an open-loop run at 500 ops/s whose schedule slipped, with
+// server, host and monitoring telemetry; long enough to be condensed.
+func openDoc() *result.Doc {
+	d := base("txn-sla", "20250304-101500-c3d4", 40)
+	d.Label = "m5.large"
+	d.Schedule = result.Schedule{Mode: "open", Pacer: "constant", Workers: 64,
+		TargetRate: f(500), AchievedRate: 497.3, Intended: 20000, Late: 112, Dropped: 7,
+		LateThreshold: 10, DropBound: 1000, MaxLag: 812.5}
+	d.Ops = []result.OpStats{op("txn", 19882, 40, 4.31)}
+	d.Ops[0].Errors = result.Errors{Total: 4, WriteConflict: 3, Other: 1}
+	d.Intervals = intervals(40, func(i int, iv *result.Interval) {
+		n, lat := int64(500), 4.1+0.05*float64(i%5)
+		if i == 23 { // a stall: the schedule falls behind
+			n, lat = 380, 420
+			iv.Late, iv.Dropped, iv.MaxLag = 112, 7, 812.5
+		}
+		iv.Ops = []result.OpStats{op("txn", n, 1, lat)}
+		iv.MaxLag = max(iv.MaxLag, 1.5)
+		iv.Server = map[string]float64{"opcounters.command": float64(3 * n), "connections.current": 66}
+		iv.Host = map[string]float64{"cpu.user": 41 + float64(i%7), "cpu.iowait": 2.5}
+	})
+	d.Metrics = result.Metrics{
+		Measurements: []result.Series{{Name: result.CPUUser, Units: "PERCENT", DataPoints: []result.DataPoint{
+			{Timestamp: t0, Value: f(40.5)}, {Timestamp: t0.Add(20 * time.Second), Value: nil},
+			{Timestamp: t0.Add(40 * time.Second), Value: f(44.25)}}}},
+		DiskMetrics: []result.Series{{Name: result.DiskIOPS, Units: "SCALAR_PER_SECOND", DataPoints: []result.DataPoint{
+			{Timestamp: t0, Value: f(1210)}, {Timestamp: t0.Add(20 * time.Second), Value: f(1388)}}}},
+	}
+	return d
+}
+
+// partialDoc is a run stopped by Ctrl-C after five seconds.
+func partialDoc() *result.Doc {
+	d := base("ingest", "20250304-103000-e5f6", 5.2)
+	d.Partial, d.PartialReason = true, "interrupted (SIGINT)"
+	d.Schedule = result.Schedule{Mode: "closed", Workers: 8, AchievedRate: 20311}
+	d.Ops = []result.OpStats{op("insert", 105617, 5.2, 0.364)}
+	d.Intervals = intervals(5, func(i int, iv *result.Interval) {
+		iv.Ops = []result.OpStats{op("insert", int64(20000+100*i), 1, 0.36)}
+	})
+	d.Client.CPUPerOp = nil
+	return d
+}
+
+// zeroSuccessDoc is an open-loop contention run where every update
+// failed, so the update percentiles are missing.
+func zeroSuccessDoc() *result.Doc {
+	d := base("update-contention", "20250304-104500-a7b8", 3)
+	d.Schedule = result.Schedule{Mode: "open", Workers: 16, TargetRate: f(200), AchievedRate: 200,
+		Intended: 600, LateThreshold: 10, DropBound: 1000, MaxLag: 0.8}
+	updates := result.OpStats{Name: "update", Errors: result.Errors{Total: 300, WriteConflict: 280, Timeout: 20},
+		Latency: result.Dist{}, Service: result.Dist{}}
+	d.Ops = []result.OpStats{op("read", 300, 3, 0.52), updates}
+	d.Intervals = intervals(3, func(i int, iv *result.Interval) {
+		u := updates
+		u.Errors = result.Errors{Total: 100, WriteConflict: 93, Timeout: 7}
+		iv.Ops = []result.OpStats{op("read", 100, 1, 0.5), u}
+		if i == 1 { // reads completed but no percentile was recorded
+			iv.Ops[0].Latency, iv.Ops[0].Service = result.Dist{}, result.Dist{}
+		}
+	})
+	return d
+}
+
+// clientBoundDoc is an open-loop run the load generator could not keep up
+// with.
+func clientBoundDoc() *result.Doc {
+	d := base("ingest-bulk", "20250304-110000-c9d0", 3)
+	d.Target = result.Target{URI: "mongodb+srv://cluster0.example.mongodb.net/", Kind: "external"}
+	d.Schedule = result.Schedule{Mode: "open", Pacer: "poisson", Workers: 256, TargetRate: f(20000),
+		AchievedRate: 12040, Intended: 60000, Late: 23870, Dropped: 11880,
+		LateThreshold: 10, DropBound: 1000, MaxLag: 1000}
+	d.Ops = []result.OpStats{op("insert", 36120, 3, 2.2)}
+	d.Intervals = intervals(3, func(i int, iv *result.Interval) {
+		iv.Ops = []result.OpStats{op("insert", int64(12000+20*i), 1, 2.2)}
+		iv.Late, iv.Dropped, iv.MaxLag = 7900+int64(i), 3960, 1000
+		iv.ClientCPU = f(97.5)
+	})
+	d.Client = result.Client{CPUSeconds: 5.85, CPUPerOp: f(162), CPUPercent: 97.5, Cores: 2, ClientBound: true,
+		Reasons: []string{"schedule lag reached the drop bound", "client CPU 97.5% of 2 cores"}}
+	return d
+}

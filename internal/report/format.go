@@ -1,0 +1,126 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// dash is the terminal's text for a value that was not measured.
+const dash = "—"
+
+// cells formats values as table cells. The terminal and Markdown differ
+// only in how they show a missing value.
+type cells struct{ missing string }
+
+var (
+	textCells = cells{missing: dash}
+	mdCells   = cells{missing: ""}
+)
+
+// num formats an optional number to three significant figures.
+func (c cells) num(p *float64) string {
+	if p == nil {
+		return c.missing
+	}
+	return sig3(*p)
+}
+
+// text returns s, or the missing marker when s is empty.
+func (c cells) text(s string) string {
+	if s == "" {
+		return c.missing
+	}
+	return s
+}
+
+// sig3 formats v to three significant figures without an exponent; values
+// of 1000 and more keep all their integer digits.
+func sig3(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	if math.Abs(v) >= 1000 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	prec := 2 - int(math.Floor(math.Log10(math.Abs(r))))
+	return strconv.FormatFloat(r, 'f', max(prec, 0), 64)
+}
+
+// elapsed formats seconds to the millisecond, without trailing zeros.
+func elapsed(secs float64) string {
+	return strconv.FormatFloat(math.Round(secs*1000)/1000, 'f', -1, 64)
+}
+
+// perSec formats a rate: whole numbers from 1000 up, one decimal from 10
+// up, three significant figures below.
+func perSec(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1000:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return sig3(v)
+}
+
+// rate formats an optional rate.
+func (c cells) rate(p *float64) string {
+	if p == nil {
+		return c.missing
+	}
+	return perSec(*p)
+}
+
+// count formats an integer count.
+func count(n int64) string { return strconv.FormatInt(n, 10) }
+
+// seconds formats a duration given in milliseconds as seconds.
+func seconds(ms float64) string { return sig3(ms/1000) + " s" }
+
+// stamp formats a time in UTC to the second, or "" for the zero time.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// errorClasses lists the non-zero error classes, as in
+// "2 timeout, 1 network".
+func errorClasses(e result.Errors) string {
+	classes := []struct {
+		n    int64
+		name string
+	}{
+		{e.Timeout, "timeout"}, {e.Network, "network"},
+		{e.WriteConflict, "write conflict"}, {e.DuplicateKey, "duplicate key"},
+		{e.Overload, "overload"}, {e.Other, "other"},
+	}
+	var parts []string
+	for _, c := range classes {
+		if c.n != 0 {
+			parts = append(parts, count(c.n)+" "+c.name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fileSafe replaces the characters of s that are unsafe in a file name.
+func fileSafe(s string) string {
+	if s == "" {
+		return "run"
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9',
+			r == '-', r == '_', r == '.':
+			return r
+		}
+		return '-'
+	}, s)
+}

@@ -1,0 +1,139 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Markdown renders a run as a Markdown report with its charts. The charts
+// map holds each SVG under the slash-separated path the report links it
+// by, chartDir/<run id>-<chart>.svg; the caller writes them next to the
+// report. Missing values are empty cells.
+func Markdown(d *result.Doc, chartDir string) (md []byte, charts map[string][]byte, err error) {
+	if d == nil {
+		return nil, nil, errNoDoc
+	}
+	rendered, err := Charts(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	charts = map[string][]byte{}
+	var links []string
+	for _, c := range rendered {
+		file := path.Join(chartDir, fileSafe(d.RunID)+"-"+c.Name+".svg")
+		charts[file] = c.SVG
+		links = append(links, fmt.Sprintf("![%s](%s)", c.Name, file))
+	}
+	var buf bytes.Buffer
+	ew := &errWriter{w: &buf}
+	mdSummary(ew, d)
+	mdCharts(ew, links)
+	mdIntervals(ew, d)
+	mdTelemetry(ew, d)
+	return buf.Bytes(), charts, ew.err
+}
+
+// mdSummary writes the run's description and its measured-phase results.
+func mdSummary(ew *errWriter, d *result.Doc) {
+	ew.line("# %s — %s", mdEscape(d.TestName), mdEscape(d.RunID))
+	if d.Partial {
+		ew.line("\n> **Partial run:** %s", mdEscape(d.PartialReason))
+	}
+	if d.Client.ClientBound {
+		ew.line("\n> **Warning:** %s.", mdEscape(clientBoundWarning(d.Client)))
+	}
+	ew.section("Run", headerTable(d, mdCells))
+	ew.section("Operations", opsTable(d))
+	ew.line("\n## Latency (ms)\n")
+	ew.line("Latency counts from each operation's intended start, service time from its send.\n")
+	ew.md(latencyTable(d, mdCells))
+	ew.line("\n## Schedule\n")
+	if isOpen(d) {
+		ew.md(scheduleTable(d.Schedule))
+	} else {
+		ew.line("Closed loop: operations are not paced, so none are late or dropped.")
+	}
+	ew.section("Client", clientTable(d.Client))
+}
+
+// mdCharts links the rendered charts.
+func mdCharts(ew *errWriter, links []string) {
+	if len(links) == 0 {
+		return
+	}
+	ew.line("\n## Charts")
+	for _, l := range links {
+		ew.line("\n%s", l)
+	}
+}
+
+// mdIntervals writes the per-interval table, condensed for long runs.
+func mdIntervals(ew *errWriter, d *result.Doc) {
+	if len(d.Intervals) == 0 {
+		return
+	}
+	bs, size := buckets(d)
+	ew.line("\n## Intervals\n")
+	if size > 1 {
+		ew.line("Each row merges %d intervals of the %d; p99 is the worst interval's p99 latency.\n", size, len(d.Intervals))
+	}
+	ew.md(intervalTable(d, bs))
+}
+
+// mdTelemetry writes the server, host and monitoring readings that the
+// run recorded, and nothing for those it did not.
+func mdTelemetry(ew *errWriter, d *result.Doc) {
+	server := telemetryTable(d.Intervals, func(iv result.Interval) map[string]float64 { return iv.Server })
+	host := telemetryTable(d.Intervals, func(iv result.Interval) map[string]float64 { return iv.Host })
+	for _, s := range []struct {
+		title string
+		t     *table
+	}{
+		{"Server (per interval, from serverStatus)", server},
+		{"Host (per interval)", host},
+		{"Measurements", seriesTable(d.Metrics.Measurements)},
+		{"Disk", seriesTable(d.Metrics.DiskMetrics)},
+	} {
+		if s.t != nil {
+			ew.section(s.title, s.t)
+		}
+	}
+}
+
+// scheduleTable states how well an open-loop schedule was kept.
+func scheduleTable(s result.Schedule) *table {
+	t := newTable(">intended", ">late", ">dropped", ">max lag ms", ">late threshold ms", ">drop bound ms")
+	t.add(count(s.Intended), count(s.Late), count(s.Dropped), sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+	return t
+}
+
+// clientTable states the load generator's own cost.
+func clientTable(c result.Client) *table {
+	t := newTable(">CPU per op µs", ">client CPU %", ">cores", ">CPU seconds", "client-bound")
+	bound := "no"
+	if c.ClientBound {
+		bound = "yes"
+	}
+	cores := ""
+	if c.Cores > 0 {
+		cores = count(int64(c.Cores))
+	}
+	t.add(mdCells.num(c.CPUPerOp), sig3(c.CPUPercent), cores, sig3(c.CPUSeconds), bound)
+	return t
+}
+
+// section writes a level-two heading followed by a Markdown table.
+func (e *errWriter) section(title string, t *table) {
+	e.line("\n## %s\n", title)
+	e.md(t)
+}
+
+// md writes t as a Markdown table.
+func (e *errWriter) md(t *table) {
+	if e.err == nil {
+		e.err = t.writeMarkdown(e.w)
+	}
+}

@@ -1,0 +1,290 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: got\n%s\nwant\n%s", name, clip(got), clip(want))
+	}
+}
+
+// clip shortens long output in failure messages.
+func clip(b []byte) []byte {
+	if len(b) > 4000 {
+		return append(b[:4000:4000], "\n…"...)
+	}
+	return b
+}
+
+func TestSummaryGolden(t *testing.T) {
+	for name, d := range fixtures() {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Summary(&buf, d); err != nil {
+				t.Fatalf("Summary: got error %v, want nil", err)
+			}
+			golden(t, name+".txt", buf.Bytes())
+		})
+	}
+}
+
+func TestMarkdownGolden(t *testing.T) {
+	for name, d := range fixtures() {
+		t.Run(name, func(t *testing.T) {
+			md, charts, err := Markdown(d, "charts")
+			if err != nil {
+				t.Fatalf("Markdown: got error %v, want nil", err)
+			}
+			golden(t, name+".md", md)
+			for file := range charts {
+				if !bytes.Contains(md, []byte("("+file+")")) {
+					t.Errorf("Markdown: got no link to %s", file)
+				}
+			}
+		})
+	}
+}
+
+// TestChartsGolden pins the SVG of one fixture; the others are checked for
+// determinism and content in TestCharts.
+func TestChartsGolden(t *testing.T) {
+	charts, err := Charts(openDoc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range charts {
+		golden(t, "open-"+c.Name+".svg", c.SVG)
+	}
+}
+
+func TestCharts(t *testing.T) {
+	for name, d := range fixtures() {
+		t.Run(name, func(t *testing.T) {
+			first, err := Charts(d)
+			if err != nil {
+				t.Fatalf("Charts: got error %v, want nil", err)
+			}
+			again, _ := Charts(d)
+			if got, want := len(first), 2; got != want {
+				t.Fatalf("got %d charts, want %d", got, want)
+			}
+			for i, c := range first {
+				if !bytes.Equal(c.SVG, again[i].SVG) {
+					t.Errorf("%s: got different bytes on a second render, want identical", c.Name)
+				}
+				checkXML(t, c)
+				for _, want := range seriesNames(d, c.Name) {
+					if !bytes.Contains(c.SVG, []byte(">"+want+"<")) {
+						t.Errorf("%s: got no series %q in the SVG", c.Name, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// seriesNames lists the legend entries a chart of d must show.
+func seriesNames(d *result.Doc, chart string) []string {
+	var names []string
+	for _, o := range d.Ops {
+		switch {
+		case chart == "throughput":
+			names = append(names, o.Name)
+		case o.Latency.P99 != nil:
+			names = append(names, o.Name+" latency", o.Name+" service")
+		}
+	}
+	if chart == "throughput" && d.Schedule.TargetRate != nil {
+		names = append(names, "target")
+	}
+	return names
+}
+
+// checkXML fails the test unless the chart is well-formed XML.
+func checkXML(t *testing.T, c Chart) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(c.SVG))
+	for {
+		_, err := dec.Token()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatalf("%s: got invalid XML: %v", c.Name, err)
+		}
+	}
+}
+
+func TestChartsWithoutIntervals(t *testing.T) {
+	d := closedDoc()
+	d.Intervals = nil
+	md, charts, err := Markdown(d, "charts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(charts) != 0 || bytes.Contains(md, []byte("## Charts")) {
+		t.Errorf("got %d charts and a Charts section %v, want none", len(charts), bytes.Contains(md, []byte("## Charts")))
+	}
+}
+
+func TestChartPaths(t *testing.T) {
+	d := openDoc()
+	d.RunID = "run 1/x"
+	_, charts, err := Markdown(d, "out/charts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"out/charts/run-1-x-throughput.svg", "out/charts/run-1-x-latency.svg"} {
+		if _, ok := charts[want]; !ok {
+			t.Errorf("got charts %v, want one at %s", keys(charts), want)
+		}
+	}
+}
+
+func keys(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestMissingPercentiles checks that an operation without successes shows
+// "—" in the terminal and empty cells in Markdown, never 0.
+func TestMissingPercentiles(t *testing.T) {
+	d := zeroSuccessDoc()
+	var buf bytes.Buffer
+	if err := Summary(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"latency", "service"} {
+		fields := rowWith(t, buf.String(), "update", kind, strings.Fields)
+		if got, want := fields[2:], []string{"—", "—", "—", "—", "—"}; strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("terminal %s row: got %q, want %q", kind, got, want)
+		}
+	}
+	md, _, err := Markdown(d, "charts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"latency", "service"} {
+		cells := rowWith(t, string(md), "| update", kind, func(s string) []string {
+			parts := strings.Split(strings.Trim(s, "| "), "|")
+			for i := range parts {
+				parts[i] = strings.TrimSpace(parts[i])
+			}
+			return parts
+		})
+		for i, c := range cells[2:] {
+			if c != "" {
+				t.Errorf("Markdown %s row, cell %d: got %q, want empty", kind, i+2, c)
+			}
+		}
+	}
+}
+
+// rowWith returns the split fields of the first line of text that starts
+// with prefix and contains word.
+func rowWith(t *testing.T, text, prefix, word string, split func(string) []string) []string {
+	t.Helper()
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, prefix) && strings.Contains(line, " "+word+" ") {
+			return split(line)
+		}
+	}
+	t.Fatalf("got no row %q … %q in\n%s", prefix, word, text)
+	return nil
+}
+
+func TestCellsMissing(t *testing.T) {
+	tests := []struct {
+		c    cells
+		v    *float64
+		want string
+	}{
+		{textCells, nil, "—"},
+		{mdCells, nil, ""},
+		{textCells, f(0), "0"},
+		{mdCells, f(0), "0"},
+		{textCells, f(2.345), "2.35"},
+	}
+	for _, tt := range tests {
+		if got := tt.c.num(tt.v); got != tt.want {
+			t.Errorf("num(%v) with missing %q: got %q, want %q", tt.v, tt.c.missing, got, tt.want)
+		}
+	}
+}
+
+func TestSig3(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"}, {0.000123456, "0.000123"}, {0.5, "0.500"}, {1.2345, "1.23"},
+		{9.996, "10.0"}, {12.34, "12.3"}, {123.4, "123"}, {999.6, "1000"},
+		{12345.6, "12346"}, {-4.567, "-4.57"},
+	}
+	for _, tt := range tests {
+		if got := sig3(tt.v); got != tt.want {
+			t.Errorf("sig3(%v): got %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestRunsTable(t *testing.T) {
+	var docs []result.Doc
+	for _, name := range []string{"closed", "open", "partial", "zero-success", "client-bound"} {
+		docs = append(docs, *fixtures()[name])
+	}
+	var buf bytes.Buffer
+	if err := RunsTable(&buf, docs); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "runs.txt", buf.Bytes())
+}
+
+func TestNilDoc(t *testing.T) {
+	if err := Summary(io.Discard, nil); err == nil {
+		t.Errorf("Summary(nil): got nil error, want one")
+	}
+	if _, _, err := Markdown(nil, "charts"); err == nil {
+		t.Errorf("Markdown(nil): got nil error, want one")
+	}
+}
+
+// failWriter fails every write.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+func TestSummaryWriteError(t *testing.T) {
+	if err := Summary(failWriter{}, closedDoc()); err != os.ErrClosed {
+		t.Errorf("got error %v, want %v", err, os.ErrClosed)
+	}
+}

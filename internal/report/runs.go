@@ -1,0 +1,36 @@
+package report
+
+import (
+	"io"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// RunsTable writes one line per run, in the order given: start, run id,
+// test, label, mode, target rate, achieved rate, p99 latency per
+// operation type, and whether the run is partial.
+func RunsTable(w io.Writer, docs []result.Doc) error {
+	t := newTable("start", "run", "test", "label", "mode", ">rate", ">ops/s", "p99 ms", "partial")
+	for i := range docs {
+		d := &docs[i]
+		partial := ""
+		if d.Partial {
+			partial = "partial"
+		}
+		t.add(textCells.text(stamp(d.Start)), textCells.text(d.RunID), textCells.text(d.TestName),
+			textCells.text(d.Label), textCells.text(d.Schedule.Mode), textCells.rate(d.Schedule.TargetRate),
+			perSec(d.Schedule.AchievedRate), p99s(d), partial)
+	}
+	return t.writeText(w, true)
+}
+
+// p99s lists the p99 latency of each operation type, as in
+// "read 2.10, update 3.40".
+func p99s(d *result.Doc) string {
+	parts := make([]string, len(d.Ops))
+	for i, o := range d.Ops {
+		parts[i] = o.Name + " " + textCells.num(o.Latency.P99)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,78 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Summary writes a run's summary for the terminal: what ran, throughput
+// and errors per operation type, latency and service-time percentiles,
+// schedule health and the load generator's own cost. A run that stopped
+// early or was limited by the client says so prominently.
+func Summary(w io.Writer, d *result.Doc) error {
+	if d == nil {
+		return errNoDoc
+	}
+	ew := &errWriter{w: w}
+	if d.Partial {
+		ew.line("PARTIAL RUN: %s", textCells.text(d.PartialReason))
+		ew.line("")
+	}
+	ew.table(headerTable(d, textCells), false)
+	ew.line("")
+	ew.table(opsTable(d), true)
+	ew.line("")
+	ew.line("milliseconds: latency from intended start, service time from send")
+	ew.table(latencyTable(d, textCells), true)
+	ew.line("")
+	ew.line("schedule  %s", scheduleText(d.Schedule))
+	ew.line("client    %s", clientText(d.Client))
+	if d.Client.ClientBound {
+		ew.line("")
+		ew.line("WARNING: %s", clientBoundWarning(d.Client))
+	}
+	return ew.err
+}
+
+// scheduleText summarises how well the schedule was kept, on one line.
+func scheduleText(s result.Schedule) string {
+	if s.Mode != "open" {
+		return "closed loop: no pacing, nothing late or dropped"
+	}
+	return fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, dropped > %s ms)",
+		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+}
+
+// clientText states the load generator's CPU cost.
+func clientText(c result.Client) string {
+	s := fmt.Sprintf("%s µs CPU per op, %s%% CPU", textCells.num(c.CPUPerOp), sig3(c.CPUPercent))
+	if c.Cores > 0 {
+		s += fmt.Sprintf(" of %d cores", c.Cores)
+	}
+	return s
+}
+
+// errWriter writes lines and tables until the first error, which it keeps.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+// line writes one formatted line.
+func (e *errWriter) line(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format+"\n", args...)
+	}
+}
+
+// table writes t as aligned text, with or without its header row.
+func (e *errWriter) table(t *table, header bool) {
+	if e.err == nil {
+		e.err = t.writeText(e.w, header)
+	}
+}
+
+var errNoDoc = errors.New("nil result document")

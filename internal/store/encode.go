@@ -1,0 +1,59 @@
+package store
+
+import (
+	"fmt"
+	"regexp"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// stored is a result document as written: the _id in front (the test and
+// variant in the results collection, the run id in the history), the
+// test and variant again as testId, then the document's own fields.
+type stored struct {
+	ID         any    `bson:"_id"`
+	TestID     bson.D `bson:"testId"`
+	result.Doc `bson:",inline"`
+}
+
+// latest is d as its results-collection row.
+func latest(d *result.Doc) stored {
+	return stored{ID: toD(d.ID), TestID: toD(d.ID), Doc: *d}
+}
+
+// history is d as its history row.
+func history(d *result.Doc) stored {
+	return stored{ID: d.RunID, TestID: toD(d.ID), Doc: *d}
+}
+
+func toD(o result.Ordered) bson.D {
+	d := make(bson.D, len(o))
+	for i, kv := range o {
+		d[i] = bson.E{Key: kv.Key, Value: kv.Value}
+	}
+	return d
+}
+
+// doc returns the result with its test and variant id restored.
+func (s stored) doc() result.Doc {
+	d := s.Doc
+	d.ID = nil
+	for _, e := range s.TestID {
+		d.ID = append(d.ID, result.KV{Key: e.Key, Value: e.Value})
+	}
+	return d
+}
+
+func quoteRegex(s string) string { return regexp.QuoteMeta(s) }
+
+// JSON renders d as one relaxed Extended JSON document, as stored in the
+// results collection.
+func JSON(d *result.Doc) ([]byte, error) {
+	b, err := bson.MarshalExtJSON(latest(d), false, false)
+	if err != nil {
+		return nil, fmt.Errorf("encode run %s as JSON: %w", d.RunID, err)
+	}
+	return b, nil
+}

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// File stores results as JSON Lines: one document per line in MongoDB
+// relaxed Extended JSON, the form mongoimport reads.
+type File struct{ path string }
+
+var _ Store = File{}
+
+// NewFile stores into the file at path, creating it on first save.
+func NewFile(path string) File { return File{path: path} }
+
+// Where names the file.
+func (f File) Where() string { return f.path }
+
+// Save appends d as one line and syncs the file.
+func (f File) Save(_ context.Context, d *result.Doc) error {
+	line, err := bson.MarshalExtJSON(latest(d), false, false)
+	if err != nil {
+		return fmt.Errorf("encode run %s: %w", d.RunID, err)
+	}
+	fh, err := os.OpenFile(f.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("save run %s: %w", d.RunID, err)
+	}
+	_, err = fh.Write(append(line, '\n'))
+	if err == nil {
+		err = fh.Sync()
+	}
+	return errors.Join(err, fh.Close())
+}
+
+// List reads every line, newest run first.
+func (f File) List(_ context.Context, limit int) ([]result.Doc, error) {
+	docs, err := f.readAll()
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(docs, func(a, b result.Doc) int { return b.Start.Compare(a.Start) })
+	if limit > 0 && len(docs) > limit {
+		docs = docs[:limit]
+	}
+	return docs, nil
+}
+
+// Get finds a run by id or unique id prefix.
+func (f File) Get(_ context.Context, runID string) (*result.Doc, error) {
+	docs, err := f.readAll()
+	if err != nil {
+		return nil, err
+	}
+	var rows []stored
+	for _, d := range docs {
+		if strings.HasPrefix(d.RunID, runID) {
+			rows = append(rows, history(&d))
+		}
+	}
+	return pick(rows, runID)
+}
+
+func (f File) readAll() ([]result.Doc, error) {
+	data, err := os.ReadFile(f.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	var docs []result.Doc
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 256<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var s stored
+		if err := bson.UnmarshalExtJSON(sc.Bytes(), false, &s); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a result document: %w", f.path, line, err)
+		}
+		docs = append(docs, s.doc())
+	}
+	return docs, sc.Err()
+}

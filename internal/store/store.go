@@ -1,0 +1,116 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Default names of the results database and collections.
+const (
+	DefaultDatabase   = "mongobench"
+	ResultsCollection = "results"
+	HistoryCollection = "history"
+)
+
+// ErrNotFound is returned when no stored run has the asked id.
+var ErrNotFound = errors.New("no such run")
+
+// A Store saves and reads result documents.
+type Store interface {
+	Save(ctx context.Context, d *result.Doc) error
+	// List returns the most recent runs first, at most limit (0: all).
+	List(ctx context.Context, limit int) ([]result.Doc, error)
+	// Get returns the run with the given id (a unique prefix will do).
+	Get(ctx context.Context, runID string) (*result.Doc, error)
+	// Where says where results go, with no credentials.
+	Where() string
+}
+
+// Mongo stores results in a MongoDB database.
+type Mongo struct {
+	db    *mongo.Database
+	where string
+}
+
+var _ Store = (*Mongo)(nil)
+
+// NewMongo stores into database db of client; where names it for people.
+// Writes wait for a journaled majority, so an acknowledged result
+// survives a crash of the server.
+func NewMongo(client *mongo.Client, db, where string) *Mongo {
+	wc := writeconcern.Majority()
+	wc.Journal = new(bool)
+	*wc.Journal = true
+	return &Mongo{db: client.Database(db, options.Database().SetWriteConcern(wc)), where: where}
+}
+
+// Where names the results collection.
+func (m *Mongo) Where() string {
+	return fmt.Sprintf("%s (database %s, collections %s and %s)", m.where, m.db.Name(), ResultsCollection, HistoryCollection)
+}
+
+// Save writes d to the history collection under its run id, then
+// replaces the results row of its test and variant.
+func (m *Mongo) Save(ctx context.Context, d *result.Doc) error {
+	if _, err := m.db.Collection(HistoryCollection).InsertOne(ctx, history(d)); err != nil {
+		return fmt.Errorf("save run %s to history: %w", d.RunID, err)
+	}
+	row := latest(d)
+	filter := bson.D{{Key: "_id", Value: row.ID}}
+	opts := options.Replace().SetUpsert(true)
+	if _, err := m.db.Collection(ResultsCollection).ReplaceOne(ctx, filter, row, opts); err != nil {
+		return fmt.Errorf("save run %s to results: %w", d.RunID, err)
+	}
+	return nil
+}
+
+// List reads the history, newest first.
+func (m *Mongo) List(ctx context.Context, limit int) ([]result.Doc, error) {
+	opts := options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetLimit(int64(limit))
+	cur, err := m.db.Collection(HistoryCollection).Find(ctx, bson.D{}, opts)
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	var rows []stored
+	if err := cur.All(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	docs := make([]result.Doc, len(rows))
+	for i := range rows {
+		docs[i] = rows[i].doc()
+	}
+	return docs, nil
+}
+
+// Get finds a run in the history by id or unique id prefix.
+func (m *Mongo) Get(ctx context.Context, runID string) (*result.Doc, error) {
+	filter := bson.D{{Key: "runId", Value: bson.D{{Key: "$regex", Value: "^" + quoteRegex(runID)}}}}
+	cur, err := m.db.Collection(HistoryCollection).Find(ctx, filter, options.Find().SetLimit(2))
+	if err != nil {
+		return nil, fmt.Errorf("find run %s: %w", runID, err)
+	}
+	var rows []stored
+	if err := cur.All(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("find run %s: %w", runID, err)
+	}
+	return pick(rows, runID)
+}
+
+func pick(rows []stored, runID string) (*result.Doc, error) {
+	switch len(rows) {
+	case 0:
+		return nil, fmt.Errorf("run %q: %w", runID, ErrNotFound)
+	case 1:
+		d := rows[0].doc()
+		return &d, nil
+	}
+	return nil, fmt.Errorf("run id prefix %q matches more than one run; give more of it", runID)
+}

@@ -1,0 +1,49 @@
+// Package telemetry observes the server under test and its host during a
+// benchmark, and turns what it observes into per-interval figures and the
+// result document's metric series.
+//
+// It has two halves that are kept apart:
+//
+//   - samplers, which talk to MongoDB (ServerStatus, Sampler) or read the
+//     host's /proc through github.com/prometheus/procfs (Host);
+//   - pure maths over recorded samples (Lookup, ServerFigures,
+//     HostFigures, Intervals, Window, Series), which does no I/O and is
+//     tested on recorded serverStatus documents.
+//
+// A figure the server or host does not report is absent from the output,
+// never zero: SecantusDB, the embedded default server, reports only
+// opcounters, connections and network bytes, and a server on another host
+// has no host figures at all. A counter that goes backwards between two
+// samples (a restart) yields no figure for that interval rather than a
+// negative one.
+//
+// # Interval keys
+//
+// ServerFigures returns these keys (rates are per second over the interval,
+// gauges are read at the interval's end):
+//
+//	<op>PerSec                 opcounters.<op> rate, e.g. insertPerSec, queryPerSec
+//	connections                connections.current
+//	netInBytesPerSec           network.bytesIn rate
+//	netOutBytesPerSec          network.bytesOut rate
+//	netPhysicalInBytesPerSec   network.physicalBytesIn rate
+//	netPhysicalOutBytesPerSec  network.physicalBytesOut rate
+//	cacheBytes                 wiredTiger.cache.bytes currently in the cache
+//	cacheDirtyBytes            wiredTiger.cache.tracked dirty bytes in the cache
+//	checkpointRunning          1 while a WiredTiger checkpoint runs, else 0
+//	checkpoints                checkpoints completed in the interval
+//	writeConflictsPerSec       metrics.operation.writeConflicts rate
+//	readLatencyMs              server-side mean read latency (opLatencies.reads)
+//	writeLatencyMs             server-side mean write latency (opLatencies.writes)
+//	commandLatencyMs           server-side mean command latency (opLatencies.commands)
+//
+// HostFigures returns these keys (percentages are of all cores):
+//
+//	cpuUserPct, cpuKernelPct, cpuIowaitPct, cpuStealPct   system CPU
+//	procCpuUserPct, procCpuKernelPct                      server process CPU
+//	diskIops                                              reads+writes completed per second
+//	diskReadBytesPerSec, diskWriteBytesPerSec             data directory's block device
+//
+// Keys contain neither dots nor spaces, so report pipelines can address
+// them as ordinary field paths (intervals.server.insertPerSec).
+package telemetry

@@ -1,0 +1,174 @@
+package telemetry
+
+import "sort"
+
+// Server figure keys; see the package documentation. Opcounter rates use
+// the counter's own name followed by "PerSec" (insertPerSec, queryPerSec).
+const (
+	KeyConnections     = "connections"
+	KeyNetIn           = "netInBytesPerSec"
+	KeyNetOut          = "netOutBytesPerSec"
+	KeyNetPhysicalIn   = "netPhysicalInBytesPerSec"
+	KeyNetPhysicalOut  = "netPhysicalOutBytesPerSec"
+	KeyCacheBytes      = "cacheBytes"
+	KeyCacheDirty      = "cacheDirtyBytes"
+	KeyCheckpointing   = "checkpointRunning"
+	KeyCheckpoints     = "checkpoints"
+	KeyWriteConflicts  = "writeConflictsPerSec"
+	KeyReadLatency     = "readLatencyMs"
+	KeyWriteLatency    = "writeLatencyMs"
+	KeyCommandLatency  = "commandLatencyMs"
+	opRateSuffix       = "PerSec"
+	opcountersSection  = "opcounters"
+	opLatenciesSection = "opLatencies"
+)
+
+// serverRates are counters reported as per-second rates.
+var serverRates = []struct{ key, path string }{
+	{KeyNetIn, "network.bytesIn"},
+	{KeyNetOut, "network.bytesOut"},
+	{KeyNetPhysicalIn, "network.physicalBytesIn"},
+	{KeyNetPhysicalOut, "network.physicalBytesOut"},
+	{KeyWriteConflicts, "metrics.operation.writeConflicts"},
+}
+
+// serverGauges are values read at the interval's end.
+var serverGauges = []struct{ key, path string }{
+	{KeyConnections, "connections.current"},
+	{KeyCacheBytes, "wiredTiger.cache.bytes currently in the cache"},
+	{KeyCacheDirty, "wiredTiger.cache.tracked dirty bytes in the cache"},
+}
+
+// latencies are opLatencies sections turned into mean milliseconds per op.
+var latencies = []struct{ key, section string }{
+	{KeyReadLatency, "reads"},
+	{KeyWriteLatency, "writes"},
+	{KeyCommandLatency, "commands"},
+}
+
+// Checkpoint paths: WiredTiger up to MongoDB 6.0 reports checkpoints under
+// wiredTiger.transaction; later releases under wiredTiger.checkpoint.
+var (
+	checkpointRunningPaths = []string{
+		"wiredTiger.transaction.transaction checkpoint currently running",
+		"wiredTiger.checkpoint.progress state",
+	}
+	checkpointCountPaths = []string{
+		"wiredTiger.transaction.transaction checkpoints",
+		"wiredTiger.checkpoint.total succeed number of checkpoints",
+	}
+)
+
+// ServerFigures derives an interval's server figures from the serverStatus
+// samples at its start and end. A figure whose source the server does not
+// report, or whose counter went backwards, is absent. It returns nil when
+// either sample is missing.
+func ServerFigures(before, after Status) map[string]float64 {
+	if before.Doc == nil || after.Doc == nil {
+		return nil
+	}
+	out := map[string]float64{}
+	for _, g := range serverGauges {
+		put(out, g.key)(Lookup(after.Doc, g.path))
+	}
+	put(out, KeyCheckpointing)(checkpointRunning(after.Doc))
+	secs := after.Time.Sub(before.Time).Seconds()
+	if secs <= 0 {
+		return out
+	}
+	for _, op := range opcounterNames(after.Doc) {
+		put(out, op+opRateSuffix)(rate(before.Doc, after.Doc, opcountersSection+"."+op, secs))
+	}
+	for _, r := range serverRates {
+		put(out, r.key)(rate(before.Doc, after.Doc, r.path, secs))
+	}
+	put(out, KeyCheckpoints)(checkpointsDone(before.Doc, after.Doc))
+	for _, l := range latencies {
+		put(out, l.key)(meanLatencyMs(before.Doc, after.Doc, opLatenciesSection+"."+l.section))
+	}
+	return out
+}
+
+// put returns a setter that stores a value under key when it is present.
+func put(m map[string]float64, key string) func(float64, bool) {
+	return func(v float64, ok bool) {
+		if ok {
+			m[key] = v
+		}
+	}
+}
+
+// delta is the increase of a counter between two documents; it fails when
+// either side lacks the counter or the counter was reset.
+func delta(before, after map[string]any, path string) (float64, bool) {
+	b, ok := Lookup(before, path)
+	if !ok {
+		return 0, false
+	}
+	a, ok := Lookup(after, path)
+	if !ok || a < b {
+		return 0, false
+	}
+	return a - b, true
+}
+
+// rate is a counter's increase per second.
+func rate(before, after map[string]any, path string, secs float64) (float64, bool) {
+	d, ok := delta(before, after, path)
+	return d / secs, ok
+}
+
+// meanLatencyMs is the mean server-side latency of the operations an
+// opLatencies section counted in the interval: its latency total is in
+// microseconds.
+func meanLatencyMs(before, after map[string]any, section string) (float64, bool) {
+	ops, ok := delta(before, after, section+".ops")
+	if !ok || ops == 0 {
+		return 0, false
+	}
+	micros, ok := delta(before, after, section+".latency")
+	if !ok {
+		return 0, false
+	}
+	return micros / ops / 1000, true
+}
+
+// opcounterNames lists the numeric counters under opcounters, sorted.
+func opcounterNames(doc map[string]any) []string {
+	sec, _ := doc[opcountersSection].(map[string]any)
+	names := make([]string, 0, len(sec))
+	for name, v := range sec {
+		if _, ok := number(v); ok {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// checkpointRunning is 1 while a checkpoint runs and 0 otherwise.
+func checkpointRunning(doc map[string]any) (float64, bool) {
+	for _, p := range checkpointRunningPaths {
+		if v, ok := Lookup(doc, p); ok {
+			return boolFloat(v != 0), true
+		}
+	}
+	return 0, false
+}
+
+// checkpointsDone counts the checkpoints completed between two documents.
+func checkpointsDone(before, after map[string]any) (float64, bool) {
+	for _, p := range checkpointCountPaths {
+		if _, ok := Lookup(after, p); ok {
+			return delta(before, after, p)
+		}
+	}
+	return 0, false
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

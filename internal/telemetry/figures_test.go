@@ -1,0 +1,194 @@
+package telemetry
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"testing"
+	"time"
+)
+
+// sameFigures reports the differences between two figure maps, comparing
+// values to a relative tolerance.
+func sameFigures(t *testing.T, what string, got, want map[string]float64) {
+	t.Helper()
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		g, ok := got[k]
+		if !ok {
+			t.Errorf("%s: %s absent, want %v", what, k, want[k])
+			continue
+		}
+		if math.Abs(g-want[k]) > 1e-9*math.Max(1, math.Abs(want[k])) {
+			t.Errorf("%s: %s = %v, want %v", what, k, g, want[k])
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: got %s = %v, want absent", what, k, got[k])
+		}
+	}
+}
+
+func TestServerFiguresMongod(t *testing.T) {
+	before, after := loadStatus(t, "mongod-before.json"), loadStatus(t, "mongod-after.json")
+	want := map[string]float64{
+		"insertPerSec": 5000, "queryPerSec": 2000, "updatePerSec": 0, "deletePerSec": 0,
+		"getmorePerSec": 0, "commandPerSec": 100,
+		KeyConnections: 34,
+		KeyNetIn:       10240000, KeyNetOut: 2048000,
+		KeyNetPhysicalIn: 5120000, KeyNetPhysicalOut: 1024000,
+		KeyCacheBytes: 734003200, KeyCacheDirty: 83886080,
+		KeyCheckpointing: 1, KeyCheckpoints: 1,
+		KeyWriteConflicts: 12,
+		KeyReadLatency:    0.15, KeyWriteLatency: 0.25, KeyCommandLatency: 0.001,
+	}
+	sameFigures(t, "mongod", ServerFigures(before, after), want)
+}
+
+func TestServerFiguresSecantus(t *testing.T) {
+	before, after := loadStatus(t, "secantus-before.json"), loadStatus(t, "secantus-after.json")
+	secs := after.Time.Sub(before.Time).Seconds()
+	want := map[string]float64{
+		"insertPerSec": 10 / secs, "queryPerSec": 200 / secs, "updatePerSec": 50 / secs,
+		"deletePerSec": 1 / secs, "getmorePerSec": 0, "commandPerSec": 2 / secs,
+		KeyConnections: 3,
+		KeyNetIn:       (299234 - 1552) / secs, KeyNetOut: (110211 - 2449) / secs,
+	}
+	// No wiredTiger, opLatencies, writeConflicts or physical bytes: absent.
+	sameFigures(t, "secantus", ServerFigures(before, after), want)
+}
+
+func TestServerFiguresEdges(t *testing.T) {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := func(secs float64, doc map[string]any) Status {
+		return Status{Time: t0.Add(time.Duration(secs * float64(time.Second))), Doc: doc}
+	}
+	ops := func(insert, latency, n int64) map[string]any {
+		return map[string]any{
+			"opcounters":  map[string]any{"insert": insert},
+			"connections": map[string]any{"current": int64(5)},
+			"opLatencies": map[string]any{"writes": map[string]any{"latency": latency, "ops": n}},
+		}
+	}
+	newCkpt := func(state, done int64) map[string]any {
+		return map[string]any{"wiredTiger": map[string]any{"checkpoint": map[string]any{
+			"progress state": state, "total succeed number of checkpoints": done,
+		}}}
+	}
+	tests := []struct {
+		name          string
+		before, after Status
+		want          map[string]float64
+	}{
+		{"before missing", Status{Time: t0}, st(1, ops(1, 0, 0)), nil},
+		{"after missing", st(0, ops(1, 0, 0)), Status{Time: t0.Add(time.Second)}, nil},
+		{
+			"plain rates", st(0, ops(100, 1000, 10)), st(2, ops(300, 5000, 30)),
+			map[string]float64{"insertPerSec": 100, KeyConnections: 5, KeyWriteLatency: 0.2},
+		},
+		{
+			"counter reset is absent, not negative", st(0, ops(300, 5000, 30)), st(1, ops(10, 100, 2)),
+			map[string]float64{KeyConnections: 5},
+		},
+		{
+			"no ops in interval: latency absent", st(0, ops(100, 1000, 10)), st(1, ops(100, 1000, 10)),
+			map[string]float64{"insertPerSec": 0, KeyConnections: 5},
+		},
+		{
+			"zero-length interval keeps gauges only", st(1, ops(100, 1000, 10)), st(1, ops(200, 2000, 20)),
+			map[string]float64{KeyConnections: 5},
+		},
+		{
+			"section only in after is absent", st(0, map[string]any{}), st(1, ops(100, 1000, 10)),
+			map[string]float64{KeyConnections: 5},
+		},
+		{
+			"checkpoint section of newer WiredTiger", st(0, newCkpt(0, 40)), st(1, newCkpt(3, 42)),
+			map[string]float64{KeyCheckpointing: 1, KeyCheckpoints: 2},
+		},
+		{
+			"checkpoint idle", st(0, newCkpt(0, 40)), st(1, newCkpt(0, 40)),
+			map[string]float64{KeyCheckpointing: 0, KeyCheckpoints: 0},
+		},
+		{"empty documents", st(0, map[string]any{}), st(1, map[string]any{}), map[string]float64{}},
+	}
+	for _, tt := range tests {
+		got := ServerFigures(tt.before, tt.after)
+		if (got == nil) != (tt.want == nil) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+			continue
+		}
+		sameFigures(t, tt.name, got, tt.want)
+	}
+}
+
+func ExampleServerFigures() {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	before := Status{Time: t0, Doc: map[string]any{
+		"opcounters": map[string]any{"insert": int64(1000)},
+		"network":    map[string]any{"bytesIn": int64(0), "bytesOut": int64(0)},
+	}}
+	after := Status{Time: t0.Add(2 * time.Second), Doc: map[string]any{
+		"opcounters": map[string]any{"insert": int64(3000)},
+		"network":    map[string]any{"bytesIn": int64(4096), "bytesOut": int64(1024)},
+	}}
+	f := ServerFigures(before, after)
+	fmt.Println(f["insertPerSec"], f[KeyNetIn], f[KeyNetOut])
+	_, ok := f[KeyCacheBytes]
+	fmt.Println("cache reported:", ok)
+	// Output:
+	// 1000 2048 512
+	// cache reported: false
+}
+
+func TestHostFigures(t *testing.T) {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	cpu := func(user, sys, irq, soft, iowait, steal, idle float64) *CPUTimes {
+		return &CPUTimes{User: user, System: sys, IRQ: irq, SoftIRQ: soft, IOWait: iowait, Steal: steal, Idle: idle}
+	}
+	disk := func(dev string, r, w, rs, ws uint64) *DiskCounters {
+		return &DiskCounters{Device: dev, ReadIOs: r, WriteIOs: w, ReadSectors: rs, WriteSectors: ws}
+	}
+	full := func(secs float64, c *CPUTimes, p *ProcTimes, d *DiskCounters) HostSample {
+		return HostSample{Time: t0.Add(time.Duration(secs * float64(time.Second))), Cores: 4, CPU: c, Proc: p, Disk: d}
+	}
+	b := full(0, cpu(100, 50, 5, 5, 10, 0, 830), &ProcTimes{User: 10, System: 2}, disk("vda", 1000, 2000, 8000, 16000))
+	// Two seconds on 4 cores: 8 CPU seconds in all.
+	a := full(2, cpu(102, 52.5, 5.5, 5.5, 10.8, 0.4, 831.3), &ProcTimes{User: 12, System: 2.4},
+		disk("vda", 1100, 2300, 8800, 26000))
+	tests := []struct {
+		name          string
+		before, after HostSample
+		want          map[string]float64
+	}{
+		{"all parts", b, a, map[string]float64{
+			KeyCPUUser: 25, KeyCPUKernel: 43.75, KeyCPUIOWait: 10, KeyCPUSteal: 5,
+			KeyProcCPUUser: 25, KeyProcCPUKernel: 5,
+			KeyDiskIOPS: 200, KeyDiskRead: 800 * 512 / 2, KeyDiskWrite: 10000 * 512 / 2,
+		}},
+		{"cpu unreadable at start", full(0, nil, b.Proc, b.Disk), a, map[string]float64{
+			KeyProcCPUUser: 25, KeyProcCPUKernel: 5,
+			KeyDiskIOPS: 200, KeyDiskRead: 800 * 512 / 2, KeyDiskWrite: 10000 * 512 / 2,
+		}},
+		{"no disk device", full(0, b.CPU, b.Proc, nil), full(2, a.CPU, a.Proc, nil), map[string]float64{
+			KeyCPUUser: 25, KeyCPUKernel: 43.75, KeyCPUIOWait: 10, KeyCPUSteal: 5,
+			KeyProcCPUUser: 25, KeyProcCPUKernel: 5,
+		}},
+		{"process restarted, disk counters wrapped", b,
+			full(2, a.CPU, &ProcTimes{User: 1, System: 0.1}, disk("vda", 10, 2300, 8800, 26000)),
+			map[string]float64{KeyCPUUser: 25, KeyCPUKernel: 43.75, KeyCPUIOWait: 10, KeyCPUSteal: 5}},
+		{"disk device changed", b, full(2, nil, nil, disk("vdb", 1100, 2300, 8800, 26000)), nil},
+		{"cores unknown", full(0, nil, b.Proc, nil), HostSample{Time: a.Time, Proc: a.Proc}, nil},
+		{"no time elapsed", b, full(0, b.CPU, a.Proc, a.Disk), nil},
+		{"nothing read", HostSample{Time: t0}, HostSample{Time: a.Time}, nil},
+	}
+	for _, tt := range tests {
+		got := HostFigures(tt.before, tt.after)
+		if (got == nil) != (tt.want == nil) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+			continue
+		}
+		sameFigures(t, tt.name, got, tt.want)
+	}
+}

@@ -1,0 +1,179 @@
+package telemetry
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/procfs"
+	"github.com/prometheus/procfs/blockdevice"
+	"golang.org/x/sys/unix"
+)
+
+// clockTicks is USER_HZ, the unit of utime and stime in /proc/PID/stat
+// (100 on every Linux architecture Go supports; procfs assumes the same).
+const clockTicks = 100
+
+// sectorBytes is the unit of the sector counts in /proc/diskstats, whatever
+// the device's own sector size.
+const sectorBytes = 512
+
+// HostSample is one reading of the server's host.
+type HostSample struct {
+	Time time.Time `bson:"t" json:"t"`
+	// Cores is the number of CPUs listed in /proc/stat.
+	Cores int `bson:"cores" json:"cores"`
+	// CPU is nil when /proc/stat could not be read.
+	CPU *CPUTimes `bson:"cpu,omitempty" json:"cpu,omitempty"`
+	// Proc is nil when the server process could not be read.
+	Proc *ProcTimes `bson:"proc,omitempty" json:"proc,omitempty"`
+	// Disk is nil when the data directory's device has no disk counters
+	// (overlay, tmpfs, network file systems) or they could not be read.
+	Disk *DiskCounters `bson:"disk,omitempty" json:"disk,omitempty"`
+}
+
+// CPUTimes are the host's cumulative CPU seconds, summed over all cores.
+type CPUTimes struct {
+	User, Nice, System, Idle, IOWait, IRQ, SoftIRQ, Steal float64
+}
+
+// total is all CPU time; guest time is already counted in User and Nice.
+func (c CPUTimes) total() float64 {
+	return c.User + c.Nice + c.System + c.Idle + c.IOWait + c.IRQ + c.SoftIRQ + c.Steal
+}
+
+// ProcTimes are a process's cumulative CPU seconds.
+type ProcTimes struct {
+	User, System float64
+}
+
+// DiskCounters are a block device's cumulative I/O counters.
+type DiskCounters struct {
+	Device       string
+	ReadIOs      uint64
+	WriteIOs     uint64
+	ReadSectors  uint64
+	WriteSectors uint64
+}
+
+// Host reads the counters of a server running on this machine.
+type Host struct {
+	proc  procfs.FS
+	block blockdevice.FS
+	pid   int
+	dev   blockdevice.Info // zero when the data directory has no block device
+}
+
+// NewHost prepares to read the host of the server process pid whose data
+// lives in dataDir. It finds the block device holding dataDir by its
+// major:minor number in /proc/diskstats; when there is none, disk counters
+// are reported missing.
+func NewHost(pid int, dataDir string) (*Host, error) {
+	pfs, err := procfs.NewDefaultFS()
+	if err != nil {
+		return nil, fmt.Errorf("open /proc: %w", err)
+	}
+	bfs, err := blockdevice.NewDefaultFS()
+	if err != nil {
+		return nil, fmt.Errorf("open block device stats: %w", err)
+	}
+	h := &Host{proc: pfs, block: bfs, pid: pid}
+	if h.dev, err = h.findDevice(dataDir); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// Device names the block device holding the data directory, or "" when
+// disk counters are not available.
+func (h *Host) Device() string { return h.dev.DeviceName }
+
+// findDevice matches the data directory's device number in /proc/diskstats.
+func (h *Host) findDevice(dataDir string) (blockdevice.Info, error) {
+	fi, err := os.Stat(dataDir)
+	if err != nil {
+		return blockdevice.Info{}, fmt.Errorf("stat data directory: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return blockdevice.Info{}, nil
+	}
+	stats, err := h.block.ProcDiskstats()
+	if err != nil {
+		return blockdevice.Info{}, fmt.Errorf("read diskstats: %w", err)
+	}
+	dev := uint64(st.Dev) //nolint:unconvert // Dev's width differs by architecture
+	major, minor := unix.Major(dev), unix.Minor(dev)
+	for _, d := range stats {
+		if d.MajorNumber == major && d.MinorNumber == minor {
+			return d.Info, nil
+		}
+	}
+	return blockdevice.Info{}, nil
+}
+
+// Read takes one reading. Parts that cannot be read are left nil and their
+// errors joined; the rest of the reading is still returned.
+func (h *Host) Read() (HostSample, error) {
+	s := HostSample{Time: time.Now()}
+	var errs []error
+	if stat, err := h.proc.Stat(); err != nil {
+		errs = append(errs, fmt.Errorf("read /proc/stat: %w", err))
+	} else {
+		s.Cores = len(stat.CPU)
+		s.CPU = cpuTimes(stat.CPUTotal)
+	}
+	if p, err := h.procTimes(); err != nil {
+		errs = append(errs, err)
+	} else {
+		s.Proc = p
+	}
+	if d, err := h.disk(); err != nil {
+		errs = append(errs, err)
+	} else {
+		s.Disk = d
+	}
+	return s, errors.Join(errs...)
+}
+
+func cpuTimes(c procfs.CPUStat) *CPUTimes {
+	return &CPUTimes{
+		User: c.User, Nice: c.Nice, System: c.System, Idle: c.Idle,
+		IOWait: c.Iowait, IRQ: c.IRQ, SoftIRQ: c.SoftIRQ, Steal: c.Steal,
+	}
+}
+
+func (h *Host) procTimes() (*ProcTimes, error) {
+	p, err := h.proc.Proc(h.pid)
+	if err != nil {
+		return nil, fmt.Errorf("open process %d: %w", h.pid, err)
+	}
+	st, err := p.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read process %d stat: %w", h.pid, err)
+	}
+	return &ProcTimes{User: float64(st.UTime) / clockTicks, System: float64(st.STime) / clockTicks}, nil
+}
+
+// disk reads the data directory's device counters; nil, nil when it has
+// no device.
+func (h *Host) disk() (*DiskCounters, error) {
+	if h.dev.DeviceName == "" {
+		return nil, nil
+	}
+	stats, err := h.block.ProcDiskstats()
+	if err != nil {
+		return nil, fmt.Errorf("read diskstats: %w", err)
+	}
+	for _, d := range stats {
+		if d.Info == h.dev {
+			return &DiskCounters{
+				Device: d.DeviceName, ReadIOs: d.ReadIOs, WriteIOs: d.WriteIOs,
+				ReadSectors: d.ReadSectors, WriteSectors: d.WriteSectors,
+			}, nil
+		}
+	}
+	return nil, fmt.Errorf("device %s left diskstats", h.dev.DeviceName)
+}

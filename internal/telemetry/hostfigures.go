@@ -1,0 +1,78 @@
+package telemetry
+
+// Host figure keys; see the package documentation.
+const (
+	KeyCPUUser       = "cpuUserPct"
+	KeyCPUKernel     = "cpuKernelPct"
+	KeyCPUIOWait     = "cpuIowaitPct"
+	KeyCPUSteal      = "cpuStealPct"
+	KeyProcCPUUser   = "procCpuUserPct"
+	KeyProcCPUKernel = "procCpuKernelPct"
+	KeyDiskIOPS      = "diskIops"
+	KeyDiskRead      = "diskReadBytesPerSec"
+	KeyDiskWrite     = "diskWriteBytesPerSec"
+)
+
+// HostFigures derives an interval's host figures from the host readings at
+// its start and end. Parts missing from either reading, and counters that
+// went backwards, yield no figures. It returns nil when nothing could be
+// derived.
+func HostFigures(before, after HostSample) map[string]float64 {
+	out := map[string]float64{}
+	systemCPU(out, before.CPU, after.CPU)
+	secs := after.Time.Sub(before.Time).Seconds()
+	if secs > 0 {
+		processCPU(out, before.Proc, after.Proc, secs*float64(after.Cores))
+		diskRates(out, before.Disk, after.Disk, secs)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// systemCPU is each CPU state's share of all CPU time in the interval.
+func systemCPU(out map[string]float64, b, a *CPUTimes) {
+	if b == nil || a == nil {
+		return
+	}
+	total := a.total() - b.total()
+	if total <= 0 {
+		return
+	}
+	share := func(key string, before, after float64) {
+		if after >= before {
+			out[key] = (after - before) / total * 100
+		}
+	}
+	share(KeyCPUUser, b.User, a.User)
+	share(KeyCPUKernel, b.System+b.IRQ+b.SoftIRQ, a.System+a.IRQ+a.SoftIRQ)
+	share(KeyCPUIOWait, b.IOWait, a.IOWait)
+	share(KeyCPUSteal, b.Steal, a.Steal)
+}
+
+// processCPU is the process's CPU time as a share of all cores' time.
+func processCPU(out map[string]float64, b, a *ProcTimes, coreSecs float64) {
+	if b == nil || a == nil || coreSecs <= 0 {
+		return
+	}
+	if a.User < b.User || a.System < b.System {
+		return // a different process with the same PID
+	}
+	out[KeyProcCPUUser] = (a.User - b.User) / coreSecs * 100
+	out[KeyProcCPUKernel] = (a.System - b.System) / coreSecs * 100
+}
+
+// diskRates are the device's operations and bytes per second.
+func diskRates(out map[string]float64, b, a *DiskCounters, secs float64) {
+	if b == nil || a == nil || a.Device != b.Device {
+		return
+	}
+	if a.ReadIOs < b.ReadIOs || a.WriteIOs < b.WriteIOs ||
+		a.ReadSectors < b.ReadSectors || a.WriteSectors < b.WriteSectors {
+		return
+	}
+	out[KeyDiskIOPS] = float64(a.ReadIOs-b.ReadIOs+a.WriteIOs-b.WriteIOs) / secs
+	out[KeyDiskRead] = float64(a.ReadSectors-b.ReadSectors) * sectorBytes / secs
+	out[KeyDiskWrite] = float64(a.WriteSectors-b.WriteSectors) * sectorBytes / secs
+}

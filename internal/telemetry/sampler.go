@@ -1,0 +1,140 @@
+package telemetry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// Sample is one tick of a Sampler.
+type Sample struct {
+	// Time is when the tick fired.
+	Time time.Time `bson:"t" json:"t"`
+	// Status is the serverStatus reply; its Doc is nil when the server is
+	// not sampled or the sample failed.
+	Status Status `bson:"status" json:"status"`
+	// Host is nil when the server's host is not observed.
+	Host *HostSample `bson:"host,omitempty" json:"host,omitempty"`
+	// Err says why parts of the sample are missing.
+	Err error `bson:"-" json:"-"`
+}
+
+// Sampler samples serverStatus, and the server's host when it can see it,
+// at a fixed interval on its own goroutine and its own client connection,
+// so that the benchmark's connection pool is left alone.
+type Sampler struct {
+	uri  string
+	host *Host
+
+	client *mongo.Client
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu      sync.Mutex
+	samples []Sample
+}
+
+// NewSampler returns a sampler of the server at uri (none when uri is
+// empty) and of host (none when host is nil, e.g. a remote server).
+func NewSampler(uri string, host *Host) *Sampler {
+	return &Sampler{uri: uri, host: host}
+}
+
+// Start takes a first sample before it returns, then one every interval
+// on its own goroutine until ctx ends or Stop is called. A sample that
+// fails is recorded with its failed parts missing, and sampling continues.
+func (s *Sampler) Start(ctx context.Context, every time.Duration) error {
+	if every <= 0 {
+		return fmt.Errorf("sampling interval %v: must be positive", every)
+	}
+	if s.done != nil {
+		return errors.New("sampler already started")
+	}
+	if s.uri != "" {
+		opts := options.Client().ApplyURI(s.uri).SetMaxPoolSize(1).SetAppName("mongobench-telemetry")
+		c, err := mongo.Connect(opts)
+		if err != nil {
+			return fmt.Errorf("connect sampler: %w", err)
+		}
+		s.client = c
+	}
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.done = make(chan struct{})
+	s.record(s.take(ctx, every))
+	go s.run(ctx, every)
+	return nil
+}
+
+// Stop ends sampling, closes the sampler's connection and returns every
+// sample taken, oldest first.
+func (s *Sampler) Stop() []Sample {
+	if s.done == nil {
+		return nil
+	}
+	s.cancel()
+	<-s.done
+	if s.client != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = s.client.Disconnect(ctx) // the samples are complete; a slow close changes nothing
+		cancel()
+		s.client = nil
+	}
+	return s.Snapshot()
+}
+
+// Snapshot returns a copy of the samples taken so far.
+func (s *Sampler) Snapshot() []Sample {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Sample(nil), s.samples...)
+}
+
+func (s *Sampler) run(ctx context.Context, every time.Duration) {
+	defer close(s.done)
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		smp := s.take(ctx, every)
+		if ctx.Err() != nil {
+			return // a sample cut short by Stop is not a missing sample
+		}
+		s.record(smp)
+	}
+}
+
+func (s *Sampler) record(smp Sample) {
+	s.mu.Lock()
+	s.samples = append(s.samples, smp)
+	s.mu.Unlock()
+}
+
+// take reads the server and the host once, giving the server at most
+// timeout to answer.
+func (s *Sampler) take(ctx context.Context, timeout time.Duration) Sample {
+	smp := Sample{Time: time.Now()}
+	var errs []error
+	if s.client != nil {
+		sctx, cancel := context.WithTimeout(ctx, timeout)
+		st, err := ServerStatus(sctx, s.client)
+		cancel()
+		smp.Status = st
+		errs = append(errs, err)
+	}
+	if s.host != nil {
+		hs, err := s.host.Read()
+		smp.Host = &hs
+		errs = append(errs, err)
+	}
+	smp.Err = errors.Join(errs...)
+	return smp
+}

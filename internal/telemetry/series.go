@@ -1,0 +1,177 @@
+package telemetry
+
+import (
+	"slices"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Figures are the server and host figures of one interval between two
+// samples. A map is nil when its source is missing at either end.
+type Figures struct {
+	Start  time.Time
+	End    time.Time
+	Server map[string]float64
+	Host   map[string]float64
+}
+
+// Intervals returns the figures of each interval between consecutive
+// samples.
+func Intervals(samples []Sample) []Figures {
+	samples = sortedByTime(samples)
+	var out []Figures
+	for i := 1; i < len(samples); i++ {
+		a, b := samples[i-1], samples[i]
+		f := Figures{Start: a.Time, End: b.Time, Server: ServerFigures(a.Status, b.Status)}
+		if a.Host != nil && b.Host != nil {
+			f.Host = HostFigures(*a.Host, *b.Host)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Window returns the server and host figures of the interval [from, to],
+// for result.Interval.Server and result.Interval.Host. It uses the samples
+// nearest each bound, no further from it than half the interval's length;
+// a map is nil when no such pair of samples exists.
+func Window(samples []Sample, from, to time.Time) (server, host map[string]float64) {
+	slack := to.Sub(from) / 2
+	hasStatus := func(s Sample) bool { return s.Status.Doc != nil }
+	if a, b, ok := bounds(samples, from, to, slack, hasStatus); ok {
+		server = ServerFigures(a.Status, b.Status)
+	}
+	hasHost := func(s Sample) bool { return s.Host != nil }
+	if a, b, ok := bounds(samples, from, to, slack, hasHost); ok {
+		host = HostFigures(*a.Host, *b.Host)
+	}
+	return server, host
+}
+
+// bounds finds the samples with a source nearest from and to.
+func bounds(samples []Sample, from, to time.Time, slack time.Duration, has func(Sample) bool) (a, b Sample, ok bool) {
+	i, j := nearest(samples, from, slack, has), nearest(samples, to, slack, has)
+	if i < 0 || j < 0 || !samples[j].Time.After(samples[i].Time) {
+		return Sample{}, Sample{}, false
+	}
+	return samples[i], samples[j], true
+}
+
+// nearest is the index of the sample with a source nearest t and at most
+// slack away, or -1.
+func nearest(samples []Sample, t time.Time, slack time.Duration, has func(Sample) bool) int {
+	best := -1
+	for i, s := range samples {
+		d := s.Time.Sub(t).Abs()
+		if d <= slack && has(s) && (best < 0 || d < samples[best].Time.Sub(t).Abs()) {
+			best = i
+		}
+	}
+	return best
+}
+
+// seriesSpec says where a result series' values come from.
+type seriesSpec struct {
+	name, units string
+	disk        bool // a DiskMetrics series
+	value       func(Figures) (float64, bool)
+	source      func(Sample) bool // whether a sample carries the source
+}
+
+func hostKey(key string) func(Figures) (float64, bool) {
+	return func(f Figures) (float64, bool) { v, ok := f.Host[key]; return v, ok }
+}
+
+func serverKey(key string) func(Figures) (float64, bool) {
+	return func(f Figures) (float64, bool) { v, ok := f.Server[key]; return v, ok }
+}
+
+func hasCPU(s Sample) bool  { return s.Host != nil && s.Host.CPU != nil }
+func hasProc(s Sample) bool { return s.Host != nil && s.Host.Proc != nil }
+func hasDisk(s Sample) bool { return s.Host != nil && s.Host.Disk != nil }
+
+func hasOpLatency(section string) func(Sample) bool {
+	return func(s Sample) bool {
+		_, ok := Lookup(s.Status.Doc, opLatenciesSection+"."+section+".latency")
+		return ok
+	}
+}
+
+const (
+	unitPercent     = "PERCENT"
+	unitMillis      = "MILLISECONDS"
+	unitPerSecond   = "SCALAR_PER_SECOND"
+	unitBytesPerSec = "BYTES_PER_SECOND"
+)
+
+var seriesSpecs = []seriesSpec{
+	{result.CPUUser, unitPercent, false, hostKey(KeyCPUUser), hasCPU},
+	{result.CPUKernel, unitPercent, false, hostKey(KeyCPUKernel), hasCPU},
+	{result.CPUIOWait, unitPercent, false, hostKey(KeyCPUIOWait), hasCPU},
+	{result.ProcessCPUUser, unitPercent, false, hostKey(KeyProcCPUUser), hasProc},
+	{result.ProcessCPUKernel, unitPercent, false, hostKey(KeyProcCPUKernel), hasProc},
+	{result.OpTimeWrites, unitMillis, false, serverKey(KeyWriteLatency), hasOpLatency("writes")},
+	{result.OpTimeReads, unitMillis, false, serverKey(KeyReadLatency), hasOpLatency("reads")},
+	{result.DiskIOPS, unitPerSecond, true, hostKey(KeyDiskIOPS), hasDisk},
+	{result.DiskReadBytes, unitBytesPerSec, true, hostKey(KeyDiskRead), hasDisk},
+	{result.DiskWriteBytes, unitBytesPerSec, true, hostKey(KeyDiskWrite), hasDisk},
+}
+
+// Series returns the measured phase's host, process and server latency
+// series, one data point per sampling interval lying inside [start, end],
+// stamped with the interval's start. A point whose samples are missing has
+// a nil value; a series with no source in any sample (a remote host, a
+// server without opLatencies, a data directory without a block device) is
+// left out.
+func Series(samples []Sample, start, end time.Time) result.Metrics {
+	in := within(sortedByTime(samples), start, end)
+	figs := Intervals(in)
+	m := result.Metrics{Measurements: []result.Series{}, DiskMetrics: []result.Series{}}
+	for _, spec := range seriesSpecs {
+		if !slices.ContainsFunc(in, spec.source) {
+			continue
+		}
+		s := result.Series{Name: spec.name, Units: spec.units, DataPoints: points(figs, spec.value)}
+		if spec.disk {
+			m.DiskMetrics = append(m.DiskMetrics, s)
+		} else {
+			m.Measurements = append(m.Measurements, s)
+		}
+	}
+	return m
+}
+
+func points(figs []Figures, value func(Figures) (float64, bool)) []result.DataPoint {
+	out := make([]result.DataPoint, len(figs))
+	for i, f := range figs {
+		out[i].Timestamp = f.Start
+		if v, ok := value(f); ok {
+			out[i].Value = result.F(v)
+		}
+	}
+	return out
+}
+
+// within keeps the samples taken in [start, end].
+func within(samples []Sample, start, end time.Time) []Sample {
+	var out []Sample
+	for _, s := range samples {
+		if !s.Time.Before(start) && !s.Time.After(end) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// sortedByTime returns the samples oldest first, copying only when they are
+// out of order.
+func sortedByTime(samples []Sample) []Sample {
+	less := func(a, b Sample) int { return a.Time.Compare(b.Time) }
+	if slices.IsSortedFunc(samples, less) {
+		return samples
+	}
+	out := slices.Clone(samples)
+	slices.SortStableFunc(out, less)
+	return out
+}

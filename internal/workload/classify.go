@@ -1,0 +1,40 @@
+package workload
+
+import (
+	"context"
+	"errors"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/mongobench/mongobench/internal/load"
+)
+
+// Server error codes and labels that name a class.
+const (
+	codeWriteConflict  = 112
+	codeMaxTimeExpired = 50
+	codeRateLimited    = 462 // IngressRequestRateLimitExceeded
+	labelOverloaded    = "SystemOverloadedError"
+)
+
+// Classify maps a driver error to the engine's error classes.
+func Classify(err error) load.Class {
+	var se mongo.ServerError
+	isServer := errors.As(err, &se)
+	switch {
+	case isServer && se.HasErrorCode(codeWriteConflict):
+		return load.WriteConflict
+	case mongo.IsDuplicateKeyError(err):
+		return load.DuplicateKey
+	case isServer && (se.HasErrorLabel(labelOverloaded) || se.HasErrorCode(codeRateLimited)):
+		return load.Overload
+	case mongo.IsTimeout(err), errors.Is(err, context.DeadlineExceeded),
+		isServer && se.HasErrorCode(codeMaxTimeExpired):
+		return load.Timeout
+	case mongo.IsNetworkError(err):
+		return load.Network
+	}
+	return load.Other
+}
+
+var _ load.Classifier = Classify

@@ -1,0 +1,205 @@
+package workload
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/datagen"
+	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// KV is a key-value mix of point reads and updates over a preloaded
+// collection: documents {_id: int64, v: int64, payload: binary} of a
+// given total BSON size, keys chosen uniformly. Reads find one document by
+// _id; updates $inc its v.
+type KV struct{}
+
+var _ Workload = KV{}
+
+// KVCollection is the collection the kv workload uses.
+const KVCollection = "kv"
+
+// kv operation types, in Ops order.
+const (
+	kvRead = iota
+	kvUpdate
+)
+
+// kvOverhead is the BSON size of a kv document with an empty payload.
+const kvOverhead = 43
+
+// Name is "kv".
+func (KV) Name() string { return "kv" }
+
+// Summary describes the workload in one line.
+func (KV) Summary() string {
+	return "point reads and $inc updates by _id over N preloaded documents of a given size"
+}
+
+// Params declares the kv parameters.
+func (KV) Params() []spec.ParamSpec {
+	return []spec.ParamSpec{
+		{Name: "records", Kind: spec.KindInt, Default: "10000", Min: "1", Help: "documents preloaded, keys 0..records-1"},
+		{Name: "docSize", Kind: spec.KindSize, Default: "1KB", Min: "44B", Max: "16MB", Help: "BSON size of each document"},
+		{Name: "readPercent", Kind: spec.KindPercent, Default: "50", Help: "share of operations that are reads; the rest are updates"},
+		{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "documents per insertMany while preloading"},
+		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel preload connections"},
+	}
+}
+
+// Ops names the kv operation types.
+func (KV) Ops(spec.Params) []string { return []string{"read", "update"} }
+
+// Setup drops the kv collection and preloads records documents in
+// parallel batches.
+func (KV) Setup(ctx context.Context, env Env, p spec.Params) error {
+	if err := ResetCollection(ctx, env.DB, KVCollection); err != nil {
+		return err
+	}
+	l := kvLoader{
+		coll:    env.DB.Collection(KVCollection),
+		records: p.Int("records"),
+		batch:   p.Int("batchSize"),
+		payload: kvPayload(p, env.Seed),
+		size:    int(p.Size("docSize")) - kvOverhead,
+	}
+	return l.load(ctx, int(p.Int("loaders")), func(done int64) { env.progress("preload", done, l.records) })
+}
+
+// kvPayload is generated once; each document takes a window of it.
+func kvPayload(p spec.Params, seed int64) []byte {
+	return datagen.Payload(int(p.Size("docSize"))+4096, uint64(seed))
+}
+
+type kvLoader struct {
+	coll    *mongo.Collection
+	records int64
+	batch   int64
+	payload []byte
+	size    int
+	next    atomic.Int64
+	done    atomic.Int64
+}
+
+func (l *kvLoader) load(ctx context.Context, workers int, progress func(int64)) error {
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- l.loadBatches(ctx, progress)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *kvLoader) loadBatches(ctx context.Context, progress func(int64)) error {
+	var buf []byte
+	docs := make([]any, 0, l.batch)
+	insert := options.InsertMany().SetOrdered(false)
+	for {
+		first := l.next.Add(l.batch) - l.batch
+		if first >= l.records {
+			return nil
+		}
+		last := min(first+l.batch, l.records)
+		buf, docs = l.build(buf[:0], docs[:0], first, last)
+		if _, err := l.coll.InsertMany(ctx, docs, insert); err != nil {
+			return fmt.Errorf("preload %s: %w", l.coll.Name(), err)
+		}
+		progress(l.done.Add(last - first))
+	}
+}
+
+// build appends the documents of keys [first, last) to buf and returns
+// them as slices of it.
+func (l *kvLoader) build(buf []byte, docs []any, first, last int64) ([]byte, []any) {
+	ends := make([]int, 0, last-first)
+	for k := first; k < last; k++ {
+		buf = kvDoc(buf, k, l.window(k))
+		ends = append(ends, len(buf))
+	}
+	start := 0
+	for _, end := range ends {
+		docs = append(docs, bson.Raw(buf[start:end]))
+		start = end
+	}
+	return buf, docs
+}
+
+func (l *kvLoader) window(k int64) []byte {
+	off := int(k*61) % (len(l.payload) - l.size)
+	return l.payload[off : off+l.size]
+}
+
+func kvDoc(dst []byte, key int64, payload []byte) []byte {
+	idx, dst := bsoncore.AppendDocumentStart(dst)
+	dst = bsoncore.AppendInt64Element(dst, "_id", key)
+	dst = bsoncore.AppendInt64Element(dst, "v", 0)
+	dst = bsoncore.AppendBinaryElement(dst, "payload", 0, payload)
+	dst, _ = bsoncore.AppendDocumentEnd(dst, idx)
+	return dst
+}
+
+// NewTask builds one worker's kv task.
+func (KV) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+	idx, upd := bsoncore.AppendDocumentStart(nil)
+	upd = bsoncore.AppendDocumentElement(upd, "$inc", bsoncore.NewDocumentBuilder().AppendInt64("v", 1).Build())
+	upd, err := bsoncore.AppendDocumentEnd(upd, idx)
+	if err != nil {
+		return nil, fmt.Errorf("build kv update: %w", err)
+	}
+	return &kvTask{
+		coll:    env.DB.Collection(KVCollection),
+		rnd:     datagen.Rand(env.Seed, worker),
+		keys:    datagen.Uniform{N: p.Int("records")},
+		readPct: p.Float("readPercent"),
+		update:  bson.Raw(upd),
+	}, nil
+}
+
+// kvTask is one worker's kv operations. Its filter buffer is reused, so an
+// operation allocates nothing of its own beyond what the driver does.
+type kvTask struct {
+	coll    *mongo.Collection
+	rnd     *rand.Rand
+	keys    datagen.Uniform
+	readPct float64
+	filter  []byte
+	update  bson.Raw
+}
+
+// Do sends one read or update.
+func (t *kvTask) Do(ctx context.Context) (int, error) {
+	t.filter = idFilter(t.filter[:0], t.keys.Next(t.rnd))
+	if t.rnd.Float64()*100 < t.readPct {
+		_, err := t.coll.FindOne(ctx, bson.Raw(t.filter)).Raw()
+		return kvRead, err
+	}
+	_, err := t.coll.UpdateOne(ctx, bson.Raw(t.filter), t.update)
+	return kvUpdate, err
+}
+
+func idFilter(dst []byte, key int64) []byte {
+	idx, dst := bsoncore.AppendDocumentStart(dst)
+	dst = bsoncore.AppendInt64Element(dst, "_id", key)
+	dst, _ = bsoncore.AppendDocumentEnd(dst, idx)
+	return dst
+}

@@ -1,0 +1,89 @@
+package workload
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// Env is what a workload works with: the data database (owned by the
+// tool), the run's seed, and a progress callback for long setups.
+type Env struct {
+	DB       *mongo.Database
+	Seed     int64
+	Progress func(stage string, done, total int64)
+}
+
+func (e Env) progress(stage string, done, total int64) {
+	if e.Progress != nil {
+		e.Progress(stage, done, total)
+	}
+}
+
+// A Workload is one kind of benchmark.
+type Workload interface {
+	Name() string
+	// Summary is one line for --help and listings.
+	Summary() string
+	// Params declares the workload's parameters and their defaults.
+	Params() []spec.ParamSpec
+	// Ops names the operation types its tasks return, by index.
+	Ops(p spec.Params) []string
+	// Setup resets and preloads the workload's collections.
+	Setup(ctx context.Context, env Env, p spec.Params) error
+	// NewTask builds the task of one worker.
+	NewTask(env Env, p spec.Params, worker int) (load.Task, error)
+}
+
+// Registry is the set of workloads the binary knows. It satisfies
+// spec.Registry, so scenario files are validated against it.
+type Registry struct{ byName map[string]Workload }
+
+var _ spec.Registry = (*Registry)(nil)
+
+// Builtin returns the registry of every built-in workload.
+func Builtin() *Registry {
+	return NewRegistry(KV{})
+}
+
+// NewRegistry returns a registry of the given workloads.
+func NewRegistry(ws ...Workload) *Registry {
+	r := &Registry{byName: map[string]Workload{}}
+	for _, w := range ws {
+		r.byName[w.Name()] = w
+	}
+	return r
+}
+
+// Workloads lists the registered names, sorted.
+func (r *Registry) Workloads() []string {
+	names := make([]string, 0, len(r.byName))
+	for n := range r.byName {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// ParamSpecs returns the parameters of the named workload.
+func (r *Registry) ParamSpecs(name string) ([]spec.ParamSpec, bool) {
+	w, ok := r.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return w.Params(), true
+}
+
+// Get returns the named workload.
+func (r *Registry) Get(name string) (Workload, error) {
+	w, ok := r.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown workload %q (known: %v)", name, r.Workloads())
+	}
+	return w, nil
+}
