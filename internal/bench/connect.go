@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -15,29 +16,56 @@ import (
 // connectTimeout bounds how long an unreachable server can hold a run up.
 const connectTimeout = 5 * time.Second
 
+// codeAuthFailed is the server's AuthenticationFailed error code.
+const codeAuthFailed = 18
+
+// ErrBadURI marks a connection string the driver cannot use: bad input,
+// not a failure of the server.
+var ErrBadURI = errors.New("bad connection string")
+
+// CheckURI reports whether target is a connection string the driver
+// accepts, without connecting. Its error wraps ErrBadURI and names the
+// target without its password.
+func CheckURI(target string) error {
+	_, err := clientOptions(target, 2)
+	return err
+}
+
+func clientOptions(target string, pool int) (*options.ClientOptions, error) {
+	opts := options.Client().ApplyURI(target).SetAppName("mongobench").
+		SetMaxPoolSize(uint64(max(pool, 2)))
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, uri.Redact(target), err)
+	}
+	return opts, nil
+}
+
 // Connect opens a client to uri with a pool large enough for the run and
 // checks that the server answers (and accepts the credentials) within a
 // few seconds. Errors name the target without its password.
 func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error) {
-	opts := options.Client().ApplyURI(target).SetAppName("mongobench").
-		SetMaxPoolSize(uint64(max(pool, 2)))
+	opts, err := clientOptions(target, pool)
+	if err != nil {
+		return nil, err
+	}
 	if opts.ServerSelectionTimeout == nil {
 		opts.SetServerSelectionTimeout(connectTimeout)
 	}
 	if opts.ConnectTimeout == nil {
 		opts.SetConnectTimeout(connectTimeout)
 	}
-	if err := opts.Validate(); err != nil {
-		return nil, fmt.Errorf("bad connection string %s: %w", uri.Redact(target), err)
-	}
 	c, err := mongo.Connect(opts)
 	if err != nil {
-		return nil, fmt.Errorf("bad connection string %s: %w", uri.Redact(target), err)
+		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, uri.Redact(target), err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 2*connectTimeout)
 	defer cancel()
 	if err := c.Ping(pctx, nil); err != nil {
 		disconnect(c)
+		var se mongo.ServerError
+		if errors.As(err, &se) && se.HasErrorCode(codeAuthFailed) {
+			return nil, fmt.Errorf("authentication failed for %s: %w", uri.Redact(target), err)
+		}
 		return nil, fmt.Errorf("cannot reach %s: %w", uri.Redact(target), err)
 	}
 	return c, nil

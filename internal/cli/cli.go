@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/uri"
 )
@@ -64,7 +65,7 @@ func (a *app) exitCode(err error) int {
 		return ExitOK
 	case errors.Is(err, errInterrupted):
 		return ExitInterrupted
-	case errors.As(err, &ue), isCobraUsage(err):
+	case errors.As(err, &ue), errors.Is(err, bench.ErrBadURI), isCobraUsage(err):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitUsage
 	}

@@ -54,4 +54,3 @@ func (a *app) rescue(d *result.Doc, saveErr error) error {
 	}
 	return fmt.Errorf("%w; the result is kept in %s (load it with mongoimport)", saveErr, path)
 }
-

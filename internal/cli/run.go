@@ -144,6 +144,11 @@ func mustGet(fs *pflag.FlagSet, name string) string {
 }
 
 func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) error {
+	for _, u := range []string{sc.URI, sc.ResultsURI} {
+		if err := checkURI(u); err != nil {
+			return err
+		}
+	}
 	t, err := a.target(ctx, sc.URI)
 	if err != nil {
 		return err
@@ -182,6 +187,18 @@ func (a *app) finish(d *result.Doc, st resultStore, rf runFlags) error {
 	a.say("result %s stored in %s\n", d.RunID, st.Where())
 	if d.Partial {
 		return fmt.Errorf("run %s %s; its partial result is stored: %w", d.RunID, d.PartialReason, errInterrupted)
+	}
+	return nil
+}
+
+// checkURI rejects a connection string the driver cannot use before
+// anything is started or announced; an empty one is left to the default.
+func checkURI(s string) error {
+	if s == "" {
+		return nil
+	}
+	if err := bench.CheckURI(s); err != nil {
+		return usage(err)
 	}
 	return nil
 }

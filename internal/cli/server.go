@@ -52,6 +52,7 @@ func (a *app) serverStartCmd() *cobra.Command {
 	cmd.Flags().IntVar(&o.Port, "port", 0, "loopback port (default: a free one)")
 	cmd.Flags().StringVar(&o.CacheSize, "cache-size", "", "storage cache size, e.g. 256M or 2G (default: the server's own)")
 	cmd.Flags().StringVar(&o.CPUs, "cpus", "", "CPU set to pin the server to, e.g. 0 or 0-1 (uses taskset)")
+	cmd.Flags().BoolVar(&o.Test, "small", false, "small footprint for small machines and tests (256M cache, 16MB log files)")
 	cmd.Flags().BoolVar(&noSync, "no-sync-on-commit", false, "SecantusDB: do not fsync the log on every commit (faster; acknowledged writes can be lost in a crash)")
 	return cmd
 }
@@ -80,7 +81,7 @@ func (a *app) serverStopCmd() *cobra.Command {
 }
 
 func (a *app) serverStatusCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, onlyURI bool
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Say whether the embedded server runs, and where",
@@ -91,6 +92,13 @@ func (a *app) serverStatusCmd() *cobra.Command {
 				return err
 			}
 			running := err == nil && server.Running(h)
+			if onlyURI {
+				if !running {
+					return fmt.Errorf("the embedded server is not running (directory %s)", serverDir())
+				}
+				fmt.Fprintln(a.stdout, h.URI)
+				return nil
+			}
 			if asJSON {
 				return json.NewEncoder(a.stdout).Encode(map[string]any{"running": running, "server": h})
 			}
@@ -104,5 +112,6 @@ func (a *app) serverStatusCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	cmd.Flags().BoolVar(&onlyURI, "uri", false, "print only the server's URI (fails when it is not running)")
 	return cmd
 }

@@ -1,0 +1,37 @@
+# mongobench: the two commands of the README are `make demo` and `make test`.
+# Both install what is missing (the embedded server is built once, then
+# reused) and need nothing else on the machine but Go and Rust's cargo.
+
+GO       ?= go
+BIN      := bin/mongobench
+VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -X github.com/mongobench/mongobench/internal/cli.Version=$(VERSION)
+
+.PHONY: demo test setup build unit bench clean-demo
+
+# Set up, start the embedded server, run a short benchmark, print the
+# summary and write a Markdown report with charts.
+demo: setup build
+	@scripts/demo.sh
+
+# Set up, start a throwaway server, run every test (unit and integration)
+# against it, stop it.
+test: setup build
+	@scripts/test.sh
+
+# Install the embedded server (once) and the Go modules.
+setup:
+	@scripts/install-server.sh >/dev/null
+	@$(GO) mod download
+
+build:
+	@mkdir -p bin
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mongobench
+
+# Pure packages only: no server, runs in seconds.
+unit:
+	$(GO) test -short ./...
+
+# Client-cost and engine benchmarks; figures go to bench/RESULTS.md.
+bench: setup build
+	@bench/client-cpu.sh

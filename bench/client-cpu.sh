@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Measures mongobench's own CPU per operation:
+#   1. the engine alone (scheduling, timing, HDR recording, interval
+#      rotation) around a no-op task, via Go benchmarks;
+#   2. closed-loop point reads (kv, readPercent=100) against a throwaway
+#      embedded server, client CPU from getrusage over the measured phase,
+#      REPEAT runs (default 3).
+# Prints a Markdown table; paste the figures into bench/RESULTS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repeat="${REPEAT:-3}"
+duration="${DURATION:-20s}"
+threads="${THREADS:-8}"
+
+echo "## engine alone (no-op task)"
+go test -run '^$' -bench 'Noop' -benchtime 1000000x ./internal/load/ | grep -E '^Benchmark'
+
+dir="$(mktemp -d -t mongobench-bench-XXXXXX)"
+export MONGOBENCH_SERVER_DIR="$dir"
+trap 'bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
+bin/mongobench server start --small --no-sync-on-commit >/dev/null
+uri="$(bin/mongobench server status --uri)"
+
+echo
+echo "## closed-loop point reads against the embedded server ($threads threads, $duration, 5s warm-up)"
+echo
+echo "| run | ops/s | client CPU µs/op | client CPU % of cores | read p50 ms | read p99 ms |"
+echo "|---:|---:|---:|---:|---:|---:|"
+for i in $(seq 1 "$repeat"); do
+  bin/mongobench run --uri "$uri" --threads "$threads" --duration "$duration" --warmup 5s \
+    -p records=10000 -p readPercent=100 --results-file "$dir/results.jsonl" --no-report --json 2>/dev/null |
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = [o for o in d["ops"] if o["name"] == "read"][0]
+print("| %s | %.0f | %.1f | %.1f | %.3f | %.3f |" % (sys.argv[1], d["schedule"]["achievedRate"],
+      d["client"]["cpuPerOpUs"], d["client"]["cpuPct"], r["latency"]["p50Ms"], r["latency"]["p99Ms"]))' "$i"
+done

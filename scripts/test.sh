@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The README's second command (via `make test`): start a throwaway embedded
+# server with a small footprint, run every Go test against it, stop it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dir="$(mktemp -d -t mongobench-test-XXXXXX)"
+export MONGOBENCH_SERVER_DIR="$dir"
+cleanup() {
+  bin/mongobench server stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+
+bin/mongobench server start --small --no-sync-on-commit
+MONGOBENCH_TEST_URI="$(bin/mongobench server status --uri)"
+export MONGOBENCH_TEST_URI
+
+# A test that runs the CLI without --uri finds this same server through
+# MONGOBENCH_SERVER_DIR; tests that need a server of their own start one.
+go test -count=1 -timeout 30m ./... 2>&1 | tee "$dir/go-test.log"
