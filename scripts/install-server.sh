@@ -50,6 +50,9 @@ if works "$bin"; then
   echo "$bin"
   exit 0
 fi
+if [[ -e "$bin" ]]; then
+  echo "install-server: $bin is there but does not run; building it again"
+fi
 
 if ! cargo="$(find_cargo)"; then
   cat >&2 <<'ADVICE'

@@ -61,6 +61,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if err := prepare(ctx, w, env, sc.Params); err != nil {
 		return nil, err
 	}
+	o.Target = locate(ctx, client, o.Target)
 	r := &run{opts: o, client: client, fp: fp, ops: w.Ops(sc.Params)}
 	return r.measure(ctx, w, env)
 }

@@ -35,13 +35,19 @@ func newProgress(w io.Writer, sc *spec.Scenario) *progress {
 	return &progress{w: w, live: ok && term.IsTerminal(int(f.Fd())), total: time.Duration(sc.Duration)}
 }
 
-// setup shows preload progress, at most a few times a second.
+// setup shows preload progress, at most a few times a second. Loaders
+// call it concurrently.
 func (p *progress) setup(stage string, done, total int64) {
-	if !p.live || (time.Since(p.lastSet) < 200*time.Millisecond && done < total) {
+	if !p.live {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if time.Since(p.lastSet) < 200*time.Millisecond && done < total {
 		return
 	}
 	p.lastSet = time.Now()
-	p.draw(fmt.Sprintf("%s %d/%d (%.0f%%)", stage, done, total, 100*float64(done)/float64(max(total, 1))))
+	p.drawLocked(fmt.Sprintf("%s %d/%d (%.0f%%)", stage, done, total, 100*float64(done)/float64(max(total, 1))))
 }
 
 // interval shows the last closed interval.
@@ -71,6 +77,10 @@ func (p *progress) interval(iv *load.Interval) {
 func (p *progress) draw(line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.drawLocked(line)
+}
+
+func (p *progress) drawLocked(line string) {
 	pad := max(p.width-len(line), 0)
 	fmt.Fprintf(p.w, "\r%s%s", line, strings.Repeat(" ", pad))
 	p.width = len(line)

@@ -92,6 +92,9 @@ func (h *Host) Device() string { return h.dev.DeviceName }
 
 // findDevice matches the data directory's device number in /proc/diskstats.
 func (h *Host) findDevice(dataDir string) (blockdevice.Info, error) {
+	if dataDir == "" {
+		return blockdevice.Info{}, nil // unknown: disk counters are missing
+	}
 	fi, err := os.Stat(dataDir)
 	if err != nil {
 		return blockdevice.Info{}, fmt.Errorf("stat data directory: %w", err)
