@@ -488,9 +488,9 @@ func TestClosedLoopRunAndResults(t *testing.T) {
 		"-p", "records=200", "--results-file", results, "--no-report", "--json")
 	wantCode(t, o, cli.ExitOK)
 	var doc struct {
-		ID     map[string]any `json:"_id"`
-		RunID  string         `json:"runId"`
-		Ops    []struct {
+		ID    map[string]any `json:"_id"`
+		RunID string         `json:"runId"`
+		Ops   []struct {
 			Name   string `json:"name"`
 			Count  int64  `json:"count"`
 			Errors struct {

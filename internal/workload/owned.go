@@ -26,7 +26,7 @@ func Claim(ctx context.Context, db *mongo.Database) error {
 		return err
 	}
 	if len(names) > 0 {
-		return fmt.Errorf("database %q holds %d collections and no mongobench marker: %w; choose another --db",
+		return fmt.Errorf("database %q holds %d collections and no mongobench marker: %w; choose another --database",
 			db.Name(), len(names), ErrNotOwned)
 	}
 	marker := bson.D{{Key: "_id", Value: "owner"}, {Key: "tool", Value: "mongobench"}, {Key: "createdAt", Value: time.Now().UTC()}}

@@ -1,0 +1,145 @@
+package server
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// itoa formats an int.
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// emptyEnv points every place Find looks at empty directories.
+func emptyEnv(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("PATH", filepath.Join(dir, "bin"))
+	t.Setenv("MONGOBENCH_SERVER_BIN", "")
+	t.Setenv("MONGOBENCH_CACHE", filepath.Join(dir, "cache"))
+	t.Setenv("HOME", dir)
+	return dir
+}
+
+// fakeExe writes an executable script at path.
+func fakeExe(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFindNothing(t *testing.T) {
+	emptyEnv(t)
+	_, err := Find()
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Find: got %v, want ErrNotFound", err)
+	}
+	for _, want := range []string{"scripts/install-server.sh", "make setup"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Find error %q does not mention %q", err, want)
+		}
+	}
+}
+
+func TestFindOrder(t *testing.T) {
+	tests := []struct {
+		name     string
+		setup    func(t *testing.T, dir string) string
+		wantKind string
+	}{
+		{"mongod on PATH wins", func(t *testing.T, dir string) string {
+			fakeExe(t, filepath.Join(dir, "cache", "secantus-"+SecantusVersion, "bin", "secantusd-rs"))
+			p := filepath.Join(dir, "bin", "mongod")
+			fakeExe(t, p)
+			return p
+		}, KindMongod},
+		{"env var", func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "custom", "my-secantus")
+			fakeExe(t, p)
+			fakeExe(t, filepath.Join(dir, "bin", "secantusd-rs"))
+			t.Setenv("MONGOBENCH_SERVER_BIN", p)
+			return p
+		}, KindSecantus},
+		{"pinned cache build", func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "cache", "secantus-"+SecantusVersion, "bin", "secantusd-rs")
+			fakeExe(t, p)
+			fakeExe(t, filepath.Join(dir, "bin", "secantusd-rs"))
+			return p
+		}, KindSecantus},
+		{"secantusd-rs on PATH", func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "bin", "secantusd-rs")
+			fakeExe(t, p)
+			return p
+		}, KindSecantus},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := tt.setup(t, emptyEnv(t))
+			got, err := Find()
+			if err != nil {
+				t.Fatalf("Find: %v", err)
+			}
+			if got.Path != want || got.Kind != tt.wantKind {
+				t.Errorf("Find = %+v, want {%s %s}", got, want, tt.wantKind)
+			}
+		})
+	}
+}
+
+func TestFindBadEnvBin(t *testing.T) {
+	dir := emptyEnv(t)
+	t.Setenv("MONGOBENCH_SERVER_BIN", filepath.Join(dir, "missing"))
+	if _, err := Find(); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "MONGOBENCH_SERVER_BIN") {
+		t.Errorf("Find: got %v, want ErrNotFound naming MONGOBENCH_SERVER_BIN", err)
+	}
+}
+
+func TestDefaultDir(t *testing.T) {
+	t.Setenv("MONGOBENCH_HOME", "/x/home")
+	if got, want := DefaultDir(), "/x/home/server"; got != want {
+		t.Errorf("DefaultDir = %q, want %q", got, want)
+	}
+	t.Setenv("MONGOBENCH_HOME", "")
+	t.Setenv("HOME", "/h")
+	if got, want := DefaultDir(), "/h/.local/share/mongobench/server"; got != want {
+		t.Errorf("DefaultDir = %q, want %q", got, want)
+	}
+}
+
+func TestSizeGB(t *testing.T) {
+	tests := []struct {
+		in   string
+		want float64
+	}{
+		{"256M", 0.25}, {"1G", 1}, {"1.5GB", 1.5}, {"512mb", 0.5}, {"1T", 1024}, {"1048576K", 1},
+	}
+	for _, tt := range tests {
+		got, err := sizeGB(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("sizeGB(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+	if _, err := sizeGB("lots"); err == nil {
+		t.Error(`sizeGB("lots") succeeded, want an error`)
+	}
+}
+
+func TestServerArgs(t *testing.T) {
+	o := Options{Test: true, SyncOnCommit: true}
+	sec, _ := serverArgs(KindSecantus, o, 5000, "/d")
+	want := "--host 127.0.0.1 --port 5000 --storage-path /d/data --config /d/secantusd.toml --cache-size 256M --log-file-max 16MB --sync-on-commit"
+	if got := strings.Join(sec, " "); got != want {
+		t.Errorf("secantus args:\n got %s\nwant %s", got, want)
+	}
+	mon, err := serverArgs(KindMongod, o, 5000, "/d")
+	want = "--replSet rs0 --bind_ip 127.0.0.1 --port 5000 --dbpath /d/data --logpath /d/mongod.log --logappend --wiredTigerCacheSizeGB 0.25"
+	if got := strings.Join(mon, " "); err != nil || got != want {
+		t.Errorf("mongod args:\n got %s (%v)\nwant %s", got, err, want)
+	}
+}

@@ -1,0 +1,307 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+)
+
+const wantDocument = `a mapping of settings such as "workload: kv"`
+
+// ParseFile reads a scenario file; see Parse.
+func ParseFile(path string, reg Registry) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read scenario: %w", err)
+	}
+	return Parse(path, data, reg)
+}
+
+// Parse reads a scenario from YAML, fills in defaults and validates it
+// against the registry. The error, if any, joins every problem found; each
+// starts with "filename:line: ". An empty filename reads as "<input>".
+func Parse(filename string, data []byte, reg Registry) (*Scenario, error) {
+	if filename == "" {
+		filename = "<input>"
+	}
+	p := &parser{file: filename}
+	root := p.document(data)
+	if root == nil {
+		return nil, joinErrors(p.errs)
+	}
+	s := &Scenario{src: &origin{file: filename, top: root.Line}}
+	p.scenario(s, root, reg)
+	s.applyDefaults(reg)
+	p.errs = append(p.errs, s.problems(reg)...)
+	if len(p.errs) > 0 {
+		return nil, joinErrors(p.errs)
+	}
+	return s, nil
+}
+
+// parser walks the YAML node tree of one file, collecting problems.
+type parser struct {
+	file string
+	errs []*Error
+}
+
+// add records a problem at a line of the file.
+func (p *parser) add(line int, e *Error) {
+	e.File, e.Line = p.file, line
+	p.errs = append(p.errs, e)
+}
+
+// document decodes the file's only document and returns its top-level
+// mapping, or nil after recording why there is none.
+func (p *parser) document(data []byte) *yaml.Node {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			p.add(1, &Error{Problem: "the file is empty", Want: wantDocument})
+		} else {
+			p.syntax(err, data)
+		}
+		return nil
+	}
+	if !p.onlyDocument(dec, data) {
+		return nil
+	}
+	if len(doc.Content) == 0 {
+		p.add(1, &Error{Problem: "the file is empty", Want: wantDocument})
+		return nil
+	}
+	root := resolve(doc.Content[0])
+	if root.Kind != yaml.MappingNode {
+		what := "the document is " + kindName(root)
+		if isNull(root) {
+			what = "the document is empty"
+		}
+		p.add(root.Line, &Error{Problem: what, Want: wantDocument})
+		return nil
+	}
+	return root
+}
+
+// onlyDocument reports whether the rest of the stream holds no other
+// document with content.
+func (p *parser) onlyDocument(dec *yaml.Decoder, data []byte) bool {
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		switch {
+		case errors.Is(err, io.EOF):
+			return true
+		case err != nil:
+			p.syntax(err, data)
+			return false
+		case len(doc.Content) > 0 && !isNull(doc.Content[0]):
+			p.add(doc.Content[0].Line, &Error{Problem: "a second document is not valid", Want: "one scenario per file"})
+			return false
+		}
+	}
+}
+
+// entry is one key and value of a mapping.
+type entry struct {
+	name     string
+	key, val *yaml.Node
+}
+
+// entries returns the entries of a mapping, recording non-scalar,
+// duplicate and unknown keys. Keys are checked against valid unless it is
+// nil; what names them in messages ("key", "kv parameter").
+func (p *parser) entries(m *yaml.Node, field, what string, valid []string) []entry {
+	var out []entry
+	seen := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, val := m.Content[i], m.Content[i+1]
+		k := resolve(key)
+		switch first, dup := seen[k.Value]; {
+		case k.Kind != yaml.ScalarNode:
+			p.add(key.Line, &Error{Field: field, Problem: kindName(k) + " is not valid as a key", Want: "a name"})
+		case dup:
+			p.add(key.Line, &Error{Field: field, Problem: fmt.Sprintf("duplicate key %q (first at line %d)", clip(k.Value), first)})
+		case valid != nil && !slices.Contains(valid, k.Value):
+			seen[k.Value] = key.Line
+			p.add(key.Line, &Error{Field: field, Problem: unknownKey(what, k.Value, valid)})
+		default:
+			seen[k.Value] = key.Line
+			out = append(out, entry{k.Value, key, val})
+		}
+	}
+	return out
+}
+
+// scenario sets the scenario's fields from the top-level mapping.
+func (p *parser) scenario(s *Scenario, root *yaml.Node, reg Registry) {
+	var params *entry
+	for _, e := range p.entries(root, "", "key", keysUnder("")) {
+		switch e.name {
+		case "tags":
+			p.tags(s, e.val)
+		case "params":
+			params = &e
+		case "results":
+			p.results(s, e.val)
+		default:
+			p.scalarField(s, e.name, e.val)
+		}
+	}
+	if params != nil { // after the workload, wherever it is in the file
+		p.params(s, params.val, reg)
+	}
+}
+
+// given marks a key path as set in the file at a line.
+func given(s *Scenario, path string, line int) *keyState {
+	k := s.origin().key(path)
+	k.given, k.line = true, line
+	return k
+}
+
+func (p *parser) scalarField(s *Scenario, path string, val *yaml.Node) {
+	k := given(s, path, val.Line)
+	text, ok := p.scalar(path, val)
+	if !ok {
+		k.bad = true
+		return
+	}
+	if err := s.setText(path, text); err != nil {
+		k.bad = true
+		e := asError(err)
+		e.Field, e.Value, e.Want = path, text, want(path)
+		p.add(val.Line, e)
+	}
+}
+
+// scalar returns the text of a scalar node (empty for null), or records
+// that the node is not a scalar.
+func (p *parser) scalar(path string, val *yaml.Node) (string, bool) {
+	n := resolve(val)
+	if n.Kind != yaml.ScalarNode {
+		p.add(val.Line, &Error{Field: path, Problem: kindName(n) + " is not valid", Want: want(path)})
+		return "", false
+	}
+	if isNull(n) {
+		return "", true
+	}
+	return n.Value, true
+}
+
+func (p *parser) tags(s *Scenario, val *yaml.Node) {
+	k := given(s, "tags", val.Line)
+	n := resolve(val)
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		k.bad = true
+		p.add(val.Line, &Error{Field: "tags", Problem: kindName(n) + " is not valid", Want: want("tags")})
+		return
+	}
+	for _, item := range n.Content {
+		text, ok := p.scalar("tags", item)
+		if ok && text == "" {
+			p.add(item.Line, &Error{Field: "tags", Value: text, Want: want("tags")})
+		}
+		if !ok || text == "" {
+			k.bad = true
+			continue
+		}
+		s.Tags = append(s.Tags, text)
+	}
+}
+
+// mapping returns a mapping node, or nil for null or after recording that
+// the node is something else.
+func (p *parser) mapping(path string, val *yaml.Node) *yaml.Node {
+	n := resolve(val)
+	if n.Kind == yaml.MappingNode {
+		return n
+	}
+	if !isNull(n) {
+		p.add(val.Line, &Error{Field: path, Problem: kindName(n) + " is not valid", Want: want(path)})
+	}
+	return nil
+}
+
+func (p *parser) results(s *Scenario, val *yaml.Node) {
+	m := p.mapping("results", val)
+	if m == nil {
+		return
+	}
+	for _, e := range p.entries(m, "results", "key", keysUnder("results")) {
+		p.scalarField(s, "results."+e.name, e.val)
+	}
+}
+
+// params reads workload parameters. Without a known workload it only checks
+// the mapping's shape; Validate reports the workload.
+func (p *parser) params(s *Scenario, val *yaml.Node, reg Registry) {
+	m := p.mapping("params", val)
+	if m == nil {
+		return
+	}
+	specs, known := paramSpecs(reg, s.Workload)
+	var valid []string
+	if known {
+		valid = paramNames(specs)
+	}
+	s.Params = Params{}
+	for _, e := range p.entries(m, "params", s.Workload+" parameter", valid) {
+		if known {
+			p.param(s, specs, e)
+		}
+	}
+}
+
+func (p *parser) param(s *Scenario, specs []ParamSpec, e entry) {
+	path := "params." + e.name
+	k := given(s, path, e.val.Line)
+	spec, _ := findParam(specs, e.name)
+	text, ok := p.scalar(path, e.val)
+	if !ok {
+		k.bad = true
+		return
+	}
+	v, bad := spec.parse(text)
+	if bad != nil {
+		k.bad = true
+		bad.Field = path
+		p.add(e.val.Line, bad)
+		return
+	}
+	s.Params[e.name] = v
+}
+
+// resolve follows aliases to the node they name.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; i < 8 && n.Kind == yaml.AliasNode && n.Alias != nil; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return "a value"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "a document"
+}
