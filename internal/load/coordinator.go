@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 // coordinator closes intervals, reports phase boundaries and assembles the
@@ -137,6 +138,67 @@ func (c *coordinator) closeOp(i int) (IntervalOp, error) {
 	return op, hist.Merge(t.Latency, a.lat)
 }
 
+// closeLast closes the phase's final interval. A tail shorter than half
+// an interval joins the previous interval, so no interval's rate is
+// extrapolated from a few milliseconds.
+func (c *coordinator) closeLast(end time.Time) error {
+	n := len(c.intervals)
+	if n == 0 || end.Sub(c.lastTick) >= c.e.cfg.Interval/2 {
+		return c.rotate(end)
+	}
+	prev := c.intervals[n-1]
+	c.intervals = c.intervals[:n-1]
+	c.lastTick = prev.Start
+	if err := c.rotate(end); err != nil {
+		return err
+	}
+	return c.intervals[n-1].absorb(&prev)
+}
+
+// absorb adds an earlier interval's recordings to iv, which then spans
+// both.
+func (iv *Interval) absorb(prev *Interval) error {
+	iv.Start, iv.Length = prev.Start, iv.Length+prev.Length
+	iv.Late += prev.Late
+	iv.Dropped += prev.Dropped
+	iv.MaxLag = max(iv.MaxLag, prev.MaxLag)
+	iv.PeakInFlight = max(iv.PeakInFlight, prev.PeakInFlight)
+	iv.CPU += prev.CPU
+	for i := range iv.Ops {
+		if err := iv.Ops[i].absorb(&prev.Ops[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (op *IntervalOp) absorb(prev *IntervalOp) error {
+	op.Count += prev.Count
+	op.Errors.add(&prev.Errors)
+	var err error
+	if op.Latency, err = mergeDists(op.Latency, prev.Latency); err != nil {
+		return err
+	}
+	op.Service, err = mergeDists(op.Service, prev.Service)
+	return err
+}
+
+// mergeDists merges two stored summaries through their histograms.
+func mergeDists(a, b result.Dist) (result.Dist, error) {
+	ha, err := hist.FromDist(a)
+	if err != nil {
+		return a, err
+	}
+	hb, err := hist.FromDist(b)
+	if err != nil {
+		return a, err
+	}
+	if err := hist.Merge(ha, hb); err != nil {
+		return a, err
+	}
+	return hist.Summarize(ha)
+}
+
 // finish closes the last, possibly short, interval and builds the result.
 func (c *coordinator) finish() (*Result, error) {
 	end := time.Now()
@@ -152,7 +214,7 @@ func (c *coordinator) finish() (*Result, error) {
 		res.Partial, res.Reason = true, "stopped before the measured phase began"
 		return res, nil
 	}
-	if err := c.rotate(end); err != nil {
+	if err := c.closeLast(end); err != nil {
 		return nil, err
 	}
 	if c.e.cfg.OnPhase != nil {

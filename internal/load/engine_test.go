@@ -214,3 +214,29 @@ func TestConstantPacerDoesNotDrift(t *testing.T) {
 		t.Fatalf("offset of op 3,000,000 at 3/s: got %v want %v", last, want)
 	}
 }
+
+func TestShortTailJoinsThePreviousInterval(t *testing.T) {
+	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(400), Duration: 1050 * time.Millisecond,
+		Interval: 250 * time.Millisecond}
+	r, err := Run(context.Background(), cfg, sleepTask(100*time.Microsecond, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for i, iv := range r.Intervals {
+		if iv.Length < 125*time.Millisecond {
+			t.Errorf("interval %d lasts %v, want at least half of 250ms", i, iv.Length)
+		}
+		h, err := hist.FromDist(iv.Ops[0].Latency)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.TotalCount() != iv.Ops[0].Count {
+			t.Errorf("interval %d: histogram holds %d, count says %d", i, h.TotalCount(), iv.Ops[0].Count)
+		}
+		n += iv.Ops[0].Count
+	}
+	if n != r.Ops[0].Count || n != 420 {
+		t.Errorf("intervals hold %d ops, totals %d, want 420", n, r.Ops[0].Count)
+	}
+}
