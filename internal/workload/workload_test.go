@@ -1,0 +1,172 @@
+package workload_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.Cleanup()
+	os.Exit(code)
+}
+
+func connect(t *testing.T) *mongo.Client {
+	t.Helper()
+	c, err := mongo.Connect(options.Client().ApplyURI(testenv.URI(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Disconnect(context.Background()) })
+	return c
+}
+
+func params(t *testing.T, assignments ...string) spec.Params {
+	t.Helper()
+	reg := workload.Builtin()
+	sc := &spec.Scenario{Workload: "kv"}
+	for _, a := range assignments {
+		if err := sc.SetParam(reg, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := sc.Validate(reg); err != nil {
+		t.Fatal(err)
+	}
+	return sc.Params
+}
+
+func TestParamSpecsAreWellFormed(t *testing.T) {
+	reg := workload.Builtin()
+	for _, name := range reg.Workloads() {
+		specs, _ := reg.ParamSpecs(name)
+		if err := spec.CheckParamSpecs(specs); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestKVDocumentsHaveTheAskedSize preloads real documents and checks their
+// stored BSON size and count.
+func TestKVDocumentsHaveTheAskedSize(t *testing.T) {
+	c := connect(t)
+	db := c.Database(testenv.DBName(t))
+	t.Cleanup(func() { _ = workload.DropOwned(context.Background(), db) })
+	ctx := context.Background()
+	if err := workload.Claim(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []string{"100B", "1KB", "16KB"} {
+		p := params(t, "records=250", "docSize="+size, "batchSize=100", "loaders=3")
+		var last int64
+		env := workload.Env{DB: db, Seed: 7, Progress: func(_ string, done, _ int64) { last = max(last, done) }}
+		if err := (workload.KV{}).Setup(ctx, env, p); err != nil {
+			t.Fatal(err)
+		}
+		coll := db.Collection(workload.KVCollection)
+		if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != 250 || last != 250 {
+			t.Fatalf("docSize %s: count %d (err %v), progress %d: want 250", size, n, err, last)
+		}
+		raw, err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: int64(123)}}).Raw()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := int64(len(raw)), int64(p.Size("docSize")); got != want {
+			t.Errorf("docSize %s: stored document is %d bytes, want %d", size, got, want)
+		}
+	}
+}
+
+func TestKVTaskReadsAndUpdates(t *testing.T) {
+	c := connect(t)
+	db := c.Database(testenv.DBName(t))
+	t.Cleanup(func() { _ = workload.DropOwned(context.Background(), db) })
+	ctx := context.Background()
+	if err := workload.Claim(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	p := params(t, "records=50", "readPercent=50")
+	env := workload.Env{DB: db, Seed: 1}
+	if err := (workload.KV{}).Setup(ctx, env, p); err != nil {
+		t.Fatal(err)
+	}
+	task, err := (workload.KV{}).NewTask(env, p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts [2]int
+	for range 400 {
+		op, err := task.Do(ctx)
+		if err != nil {
+			t.Fatalf("op %d: %v", op, err)
+		}
+		counts[op]++
+	}
+	if counts[0] < 150 || counts[1] < 150 {
+		t.Errorf("reads/updates: got %v, want about 200 each", counts)
+	}
+	var sum struct {
+		V int64 `bson:"v"`
+	}
+	cur, err := db.Collection(workload.KVCollection).Aggregate(ctx, mongo.Pipeline{
+		{{Key: "$group", Value: bson.D{{Key: "_id", Value: nil}, {Key: "v", Value: bson.D{{Key: "$sum", Value: "$v"}}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cur.Next(ctx) || cur.Decode(&sum) != nil || sum.V != int64(counts[1]) {
+		t.Errorf("sum of v: got %d, want %d (one $inc per update)", sum.V, counts[1])
+	}
+}
+
+// TestClassifyRealErrors classifies errors the driver really returns.
+func TestClassifyRealErrors(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	coll := c.Database(testenv.DBName(t)).Collection("dup")
+	t.Cleanup(func() { _ = c.Database(coll.Database().Name()).Drop(ctx) })
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	_, dup := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}})
+	expired, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+	defer cancel()
+	_, timeout := coll.InsertOne(expired, bson.D{{Key: "_id", Value: 2}})
+	dead, err := mongo.Connect(options.Client().ApplyURI("mongodb://127.0.0.1:1/").SetServerSelectionTimeout(300 * time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, unreachable := dead.Database("x").Collection("y").InsertOne(ctx, bson.D{})
+	tests := []struct {
+		name string
+		err  error
+		want load.Class
+	}{
+		{"duplicate _id", dup, load.DuplicateKey},
+		{"expired deadline", timeout, load.Timeout},
+		{"no server", unreachable, load.Timeout},
+		{"write conflict", mongo.CommandError{Code: 112, Name: "WriteConflict"}, load.WriteConflict},
+		{"overloaded", mongo.CommandError{Code: 462, Labels: []string{"SystemOverloadedError"}}, load.Overload},
+		{"anything else", errors.New("boom"), load.Other},
+	}
+	for _, tt := range tests {
+		if tt.err == nil {
+			t.Errorf("%s: the server returned no error", tt.name)
+			continue
+		}
+		if got := workload.Classify(tt.err); got != tt.want {
+			t.Errorf("%s (%v): got %v want %v", tt.name, tt.err, got, tt.want)
+		}
+	}
+}
