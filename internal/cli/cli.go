@@ -64,6 +64,7 @@ func (a *app) exitCode(err error) int {
 	case err == nil:
 		return ExitOK
 	case errors.Is(err, errInterrupted):
+		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitInterrupted
 	case errors.As(err, &ue), errors.Is(err, bench.ErrBadURI), isCobraUsage(err):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))

@@ -186,7 +186,7 @@ func (a *app) finish(d *result.Doc, st resultStore, rf runFlags) error {
 	}
 	a.say("result %s stored in %s\n", d.RunID, st.Where())
 	if d.Partial {
-		return fmt.Errorf("run %s %s; its partial result is stored: %w", d.RunID, d.PartialReason, errInterrupted)
+		return fmt.Errorf("%w: run %s stopped early; its partial result is stored", errInterrupted, d.RunID)
 	}
 	return nil
 }
