@@ -174,6 +174,11 @@ func schedule(res *load.Result, sc *spec.Scenario) result.Schedule {
 	if sc.Rate > 0 {
 		s.TargetRate = result.F(float64(sc.Rate))
 	}
+	if res.Lag != nil {
+		if lag, err := hist.Summarize(res.Lag); err == nil {
+			s.SendLag = &lag
+		}
+	}
 	return s
 }
 

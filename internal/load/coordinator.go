@@ -16,6 +16,7 @@ type coordinator struct {
 	e         *engine
 	agg       *intervalAgg
 	totals    []OpTotals
+	lag       *hist.H // send lag over the phase
 	intervals []Interval
 	started   bool // the measured phase has begun
 	lastTick  time.Time
@@ -26,7 +27,7 @@ type coordinator struct {
 }
 
 func newCoordinator(e *engine) *coordinator {
-	c := &coordinator{e: e, agg: newIntervalAgg(len(e.cfg.Ops), e.closed)}
+	c := &coordinator{e: e, agg: newIntervalAgg(len(e.cfg.Ops), e.closed), lag: hist.New()}
 	c.totals = make([]OpTotals, len(e.cfg.Ops))
 	for i, name := range e.cfg.Ops {
 		c.totals[i] = OpTotals{Name: name, Latency: hist.New()}
@@ -101,6 +102,9 @@ func (c *coordinator) rotate(end time.Time) error {
 		PeakInFlight: c.e.peak.Swap(c.e.inflight.Load()), CPU: cpu - c.cpuLast,
 	}
 	c.cpuLast, c.lastTick = cpu, end
+	if err := hist.Merge(c.lag, c.agg.lag); err != nil {
+		return err
+	}
 	for i := range c.agg.ops {
 		op, err := c.closeOp(i)
 		if err != nil {
@@ -222,6 +226,9 @@ func (c *coordinator) finish() (*Result, error) {
 	}
 	res.Start, res.End, res.Intervals = c.e.warmEnd, end, c.intervals
 	res.CPU = c.cpuLast - c.cpuStart
+	if !c.e.closed {
+		res.Lag = c.lag
+	}
 	res.tally()
 	res.ClientBound, res.Reasons = judgeClient(res, c.e.cfg)
 	return res, nil

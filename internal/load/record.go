@@ -20,6 +20,7 @@ type opRec struct {
 type workerRec struct {
 	mu      sync.Mutex
 	ops     []opRec
+	lag     *hist.H // open loop: intended start to actual send
 	late    int64
 	dropped int64
 	maxLag  time.Duration
@@ -27,7 +28,11 @@ type workerRec struct {
 }
 
 func newWorkerRec(nOps int, closed bool) *workerRec {
-	return &workerRec{ops: make([]opRec, nOps), closed: closed}
+	w := &workerRec{ops: make([]opRec, nOps), closed: closed}
+	if !closed {
+		w.lag = hist.New()
+	}
+	return w
 }
 
 // success records a successful operation.
@@ -62,6 +67,9 @@ func (w *workerRec) failure(op int, c Class) {
 // schedule records an operation's lag behind its intended start.
 func (w *workerRec) schedule(lag time.Duration, late, dropped bool) {
 	w.mu.Lock()
+	if !dropped {
+		hist.Record(w.lag, lag)
+	}
 	if lag > w.maxLag {
 		w.maxLag = lag
 	}
@@ -83,6 +91,12 @@ func (w *workerRec) drainInto(agg *intervalAgg) error {
 		if err := agg.ops[i].take(&w.ops[i], w.closed); err != nil {
 			return err
 		}
+	}
+	if w.lag != nil && w.lag.TotalCount() > 0 {
+		if err := hist.Merge(agg.lag, w.lag); err != nil {
+			return err
+		}
+		w.lag.Reset()
 	}
 	agg.late += w.late
 	agg.dropped += w.dropped
@@ -116,13 +130,14 @@ func (r *opRec) take(src *opRec, closed bool) error {
 // intervalAgg gathers every worker's recordings for one interval.
 type intervalAgg struct {
 	ops     []opRec
+	lag     *hist.H
 	late    int64
 	dropped int64
 	maxLag  time.Duration
 }
 
 func newIntervalAgg(nOps int, closed bool) *intervalAgg {
-	a := &intervalAgg{ops: make([]opRec, nOps)}
+	a := &intervalAgg{ops: make([]opRec, nOps), lag: hist.New()}
 	for i := range a.ops {
 		a.ops[i].alloc(closed)
 	}
@@ -136,5 +151,6 @@ func (a *intervalAgg) reset() {
 		r.svc.Reset()
 		r.count, r.errs = 0, ErrorCounts{}
 	}
+	a.lag.Reset()
 	a.late, a.dropped, a.maxLag = 0, 0, 0
 }

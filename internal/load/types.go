@@ -25,6 +25,10 @@ type Result struct {
 	Late     int64
 	Dropped  int64
 	MaxLag   time.Duration
+	// Lag is the distribution of send lag, from intended start to actual
+	// send, of the measured operations (open loop only; nil otherwise).
+	// It is the part of latency the client itself adds.
+	Lag *hist.H
 	// CPU is this process's CPU time (user and system) in the phase.
 	CPU         time.Duration
 	Cores       int

@@ -86,7 +86,7 @@ func openDoc() *result.Doc {
 	d.Label = "m5.large"
 	d.Schedule = result.Schedule{Mode: "open", Pacer: "constant", Workers: 64,
 		TargetRate: f(500), AchievedRate: 497.3, Intended: 20000, Late: 112, Dropped: 7,
-		LateThreshold: 10, DropBound: 1000, MaxLag: 812.5}
+		LateThreshold: 10, DropBound: 1000, MaxLag: 812.5, SendLag: ptr(dist(2400, 0.2))}
 	d.Ops = []result.OpStats{op("txn", 19882, 40, 4.31)}
 	d.Ops[0].Errors = result.Errors{Total: 4, WriteConflict: 3, Other: 1}
 	d.Intervals = intervals(40, func(i int, iv *result.Interval) {
@@ -161,3 +161,5 @@ func clientBoundDoc() *result.Doc {
 		Reasons: []string{"schedule lag reached the drop bound", "client CPU 97.5% of 2 cores"}}
 	return d
 }
+
+func ptr(d result.Dist) *result.Dist { return &d }

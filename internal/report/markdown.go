@@ -105,8 +105,13 @@ func mdTelemetry(ew *errWriter, d *result.Doc) {
 
 // scheduleTable states how well an open-loop schedule was kept.
 func scheduleTable(s result.Schedule) *table {
-	t := newTable(">intended", ">late", ">dropped", ">max lag ms", ">late threshold ms", ">drop bound ms")
-	t.add(count(s.Intended), count(s.Late), count(s.Dropped), sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+	t := newTable(">intended", ">late", ">dropped", ">send lag p50 ms", ">send lag p99 ms", ">max lag ms", ">late threshold ms", ">drop bound ms")
+	var p50, p99 *float64
+	if s.SendLag != nil {
+		p50, p99 = s.SendLag.P50, s.SendLag.P99
+	}
+	t.add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.num(p50), mdCells.num(p99),
+		sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
 	return t
 }
 

@@ -42,8 +42,12 @@ func scheduleText(s result.Schedule) string {
 	if s.Mode != "open" {
 		return "closed loop: no pacing, nothing late or dropped"
 	}
-	return fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, dropped > %s ms)",
+	text := fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, dropped > %s ms)",
 		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+	if s.SendLag != nil {
+		text += fmt.Sprintf("; send lag p50 %s ms, p99 %s ms", textCells.num(s.SendLag.P50), textCells.num(s.SendLag.P99))
+	}
+	return text
 }
 
 // clientText states the load generator's CPU cost.

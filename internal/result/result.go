@@ -125,6 +125,10 @@ type Schedule struct {
 	// MaxLag is the largest delay between an intended and an actual start,
 	// in milliseconds.
 	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`
+	// SendLag is the distribution of the delay from intended start to
+	// actual send of the operations sent (open loop): the share of
+	// latency the client itself adds, timer wake-up included.
+	SendLag *Dist `bson:"sendLag,omitempty" json:"sendLag,omitempty"`
 }
 
 // OpStats is the measured phase of one operation type.
