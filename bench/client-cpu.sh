@@ -36,3 +36,21 @@ r = [o for o in d["ops"] if o["name"] == "read"][0]
 print("| %s | %.0f | %.1f | %.1f | %.3f | %.3f |" % (sys.argv[1], d["schedule"]["achievedRate"],
       d["client"]["cpuPerOpUs"], d["client"]["cpuPct"], r["latency"]["p50Ms"], r["latency"]["p99Ms"]))' "$i"
 done
+
+echo
+echo "## open loop at ${RATE:-2000}/s against the embedded server (64 in flight, $duration, 5s warm-up)"
+echo
+echo "| run | achieved ops/s | client CPU µs/op | client CPU % of cores | send lag p50 ms | send lag p99 ms | read latency p99 ms | read service p99 ms |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+for i in $(seq 1 "$repeat"); do
+  bin/mongobench run --uri "$uri" --rate "${RATE:-2000}/s" --duration "$duration" --warmup 5s \
+    -p records=10000 -p readPercent=100 --results-file "$dir/results.jsonl" --no-report --json 2>/dev/null |
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = [o for o in d["ops"] if o["name"] == "read"][0]
+lag = d["schedule"]["sendLag"]
+print("| %s | %.0f | %.1f | %.1f | %.3f | %.3f | %.3f | %.3f |" % (sys.argv[1], d["schedule"]["achievedRate"],
+      d["client"]["cpuPerOpUs"], d["client"]["cpuPct"], lag["p50Ms"], lag["p99Ms"],
+      r["latency"]["p99Ms"], r["serviceTime"]["p99Ms"]))' "$i"
+done
