@@ -284,15 +284,7 @@ func TestAuthentication(t *testing.T) {
 	})
 }
 
-func connect(t *testing.T, uri string) *mongo.Client {
-	t.Helper()
-	c, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(10 * time.Second))
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { _ = c.Disconnect(context.Background()) })
-	return c
-}
+func connect(t *testing.T, uri string) *mongo.Client { return testenv.Client(t, uri) }
 
 func TestScenarioFileErrors(t *testing.T) {
 	dir := t.TempDir()

@@ -13,6 +13,17 @@ import (
 
 type storeFlags struct{ uri, file string }
 
+// with opens the results store the flags name, runs fn on it, and closes
+// it.
+func (f *storeFlags) with(a *app, cmd *cobra.Command, fn func(store.Store) error) error {
+	st, closeFn, err := a.resultsStore(cmd.Context(), f.uri, f.file)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	return fn(st)
+}
+
 func (f *storeFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
 	cmd.Flags().StringVar(&f.file, "results-file", "", "read a JSON Lines results file instead")
@@ -38,23 +49,20 @@ func (a *app) resultsListCmd() *cobra.Command {
 		Short: "List stored runs, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, closeFn, err := a.resultsStore(cmd.Context(), sf.uri, sf.file)
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			docs, err := st.List(cmd.Context(), limit)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return a.printJSONList(docs)
-			}
-			if len(docs) == 0 {
-				fmt.Fprintf(a.stdout, "no runs stored in %s\n", st.Where())
-				return nil
-			}
-			return report.RunsTable(a.stdout, docs)
+			return sf.with(a, cmd, func(st store.Store) error {
+				docs, err := st.List(cmd.Context(), limit)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return a.printJSONList(docs)
+				}
+				if len(docs) == 0 {
+					fmt.Fprintf(a.stdout, "no runs stored in %s\n", st.Where())
+					return nil
+				}
+				return report.RunsTable(a.stdout, docs)
+			})
 		},
 	}
 	sf.add(cmd)
@@ -72,16 +80,13 @@ func (a *app) resultsShowCmd() *cobra.Command {
 		Short: "Show one stored run (a unique prefix of its id will do)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, closeFn, err := a.resultsStore(cmd.Context(), sf.uri, sf.file)
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			d, err := st.Get(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			return a.show(d, runFlags{json: asJSON, reportDir: reportDir, noReport: reportDir == ""})
+			return sf.with(a, cmd, func(st store.Store) error {
+				d, err := st.Get(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				return a.show(d, runFlags{json: asJSON, reportDir: reportDir, noReport: reportDir == ""})
+			})
 		},
 	}
 	sf.add(cmd)

@@ -11,7 +11,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
@@ -19,11 +18,7 @@ import (
 	"github.com/mongobench/mongobench/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // sampleDoc is a small but complete result: one operation with a latency
 // distribution summarised from a real HDR histogram, encoded with it.
@@ -57,15 +52,7 @@ func sampleDoc(t *testing.T, runID, variant string, start time.Time) *result.Doc
 	}
 }
 
-func connect(t *testing.T) *mongo.Client {
-	t.Helper()
-	c, err := mongo.Connect(options.Client().ApplyURI(testenv.URI(t)).SetServerSelectionTimeout(10 * time.Second))
-	if err != nil {
-		t.Fatalf("connect to the test server: %v", err)
-	}
-	t.Cleanup(func() { _ = c.Disconnect(context.Background()) })
-	return c
-}
+func connect(t *testing.T) *mongo.Client { return testenv.Client(t, testenv.URI(t)) }
 
 func TestMongoSaveReplacesResultAndAppendsHistory(t *testing.T) {
 	ctx := context.Background()

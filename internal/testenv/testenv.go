@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
 	"github.com/mongobench/mongobench/internal/server"
 )
 
@@ -89,4 +92,23 @@ func Cleanup() {
 		_ = owned.Stop(ctx)
 		_ = os.RemoveAll(owned.Dir)
 	}
+}
+
+// Main runs a package's tests and stops the server this package started
+// for them: use it as the package's TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}
+
+// Client connects to uri for the test and disconnects when it ends.
+func Client(t testing.TB, uri string) *mongo.Client {
+	t.Helper()
+	c, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(10 * time.Second))
+	if err != nil {
+		t.Fatalf("connect to %s: %v", uri, err)
+	}
+	t.Cleanup(func() { _ = c.Disconnect(context.Background()) })
+	return c
 }

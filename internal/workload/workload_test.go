@@ -3,7 +3,6 @@ package workload_test
 import (
 	"context"
 	"errors"
-	"os"
 	"testing"
 	"time"
 
@@ -17,20 +16,18 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testenv.Main(m) }
 
-func connect(t *testing.T) *mongo.Client {
+// ownedDB returns a fresh database the tool has claimed, dropped when
+// the test ends.
+func ownedDB(t *testing.T) *mongo.Database {
 	t.Helper()
-	c, err := mongo.Connect(options.Client().ApplyURI(testenv.URI(t)))
-	if err != nil {
+	db := testenv.Client(t, testenv.URI(t)).Database(testenv.DBName(t))
+	t.Cleanup(func() { _ = workload.DropOwned(context.Background(), db) })
+	if err := workload.Claim(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Disconnect(context.Background()) })
-	return c
+	return db
 }
 
 func params(t *testing.T, assignments ...string) spec.Params {
@@ -61,13 +58,8 @@ func TestParamSpecsAreWellFormed(t *testing.T) {
 // TestKVDocumentsHaveTheAskedSize preloads real documents and checks their
 // stored BSON size and count.
 func TestKVDocumentsHaveTheAskedSize(t *testing.T) {
-	c := connect(t)
-	db := c.Database(testenv.DBName(t))
-	t.Cleanup(func() { _ = workload.DropOwned(context.Background(), db) })
+	db := ownedDB(t)
 	ctx := context.Background()
-	if err := workload.Claim(ctx, db); err != nil {
-		t.Fatal(err)
-	}
 	for _, size := range []string{"100B", "1KB", "16KB"} {
 		p := params(t, "records=250", "docSize="+size, "batchSize=100", "loaders=3")
 		var last int64
@@ -90,13 +82,8 @@ func TestKVDocumentsHaveTheAskedSize(t *testing.T) {
 }
 
 func TestKVTaskReadsAndUpdates(t *testing.T) {
-	c := connect(t)
-	db := c.Database(testenv.DBName(t))
-	t.Cleanup(func() { _ = workload.DropOwned(context.Background(), db) })
+	db := ownedDB(t)
 	ctx := context.Background()
-	if err := workload.Claim(ctx, db); err != nil {
-		t.Fatal(err)
-	}
 	p := params(t, "records=50", "readPercent=50")
 	env := workload.Env{DB: db, Seed: 1}
 	if err := (workload.KV{}).Setup(ctx, env, p); err != nil {
@@ -132,7 +119,7 @@ func TestKVTaskReadsAndUpdates(t *testing.T) {
 
 // TestClassifyRealErrors classifies errors the driver really returns.
 func TestClassifyRealErrors(t *testing.T) {
-	c := connect(t)
+	c := testenv.Client(t, testenv.URI(t))
 	ctx := context.Background()
 	coll := c.Database(testenv.DBName(t)).Collection("dup")
 	t.Cleanup(func() { _ = c.Database(coll.Database().Name()).Drop(ctx) })
