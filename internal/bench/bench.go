@@ -33,10 +33,13 @@ type Options struct {
 	Registry    *workload.Registry
 	Target      Target
 	ToolVersion string
-	// OnSetup reports setup progress (preloading); OnInterval reports each
-	// closed interval of the measured phase. Both may be nil.
-	OnSetup    func(stage string, done, total int64)
-	OnInterval func(*load.Interval)
+	// OnConnected is called once the target answers, with its version
+	// and topology; OnSetup reports setup progress (preloading);
+	// OnInterval reports each closed interval of the measured phase. Each
+	// may be nil.
+	OnConnected func(version, topology string)
+	OnSetup     func(stage string, done, total int64)
+	OnInterval  func(*load.Interval)
 }
 
 // Run executes the scenario and returns its result document. When ctx is
@@ -56,6 +59,9 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	fp, err := fingerprint(ctx, client)
 	if err != nil {
 		return nil, err
+	}
+	if o.OnConnected != nil {
+		o.OnConnected(fp.version, fp.topology)
 	}
 	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup}
 	if err := prepare(ctx, w, env, sc.Params); err != nil {

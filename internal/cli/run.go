@@ -159,10 +159,12 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	}
 	defer closeStore()
 	p := newProgress(a.stderr, sc)
-	a.say("%s: %s against %s\n", sc.Name, describe(sc), redact(t.URI))
+	announce := func(version, topology string) {
+		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, describe(sc), redact(t.URI), version, topology)
+	}
 	d, err := bench.Run(ctx, bench.Options{
 		Scenario: sc, Registry: workload.Builtin(), Target: t, ToolVersion: Version,
-		OnSetup: p.setup, OnInterval: p.interval,
+		OnConnected: announce, OnSetup: p.setup, OnInterval: p.interval,
 	})
 	p.done()
 	if err != nil {
