@@ -213,10 +213,15 @@ func (c *coordinator) finish() (*Result, error) {
 	if c.e.cfg.Pacer != nil {
 		res.Pacer = c.e.cfg.Pacer.String()
 	}
-	if !c.started {
+	if !c.started && end.Before(c.e.warmEnd) {
 		res.Start, res.End = end, end
 		res.Partial, res.Reason = true, "stopped before the measured phase began"
 		return res, nil
+	}
+	if !c.started {
+		// The workers finished before the coordinator saw the warm-up
+		// end: the phase began at the warm-up's end all the same.
+		c.begin(c.e.warmEnd)
 	}
 	if err := c.closeLast(end); err != nil {
 		return nil, err

@@ -240,3 +240,18 @@ func TestShortTailJoinsThePreviousInterval(t *testing.T) {
 		t.Errorf("intervals hold %d ops, totals %d, want 420", n, r.Ops[0].Count)
 	}
 }
+
+// TestRunFasterThanTheFirstTick: operations that all finish before the
+// coordinator's first tick are still measured.
+func TestRunFasterThanTheFirstTick(t *testing.T) {
+	for range 20 {
+		cfg := Config{Ops: []string{"op"}, Workers: 1, Count: 50}
+		r, err := Run(context.Background(), cfg, sleepTask(0, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Partial || r.Completed() != 50 {
+			t.Fatalf("got %s, partial %v %q; want 50 ops measured", r, r.Partial, r.Reason)
+		}
+	}
+}
