@@ -63,7 +63,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if o.OnConnected != nil {
 		o.OnConnected(fp.version, fp.topology)
 	}
-	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup}
+	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{}}
 	if err := prepare(ctx, w, env, sc.Params); err != nil {
 		return nil, err
 	}
@@ -96,6 +96,7 @@ type run struct {
 	ops    []string
 	before telemetry.Status
 	after  telemetry.Status
+	tasks  []load.Task
 	errs   []error
 }
 
@@ -106,7 +107,9 @@ func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env
 		return nil, fmt.Errorf("start telemetry: %w", err)
 	}
 	res, err := load.Run(ctx, r.engineConfig(), func(worker int) (load.Task, error) {
-		return w.NewTask(env, sc.Params, worker)
+		t, err := w.NewTask(env, sc.Params, worker)
+		r.tasks = append(r.tasks, t) // the engine builds tasks one at a time
+		return t, err
 	})
 	samples := sampler.Stop()
 	if err != nil {
@@ -115,7 +118,9 @@ func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env
 	if res.Intended == 0 && res.Partial && ctx.Err() != nil {
 		return nil, fmt.Errorf("stopped before anything was measured: %w", ctx.Err())
 	}
-	return r.document(res, samples), errors.Join(r.errs...)
+	d := r.document(res, samples)
+	r.addNotes(d, env.Notes)
+	return d, errors.Join(r.errs...)
 }
 
 // host returns the host reader of a server on this machine, or nil.

@@ -19,6 +19,9 @@ func (a *app) show(d *result.Doc, rf runFlags) error {
 	} else if err := report.Summary(a.stdout, d); err != nil {
 		return err
 	}
+	for _, n := range d.Notes {
+		a.say("note: %s\n", n)
+	}
 	if rf.noReport {
 		return nil
 	}

@@ -18,8 +18,25 @@ import (
 
 // Chart is one rendered chart of a run.
 type Chart struct {
-	Name string // "throughput" or "latency"; also the Markdown alt text
+	Name string // "throughput", "latency" or "telemetry"; also the Markdown alt text
 	SVG  []byte
+}
+
+// figure is a chart ready to draw: its size and how to draw it.
+type figure struct {
+	width, height vg.Length
+	draw          func(draw.Canvas)
+}
+
+// single wraps a one-plot chart as a figure of the standard size.
+func single(build func(*result.Doc) *plot.Plot) func(*result.Doc) *figure {
+	return func(d *result.Doc) *figure {
+		p := build(d)
+		if p == nil {
+			return nil
+		}
+		return &figure{width: chartWidth, height: chartHeight, draw: p.Draw}
+	}
 }
 
 const (
@@ -36,10 +53,13 @@ var (
 
 // Charts renders a run's per-interval charts as SVG: successful
 // operations per second per operation type (with the target rate in open
-// loop), and p99 latency and p99 service time per operation type on a
-// logarithmic scale. A run without intervals has no charts, and one
-// without any latency percentile has no latency chart. The same document
-// always renders to the same bytes.
+// loop); p99 latency and p99 service time per operation type on a
+// logarithmic scale; and p99 latency per second above the server and host
+// telemetry the run recorded, on a shared time axis (see telemetryFigure).
+// A run without intervals has no charts, one without any latency
+// percentile has no latency chart, and one without any of the plotted
+// telemetry keys has no telemetry chart. The same document always renders
+// to the same bytes.
 func Charts(d *result.Doc) ([]Chart, error) {
 	if len(d.Intervals) == 0 {
 		return nil, nil
@@ -47,13 +67,17 @@ func Charts(d *result.Doc) ([]Chart, error) {
 	var charts []Chart
 	for _, c := range []struct {
 		name  string
-		build func(*result.Doc) *plot.Plot
-	}{{"throughput", throughputPlot}, {"latency", latencyPlot}} {
-		p := c.build(d)
-		if p == nil {
+		build func(*result.Doc) *figure
+	}{
+		{"throughput", single(throughputPlot)},
+		{"latency", single(latencyPlot)},
+		{"telemetry", telemetryFigure},
+	} {
+		fig := c.build(d)
+		if fig == nil {
 			continue
 		}
-		svg, err := render(p)
+		svg, err := render(fig)
 		if err != nil {
 			return nil, fmt.Errorf("render %s chart: %w", c.name, err)
 		}
@@ -205,15 +229,15 @@ func segments(pts []*plotter.XY) []plotter.XYs {
 	return out
 }
 
-// render draws p as an SVG document.
-func render(p *plot.Plot) (svg []byte, err error) {
+// render draws fig as an SVG document.
+func render(fig *figure) (svg []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil { // gonum/plot reports bad ranges by panicking
 			err = fmt.Errorf("plot: %v", r)
 		}
 	}()
-	c := vgsvg.New(chartWidth, chartHeight)
-	p.Draw(draw.New(c))
+	c := vgsvg.New(fig.width, fig.height)
+	fig.draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -21,6 +22,7 @@ func fixtures() map[string]*result.Doc {
 		"partial":      partialDoc(),
 		"zero-success": zeroSuccessDoc(),
 		"client-bound": clientBoundDoc(),
+		"checkpoint":   checkpointDoc(),
 	}
 }
 
@@ -159,6 +161,57 @@ func clientBoundDoc() *result.Doc {
 	})
 	d.Client = result.Client{CPUSeconds: 5.85, CPUPerOp: f(162), CPUPercent: 97.5, Cores: 2, ClientBound: true,
 		Reasons: []string{"schedule lag reached the drop bound", "client CPU 97.5% of 2 cores"}}
+	return d
+}
+
+// checkpointDoc is an open-loop transaction run on a local mongod whose
+// p99 spikes while a WiredTiger checkpoint flushes the dirty cache: dirty
+// cache builds up, then during the checkpoint (intervals 30-35) disk
+// writes and iowait rise and p99 jumps. The host missed one reading
+// (interval 12), which must be a gap, not a zero.
+func checkpointDoc() *result.Doc {
+	d := base("txn-sla", "20250304-113000-e1f2", 50)
+	d.Target.Kind = "external"
+	d.Schedule = result.Schedule{Mode: "open", Pacer: "constant", Workers: 64,
+		TargetRate: f(1200), AchievedRate: 1196.4, Intended: 60000, Late: 41, Dropped: 0,
+		LateThreshold: 10, DropBound: 1000, MaxLag: 96.5, SendLag: ptr(dist(60000, 0.15))}
+	d.Ops = []result.OpStats{op("txn", 49860, 50, 2.1), op("read", 9972, 50, 0.3)}
+	spike := map[int]float64{31: 4, 32: 14, 33: 23, 34: 9, 35: 2.5}
+	d.Intervals = intervals(50, func(i int, iv *result.Interval) {
+		m, running := 1.0, i >= 30 && i <= 35
+		if x, ok := spike[i]; ok {
+			m = x
+		}
+		iv.Ops = []result.OpStats{op("txn", 1000, 1, (1.6+0.05*float64(i%4))*m), op("read", 200, 1, (0.28+0.01*float64(i%3))*math.Sqrt(m))}
+		if i == 33 {
+			iv.Late, iv.MaxLag = 41, 96.5
+		}
+		dirty := 20e6 + 5.2e6*float64(i) // builds up until the checkpoint…
+		if i >= 30 {
+			dirty = 176e6 - 28e6*float64(min(i, 35)-29) + 5.2e6*float64(max(i-35, 0)) // …which flushes it
+		}
+		iv.Server = map[string]float64{
+			"commandPerSec": 1240, "insertPerSec": 1000, "updatePerSec": 3000, "queryPerSec": 200,
+			"connections": 66, "cacheDirtyBytes": dirty, "checkpointRunning": 0, "checkpoints": 0,
+		}
+		if running {
+			iv.Server["checkpointRunning"] = 1
+		}
+		if i == 35 {
+			iv.Server["checkpoints"] = 1
+		}
+		iv.Host = map[string]float64{
+			"cpuUserPct": 38 + float64(i%5), "procCpuUserPct": 31 + float64(i%5),
+			"cpuIowaitPct": 1.2 + 0.1*float64(i%3), "diskWriteBytesPerSec": 14e6 + 1e5*float64(i%4),
+		}
+		if running {
+			iv.Host["cpuIowaitPct"] = 6 + 3*spike[i]
+			iv.Host["diskWriteBytesPerSec"] = 95e6 + 4e6*spike[i]
+		}
+		if i == 12 {
+			iv.Host = nil
+		}
+	})
 	return d
 }
 

@@ -25,7 +25,11 @@ func Markdown(d *result.Doc, chartDir string) (md []byte, charts map[string][]by
 	for _, c := range rendered {
 		file := path.Join(chartDir, fileSafe(d.RunID)+"-"+c.Name+".svg")
 		charts[file] = c.SVG
-		links = append(links, fmt.Sprintf("![%s](%s)", c.Name, file))
+		link := fmt.Sprintf("![%s](%s)", c.Name, file)
+		if caption := chartCaptions[c.Name]; caption != "" {
+			link += "\n\n" + caption
+		}
+		links = append(links, link)
 	}
 	var buf bytes.Buffer
 	ew := &errWriter{w: &buf}
@@ -34,6 +38,13 @@ func Markdown(d *result.Doc, chartDir string) (md []byte, charts map[string][]by
 	mdIntervals(ew, d)
 	mdTelemetry(ew, d)
 	return buf.Bytes(), charts, ew.err
+}
+
+// chartCaptions says under a chart what to look for in it.
+var chartCaptions = map[string]string{
+	"telemetry": "*p99 latency per second (top, log scale) over the server and host telemetry on the same time axis; " +
+		"shaded bands are intervals with a WiredTiger checkpoint running. " +
+		"Look for p99 tails that line up with a checkpoint, a build-up of dirty cache, or a rise in iowait or disk writes.*",
 }
 
 // mdSummary writes the run's description and its measured-phase results.

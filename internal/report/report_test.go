@@ -5,8 +5,11 @@ import (
 	"encoding/xml"
 	"flag"
 	"io"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,6 +84,7 @@ func TestChartsGolden(t *testing.T) {
 	for _, c := range charts {
 		golden(t, "open-"+c.Name+".svg", c.SVG)
 	}
+	golden(t, "checkpoint-telemetry.svg", telemetrySVG(t, checkpointDoc()))
 }
 
 func TestCharts(t *testing.T) {
@@ -91,7 +95,11 @@ func TestCharts(t *testing.T) {
 				t.Fatalf("Charts: got error %v, want nil", err)
 			}
 			again, _ := Charts(d)
-			if got, want := len(first), 2; got != want {
+			want := 2
+			if len(seriesNames(d, "telemetry")) > 0 {
+				want = 3
+			}
+			if got := len(first); got != want {
 				t.Fatalf("got %d charts, want %d", got, want)
 			}
 			for i, c := range first {
@@ -111,6 +119,9 @@ func TestCharts(t *testing.T) {
 
 // seriesNames lists the legend entries a chart of d must show.
 func seriesNames(d *result.Doc, chart string) []string {
+	if chart == "telemetry" {
+		return telemetryNames(d)
+	}
 	var names []string
 	for _, o := range d.Ops {
 		switch {
@@ -124,6 +135,150 @@ func seriesNames(d *result.Doc, chart string) []string {
 		names = append(names, "target")
 	}
 	return names
+}
+
+// telemetryLegends maps each telemetry key the chart plots to its legend
+// name.
+var telemetryLegends = map[string]string{
+	"cacheDirtyBytes": "dirty cache", "checkpointRunning": "checkpoint running",
+	"checkpoints": "checkpoint completed", "diskWriteBytesPerSec": "disk write",
+	"cpuIowaitPct": "host iowait", "cpuUserPct": "host user", "procCpuUserPct": "server process user",
+	"commandPerSec": "commands/s", "insertPerSec": "inserts/s", "updatePerSec": "updates/s",
+}
+
+// telemetryNames lists the legend entries the telemetry chart of d must
+// show: one per plotted key some interval records (checkpoints only where
+// one completed, checkpointRunning only where one ran), and each
+// operation's p99 when there is any telemetry.
+func telemetryNames(d *result.Doc) []string {
+	var names []string
+	for _, k := range slices.Sorted(maps.Keys(telemetryLegends)) {
+		if slices.ContainsFunc(d.Intervals, func(iv result.Interval) bool {
+			v, ok := iv.Server[k]
+			if h, hok := iv.Host[k]; hok {
+				v, ok = h, true
+			}
+			return ok && (v > 0 || (k != "checkpoints" && k != "checkpointRunning"))
+		}) {
+			names = append(names, telemetryLegends[k])
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	for _, o := range d.Ops {
+		if o.Latency.P99 != nil {
+			names = append(names, o.Name+" p99")
+		}
+	}
+	return names
+}
+
+// TestTelemetryChartOmitsAbsent checks that the telemetry chart draws the
+// series the document records and no others: the embedded server's case
+// of opcounters and host CPU only.
+func TestTelemetryChartOmitsAbsent(t *testing.T) {
+	d := checkpointDoc()
+	for i := range d.Intervals {
+		iv := &d.Intervals[i]
+		iv.Server = map[string]float64{"commandPerSec": 1240, "queryPerSec": 200, "connections": 66}
+		if iv.Host != nil {
+			iv.Host = map[string]float64{"cpuUserPct": 38, "cpuKernelPct": 7}
+		}
+	}
+	svg := telemetrySVG(t, d)
+	for _, want := range []string{"commands/s", "host user", "txn p99", "read p99", "server ops/s", "CPU % of all cores"} {
+		if !bytes.Contains(svg, []byte(">"+want+"<")) {
+			t.Errorf("got no %q in the SVG, want it", want)
+		}
+	}
+	for _, absent := range []string{"dirty cache", "dirty cache MB", "checkpoint running", "checkpoint completed",
+		"disk write", "disk write MB/s", "host iowait", "server process user", "inserts/s", "updates/s"} {
+		if bytes.Contains(svg, []byte(">"+absent+"<")) {
+			t.Errorf("got %q in the SVG, want it left out: the document has no such series", absent)
+		}
+	}
+}
+
+// telemetrySVG returns the telemetry chart of d, failing unless there is
+// exactly one.
+func telemetrySVG(t *testing.T, d *result.Doc) []byte {
+	t.Helper()
+	charts, err := Charts(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svg []byte
+	for _, c := range charts {
+		if c.Name == "telemetry" {
+			if svg != nil {
+				t.Fatal("got two telemetry charts, want one")
+			}
+			svg = c.SVG
+		}
+	}
+	if svg == nil {
+		t.Fatal("got no telemetry chart, want one")
+	}
+	return svg
+}
+
+// TestTelemetryChartNone checks that a run without any of the plotted
+// telemetry keys has no telemetry chart, link or caption.
+func TestTelemetryChartNone(t *testing.T) {
+	d := checkpointDoc()
+	for i := range d.Intervals {
+		d.Intervals[i].Server = map[string]float64{"connections": 66, "queryPerSec": 200}
+		d.Intervals[i].Host = map[string]float64{"cpuKernelPct": 7}
+	}
+	md, charts, err := Markdown(d, "charts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(charts) != 2 || bytes.Contains(md, []byte("telemetry")) {
+		t.Errorf("got %d charts, telemetry in the Markdown %v; want 2 and none", len(charts), bytes.Contains(md, []byte("telemetry")))
+	}
+}
+
+// TestTelemetryChartCheckpointOnly checks that checkpoint shading alone
+// still makes a chart, with the shading in its legend.
+func TestTelemetryChartCheckpointOnly(t *testing.T) {
+	d := checkpointDoc()
+	for i := range d.Intervals {
+		d.Intervals[i].Server = map[string]float64{"checkpointRunning": d.Intervals[i].Server["checkpointRunning"]}
+		d.Intervals[i].Host = nil
+	}
+	svg := telemetrySVG(t, d)
+	if !bytes.Contains(svg, []byte(">checkpoint running<")) {
+		t.Errorf("got no checkpoint running legend")
+	}
+}
+
+// TestTelemetryGaps checks that an interval without a reading is a gap,
+// never a zero, and that consecutive checkpoint intervals merge into one
+// shaded span.
+func TestTelemetryGaps(t *testing.T) {
+	d := checkpointDoc()
+	pts := telemetryPoints(d, "cpuIowaitPct", true, 1)
+	if got := len(pts); got != len(d.Intervals) {
+		t.Fatalf("got %d points, want one per interval (%d)", got, len(d.Intervals))
+	}
+	for i, p := range pts {
+		if (p == nil) != (i == 12) {
+			t.Errorf("interval %d: got point %v, want a gap only at interval 12", i, p)
+		}
+	}
+	if got := len(segments(pts)); got != 2 {
+		t.Errorf("got %d line segments, want 2 (broken at the gap)", got)
+	}
+	d.Intervals[20].Host["cpuIowaitPct"] = math.NaN()
+	if telemetryPoints(d, "cpuIowaitPct", true, 1)[20] != nil {
+		t.Errorf("got a point for NaN, want a gap")
+	}
+	s := checkpointSpans(d)
+	if s == nil || len(*s) != 1 || (*s)[0] != [2]float64{30, 36} {
+		t.Errorf("got checkpoint spans %v, want [[30 36]]", s)
+	}
 }
 
 // checkXML fails the test unless the chart is well-formed XML.

@@ -28,6 +28,9 @@ type Doc struct {
 	// Partial is set when the run stopped early (Ctrl-C, fatal error).
 	Partial       bool   `bson:"partial" json:"partial"`
 	PartialReason string `bson:"partialReason,omitempty" json:"partialReason,omitempty"`
+	// Notes are warnings about how the run was made, e.g. a setting the
+	// server refused and what was used instead.
+	Notes []string `bson:"notes,omitempty" json:"notes,omitempty"`
 
 	Variant     map[string]any `bson:"variant" json:"variant"`
 	TestConfig  map[string]any `bson:"test_config" json:"test_config"`

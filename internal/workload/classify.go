@@ -22,7 +22,7 @@ func Classify(err error) load.Class {
 	var se mongo.ServerError
 	isServer := errors.As(err, &se)
 	switch {
-	case isServer && se.HasErrorCode(codeWriteConflict):
+	case hasCode(err, codeWriteConflict):
 		return load.WriteConflict
 	case mongo.IsDuplicateKeyError(err):
 		return load.DuplicateKey
@@ -38,3 +38,19 @@ func Classify(err error) load.Class {
 }
 
 var _ load.Classifier = Classify
+
+// hasCode reports whether err carries the server error code anywhere,
+// including the per-write errors of a client-level bulkWrite (whose
+// exception reports codes but is not a mongo.ServerError).
+func hasCode(err error, code int) bool {
+	var ec interface{ ErrorCodes() []int }
+	if !errors.As(err, &ec) {
+		return false
+	}
+	for _, c := range ec.ErrorCodes() {
+		if c == code {
+			return true
+		}
+	}
+	return false
+}

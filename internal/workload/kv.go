@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"sync"
-	"sync/atomic"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongobench/mongobench/internal/datagen"
@@ -65,88 +62,18 @@ func (KV) Setup(ctx context.Context, env Env, p spec.Params) error {
 	if err := ResetCollection(ctx, env.DB, KVCollection); err != nil {
 		return err
 	}
-	l := kvLoader{
-		coll:    env.DB.Collection(KVCollection),
-		records: p.Int("records"),
-		batch:   p.Int("batchSize"),
-		payload: kvPayload(p, env.Seed),
-		size:    int(p.Size("docSize")) - kvOverhead,
+	payload := datagen.Payload(int(p.Size("docSize"))+4096, uint64(env.Seed))
+	size := int(p.Size("docSize")) - kvOverhead
+	l := &loader{
+		coll:  env.DB.Collection(KVCollection),
+		total: p.Int("records"),
+		batch: p.Int("batchSize"),
+		build: func(dst []byte, k int64) []byte {
+			off := int(k*61) % (len(payload) - size)
+			return kvDoc(dst, k, payload[off:off+size])
+		},
 	}
-	return l.load(ctx, int(p.Int("loaders")), func(done int64) { env.progress("preload", done, l.records) })
-}
-
-// kvPayload is generated once; each document takes a window of it.
-func kvPayload(p spec.Params, seed int64) []byte {
-	return datagen.Payload(int(p.Size("docSize"))+4096, uint64(seed))
-}
-
-type kvLoader struct {
-	coll    *mongo.Collection
-	records int64
-	batch   int64
-	payload []byte
-	size    int
-	next    atomic.Int64
-	done    atomic.Int64
-}
-
-func (l *kvLoader) load(ctx context.Context, workers int, progress func(int64)) error {
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs <- l.loadBatches(ctx, progress)
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (l *kvLoader) loadBatches(ctx context.Context, progress func(int64)) error {
-	var buf []byte
-	docs := make([]any, 0, l.batch)
-	insert := options.InsertMany().SetOrdered(false)
-	for {
-		first := l.next.Add(l.batch) - l.batch
-		if first >= l.records {
-			return nil
-		}
-		last := min(first+l.batch, l.records)
-		buf, docs = l.build(buf[:0], docs[:0], first, last)
-		if _, err := l.coll.InsertMany(ctx, docs, insert); err != nil {
-			return fmt.Errorf("preload %s: %w", l.coll.Name(), err)
-		}
-		progress(l.done.Add(last - first))
-	}
-}
-
-// build appends the documents of keys [first, last) to buf and returns
-// them as slices of it.
-func (l *kvLoader) build(buf []byte, docs []any, first, last int64) ([]byte, []any) {
-	ends := make([]int, 0, last-first)
-	for k := first; k < last; k++ {
-		buf = kvDoc(buf, k, l.window(k))
-		ends = append(ends, len(buf))
-	}
-	start := 0
-	for _, end := range ends {
-		docs = append(docs, bson.Raw(buf[start:end]))
-		start = end
-	}
-	return buf, docs
-}
-
-func (l *kvLoader) window(k int64) []byte {
-	off := int(k*61) % (len(l.payload) - l.size)
-	return l.payload[off : off+l.size]
+	return l.run(ctx, int(p.Int("loaders")), func(done int64) { env.progress("preload", done, l.total) })
 }
 
 func kvDoc(dst []byte, key int64, payload []byte) []byte {

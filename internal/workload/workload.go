@@ -3,7 +3,9 @@ package workload
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
@@ -12,11 +14,67 @@ import (
 )
 
 // Env is what a workload works with: the data database (owned by the
-// tool), the run's seed, and a progress callback for long setups.
+// tool), the run's seed, a progress callback for long setups, and notes
+// where setup records what it decided.
 type Env struct {
 	DB       *mongo.Database
 	Seed     int64
 	Progress func(stage string, done, total int64)
+	Notes    *Notes
+}
+
+// Notes holds what a workload's setup decided about the target: effective
+// settings (stored in the result's test_config) and warnings for people
+// (stored and printed). Setup writes it; tasks read it.
+type Notes struct {
+	mu        sync.Mutex
+	effective map[string]any
+	warnings  []string
+}
+
+// Set records an effective setting.
+func (n *Notes) Set(key string, v any) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.effective == nil {
+		n.effective = map[string]any{}
+	}
+	n.effective[key] = v
+}
+
+// Get returns an effective setting.
+func (n *Notes) Get(key string) (any, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	v, ok := n.effective[key]
+	return v, ok
+}
+
+// Warn records a warning.
+func (n *Notes) Warn(msg string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.warnings = append(n.warnings, msg)
+}
+
+// Effective returns a copy of the effective settings.
+func (n *Notes) Effective() map[string]any {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return maps.Clone(n.effective)
+}
+
+// Warnings returns the warnings recorded.
+func (n *Notes) Warnings() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.warnings)
+}
+
+// A Counter is a task that counts workload-specific events (retries,
+// aborts); the run sums every worker's counts into the result.
+type Counter interface {
+	Counts() map[string]int64
 }
 
 func (e Env) progress(stage string, done, total int64) {
@@ -48,7 +106,7 @@ var _ spec.Registry = (*Registry)(nil)
 
 // Builtin returns the registry of every built-in workload.
 func Builtin() *Registry {
-	return NewRegistry(KV{})
+	return NewRegistry(KV{}, Ledger{})
 }
 
 // NewRegistry returns a registry of the given workloads.
