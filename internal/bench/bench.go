@@ -33,6 +33,9 @@ type Options struct {
 	Registry    *workload.Registry
 	Target      Target
 	ToolVersion string
+	// Variant holds extra values that identify the run beyond its
+	// scenario (e.g. an SLA study's stage); they join variant and _id.
+	Variant map[string]any
 	// OnConnected is called once the target answers, with its version
 	// and topology; OnSetup reports setup progress (preloading);
 	// OnInterval reports each closed interval of the measured phase. Each

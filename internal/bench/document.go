@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -28,7 +29,7 @@ func (r *run) document(res *load.Result, samples []telemetry.Sample) *result.Doc
 		Label: sc.Label, Tags: sc.Tags, Repetition: sc.Repetition,
 		Start: res.Start.UTC(), End: res.End.UTC(), Duration: float64(phase) / float64(time.Millisecond),
 		Partial: res.Partial, PartialReason: res.Reason,
-		Variant: Variant(sc), TestConfig: TestConfig(sc), BenchConfig: r.benchConfig(),
+		Variant: Variant(sc, r.opts.Variant), TestConfig: TestConfig(sc, r.opts.Variant), BenchConfig: r.benchConfig(),
 		BeforeStatus: r.before.Doc, AfterStatus: r.after.Doc,
 		Metrics:     telemetry.Series(samples, res.Start, res.End),
 		TestResults: map[string]any{"nOps": res.Completed()},
@@ -40,7 +41,7 @@ func (r *run) document(res *load.Result, samples []telemetry.Sample) *result.Doc
 		},
 		Generator: generator(r.opts.ToolVersion),
 	}
-	d.ID = ID(sc)
+	d.ID = ID(sc, r.opts.Variant)
 	d.Ops = r.opStats(res.Ops, phase)
 	d.Intervals = intervals(res, samples)
 	return d
@@ -56,12 +57,12 @@ func NewRunID(start time.Time) string {
 // ID identifies the test and variant: the test name, the label, then the
 // variant's values in name order. A re-run of the same variant replaces
 // its row in the results collection.
-func ID(sc *spec.Scenario) result.Ordered {
+func ID(sc *spec.Scenario, extra map[string]any) result.Ordered {
 	id := result.Ordered{{Key: "testname", Value: sc.Name}}
 	if sc.Label != "" {
 		id = append(id, result.KV{Key: "label", Value: sc.Label})
 	}
-	v := Variant(sc)
+	v := Variant(sc, extra)
 	keys := make([]string, 0, len(v))
 	for k := range v {
 		keys = append(keys, k)
@@ -74,9 +75,10 @@ func ID(sc *spec.Scenario) result.Ordered {
 }
 
 // Variant is what a run varies: the workload's parameters, the pacing,
-// and the concurrency.
-func Variant(sc *spec.Scenario) map[string]any {
+// the concurrency, and any extra identifying values.
+func Variant(sc *spec.Scenario, extra map[string]any) map[string]any {
 	v := plainParams(sc.Params)
+	maps.Copy(v, extra)
 	v["numberOfThreads"] = sc.Threads
 	if sc.Rate > 0 {
 		v["targetRate"] = float64(sc.Rate)
@@ -88,8 +90,8 @@ func Variant(sc *spec.Scenario) map[string]any {
 }
 
 // TestConfig is the scenario's full effective configuration.
-func TestConfig(sc *spec.Scenario) map[string]any {
-	c := Variant(sc)
+func TestConfig(sc *spec.Scenario, extra map[string]any) map[string]any {
+	c := Variant(sc, extra)
 	c["workload"] = sc.Workload
 	c["mode"] = "closed"
 	if sc.Rate > 0 {

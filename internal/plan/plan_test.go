@@ -156,7 +156,7 @@ func TestRunOf(t *testing.T) {
 		Ops: []result.OpStats{{Name: "txn", Errors: result.Errors{Total: 2},
 			Latency: result.Dist{P50: f(2.1), P95: f(5.5), P99: f(9.8), P999: f(30), Max: f(80)}}},
 		TestResults: map[string]any{"txns": int64(300000), "retries": int32(41), "commitRetries": int64(3),
-			"aborts": float64(44), "serverOpsPerTxn": float64(2)},
+			"aborts": float64(44), "serverOpsPerOp": float64(2)},
 	}
 	got, err := RunOf(d)
 	if err != nil {

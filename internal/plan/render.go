@@ -21,11 +21,11 @@ const (
 func WriteRuns(w io.Writer, f Format, runs []Run, s SLA) error {
 	c := cellsFor(f)
 	t := newTable("mode", ">TPS", ">run", ">p50 ms", ">p95 ms", ">p99 ms", ">max ms",
-		">achieved/s", ">retries", ">commit retries", "verdict")
+		">achieved/s", ">retries", ">commit retries", ">server ops/txn", "verdict")
 	for _, r := range sortedRuns(runs) {
 		t.add(r.Mode, thousands(r.TPS), strconv.Itoa(r.Rep+1),
 			c.num(r.P50), c.num(r.P95), c.num(r.P99), c.num(r.Max),
-			thousands(r.Achieved), count(r.Retries), count(r.CommitRetries), Judge(r, s).String())
+			thousands(r.Achieved), count(r.Retries), count(r.CommitRetries), c.num(r.OpsPerTxn), Judge(r, s).String())
 	}
 	return t.write(w, f)
 }

@@ -94,7 +94,7 @@ func (r *Run) readCounters(tr map[string]any) error {
 			*c.dst = int64(math.Round(v))
 		}
 	}
-	v, ok, err := number(tr, "serverOpsPerTxn")
+	v, ok, err := number(tr, "serverOpsPerOp")
 	if ok {
 		r.OpsPerTxn = &v
 	}

@@ -1,0 +1,432 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// slaFlags configure an SLA study.
+type slaFlags struct {
+	tps               string
+	tpsStart, tpsStep float64
+	tpsMax            float64
+	p99, p95, p999    string
+	duration, warmup  string
+	runs              int
+	modes             string
+	stage             string
+	threads           string
+	params            []string
+	uri, database     string
+	resultsURI, file  string
+	label             string
+	reportDir         string
+}
+
+func (a *app) slaCmd() *cobra.Command {
+	var f slaFlags
+	cmd := &cobra.Command{
+		Use:   "sla",
+		Short: "Can it do N durable transactions per second within a p99? Runs the ledger workload against an SLA",
+		Long: `Run the ledger workload (debit, credit, ledger entry, summary update in one
+multi-document transaction, majority write concern with journal) open loop
+at a target TPS, --runs times per mode, alternating modes so machine noise
+falls on both alike. A run passes when its p99 (and --p95/--p999 if given)
+meets the SLA, it achieved at least 99% of the target, and no transaction
+failed permanently. Prints every run, the summary per mode, and with several
+rates the scaling table; every run is stored (test txn_sla) and gets its own
+report with p99 per second against the server's and host's telemetry.
+
+Modes: per-op sends the four writes one by one inside the transaction;
+client-bulk sends them as one client-level bulkWrite (MongoDB 8.0).
+--tps auto steps the rate up from --tps-start by --tps-step until both
+modes fail (or --tps-max).`,
+		Example: `  mongobench sla --tps 500 --p99 20ms --runs 5 --duration 30s --warmup 5s
+  mongobench sla --tps 500,1000,1500 --p99 20ms --runs 3 --stage "7KB accounts" -p accountFields=400 -p accountSize=7KB
+  mongobench sla --tps auto --tps-start 250 --tps-step 250 --p99 20ms --runs 3
+  mongobench sla journey`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSLA(cmd.Context(), f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.tps, "tps", "", "target transactions per second: a list (500,1000) or auto (required)")
+	fl.Float64Var(&f.tpsStart, "tps-start", 250, "auto: first rate")
+	fl.Float64Var(&f.tpsStep, "tps-step", 250, "auto: step between rates")
+	fl.Float64Var(&f.tpsMax, "tps-max", 100000, "auto: highest rate tried")
+	fl.StringVar(&f.p99, "p99", "", "SLA on p99 latency, e.g. 20ms (required)")
+	fl.StringVar(&f.p95, "p95", "", "also require p95 within this")
+	fl.StringVar(&f.p999, "p999", "", "also require p99.9 within this")
+	fl.StringVar(&f.duration, "duration", "30s", "measured phase of each run")
+	fl.StringVar(&f.warmup, "warmup", "5s", "warm-up of each run")
+	fl.IntVar(&f.runs, "runs", 5, "runs per mode and rate")
+	fl.StringVar(&f.modes, "modes", workload.ModePerOp+","+workload.ModeClientBulk, "modes to compare")
+	fl.StringVar(&f.stage, "stage", "", "free-text stage of a tuning journey (see 'sla journey'); part of the result's _id")
+	fl.StringVar(&f.threads, "threads", "", "most transactions in flight (default 64)")
+	fl.StringArrayVarP(&f.params, "param", "p", nil, "ledger parameter name=value (see 'mongobench workloads')")
+	fl.StringVar(&f.uri, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
+	fl.StringVar(&f.database, "database", "", "data database (default mongobench_data)")
+	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
+	fl.StringVar(&f.file, "results-file", "", "append results to this JSON Lines file instead")
+	fl.StringVar(&f.label, "label", "", "label stored with every run, e.g. the instance type")
+	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the SLA report and the runs' reports")
+	cmd.AddCommand(a.slaJourneyCmd())
+	return cmd
+}
+
+func (a *app) runSLA(ctx context.Context, f slaFlags) error {
+	sla, rates, modes, err := f.check()
+	if err != nil {
+		return usage(err)
+	}
+	if f.uri == "" {
+		f.uri = env("MONGOBENCH_URI")
+	}
+	t, err := a.target(ctx, f.uri)
+	if err != nil {
+		return err
+	}
+	st, closeStore, err := a.openStore(ctx, f.resultsURI, f.file, t.URI)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	s := &slaStudy{app: a, f: f, sla: sla, modes: modes, target: t, store: st, noted: map[string]bool{}}
+	runErr := s.run(ctx, rates)
+	return errors.Join(runErr, s.finish(ctx))
+}
+
+// check validates the flags and returns the SLA, the rates (nil: auto)
+// and the modes.
+func (f slaFlags) check() (plan.SLA, []float64, []string, error) {
+	var errs []error
+	sla, err := plan.ParseSLA(f.p99, f.p95, f.p999)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--p99/--p95/--p999: %w", err))
+	}
+	rates, err := parseRates(f.tps)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if f.runs < 1 {
+		errs = append(errs, fmt.Errorf("--runs: got %d, want at least 1", f.runs))
+	}
+	modes := strings.Split(f.modes, ",")
+	for _, m := range modes {
+		if m != workload.ModePerOp && m != workload.ModeClientBulk {
+			errs = append(errs, fmt.Errorf("--modes: %q is not a mode: want %s and/or %s", m, workload.ModePerOp, workload.ModeClientBulk))
+		}
+	}
+	if rates == nil && (f.tpsStart <= 0 || f.tpsStep <= 0) {
+		errs = append(errs, errors.New("--tps auto: --tps-start and --tps-step must be positive"))
+	}
+	return sla, rates, modes, errors.Join(errs...)
+}
+
+// parseRates reads "500,1000" (nil for "auto").
+func parseRates(s string) ([]float64, error) {
+	if s == "auto" {
+		return nil, nil
+	}
+	if s == "" {
+		return nil, errors.New("--tps: required: a list of rates such as 500,1000, or auto")
+	}
+	var out []float64
+	for _, part := range strings.Split(s, ",") {
+		r, err := spec.ParseRate(strings.TrimSpace(part))
+		if err != nil {
+			return nil, fmt.Errorf("--tps: %q: %w", part, err)
+		}
+		out = append(out, float64(r))
+	}
+	return out, nil
+}
+
+// slaStudy is one invocation of mongobench sla.
+type slaStudy struct {
+	app     *app
+	f       slaFlags
+	sla     plan.SLA
+	modes   []string
+	target  bench.Target
+	store   store.Store
+	runs    []plan.Run
+	reports []string
+	noted   map[string]bool
+}
+
+// run measures every rate (or steps up in auto mode until every mode
+// fails), alternating modes within each repetition.
+func (s *slaStudy) run(ctx context.Context, rates []float64) error {
+	s.app.say("SLA: %s; %d runs per mode and rate\n", s.sla, s.f.runs)
+	if rates != nil {
+		for _, tps := range rates {
+			if err := s.level(ctx, tps); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for tps := s.f.tpsStart; tps <= s.f.tpsMax; tps += s.f.tpsStep {
+		if err := s.level(ctx, tps); err != nil {
+			return err
+		}
+		if s.allFailed(tps) {
+			s.app.say("every mode failed at %.0f TPS: stopping\n", tps)
+			return nil
+		}
+	}
+	return nil
+}
+
+// level runs every repetition of every mode at one rate.
+func (s *slaStudy) level(ctx context.Context, tps float64) error {
+	for rep := range s.f.runs {
+		for _, mode := range s.modes {
+			if err := s.one(ctx, tps, mode, rep); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// one measures, judges, stores and reports one run.
+func (s *slaStudy) one(ctx context.Context, tps float64, mode string, rep int) error {
+	sc, err := s.scenario(tps, mode, rep)
+	if err != nil {
+		return usage(err)
+	}
+	p := newProgress(s.app.stderr, sc)
+	d, err := bench.Run(ctx, bench.Options{
+		Scenario: sc, Registry: workload.Builtin(), Target: s.target, ToolVersion: Version,
+		Variant: map[string]any{"stage": s.f.stage, "mode": mode}, OnSetup: p.setup, OnInterval: p.interval,
+	})
+	p.done()
+	if err != nil {
+		return err
+	}
+	return s.record(ctx, d)
+}
+
+func (s *slaStudy) record(ctx context.Context, d *result.Doc) error {
+	r, err := plan.RunOf(d)
+	if err != nil {
+		return err
+	}
+	v := plan.Judge(r, s.sla)
+	d.TestResults["sla"] = map[string]any{"spec": s.sla.String(), "pass": v.Pass, "reasons": v.Reasons}
+	if err := s.store.Save(context.WithoutCancel(ctx), d); err != nil {
+		return s.app.rescue(d, err)
+	}
+	for _, n := range d.Notes {
+		if !s.noted[n] {
+			s.app.say("note: %s\n", n)
+			s.noted[n] = true
+		}
+	}
+	if path, err := writeReport(d, s.f.reportDir); err == nil {
+		s.reports = append(s.reports, path)
+	}
+	s.runs = append(s.runs, r)
+	s.app.say("%-11s %6.0f TPS run %d: p99 %s ms, %.0f/s, %d retries: %s\n",
+		r.Mode, r.TPS, r.Rep+1, msText(r.P99), r.Achieved, r.Retries, v)
+	if d.Partial {
+		return fmt.Errorf("%w: run %s stopped early; its partial result is stored", errInterrupted, d.RunID)
+	}
+	return nil
+}
+
+func (s *slaStudy) scenario(tps float64, mode string, rep int) (*spec.Scenario, error) {
+	reg := workload.Builtin()
+	sc := &spec.Scenario{Workload: "ledger"}
+	set := map[string]string{
+		"name": plan.TestName, "rate": strconv.FormatFloat(tps, 'f', -1, 64), "duration": s.f.duration,
+		"warmup": s.f.warmup, "repetition": strconv.Itoa(rep), "uri": s.target.URI,
+		"threads": s.f.threads, "database": s.f.database, "label": s.f.label,
+	}
+	for k, v := range set {
+		if v == "" {
+			continue
+		}
+		if err := sc.SetFlag(k, v); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range append(slices(s.f.params), "mode="+mode) {
+		if err := sc.SetParam(reg, p); err != nil {
+			return nil, err
+		}
+	}
+	return sc, sc.Validate(reg)
+}
+
+func slices(in []string) []string { return append([]string(nil), in...) }
+
+func (s *slaStudy) allFailed(tps float64) bool {
+	for _, sum := range plan.Summarize(s.runs, s.sla) {
+		if sum.TPS == tps && sum.Majority() {
+			return false
+		}
+	}
+	return true
+}
+
+// finish prints the tables, audits the ledger and writes the SLA report.
+func (s *slaStudy) finish(ctx context.Context) error {
+	if len(s.runs) == 0 {
+		return nil
+	}
+	sums := plan.Summarize(s.runs, s.sla)
+	out := s.app.stdout
+	fmt.Fprintln(out)
+	if err := s.tables(out, plan.Text, sums); err != nil {
+		return err
+	}
+	audit := s.audit(ctx)
+	fmt.Fprintf(out, "\naudit: %s\n", audit)
+	return s.writeReport(sums, audit)
+}
+
+func (s *slaStudy) tables(w io.Writer, f plan.Format, sums []plan.Summary) error {
+	if err := plan.WriteRuns(w, f, s.runs, s.sla); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if err := plan.WriteSummary(w, f, sums); err != nil {
+		return err
+	}
+	if distinctRates(s.runs) > 1 {
+		fmt.Fprintln(w)
+		return plan.WriteScaling(w, f, sums, s.sla)
+	}
+	return nil
+}
+
+func distinctRates(runs []plan.Run) int {
+	seen := map[float64]bool{}
+	for _, r := range runs {
+		seen[r.TPS] = true
+	}
+	return len(seen)
+}
+
+// audit reconciles the ledger after the study.
+func (s *slaStudy) audit(ctx context.Context) string {
+	db := s.f.database
+	if db == "" {
+		db = spec.DefaultDatabase
+	}
+	a, err := bench.AuditLedger(context.WithoutCancel(ctx), s.target.URI, db)
+	if err != nil {
+		return "not done: " + err.Error()
+	}
+	if p := a.Problems(); len(p) > 0 {
+		return "FAILED: " + strings.Join(p, "; ")
+	}
+	return fmt.Sprintf("%d transfers, %d accounts: balances conserved, every entry one debit and one credit", a.Entries, a.Accounts)
+}
+
+func (s *slaStudy) writeReport(sums []plan.Summary, audit string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Transactions at a fixed rate: %s\n\n", s.sla)
+	if s.f.stage != "" {
+		fmt.Fprintf(&b, "Stage: %s\n\n", s.f.stage)
+	}
+	if err := s.tables(&b, plan.Markdown, sums); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "\nAudit: %s\n\n## Runs\n\n", audit)
+	for _, p := range s.reports {
+		fmt.Fprintf(&b, "- [%s](%s)\n", filepath.Base(p), filepath.Base(p))
+	}
+	if err := os.MkdirAll(s.f.reportDir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(s.f.reportDir, "sla-"+time.Now().UTC().Format("20060102T150405Z")+".md")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	s.app.say("report: %s\n", path)
+	return nil
+}
+
+func msText(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*v, 'g', 3, 64)
+}
+
+func (a *app) slaJourneyCmd() *cobra.Command {
+	var sf storeFlags
+	var p99, p95, p999 string
+	var md bool
+	cmd := &cobra.Command{
+		Use:   "journey",
+		Short: "One row per --stage of stored SLA runs, in the order they were run",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			sla, err := plan.ParseSLA(p99, p95, p999)
+			if err != nil {
+				return usage(fmt.Errorf("--p99: %w", err))
+			}
+			return sf.with(a, cmd, func(st store.Store) error {
+				runs, err := storedSLARuns(cmd.Context(), st)
+				if err != nil {
+					return err
+				}
+				if len(runs) == 0 {
+					fmt.Fprintf(a.stdout, "no SLA runs stored in %s\n", st.Where())
+					return nil
+				}
+				format := plan.Text
+				if md {
+					format = plan.Markdown
+				}
+				return plan.WriteJourney(a.stdout, format, plan.Journey(runs, sla))
+			})
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().StringVar(&p99, "p99", "", "the SLA to count passes against, e.g. 20ms (required)")
+	cmd.Flags().StringVar(&p95, "p95", "", "also require p95 within this")
+	cmd.Flags().StringVar(&p999, "p999", "", "also require p99.9 within this")
+	cmd.Flags().BoolVar(&md, "markdown", false, "print a Markdown table")
+	return cmd
+}
+
+// storedSLARuns reads every stored txn_sla run.
+func storedSLARuns(ctx context.Context, st store.Store) ([]plan.Run, error) {
+	docs, err := st.List(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	var runs []plan.Run
+	for i := range docs {
+		if docs[i].TestName != plan.TestName {
+			continue
+		}
+		r, err := plan.RunOf(&docs[i])
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", docs[i].RunID, err)
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
