@@ -61,9 +61,9 @@ func TestSLAStudy(t *testing.T) {
 
 func TestSLABadInput(t *testing.T) {
 	for _, args := range [][]string{
-		{"sla", "--p99", "20ms"},                                   // no --tps
-		{"sla", "--tps", "500"},                                    // no --p99
-		{"sla", "--tps", "-5", "--p99", "20ms"},                    // bad rate
+		{"sla", "--p99", "20ms"},                                    // no --tps
+		{"sla", "--tps", "500"},                                     // no --p99
+		{"sla", "--tps", "-5", "--p99", "20ms"},                     // bad rate
 		{"sla", "--tps", "500", "--p99", "20ms", "--modes", "bulk"}, // bad mode
 		{"sla", "--tps", "500", "--p99", "20ms", "--runs", "0"},
 	} {
