@@ -93,9 +93,9 @@ func Variant(sc *spec.Scenario, extra map[string]any) map[string]any {
 func TestConfig(sc *spec.Scenario, extra map[string]any) map[string]any {
 	c := Variant(sc, extra)
 	c["workload"] = sc.Workload
-	c["mode"] = "closed"
+	c["loop"] = "closed"
 	if sc.Rate > 0 {
-		c["mode"] = "open"
+		c["loop"] = "open"
 	}
 	c["durationSec"] = time.Duration(sc.Duration).Seconds()
 	c["warmupSec"] = time.Duration(sc.Warmup).Seconds()
