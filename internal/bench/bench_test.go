@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"math"
 	"testing"
 	"time"
@@ -102,13 +103,28 @@ func accuracyProblems(d *result.Doc) []string {
 			n += op.Count + op.Errors.Total
 		}
 		if rate := float64(n) / iv.Seconds; math.Abs(rate-1000) > 50 {
-			out = append(out, fmt.Sprintf("interval %d: got %.0f ops/s want 1000 ± 5%%", i, rate))
+			out = append(out, fmt.Sprintf("interval %d: got %.0f ops/s want 1000 ± 5%% (%s)", i, rate, around(d.Intervals, i)))
 		}
 	}
 	if d.Schedule.Dropped != 0 || d.Client.ClientBound {
 		out = append(out, fmt.Sprintf("dropped %d, client-bound %v %v: want neither", d.Schedule.Dropped, d.Client.ClientBound, d.Client.Reasons))
 	}
 	return out
+}
+
+// around describes the intervals next to i, so a miss shows whether the
+// client fell behind (lag) or the server stalled (operations completing
+// late, in the next interval).
+func around(ivs []result.Interval, i int) string {
+	var parts []string
+	for j := max(0, i-1); j < min(len(ivs), i+2); j++ {
+		var n int64
+		for _, op := range ivs[j].Ops {
+			n += op.Count + op.Errors.Total
+		}
+		parts = append(parts, fmt.Sprintf("#%d %.3fs %d ops max lag %.1fms server %v", j, ivs[j].Seconds, n, ivs[j].MaxLag, ivs[j].Server))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // TestCoordinatedOmission freezes the server process for one second in
