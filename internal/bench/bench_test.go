@@ -3,8 +3,8 @@ package bench_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
