@@ -152,7 +152,6 @@ func (c *coordinator) closeLast(end time.Time) error {
 	}
 	prev := c.intervals[n-1]
 	c.intervals = c.intervals[:n-1]
-	c.lastTick = prev.Start
 	if err := c.rotate(end); err != nil {
 		return err
 	}

@@ -223,10 +223,15 @@ func TestShortTailJoinsThePreviousInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int64
+	var total time.Duration
 	for i, iv := range r.Intervals {
-		if iv.Length < 125*time.Millisecond {
-			t.Errorf("interval %d lasts %v, want at least half of 250ms", i, iv.Length)
+		if iv.Length < 125*time.Millisecond || iv.Length > 375*time.Millisecond {
+			t.Errorf("interval %d lasts %v, want 250ms, or up to half as much again for the last", i, iv.Length)
 		}
+		if i > 0 && !iv.Start.Equal(r.Intervals[i-1].Start.Add(r.Intervals[i-1].Length)) {
+			t.Errorf("interval %d starts at %v, not where interval %d ends", i, iv.Start, i-1)
+		}
+		total += iv.Length
 		h, err := hist.FromDist(iv.Ops[0].Latency)
 		if err != nil {
 			t.Fatal(err)
@@ -235,6 +240,9 @@ func TestShortTailJoinsThePreviousInterval(t *testing.T) {
 			t.Errorf("interval %d: histogram holds %d, count says %d", i, h.TotalCount(), iv.Ops[0].Count)
 		}
 		n += iv.Ops[0].Count
+	}
+	if phase := r.End.Sub(r.Start); total != phase {
+		t.Errorf("intervals add up to %v, the phase lasted %v", total, phase)
 	}
 	if n != r.Ops[0].Count || n != 420 {
 		t.Errorf("intervals hold %d ops, totals %d, want 420", n, r.Ops[0].Count)
