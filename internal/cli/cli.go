@@ -107,6 +107,7 @@ Start here:
   mongobench run --workload kv --rate 1000/s --duration 30s --warmup 5s
   mongobench run --workload kv --threads 16 --ops 100000      # closed loop
   mongobench run scenario.yaml                                 # from a file
+  mongobench sla --tps 500 --p99 20ms --runs 5                 # transactions against an SLA
   mongobench results list
   mongobench server status`,
 		Version:       Version,

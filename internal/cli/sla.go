@@ -43,7 +43,7 @@ func (a *app) slaCmd() *cobra.Command {
 	var f slaFlags
 	cmd := &cobra.Command{
 		Use:   "sla",
-		Short: "Can it do N durable transactions per second within a p99? Runs the ledger workload against an SLA",
+		Short: "Durable transactions at a fixed rate, judged against a p99 SLA (ledger workload)",
 		Long: `Run the ledger workload (debit, credit, ledger entry, summary update in one
 multi-document transaction, majority write concern with journal) open loop
 at a target TPS, --runs times per mode, alternating modes so machine noise
