@@ -142,7 +142,7 @@ func seriesNames(d *result.Doc, chart string) []string {
 var telemetryLegends = map[string]string{
 	"cacheDirtyBytes": "dirty cache", "checkpointRunning": "checkpoint running",
 	"checkpoints": "checkpoint completed", "diskWriteBytesPerSec": "disk write",
-	"cpuIowaitPct": "host iowait", "cpuUserPct": "host user", "procCpuUserPct": "server process user",
+	"cpuIowaitPct": "host iowait", "cpuUserPct": "host user", "procCpuUserPct": "server user",
 	"commandPerSec": "commands/s", "insertPerSec": "inserts/s", "updatePerSec": "updates/s",
 }
 
@@ -193,7 +193,7 @@ func TestTelemetryChartOmitsAbsent(t *testing.T) {
 		}
 	}
 	for _, absent := range []string{"dirty cache", "dirty cache MB", "checkpoint running", "checkpoint completed",
-		"disk write", "disk write MB/s", "host iowait", "server process user", "inserts/s", "updates/s"} {
+		"disk write", "disk write MB/s", "host iowait", "server user", "inserts/s", "updates/s"} {
 		if bytes.Contains(svg, []byte(">"+absent+"<")) {
 			t.Errorf("got %q in the SVG, want it left out: the document has no such series", absent)
 		}

@@ -64,7 +64,7 @@ var telemetryPanels = []telemetryPanel{
 	{yLabel: "CPU % of all cores", series: []telemetrySeries{
 		{key: "cpuIowaitPct", host: true, name: "host iowait", scale: 1, color: 0},
 		{key: "cpuUserPct", host: true, name: "host user", scale: 1, color: 2},
-		{key: "procCpuUserPct", host: true, name: "server process user", scale: 1, color: 1},
+		{key: "procCpuUserPct", host: true, name: "server user", scale: 1, color: 1},
 	}},
 	{yLabel: "server ops/s", series: []telemetrySeries{
 		{key: "commandPerSec", name: "commands/s", scale: 1, color: 3},
