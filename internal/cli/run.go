@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -175,7 +176,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 
 // finish stores the result, then shows it and writes the report. A result
 // that cannot be stored is written to a local file so it is never lost.
-func (a *app) finish(d *result.Doc, st resultStore, rf runFlags) error {
+func (a *app) finish(d *result.Doc, st store.Store, rf runFlags) error {
 	saveErr := st.Save(context.WithoutCancel(a.ctx), d)
 	if saveErr != nil {
 		saveErr = a.rescue(d, saveErr)
