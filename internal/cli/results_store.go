@@ -9,7 +9,6 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 )
 
-
 // openStore opens where results go: a JSON Lines file, the given results
 // URI, or the target server. The returned func closes it.
 func (a *app) openStore(ctx context.Context, resultsURI, file, targetURI string) (store.Store, func(), error) {
