@@ -4,6 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Formatting and vet first: they take seconds and name the file.
+unformatted="$(gofmt -l cmd internal)"
+if [[ -n "$unformatted" ]]; then
+  echo "gofmt: these files need formatting (gofmt -w):" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+go vet ./...
+
 dir="$(mktemp -d -t mongobench-test-XXXXXX)"
 export MONGOBENCH_SERVER_DIR="$dir"
 cleanup() {
