@@ -13,6 +13,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/tables"
 	"github.com/mongobench/mongobench/internal/uri"
 )
 
@@ -80,6 +81,10 @@ func isCobraUsage(err error) bool {
 	if errors.As(err, &se) {
 		return true
 	}
+	var te *tables.Error
+	if errors.As(err, &te) {
+		return false // a template's problem, whatever the server's words
+	}
 	msg := err.Error()
 	for _, p := range []string{"unknown flag", "unknown shorthand", "unknown command", "invalid argument", "accepts ", "requires ", "flag needs"} {
 		if strings.Contains(msg, p) {
@@ -114,7 +119,7 @@ Start here:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(a.runCmd(), a.slaCmd(), a.serverCmd(), a.resultsCmd(), a.cleanCmd(), a.workloadsCmd())
+	root.AddCommand(a.runCmd(), a.slaCmd(), a.serverCmd(), a.resultsCmd(), a.tablesCmd(), a.catalogCmd(), a.cleanCmd(), a.workloadsCmd())
 	var profile string
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a Go CPU profile of the tool itself to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")

@@ -106,7 +106,7 @@ var _ spec.Registry = (*Registry)(nil)
 
 // Builtin returns the registry of every built-in workload.
 func Builtin() *Registry {
-	return NewRegistry(KV{}, Ledger{})
+	return NewRegistry(KV{}, Ledger{}, Insert{})
 }
 
 // NewRegistry returns a registry of the given workloads.

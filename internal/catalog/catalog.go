@@ -1,0 +1,86 @@
+// Package catalog defines the focused tests of the MongoDB Performance
+// Tables: each test is a list of variants that change one parameter, at
+// the reference document's sizes times a scale factor. It is pure: the
+// cli runs each variant through bench and stores it with the variant's
+// schema fields (docs/results.md), so report templates can render it.
+package catalog
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// DefaultScale makes the whole insert family finish in minutes on a
+// 2-core machine; 1 is the reference sizes.
+const DefaultScale = 0.002
+
+// A Test is one section of the reference document.
+type Test struct {
+	Name        string
+	Description string
+	variants    func(s Scale) []Variant
+}
+
+// Variant is one row of a test's table.
+type Variant struct {
+	Order   int
+	Threads int
+	// Ops is the measured phase's operation count (batches for inserts).
+	Ops int64
+	// Params are -p assignments for the test's workload.
+	Params []string
+	// Values are the variant's fields as the results schema names them;
+	// they join the result's variant, test_config and _id.
+	Values map[string]any
+	// DocsPerOp is how many documents one operation writes.
+	DocsPerOp int64
+}
+
+// Scale multiplies the reference sizes (document counts, total bytes);
+// thread counts above 8 scale down with it, to at least 8.
+type Scale float64
+
+// ParseScale reads a positive number, or "full" for 1.
+func ParseScale(s string) (Scale, error) {
+	if s == "full" {
+		return 1, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f <= 0 || f > 1 || math.IsNaN(f) {
+		return 0, fmt.Errorf("scale %q: want a number in (0, 1] such as 0.01, or full", s)
+	}
+	return Scale(f), nil
+}
+
+func (s Scale) docs(reference float64) int64 { return max(1, int64(math.Round(reference*float64(s)))) }
+
+func (s Scale) threads(reference int) int {
+	if s >= 1 || reference <= 8 {
+		return reference
+	}
+	return max(8, int(math.Round(float64(reference)*float64(s))))
+}
+
+// Variants returns the test's variants at scale s, in order.
+func (t Test) Variants(s Scale) []Variant { return t.variants(s) }
+
+// Tests lists the catalog, in the reference document's order.
+func Tests() []Test {
+	return []Test{insertDocSize, insertBatchSize, insertIDType, insertNIndexes}
+}
+
+// Find returns the named test.
+func Find(name string) (Test, error) {
+	tests := Tests()
+	i := slices.IndexFunc(tests, func(t Test) bool { return t.Name == name })
+	if i < 0 {
+		names := make([]string, len(tests))
+		for j, t := range tests {
+			names[j] = t.Name
+		}
+		return Test{}, fmt.Errorf("unknown test %q (known: %v)", name, names)
+	}
+	return tests[i], nil
+}

@@ -1,0 +1,74 @@
+package catalog
+
+import (
+	"testing"
+)
+
+// TestVariantsMatchTheReference checks each test's variant order and
+// values against the reference document's table.
+func TestVariantsMatchTheReference(t *testing.T) {
+	tests := []struct {
+		test  string
+		field string
+		want  []any
+	}{
+		{"insert_docsize", "docSizeKB", []any{1.0, 4.0, 32.0, 256.0, 2048.0}},
+		{"insert_batchsize", "writeBatchSize", []any{1, 10, 100, 1000, 2000}},
+		{"insert_idtype", "idType", []any{"OBJECT_ID", "UUID", "BUSINESS_ID"}},
+		{"insert_nindexes", "nSecondaryIndexes", []any{0, 1, 2, 3, 4, 8, 16}},
+	}
+	for _, tt := range tests {
+		test, err := Find(tt.test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs := test.Variants(1)
+		if len(vs) != len(tt.want) {
+			t.Fatalf("%s: got %d variants want %d", tt.test, len(vs), len(tt.want))
+		}
+		for i, v := range vs {
+			if v.Order != i || v.Values["order"] != i {
+				t.Errorf("%s variant %d: order %d / %v", tt.test, i, v.Order, v.Values["order"])
+			}
+			if got := v.Values[tt.field]; got != tt.want[i] {
+				t.Errorf("%s variant %d: %s got %v want %v", tt.test, i, tt.field, got, tt.want[i])
+			}
+		}
+	}
+}
+
+func TestReferenceSizes(t *testing.T) {
+	bs, _ := Find("insert_batchsize")
+	v := bs.Variants(1)[3]
+	if v.Threads != 48 || v.Values["totalDocsToInsert"] != int64(6_200_000) {
+		t.Errorf("insert_batchsize at full scale: threads %d, docs %v; want 48 and 6,200,000", v.Threads, v.Values["totalDocsToInsert"])
+	}
+	ds, _ := Find("insert_docsize")
+	big := ds.Variants(1)[4]
+	if big.DocsPerOp != 4 {
+		t.Errorf("2 MB documents: batch %d, want 4 (8 MB a batch)", big.DocsPerOp)
+	}
+	if got := big.Values["totalDocsToInsert"].(int64) * 2 * mb; got < 24*gb-8*mb || got > 24*gb+8*mb {
+		t.Errorf("insert_docsize 2 MB variant writes %d bytes, want 24 GB", got)
+	}
+	small := ds.Variants(DefaultScale)[0]
+	if small.Threads != 8 || small.Values["totalDocsToInsert"].(int64) > 60_000 {
+		t.Errorf("default scale: %d threads, %v docs; want a few minutes' work", small.Threads, small.Values["totalDocsToInsert"])
+	}
+}
+
+func TestParseScale(t *testing.T) {
+	for in, want := range map[string]Scale{"full": 1, "0.01": 0.01, "1": 1} {
+		if got, err := ParseScale(in); err != nil || got != want {
+			t.Errorf("ParseScale(%q): got %v, %v want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "2", "x", "NaN"} {
+		if _, err := ParseScale(bad); err == nil {
+			t.Errorf("ParseScale(%q): got nil error", bad)
+		}
+	}
+	if _, err := Find("nosuch"); err == nil {
+		t.Error("Find(nosuch): got nil error")
+	}
+}

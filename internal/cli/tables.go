@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/tables"
+)
+
+type tablesFlags struct {
+	results   storeFlags
+	out       string
+	keepGoing bool
+}
+
+func (a *app) tablesCmd() *cobra.Command {
+	var f tablesFlags
+	cmd := &cobra.Command{
+		Use:   "tables TEMPLATE.md",
+		Short: "Fill a report template's MONGO_TABLE blocks from the results",
+		Long: `Renders a Markdown template: each <!-- MONGO_TABLE: {...} --> block runs
+its aggregation pipeline on the results database and its table is written
+right after the block, up to an end marker (<!-- /MONGO_TABLE -->). The
+block stays, so the output can be rendered again to refresh its tables.
+
+A broken block (bad JSON, pipeline error, unknown column) stops the
+command with an error naming its line; with --keep-going its table is
+replaced by an error note, the rest is rendered, and the command still
+exits 1 after writing the document.`,
+		Example: `  mongobench tables templates/performance-tables.md -o report.md`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.renderTemplate(cmd, args[0], f)
+		},
+	}
+	cmd.Flags().StringVarP(&f.out, "output", "o", "", "write the document here (default: standard output)")
+	cmd.Flags().StringVar(&f.results.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
+	cmd.Flags().StringVar(&f.results.file, "results-file", "", "not supported: a JSON Lines file cannot run pipelines")
+	_ = cmd.Flags().MarkHidden("results-file")
+	cmd.Flags().BoolVar(&f.keepGoing, "keep-going", false, "render a broken block as an error note and go on")
+	return cmd
+}
+
+// renderTemplate renders the template at path against the results database.
+func (a *app) renderTemplate(cmd *cobra.Command, path string, f tablesFlags) error {
+	if f.results.file != "" {
+		return usage(errors.New("tables: --results-file cannot run aggregation pipelines; import the file into MongoDB (mongoimport) and use --results URI"))
+	}
+	md, err := os.ReadFile(path)
+	if err != nil {
+		return usage(fmt.Errorf("template: %w", err))
+	}
+	if _, err := tables.Parse(md); err != nil && !f.keepGoing {
+		return nameTemplate(err, path)
+	}
+	return f.results.with(a, cmd, func(st store.Store) error {
+		src, ok := st.(*store.Mongo)
+		if !ok {
+			return fmt.Errorf("tables: the results store %s cannot run aggregation pipelines", st.Where())
+		}
+		out, rerr := tables.Render(cmd.Context(), md, src, tables.Options{Name: path, KeepGoing: f.keepGoing})
+		if out != nil {
+			if err := a.writeRendered(f.out, out); err != nil {
+				return errors.Join(rerr, err)
+			}
+		}
+		return rerr
+	})
+}
+
+// nameTemplate puts the template's path into parse errors.
+func nameTemplate(err error, path string) error {
+	var errs []error
+	for _, e := range unjoin(err) {
+		var te *tables.Error
+		if errors.As(e, &te) {
+			te.Name = path
+		}
+		errs = append(errs, e)
+	}
+	return errors.Join(errs...)
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// writeRendered writes the rendered document to path, or to stdout.
+func (a *app) writeRendered(path string, doc []byte) error {
+	if path == "" {
+		_, err := a.stdout.Write(doc)
+		return err
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("output: %w", err)
+		}
+	}
+	if err := os.WriteFile(path, doc, 0o644); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	return nil
+}
