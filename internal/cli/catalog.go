@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"text/tabwriter"
@@ -12,7 +11,6 @@ import (
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -85,14 +83,7 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		}
 		tests = append(tests, t)
 	}
-	if f.uri == "" {
-		f.uri = env("MONGOBENCH_URI")
-	}
-	target, err := a.target(ctx, f.uri)
-	if err != nil {
-		return err
-	}
-	st, closeStore, err := a.openStore(ctx, f.resultsURI, f.file, target.URI)
+	target, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
 	if err != nil {
 		return err
 	}
@@ -131,20 +122,9 @@ func (a *app) runTest(ctx context.Context, t catalog.Test, scale catalog.Scale, 
 
 func (a *app) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, f catalogFlags, target bench.Target) (*result.Doc, error) {
 	reg := workload.Builtin()
-	sc := &spec.Scenario{Workload: "insert"}
-	set := map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads), "ops": strconv.FormatInt(v.Ops, 10),
-		"database": f.database, "label": f.label}
-	var errs []error
-	for k, val := range set {
-		if val != "" {
-			errs = append(errs, sc.SetFlag(k, val))
-		}
-	}
-	for _, p := range v.Params {
-		errs = append(errs, sc.SetParam(reg, p))
-	}
-	errs = append(errs, sc.Validate(reg))
-	if err := errors.Join(errs...); err != nil {
+	sc, err := buildScenario(reg, "insert", map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
+		"ops": strconv.FormatInt(v.Ops, 10), "database": f.database, "label": f.label}, v.Params)
+	if err != nil {
 		return nil, err
 	}
 	p := newProgress(a.stderr, sc)

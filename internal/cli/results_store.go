@@ -27,6 +27,21 @@ func (a *app) openStore(ctx context.Context, resultsURI, file, targetURI string)
 	return store.NewMongo(c, store.DefaultDatabase, redact(where)), closeFn, nil
 }
 
+// targetAndStore resolves the target (the given URI, $MONGOBENCH_URI, or
+// the embedded server) and opens where its results go. The returned func
+// closes the store.
+func (a *app) targetAndStore(ctx context.Context, uri, resultsURI, file string) (bench.Target, store.Store, func(), error) {
+	if uri == "" {
+		uri = env("MONGOBENCH_URI")
+	}
+	t, err := a.target(ctx, uri)
+	if err != nil {
+		return t, nil, nil, err
+	}
+	st, closeFn, err := a.openStore(ctx, resultsURI, file, t.URI)
+	return t, st, closeFn, err
+}
+
 // resultsStore opens the store the results commands read: the given file
 // or URI, else $MONGOBENCH_RESULTS_URI, else the embedded server.
 func (a *app) resultsStore(ctx context.Context, resultsURI, file string) (store.Store, func(), error) {

@@ -115,6 +115,26 @@ func (a *app) scenario(fs *pflag.FlagSet, args []string, params []string) (*spec
 	return sc, nil
 }
 
+// buildScenario makes a validated scenario of a workload from settings by
+// flag name (empty values are left unset) and -p assignments: how the
+// study commands (sla, catalog) build each run.
+func buildScenario(reg *workload.Registry, name string, settings map[string]string, params []string) (*spec.Scenario, error) {
+	sc := &spec.Scenario{Workload: name}
+	var errs []error
+	for k, v := range settings {
+		if v != "" {
+			errs = append(errs, sc.SetFlag(k, v))
+		}
+	}
+	for _, p := range params {
+		errs = append(errs, sc.SetParam(reg, p))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return sc, sc.Validate(reg)
+}
+
 func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {
 	var errs []error
 	set := func(name, value string) {
@@ -150,11 +170,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 			return err
 		}
 	}
-	t, err := a.target(ctx, sc.URI)
-	if err != nil {
-		return err
-	}
-	st, closeStore, err := a.openStore(ctx, sc.ResultsURI, sc.ResultsFile, t.URI)
+	t, st, closeStore, err := a.targetAndStore(ctx, sc.URI, sc.ResultsURI, sc.ResultsFile)
 	if err != nil {
 		return err
 	}

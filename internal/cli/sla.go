@@ -94,14 +94,7 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 	if err != nil {
 		return usage(err)
 	}
-	if f.uri == "" {
-		f.uri = env("MONGOBENCH_URI")
-	}
-	t, err := a.target(ctx, f.uri)
-	if err != nil {
-		return err
-	}
-	st, closeStore, err := a.openStore(ctx, f.resultsURI, f.file, t.URI)
+	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
 	if err != nil {
 		return err
 	}
@@ -253,30 +246,14 @@ func (s *slaStudy) record(ctx context.Context, d *result.Doc) error {
 }
 
 func (s *slaStudy) scenario(tps float64, mode string, rep int) (*spec.Scenario, error) {
-	reg := workload.Builtin()
-	sc := &spec.Scenario{Workload: "ledger"}
 	set := map[string]string{
 		"name": plan.TestName, "rate": strconv.FormatFloat(tps, 'f', -1, 64), "duration": s.f.duration,
 		"warmup": s.f.warmup, "repetition": strconv.Itoa(rep), "uri": s.target.URI,
 		"threads": s.f.threads, "database": s.f.database, "label": s.f.label,
 	}
-	for k, v := range set {
-		if v == "" {
-			continue
-		}
-		if err := sc.SetFlag(k, v); err != nil {
-			return nil, err
-		}
-	}
-	for _, p := range append(slices(s.f.params), "mode="+mode) {
-		if err := sc.SetParam(reg, p); err != nil {
-			return nil, err
-		}
-	}
-	return sc, sc.Validate(reg)
+	params := append(append([]string(nil), s.f.params...), "mode="+mode)
+	return buildScenario(workload.Builtin(), "ledger", set, params)
 }
-
-func slices(in []string) []string { return append([]string(nil), in...) }
 
 func (s *slaStudy) allFailed(tps float64) bool {
 	for _, sum := range plan.Summarize(s.runs, s.sla) {
