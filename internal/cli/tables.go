@@ -55,18 +55,28 @@ func (a *app) renderTemplate(cmd *cobra.Command, path string, f tablesFlags) err
 	if err != nil {
 		return usage(fmt.Errorf("template: %w", err))
 	}
+	return a.renderDoc(cmd, md, path, f, nil)
+}
+
+// renderDoc renders the template md, named name in errors, against the
+// results database and writes it where f says; wrote, if set, is called
+// once the document is written.
+func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlags, wrote func()) error {
 	if _, err := tables.Parse(md); err != nil && !f.keepGoing {
-		return nameTemplate(err, path)
+		return nameTemplate(err, name)
 	}
 	return f.results.with(a, cmd, func(st store.Store) error {
 		src, ok := st.(*store.Mongo)
 		if !ok {
 			return fmt.Errorf("tables: the results store %s cannot run aggregation pipelines", st.Where())
 		}
-		out, rerr := tables.Render(cmd.Context(), md, src, tables.Options{Name: path, KeepGoing: f.keepGoing})
+		out, rerr := tables.Render(cmd.Context(), md, src, tables.Options{Name: name, KeepGoing: f.keepGoing})
 		if out != nil {
 			if err := a.writeRendered(f.out, out); err != nil {
 				return errors.Join(rerr, err)
+			}
+			if wrote != nil {
+				wrote()
 			}
 		}
 		return rerr

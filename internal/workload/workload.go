@@ -30,6 +30,7 @@ type Notes struct {
 	mu        sync.Mutex
 	effective map[string]any
 	warnings  []string
+	shared    map[string]any // state the tasks of one run share (not stored)
 }
 
 // Set records an effective setting.
@@ -48,6 +49,36 @@ func (n *Notes) Get(key string) (any, bool) {
 	defer n.mu.Unlock()
 	v, ok := n.effective[key]
 	return v, ok
+}
+
+// setShared stores state every task of the run shares, such as the YCSB
+// insert counters; it is not part of the result.
+func (n *Notes) setShared(key string, v any) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.shared == nil {
+		n.shared = map[string]any{}
+	}
+	n.shared[key] = v
+}
+
+// sharedOrNew returns the shared state under key, building and storing it
+// with build when there is none yet.
+func (n *Notes) sharedOrNew(key string, build func() (any, error)) (any, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if v, ok := n.shared[key]; ok {
+		return v, nil
+	}
+	v, err := build()
+	if err != nil {
+		return nil, err
+	}
+	if n.shared == nil {
+		n.shared = map[string]any{}
+	}
+	n.shared[key] = v
+	return v, nil
 }
 
 // Warn records a warning.
@@ -106,7 +137,9 @@ var _ spec.Registry = (*Registry)(nil)
 
 // Builtin returns the registry of every built-in workload.
 func Builtin() *Registry {
-	return NewRegistry(KV{}, Ledger{}, Insert{})
+	return NewRegistry(KV{}, Ledger{}, Insert{},
+		YCSB{Preset: "a"}, YCSB{Preset: "b"}, YCSB{Preset: "c"},
+		YCSB{Preset: "d"}, YCSB{Preset: "e"}, YCSB{Preset: "f"})
 }
 
 // NewRegistry returns a registry of the given workloads.

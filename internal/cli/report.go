@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/templates"
+)
+
+// defaultReportPath is where 'report' writes unless told otherwise.
+const defaultReportPath = "mongobench-reports/performance-tables.md"
+
+// shippedTemplateName names the embedded template in error messages.
+const shippedTemplateName = "templates/performance-tables.md"
+
+func (a *app) reportCmd() *cobra.Command {
+	var f tablesFlags
+	var template string
+	cmd := &cobra.Command{
+		Use:   "report",
+		Short: "Render the MongoDB Performance Tables document from the stored results",
+		Long: `Renders the Performance Tables document shipped with mongobench
+(templates/performance-tables.md: one section per catalog test, with its
+base instance, performance and resource-usage tables and what to look for)
+against the results database, or the template given with --template, as
+'mongobench tables' does. Tests not run yet get empty tables; values the
+server or host cannot provide are empty cells, never 0.
+
+The document keeps its MONGO_TABLE blocks, so it can be rendered again with
+'mongobench tables OUT.md -o OUT.md' after more runs.`,
+		Example: `  mongobench catalog run insert_docsize insert_batchsize insert_idtype insert_nindexes
+  mongobench report
+  mongobench report -o report.md --results mongodb://results-host/`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			md, name := templates.PerformanceTables, shippedTemplateName
+			if template != "" {
+				b, err := os.ReadFile(template)
+				if err != nil {
+					return usage(fmt.Errorf("template: %w", err))
+				}
+				md, name = b, template
+			}
+			return a.renderDoc(cmd, md, name, f, func() {
+				if f.out != "" {
+					fmt.Fprintf(a.stdout, "report written to %s\n", f.out)
+				}
+			})
+		},
+	}
+	cmd.Flags().StringVarP(&f.out, "output", "o", defaultReportPath, "write the document here (empty: standard output)")
+	cmd.Flags().StringVar(&template, "template", "", "render this template instead of the shipped one")
+	cmd.Flags().StringVar(&f.results.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
+	cmd.Flags().BoolVar(&f.keepGoing, "keep-going", false, "render a broken block as an error note and go on")
+	return cmd
+}

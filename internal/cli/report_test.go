@@ -1,0 +1,147 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/server"
+	"github.com/mongobench/mongobench/internal/testenv"
+)
+
+// reportTable is one rendered table of the report: its header and rows.
+type reportTable struct {
+	header []string
+	rows   [][]string
+}
+
+// col returns the index of the column headed h, or fails the test.
+func (rt reportTable) col(t *testing.T, h string) int {
+	t.Helper()
+	i := slices.Index(rt.header, h)
+	if i < 0 {
+		t.Fatalf("table %v has no column %q", rt.header, h)
+	}
+	return i
+}
+
+// reportTables returns the table rendered after each MONGO_TABLE block,
+// in document order.
+func reportTables(t *testing.T, doc string) []reportTable {
+	t.Helper()
+	var out []reportTable
+	chunks := strings.Split(doc, "<!-- /MONGO_TABLE -->")
+	for _, chunk := range chunks[:len(chunks)-1] {
+		i := strings.LastIndex(chunk, "-->\n")
+		if i < 0 {
+			t.Fatalf("end marker without a block before it:\n%s", chunk)
+		}
+		var rt reportTable
+		for n, line := range strings.Split(strings.TrimSpace(chunk[i+len("-->\n"):]), "\n") {
+			if !strings.HasPrefix(line, "|") || !strings.HasSuffix(line, "|") {
+				t.Fatalf("not a table line: %q", line)
+			}
+			cells := strings.Split(line[1:len(line)-1], "|")
+			for j := range cells {
+				cells[j] = strings.TrimSpace(cells[j])
+			}
+			switch n {
+			case 0:
+				rt.header = cells
+			case 1: // separator
+			default:
+				rt.rows = append(rt.rows, cells)
+			}
+		}
+		out = append(out, rt)
+	}
+	return out
+}
+
+// TestReportInsertCatalog runs the four insert tests at a tiny scale on a
+// server of the test's own (so its results collection holds these rows
+// only), renders the shipped document, and checks every table: one row per
+// variant in the reference order, docs/s filled, and the WiredTiger columns
+// empty (not 0) where the server has no WiredTiger.
+func TestReportInsertCatalog(t *testing.T) {
+	h := testenv.Own(t, server.Options{})
+	db := testenv.DBName(t)
+	o := mb(t, "catalog", "run", "insert_docsize", "insert_batchsize", "insert_idtype", "insert_nindexes",
+		"--scale", "0.00005", "--uri", h.URI, "--database", db, "--results", h.URI)
+	wantCode(t, o, cli.ExitOK)
+
+	out := filepath.Join(t.TempDir(), "reports", "performance-tables.md")
+	o = mb(t, "report", "-o", out, "--results", h.URI)
+	wantCode(t, o, cli.ExitOK)
+	if want := "report written to " + out; !strings.Contains(o.stdout, want) {
+		t.Errorf("stdout: got %q, want it to say %q", o.stdout, want)
+	}
+	doc, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := reportTables(t, string(doc))
+	if n := strings.Count(string(doc), "<!-- MONGO_TABLE:"); n != len(got) || n != 4*3 {
+		t.Fatalf("%d blocks, %d tables rendered; want 4 tests × 3 tables", n, len(got))
+	}
+
+	variants := [][]string{
+		{"1", "4", "32", "256", "2048"},
+		{"1", "10", "100", "1000", "2000"},
+		{"OBJECT_ID", "UUID", "BUSINESS_ID"},
+		{"0", "1", "2", "3", "4", "8", "16"},
+	}
+	for i, want := range variants {
+		base, perf, res := got[3*i], got[3*i+1], got[3*i+2]
+		if len(base.rows) != 1 || base.rows[0][base.col(t, "Instance")] == "" {
+			t.Errorf("test %d base instance: got %v, want one row naming the instance", i, base.rows)
+		}
+		for _, rt := range []reportTable{perf, res} {
+			var first []string
+			for _, r := range rt.rows {
+				first = append(first, r[0])
+			}
+			if !slices.Equal(first, want) {
+				t.Errorf("table %v: variants %v, want %v", rt.header, first, want)
+			}
+		}
+		docsCol := perf.col(t, "Speed (docs/s)")
+		for _, r := range perf.rows {
+			if v, err := strconv.ParseFloat(r[docsCol], 64); err != nil || v <= 0 {
+				t.Errorf("%s %s: docs/s %q, want a number > 0", perf.header[0], r[0], r[docsCol])
+			}
+		}
+		if i == 1 || i == 3 { // the tests that measure latency
+			meanCol := perf.col(t, "Mean batch latency (ms)")
+			for _, r := range perf.rows {
+				if v, err := strconv.ParseFloat(r[meanCol], 64); err != nil || v <= 0 {
+					t.Errorf("%s %s: mean latency %q, want a number > 0", perf.header[0], r[0], r[meanCol])
+				}
+			}
+		}
+		if h.Kind != server.KindSecantus {
+			continue
+		}
+		for _, c := range []string{"Pages read into cache/s", "Cache write KB/s", "WAL KB/s"} {
+			j := res.col(t, c)
+			for _, r := range res.rows {
+				if r[j] != "" {
+					t.Errorf("%s %s: %s %q, want an empty cell (SecantusDB has no WiredTiger statistics)", res.header[0], r[0], c, r[j])
+				}
+			}
+		}
+	}
+}
+
+func TestReportBadTemplate(t *testing.T) {
+	o := mb(t, "report", "--template", filepath.Join(t.TempDir(), "missing.md"), "--results", unreachable)
+	wantCode(t, o, cli.ExitUsage)
+	wantQuick(t, o, usageFast)
+	if msg := errorLine(t, o, false); !strings.Contains(msg, "missing.md") {
+		t.Errorf("missing template: got %q, want it named", msg)
+	}
+}

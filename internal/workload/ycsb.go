@@ -1,0 +1,481 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/datagen"
+	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/ycsb"
+)
+
+// YCSB is one of YCSB's core workloads A–F ("ycsb-a" … "ycsb-f"): the
+// preset's properties are the parameter defaults, and every property of
+// YCSB's CoreWorkload can be overridden under its YCSB name. Documents are
+// stored as YCSB's MongoDB binding stores them: collection usertable (the
+// table property), _id the key name ("user6284781860667377211"), fields
+// field0 … fieldN-1 holding binary values of the field length.
+//
+// One difference from YCSB's own reports: YCSB's DB wrapper also records
+// the read and the update inside a READ-MODIFY-WRITE under READ and
+// UPDATE; here each operation is recorded once, under its own type.
+type YCSB struct {
+	Preset string // "a" … "f"
+}
+
+var _ Workload = YCSB{}
+
+// YCSB operation types, in Ops order (ycsb.Op's order).
+var ycsbOps = []string{
+	ycsb.Read.String(), ycsb.Update.String(), ycsb.Insert.String(),
+	ycsb.Scan.String(), ycsb.ReadModifyWrite.String(),
+}
+
+// errYCSBNotFound is an update that matched no record, which YCSB's
+// MongoDB binding reports as NOT_FOUND (a failed operation).
+var errYCSBNotFound = errors.New("ycsb: no record with that key")
+
+// ycsbShared is the Notes key of the run's shared ycsb.Workload.
+const ycsbShared = "ycsb"
+
+// Name is "ycsb-" and the preset letter.
+func (w YCSB) Name() string { return "ycsb-" + w.Preset }
+
+// Summary describes the workload in one line.
+func (w YCSB) Summary() string {
+	switch w.Preset {
+	case "a":
+		return "YCSB workload A: update heavy, 50% reads / 50% updates, zipfian"
+	case "b":
+		return "YCSB workload B: read mostly, 95% reads / 5% updates, zipfian"
+	case "c":
+		return "YCSB workload C: read only, zipfian"
+	case "d":
+		return "YCSB workload D: read latest, 95% reads / 5% inserts, latest"
+	case "e":
+		return "YCSB workload E: short ranges, 95% scans / 5% inserts, zipfian"
+	case "f":
+		return "YCSB workload F: read-modify-write, 50% reads / 50% RMW, zipfian"
+	}
+	return "YCSB core workload " + w.Preset
+}
+
+// ycsbProp declares one YCSB property as a parameter; get renders the
+// preset's value as its default.
+type ycsbProp struct {
+	name     string
+	kind     spec.ParamKind
+	min, max string
+	values   []string
+	help     string
+	get      func(ycsb.Properties) string
+}
+
+func i64(f func(ycsb.Properties) int64) func(ycsb.Properties) string {
+	return func(p ycsb.Properties) string { return strconv.FormatInt(f(p), 10) }
+}
+
+func f64(f func(ycsb.Properties) float64) func(ycsb.Properties) string {
+	return func(p ycsb.Properties) string { return strconv.FormatFloat(f(p), 'g', -1, 64) }
+}
+
+func fraction(name, help string, f func(ycsb.Properties) float64) ycsbProp {
+	return ycsbProp{name: name, kind: spec.KindFloat, min: "0", max: "1", help: help, get: f64(f)}
+}
+
+// ycsbProps are every property ycsb.Properties.Set accepts.
+var ycsbProps = []ycsbProp{
+	{name: "recordcount", kind: spec.KindInt, min: "0", help: "records in the database (keys 0..recordcount-1); 0 means 2^31-1, as YCSB",
+		get: i64(func(p ycsb.Properties) int64 { return p.RecordCount })},
+	{name: "operationcount", kind: spec.KindInt, min: "0", help: "YCSB's run length; here it only sizes the zipfian key space as YCSB does (the run is bounded by --ops/--duration)",
+		get: i64(func(p ycsb.Properties) int64 { return p.OperationCount })},
+	{name: "table", kind: spec.KindString, help: "collection name",
+		get: func(p ycsb.Properties) string { return p.Table }},
+	{name: "fieldcount", kind: spec.KindInt, min: "1", max: "10000", help: "fields per record",
+		get: i64(func(p ycsb.Properties) int64 { return p.FieldCount })},
+	{name: "fieldnameprefix", kind: spec.KindString, help: "field name prefix (field0, field1, …)",
+		get: func(p ycsb.Properties) string { return p.FieldNamePrefix }},
+	{name: "fieldlength", kind: spec.KindInt, min: "0", max: "1048576", help: "field value length in bytes (the maximum for non-constant distributions)",
+		get: i64(func(p ycsb.Properties) int64 { return p.FieldLength })},
+	{name: "minfieldlength", kind: spec.KindInt, min: "0", max: "1048576", help: "minimum field length (uniform and zipfian field length distributions)",
+		get: i64(func(p ycsb.Properties) int64 { return p.MinFieldLength })},
+	{name: "fieldlengthdistribution", kind: spec.KindEnum, values: []string{"constant", "uniform", "zipfian"}, help: "distribution of field lengths",
+		get: func(p ycsb.Properties) string { return p.FieldLengthDistribution }},
+	{name: "readallfields", kind: spec.KindBool, help: "reads and scans return every field (false: one random field)",
+		get: func(p ycsb.Properties) string { return strconv.FormatBool(p.ReadAllFields) }},
+	{name: "writeallfields", kind: spec.KindBool, help: "updates $set every field (false: one random field)",
+		get: func(p ycsb.Properties) string { return strconv.FormatBool(p.WriteAllFields) }},
+	fraction("readproportion", "share of READ operations", func(p ycsb.Properties) float64 { return p.ReadProportion }),
+	fraction("updateproportion", "share of UPDATE operations", func(p ycsb.Properties) float64 { return p.UpdateProportion }),
+	fraction("insertproportion", "share of INSERT operations", func(p ycsb.Properties) float64 { return p.InsertProportion }),
+	fraction("scanproportion", "share of SCAN operations", func(p ycsb.Properties) float64 { return p.ScanProportion }),
+	fraction("readmodifywriteproportion", "share of READ-MODIFY-WRITE operations", func(p ycsb.Properties) float64 { return p.ReadModifyWriteProportion }),
+	{name: "requestdistribution", kind: spec.KindEnum, values: []string{"uniform", "zipfian", "latest", "hotspot", "sequential"}, help: "key distribution of reads, updates, scans and RMW (zipfian is scrambled, constant 0.99)",
+		get: func(p ycsb.Properties) string { return p.RequestDistribution }},
+	{name: "minscanlength", kind: spec.KindInt, min: "1", help: "fewest records a scan asks for",
+		get: i64(func(p ycsb.Properties) int64 { return p.MinScanLength })},
+	{name: "maxscanlength", kind: spec.KindInt, min: "1", help: "most records a scan asks for",
+		get: i64(func(p ycsb.Properties) int64 { return p.MaxScanLength })},
+	{name: "scanlengthdistribution", kind: spec.KindEnum, values: []string{"uniform", "zipfian"}, help: "distribution of scan lengths",
+		get: func(p ycsb.Properties) string { return p.ScanLengthDistribution }},
+	{name: "insertorder", kind: spec.KindEnum, values: []string{"hashed", "ordered"}, help: "key names: hashed (FNV, YCSB's default) or in order",
+		get: func(p ycsb.Properties) string { return p.InsertOrder }},
+	{name: "zeropadding", kind: spec.KindInt, min: "0", max: "64", help: "key numbers are left-padded with zeros to this many digits",
+		get: func(p ycsb.Properties) string { return strconv.Itoa(p.ZeroPadding) }},
+	{name: "insertstart", kind: spec.KindInt, min: "0", help: "first key this client loads and operates on (to split a key space between clients)",
+		get: i64(func(p ycsb.Properties) int64 { return p.InsertStart })},
+	{name: "insertcount", kind: spec.KindInt, min: "0", help: "keys this client loads from insertstart; 0 means recordcount - insertstart",
+		get: i64(func(p ycsb.Properties) int64 { return p.InsertCount })},
+	fraction("hotspotdatafraction", "hotspot distribution: share of keys that are hot", func(p ycsb.Properties) float64 { return p.HotspotDataFraction }),
+	fraction("hotspotopnfraction", "hotspot distribution: share of operations on hot keys", func(p ycsb.Properties) float64 { return p.HotspotOpnFraction }),
+}
+
+// YCSBPropertyNames returns the YCSB properties the workloads declare as
+// parameters (every property ycsb.Properties.Set accepts).
+func YCSBPropertyNames() []string {
+	names := make([]string, len(ycsbProps))
+	for i, d := range ycsbProps {
+		names[i] = d.name
+	}
+	return names
+}
+
+func (w YCSB) preset() ycsb.Properties {
+	p, ok := ycsb.Preset(w.Preset)
+	if !ok {
+		panic("workload: unknown YCSB preset " + strconv.Quote(w.Preset))
+	}
+	return p
+}
+
+// Params declares every YCSB property with the preset's value as its
+// default, and the load phase's batch size and parallelism.
+func (w YCSB) Params() []spec.ParamSpec {
+	preset := w.preset()
+	specs := make([]spec.ParamSpec, 0, len(ycsbProps)+2)
+	for _, d := range ycsbProps {
+		specs = append(specs, spec.ParamSpec{Name: d.name, Kind: d.kind, Default: d.get(preset),
+			Min: d.min, Max: d.max, Values: d.values, Help: d.help})
+	}
+	return append(specs,
+		spec.ParamSpec{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "records per insertMany in the load phase"},
+		spec.ParamSpec{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel load-phase connections"},
+	)
+}
+
+// Properties converts validated parameters into YCSB properties: the
+// preset, then each declared property given in p, through Set.
+func (w YCSB) Properties(p spec.Params) (ycsb.Properties, error) {
+	props := w.preset()
+	for _, d := range ycsbProps {
+		v, ok := p[d.name]
+		if !ok {
+			continue
+		}
+		var text string
+		switch v := v.(type) {
+		case int64:
+			text = strconv.FormatInt(v, 10)
+		case float64:
+			text = strconv.FormatFloat(v, 'g', -1, 64)
+		case bool:
+			text = strconv.FormatBool(v)
+		case string:
+			text = v
+		default:
+			return props, fmt.Errorf("ycsb property %s: unexpected %T", d.name, v)
+		}
+		if err := props.Set(d.name, text); err != nil {
+			return props, err
+		}
+	}
+	return props, props.Validate()
+}
+
+// Ops names the operation types as YCSB reports them.
+func (YCSB) Ops(spec.Params) []string { return ycsbOps }
+
+func (w YCSB) newShared(p spec.Params) (*ycsb.Workload, error) {
+	props, err := w.Properties(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", w.Name(), err)
+	}
+	return ycsb.New(props)
+}
+
+// Setup resets the table and runs YCSB's load phase: insertcount records
+// from insertstart, in parallel unordered insertMany batches.
+//
+// The load phase is part of setup for now, so it is not measured; issue 5
+// wants it as its own measured run (docs/s, MB/s) later.
+func (w YCSB) Setup(ctx context.Context, env Env, p spec.Params) error {
+	wl, err := w.newShared(p)
+	if err != nil {
+		return err
+	}
+	if env.Notes != nil {
+		// A fresh workload per setup: the run's insert counter starts
+		// again at recordcount.
+		env.Notes.setShared(ycsbShared, wl)
+	}
+	props := wl.P
+	if err := ResetCollection(ctx, env.DB, props.Table); err != nil {
+		return err
+	}
+	start, count := props.InsertRange()
+	rb := newRecordBuilder(props, env.Seed, -1)
+	kw, rnd := wl.Worker(), datagen.Rand(env.Seed, -1)
+	var mu sync.Mutex // the loaders share one builder and generator
+	l := &loader{
+		coll:  env.DB.Collection(props.Table),
+		total: count,
+		batch: p.Int("batchSize"),
+		build: func(dst []byte, k int64) []byte {
+			mu.Lock()
+			defer mu.Unlock()
+			return rb.appendRecord(dst, start+k, kw, rnd)
+		},
+	}
+	return l.run(ctx, int(p.Int("loaders")), func(done int64) { env.progress("load", done, count) })
+}
+
+// NewTask builds one worker's task over the run's shared workload state
+// (the insert counter), which Setup created or the first task creates.
+func (w YCSB) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+	if env.Notes == nil {
+		return nil, fmt.Errorf("%s: Env.Notes is needed to share the insert counter between workers", w.Name())
+	}
+	v, err := env.Notes.sharedOrNew(ycsbShared, func() (any, error) { return w.newShared(p) })
+	if err != nil {
+		return nil, err
+	}
+	wl, ok := v.(*ycsb.Workload)
+	if !ok {
+		return nil, fmt.Errorf("%s: shared state is %T", w.Name(), v)
+	}
+	props := wl.P
+	t := &ycsbTask{
+		coll:  env.DB.Collection(props.Table),
+		wl:    wl,
+		kw:    wl.Worker(),
+		rnd:   datagen.Rand(env.Seed, worker),
+		props: props,
+		rb:    newRecordBuilder(props, env.Seed, worker),
+	}
+	t.oneField = make([]*options.FindOneOptionsBuilder, props.FieldCount)
+	t.projections = make([]bson.Raw, props.FieldCount)
+	for i, name := range t.rb.fields {
+		t.projections[i] = bson.Raw(bsoncore.NewDocumentBuilder().AppendInt32(name, 1).Build())
+		t.oneField[i] = options.FindOne().SetProjection(t.projections[i])
+	}
+	t.sortID = bson.Raw(bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).Build())
+	return t, nil
+}
+
+// recordBuilder appends YCSB records and field values as BSON into the
+// caller's buffers. Values are windows of a random payload.
+type recordBuilder struct {
+	props   ycsb.Properties
+	fields  []string
+	payload []byte
+	key     []byte
+}
+
+func newRecordBuilder(props ycsb.Properties, seed int64, worker int) *recordBuilder {
+	b := &recordBuilder{props: props, fields: make([]string, props.FieldCount), key: make([]byte, 0, 32)}
+	for i := range b.fields {
+		b.fields[i] = props.FieldNamePrefix + strconv.Itoa(i)
+	}
+	b.payload = datagen.Payload(int(props.FieldLength)+4096, uint64(seed)+uint64(worker)+11)
+	return b
+}
+
+// appendKey sets b.key to the name of key number keynum.
+func (b *recordBuilder) appendKey(keynum int64) {
+	b.key = ycsb.AppendKeyName(b.key[:0], keynum, b.props.ZeroPadding, b.props.Ordered())
+}
+
+// appendRecord appends the whole record of key number keynum.
+func (b *recordBuilder) appendRecord(dst []byte, keynum int64, kw *ycsb.Worker, r *rand.Rand) []byte {
+	b.appendKey(keynum)
+	idx, dst := bsoncore.AppendDocumentStart(dst)
+	dst = appendStringBytes(dst, "_id", b.key)
+	for _, name := range b.fields {
+		dst = b.appendValue(dst, name, kw, r)
+	}
+	dst, _ = bsoncore.AppendDocumentEnd(dst, idx)
+	return dst
+}
+
+// appendValue appends one field with a value of the next field length.
+func (b *recordBuilder) appendValue(dst []byte, name string, kw *ycsb.Worker, r *rand.Rand) []byte {
+	n := int(min(max(kw.FieldLength(r), 0), b.props.FieldLength))
+	off := r.IntN(len(b.payload) - n + 1)
+	return bsoncore.AppendBinaryElement(dst, name, 0, b.payload[off:off+n])
+}
+
+// appendStringBytes appends a string element whose value is in a byte
+// slice, without converting it to a string.
+func appendStringBytes(dst []byte, key string, val []byte) []byte {
+	dst = bsoncore.AppendHeader(dst, bsoncore.TypeString, key)
+	dst = bsoncore.AppendInt32(dst, int32(len(val)+1))
+	dst = append(dst, val...)
+	return append(dst, 0)
+}
+
+// ycsbTask is one worker's YCSB operations. Filters, updates and records
+// are appended into reused buffers.
+type ycsbTask struct {
+	coll        *mongo.Collection
+	wl          *ycsb.Workload
+	kw          *ycsb.Worker
+	rnd         *rand.Rand
+	props       ycsb.Properties
+	rb          *recordBuilder
+	oneField    []*options.FindOneOptionsBuilder // projection of field i
+	projections []bson.Raw
+	sortID      bson.Raw
+	filter      []byte
+	doc         []byte
+	scanned     int64 // records returned by scans
+	notFound    int64
+}
+
+// Counts reports the records scans returned and the reads and updates
+// that found no record.
+func (t *ycsbTask) Counts() map[string]int64 {
+	return map[string]int64{"scanned": t.scanned, "notFound": t.notFound}
+}
+
+// Do performs the next operation of the mix and returns its index in
+// Ops.
+func (t *ycsbTask) Do(ctx context.Context) (int, error) {
+	op := t.kw.NextOp(t.rnd)
+	var err error
+	switch op {
+	case ycsb.Read:
+		err = t.read(ctx, t.kw.NextKeynum(t.rnd))
+	case ycsb.Update:
+		err = t.update(ctx, t.kw.NextKeynum(t.rnd))
+	case ycsb.Insert:
+		err = t.insert(ctx)
+	case ycsb.Scan:
+		err = t.scan(ctx, t.kw.NextKeynum(t.rnd))
+	case ycsb.ReadModifyWrite:
+		keynum := t.kw.NextKeynum(t.rnd)
+		if err = t.read(ctx, keynum); err == nil {
+			err = t.update(ctx, keynum)
+		}
+	default:
+		return 0, fmt.Errorf("ycsb: unknown operation %v", op)
+	}
+	return int(op), err
+}
+
+// keyFilter builds {_id: key} into t.filter.
+func (t *ycsbTask) keyFilter(keynum int64) bson.Raw {
+	t.rb.appendKey(keynum)
+	idx, dst := bsoncore.AppendDocumentStart(t.filter[:0])
+	dst = appendStringBytes(dst, "_id", t.rb.key)
+	t.filter, _ = bsoncore.AppendDocumentEnd(dst, idx)
+	return bson.Raw(t.filter)
+}
+
+// read finds the record by _id: every field, or one random field.
+func (t *ycsbTask) read(ctx context.Context, keynum int64) error {
+	filter := t.keyFilter(keynum)
+	var res *mongo.SingleResult
+	if t.props.ReadAllFields {
+		res = t.coll.FindOne(ctx, filter)
+	} else {
+		res = t.coll.FindOne(ctx, filter, t.oneField[t.kw.Field(t.rnd)])
+	}
+	_, err := res.Raw()
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		t.notFound++
+	}
+	return err
+}
+
+// update $sets every field or one random field with new values.
+func (t *ycsbTask) update(ctx context.Context, keynum int64) error {
+	filter := t.keyFilter(keynum)
+	idx, dst := bsoncore.AppendDocumentStart(t.doc[:0])
+	setIdx, dst := bsoncore.AppendDocumentElementStart(dst, "$set")
+	if t.props.WriteAllFields {
+		for _, name := range t.rb.fields {
+			dst = t.rb.appendValue(dst, name, t.kw, t.rnd)
+		}
+	} else {
+		dst = t.rb.appendValue(dst, t.rb.fields[t.kw.Field(t.rnd)], t.kw, t.rnd)
+	}
+	dst, _ = bsoncore.AppendDocumentEnd(dst, setIdx)
+	t.doc, _ = bsoncore.AppendDocumentEnd(dst, idx)
+	res, err := t.coll.UpdateOne(ctx, filter, bson.Raw(t.doc))
+	if err != nil {
+		return err
+	}
+	if res.Acknowledged && res.MatchedCount == 0 {
+		t.notFound++
+		return errYCSBNotFound
+	}
+	return nil
+}
+
+// insert inserts the record of the next insert key number. The key is
+// acknowledged once the insert returns, whether it succeeded or not, as
+// YCSB does (in a finally block), so the latest distribution and the
+// bound on chosen keys follow the inserts.
+func (t *ycsbTask) insert(ctx context.Context) error {
+	keynum := t.wl.Inserts.Next()
+	t.doc = t.rb.appendRecord(t.doc[:0], keynum, t.kw, t.rnd)
+	_, err := t.coll.InsertOne(ctx, bson.Raw(t.doc))
+	if ackErr := t.wl.Inserts.Acknowledge(keynum); err == nil {
+		err = ackErr
+	}
+	return err
+}
+
+// scan reads up to the next scan length records from the start key in
+// _id order, the whole result.
+func (t *ycsbTask) scan(ctx context.Context, keynum int64) error {
+	t.rb.appendKey(keynum)
+	idx, dst := bsoncore.AppendDocumentStart(t.filter[:0])
+	gte, dst := bsoncore.AppendDocumentElementStart(dst, "_id")
+	dst = appendStringBytes(dst, "$gte", t.rb.key)
+	dst, _ = bsoncore.AppendDocumentEnd(dst, gte)
+	t.filter, _ = bsoncore.AppendDocumentEnd(dst, idx)
+	n := t.kw.ScanLength(t.rnd)
+	opts := options.Find().SetSort(t.sortID).SetLimit(n).SetBatchSize(int32(min(n, math.MaxInt32)))
+	if !t.props.ReadAllFields {
+		opts.SetProjection(t.projections[t.kw.Field(t.rnd)])
+	}
+	cur, err := t.coll.Find(ctx, bson.Raw(t.filter), opts)
+	if err != nil {
+		return err
+	}
+	var got int64
+	for cur.Next(ctx) {
+		got++
+	}
+	err = cur.Err()
+	if cerr := cur.Close(ctx); err == nil {
+		err = cerr
+	}
+	t.scanned += got
+	if err == nil && got > n {
+		err = fmt.Errorf("ycsb: scan returned %d records, asked for at most %d", got, n)
+	}
+	return err
+}
