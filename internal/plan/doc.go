@@ -1,6 +1,8 @@
 // Package plan judges transaction runs against a latency SLA and renders
 // the tables of `mongobench sla`: one line per run, a summary per variant,
-// the scaling study and the journey of stages.
+// the scaling study and the journey of stages. It also judges and renders
+// the steps of `mongobench sweep` (sweep.go: Step, Holds, Saturation,
+// MaxAtSLA, the automatic rate search and the spread of repetitions).
 //
 // Input is stored result documents of the txn_sla test (see RunOf). A run
 // passes when every percentile the SLA checks is within its bound, it
