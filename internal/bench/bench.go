@@ -100,7 +100,9 @@ type run struct {
 	before telemetry.Status
 	after  telemetry.Status
 	tasks  []load.Task
-	errs   []error
+	// base holds the workload's counts at the measured phase's start.
+	base, baseCauses map[string]int64
+	errs             []error
 }
 
 func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env) (*result.Doc, error) {
@@ -153,8 +155,12 @@ func (r *run) engineConfig() load.Config {
 	return cfg
 }
 
-// snapshot takes serverStatus at the measured phase's boundaries.
+// snapshot takes the workload's counts and serverStatus at the measured
+// phase's boundaries (on the engine's callback goroutine).
 func (r *run) snapshot(p load.Phase, _ time.Time) {
+	if p == load.MeasureStart {
+		r.base, r.baseCauses = r.counts()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	st, err := telemetry.ServerStatus(ctx, r.client)

@@ -11,14 +11,20 @@ import (
 
 // addNotes stores what the workload decided and counted: effective
 // settings into test_config, warnings into notes, every worker's counts
-// into testResults (retry causes under retryCauses), and the server
-// operations each completed operation cost.
+// over the measured phase (warm-up subtracted) into testResults (retry
+// causes under retryCauses), and the server operations each completed
+// operation cost.
 func (r *run) addNotes(d *result.Doc, n *workload.Notes) {
 	maps.Copy(d.TestConfig, n.Effective())
 	d.Notes = n.Warnings()
 	counts, causes := r.counts()
 	for k, v := range counts {
-		d.TestResults[k] = v
+		d.TestResults[k] = v - r.base[k]
+	}
+	for k, v := range r.baseCauses {
+		if causes[k] -= v; causes[k] == 0 {
+			delete(causes, k)
+		}
 	}
 	if len(causes) > 0 {
 		d.TestResults["retryCauses"] = causes

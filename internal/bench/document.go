@@ -167,7 +167,7 @@ func errorCounts(e load.ErrorCounts) result.Errors {
 func schedule(res *load.Result, sc *spec.Scenario) result.Schedule {
 	s := result.Schedule{
 		Mode: res.Mode, Pacer: res.Pacer, Workers: res.Workers, Intended: res.Intended,
-		Late: res.Late, Dropped: res.Dropped, MaxLag: ms(res.MaxLag),
+		Late: res.Late, Dropped: res.Dropped, Abandoned: res.Abandoned, MaxLag: ms(res.MaxLag),
 		LateThreshold: ms(10 * time.Millisecond), DropBound: ms(time.Duration(sc.MaxLag)),
 	}
 	if phase := res.End.Sub(res.Start); phase > 0 {

@@ -62,10 +62,12 @@ type Config struct {
 	Grace time.Duration
 	// Classify maps an operation's error to its class (default: Other).
 	Classify Classifier
-	// OnPhase is called at the measured phase's start and end, from the
-	// engine's coordinating goroutine (telemetry snapshots go here).
-	OnPhase func(Phase, time.Time)
-	// OnInterval is called after each interval closes.
+	// OnPhase is called at the measured phase's start and end
+	// (telemetry snapshots go here), and OnInterval after each interval
+	// closes. Both run in order on a goroutine of their own, so a slow
+	// callback never delays the measurement; all have returned when Run
+	// returns.
+	OnPhase    func(Phase, time.Time)
 	OnInterval func(*Interval)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/hist"
@@ -24,10 +25,23 @@ type coordinator struct {
 	cpuLast   time.Duration
 	partial   bool
 	reason    string
+	stopAt    time.Time // when a stop was requested
+	// events runs the OnPhase and OnInterval callbacks, in order, on a
+	// goroutine of their own, so a slow callback (a serverStatus round
+	// trip, a terminal redraw) never delays draining the workers.
+	events     chan func()
+	eventsDone chan struct{}
 }
 
 func newCoordinator(e *engine) *coordinator {
-	c := &coordinator{e: e, agg: newIntervalAgg(len(e.cfg.Ops), e.closed), lag: hist.New()}
+	c := &coordinator{e: e, agg: newIntervalAgg(len(e.cfg.Ops), e.closed), lag: hist.New(),
+		events: make(chan func(), 64), eventsDone: make(chan struct{})}
+	go func() {
+		for f := range c.events {
+			f()
+		}
+		close(c.eventsDone)
+	}()
 	c.totals = make([]OpTotals, len(e.cfg.Ops))
 	for i, name := range e.cfg.Ops {
 		c.totals[i] = OpTotals{Name: name, Latency: hist.New()}
@@ -42,7 +56,7 @@ func newCoordinator(e *engine) *coordinator {
 // loop waits out the warm-up, then closes an interval every tick until the
 // workers finish. A cancelled ctx calls stop once and marks the run
 // partial; the loop still waits for the workers.
-func (c *coordinator) loop(ctx context.Context, finished <-chan struct{}, stop func()) error {
+func (c *coordinator) loop(ctx context.Context, finished <-chan struct{}, stop func(time.Time)) error {
 	done := ctx.Done()
 	timer := time.NewTimer(time.Until(c.e.warmEnd))
 	defer timer.Stop()
@@ -59,8 +73,8 @@ func (c *coordinator) loop(ctx context.Context, finished <-chan struct{}, stop f
 			return nil
 		case <-done:
 			done = nil
-			c.partial, c.reason = true, "interrupted"
-			stop()
+			c.partial, c.reason, c.stopAt = true, "interrupted", time.Now()
+			stop(c.stopAt)
 		}
 	}
 }
@@ -81,8 +95,8 @@ func (c *coordinator) begin(t time.Time) {
 	c.cpuStart = processCPU()
 	c.cpuLast = c.cpuStart
 	c.e.peak.Store(c.e.inflight.Load())
-	if c.e.cfg.OnPhase != nil {
-		c.e.cfg.OnPhase(MeasureStart, t)
+	if on := c.e.cfg.OnPhase; on != nil {
+		c.events <- func() { on(MeasureStart, t) }
 	}
 }
 
@@ -113,8 +127,10 @@ func (c *coordinator) rotate(end time.Time) error {
 		iv.Ops = append(iv.Ops, op)
 	}
 	c.intervals = append(c.intervals, iv)
-	if c.e.cfg.OnInterval != nil {
-		c.e.cfg.OnInterval(&c.intervals[len(c.intervals)-1])
+	if on := c.e.cfg.OnInterval; on != nil {
+		shown := iv // a copy: the last interval may still absorb a tail
+		shown.Ops = slices.Clone(iv.Ops)
+		c.events <- func() { on(&shown) }
 	}
 	return nil
 }
@@ -140,6 +156,25 @@ func (c *coordinator) closeOp(i int) (IntervalOp, error) {
 	t.Count += a.count
 	t.Errors.add(&a.errs)
 	return op, hist.Merge(t.Latency, a.lat)
+}
+
+// end is when the measured phase ended: now, or for a stopped run the
+// later of the stop and the last completion, so the idle grace period
+// that follows a stop does not dilute its rates.
+func (c *coordinator) end(now time.Time) time.Time {
+	if c.stopAt.IsZero() {
+		return now
+	}
+	end := c.stopAt
+	if last := c.e.lastDone.Load(); last > 0 {
+		if t := c.e.start.Add(time.Duration(last)); t.After(end) {
+			end = t
+		}
+	}
+	if end.Before(c.lastTick) {
+		end = c.lastTick
+	}
+	return end
 }
 
 // closeLast closes the phase's final interval. A tail shorter than half
@@ -203,8 +238,13 @@ func mergeDists(a, b result.Dist) (result.Dist, error) {
 }
 
 // finish closes the last, possibly short, interval and builds the result.
+// Every callback has run when it returns.
 func (c *coordinator) finish() (*Result, error) {
-	end := time.Now()
+	defer func() {
+		close(c.events)
+		<-c.eventsDone
+	}()
+	end := c.end(time.Now())
 	res := &Result{
 		Mode: c.e.cfg.Mode(), Workers: c.e.cfg.Workers, Ops: c.totals,
 		Cores: runtime.GOMAXPROCS(0), Partial: c.partial, Reason: c.reason,
@@ -225,14 +265,16 @@ func (c *coordinator) finish() (*Result, error) {
 	if err := c.closeLast(end); err != nil {
 		return nil, err
 	}
-	if c.e.cfg.OnPhase != nil {
-		c.e.cfg.OnPhase(MeasureEnd, end)
+	if on := c.e.cfg.OnPhase; on != nil {
+		c.events <- func() { on(MeasureEnd, end) }
 	}
 	res.Start, res.End, res.Intervals = c.e.warmEnd, end, c.intervals
+	res.Abandoned = c.e.abandoned.Load()
 	res.CPU = c.cpuLast - c.cpuStart
 	if !c.e.closed {
 		res.Lag = c.lag
 	}
+	res.Abandoned += c.e.unsent
 	res.tally()
 	res.ClientBound, res.Reasons = judgeClient(res, c.e.cfg)
 	return res, nil
@@ -244,7 +286,7 @@ func (r *Result) tally() {
 		r.Dropped += iv.Dropped
 		r.MaxLag = max(r.MaxLag, iv.MaxLag)
 	}
-	r.Intended = r.Completed()
+	r.Intended = r.Completed() + r.Abandoned
 	if r.Mode == "open" {
 		r.Intended += r.Dropped
 	}

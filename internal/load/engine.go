@@ -20,6 +20,12 @@ type engine struct {
 	inflight atomic.Int64
 	peak     atomic.Int64 // most operations in flight in the current interval
 	stopping atomic.Bool
+	// abandoned counts measured operations cancelled in flight by a stop;
+	// unsent those due before the stop but never sent (set at the stop).
+	abandoned atomic.Int64
+	unsent    int64
+	// lastDone is the latest completion, as an offset from start.
+	lastDone atomic.Int64
 }
 
 // Run drives the configured operations until the measured phase ends, ctx
@@ -83,9 +89,9 @@ func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
 	c := newCoordinator(e)
-	err := c.loop(ctx, finished, func() {
+	err := c.loop(ctx, finished, func(now time.Time) {
 		e.stopping.Store(true)
-		e.sched.stop()
+		e.unsent = e.sched.stop(now)
 		time.AfterFunc(e.cfg.Grace, cancelOps)
 	})
 	<-finished
@@ -143,14 +149,27 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 	if !s.measured {
 		return
 	}
+	if err != nil && e.stopping.Load() && errors.Is(err, context.Canceled) {
+		e.abandoned.Add(1) // cancelled by our own stop, not a server failure
+		return
+	}
+	e.completedAt(done)
 	if err != nil {
-		if e.stopping.Load() && errors.Is(err, context.Canceled) {
-			return // cancelled by our own stop, not a server failure
-		}
 		w.failure(op, e.cfg.Classify(err))
 		return
 	}
 	w.success(op, done.Sub(s.at), done.Sub(sent))
+}
+
+// completedAt keeps the latest completion time.
+func (e *engine) completedAt(t time.Time) {
+	off := int64(t.Sub(e.start))
+	for {
+		last := e.lastDone.Load()
+		if off <= last || e.lastDone.CompareAndSwap(last, off) {
+			return
+		}
+	}
 }
 
 // enter counts an operation in flight and keeps the interval's peak.

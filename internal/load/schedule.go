@@ -13,10 +13,11 @@ type slot struct {
 }
 
 // A claimer hands out the next operation to a free worker, or says the run
-// is over.
+// is over. stop ends the run and returns how many measured operations
+// were due by then but never handed out.
 type claimer interface {
 	claim(now time.Time) (slot, bool)
-	stop()
+	stop(now time.Time) int64
 }
 
 // openSchedule hands out pacer slots in order. Any free worker takes the
@@ -53,10 +54,27 @@ func (s *openSchedule) claim(time.Time) (slot, bool) {
 	return slot{at: s.start.Add(off), measured: measured}, true
 }
 
-func (s *openSchedule) stop() {
+// stop ends the schedule. Slots already due that no worker claimed (all
+// of them busy, e.g. in a server stall) are counted, never skipped.
+func (s *openSchedule) stop(now time.Time) int64 {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	var due int64
+	for !s.done {
+		off := s.pacer.Next()
+		if off > now.Sub(s.start) || (s.end > 0 && off >= s.end) {
+			break
+		}
+		if off >= s.warmup {
+			due++
+			s.measured++
+			if s.count > 0 && s.measured >= s.count {
+				break
+			}
+		}
+	}
 	s.done = true
-	s.mu.Unlock()
+	return due
 }
 
 // closedSchedule lets every worker go again as soon as it is free, until
@@ -85,4 +103,7 @@ func (s *closedSchedule) claim(now time.Time) (slot, bool) {
 	return slot{at: now, measured: measured}, true
 }
 
-func (s *closedSchedule) stop() { s.done.Store(true) }
+func (s *closedSchedule) stop(time.Time) int64 {
+	s.done.Store(true)
+	return 0
+}

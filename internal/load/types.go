@@ -24,7 +24,10 @@ type Result struct {
 	Intended int64
 	Late     int64
 	Dropped  int64
-	MaxLag   time.Duration
+	// Abandoned counts measured operations a stop left undone: due but
+	// never sent, or cancelled in flight after the grace period.
+	Abandoned int64
+	MaxLag    time.Duration
 	// Lag is the distribution of send lag, from intended start to actual
 	// send, of the measured operations (open loop only; nil otherwise).
 	// It is the part of latency the client itself adds.

@@ -44,6 +44,9 @@ func scheduleText(s result.Schedule) string {
 	}
 	text := fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, dropped > %s ms)",
 		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+	if s.Abandoned > 0 {
+		text += fmt.Sprintf("; %d abandoned by the stop", s.Abandoned)
+	}
 	if s.SendLag != nil {
 		text += fmt.Sprintf("; send lag p50 %s ms, p99 %s ms", textCells.num(s.SendLag.P50), textCells.num(s.SendLag.P99))
 	}

@@ -121,8 +121,11 @@ type Schedule struct {
 	// Late counts operations sent after their intended start by more than
 	// the lateness threshold; Dropped those not sent at all because they
 	// were later than the drop bound.
-	Late          int64   `bson:"late" json:"late"`
-	Dropped       int64   `bson:"dropped" json:"dropped"`
+	Late    int64 `bson:"late" json:"late"`
+	Dropped int64 `bson:"dropped" json:"dropped"`
+	// Abandoned counts operations a stop (Ctrl-C) left undone: due but
+	// never sent, or in flight and cancelled after the grace period.
+	Abandoned     int64   `bson:"abandoned" json:"abandoned"`
 	LateThreshold float64 `bson:"lateThresholdMs" json:"lateThresholdMs"`
 	DropBound     float64 `bson:"dropBoundMs" json:"dropBoundMs"`
 	// MaxLag is the largest delay between an intended and an actual start,

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -96,7 +98,9 @@ type ledgerTask struct {
 	maxRetries                 int
 	memo                       []byte
 
-	committed, retries, commitRetries, aborts, failed int64
+	// Counters are read by the run while the worker goes on (Counts).
+	committed, retries, commitRetries, aborts, failed atomic.Int64
+	mu                                                sync.Mutex
 	causes                                            map[string]int64
 }
 
@@ -110,15 +114,15 @@ func (t *ledgerTask) Do(ctx context.Context) (int, error) {
 	for attempt := 0; ; attempt++ {
 		err := t.attempt(ctx, tr)
 		if err == nil {
-			t.committed++
+			t.committed.Add(1)
 			return 0, nil
 		}
 		if !transient(err) || attempt >= t.maxRetries || ctx.Err() != nil {
-			t.failed++
+			t.failed.Add(1)
 			return 0, err
 		}
-		t.retries++
-		t.causes[cause(err)]++
+		t.retries.Add(1)
+		t.cause(cause(err))
 	}
 }
 
@@ -141,7 +145,7 @@ func (t *ledgerTask) attempt(ctx context.Context, tr transfer) error {
 		write = t.clientBulk
 	}
 	if err := write(sctx, tr); err != nil {
-		t.aborts++
+		t.aborts.Add(1)
 		_ = t.sess.AbortTransaction(context.WithoutCancel(ctx)) // the server aborts it anyway
 		return err
 	}
@@ -156,11 +160,11 @@ func (t *ledgerTask) commit(ctx context.Context) error {
 			return nil
 		}
 		if !hasLabel(err, labelUnknownCommit) || attempt >= t.maxRetries || ctx.Err() != nil {
-			t.aborts++
+			t.aborts.Add(1)
 			return err
 		}
-		t.commitRetries++
-		t.causes["commit: "+cause(err)]++
+		t.commitRetries.Add(1)
+		t.cause("commit: " + cause(err))
 	}
 }
 
@@ -205,11 +209,20 @@ func summaryInc(amount int64) bson.D {
 	return bson.D{{Key: "$inc", Value: bson.D{{Key: "count", Value: int64(1)}, {Key: "total", Value: amount}}}}
 }
 
+func (t *ledgerTask) cause(name string) {
+	t.mu.Lock()
+	t.causes[name]++
+	t.mu.Unlock()
+}
+
 // Counts reports the worker's transactions, retries and aborts, and the
-// causes of retries as "cause:<name>".
+// causes of retries as "cause:<name>". It is safe to call while the
+// worker runs.
 func (t *ledgerTask) Counts() map[string]int64 {
-	out := map[string]int64{"txns": t.committed, "retries": t.retries, "commitRetries": t.commitRetries,
-		"aborts": t.aborts, "failed": t.failed}
+	out := map[string]int64{"txns": t.committed.Load(), "retries": t.retries.Load(),
+		"commitRetries": t.commitRetries.Load(), "aborts": t.aborts.Load(), "failed": t.failed.Load()}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	for c, n := range t.causes {
 		out["cause:"+c] = n
 	}

@@ -103,7 +103,8 @@ func (n *Notes) Warnings() []string {
 }
 
 // A Counter is a task that counts workload-specific events (retries,
-// aborts); the run sums every worker's counts into the result.
+// aborts); the run sums every worker's counts into the result, less
+// those of the warm-up. Counts must be safe to call while the task runs.
 type Counter interface {
 	Counts() map[string]int64
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -346,14 +347,14 @@ type ycsbTask struct {
 	sortID      bson.Raw
 	filter      []byte
 	doc         []byte
-	scanned     int64 // records returned by scans
-	notFound    int64
+	scanned     atomic.Int64 // records returned by scans; read while the worker runs
+	notFound    atomic.Int64
 }
 
 // Counts reports the records scans returned and the reads and updates
 // that found no record.
 func (t *ycsbTask) Counts() map[string]int64 {
-	return map[string]int64{"scanned": t.scanned, "notFound": t.notFound}
+	return map[string]int64{"scanned": t.scanned.Load(), "notFound": t.notFound.Load()}
 }
 
 // Do performs the next operation of the mix and returns its index in
@@ -401,7 +402,7 @@ func (t *ycsbTask) read(ctx context.Context, keynum int64) error {
 	}
 	_, err := res.Raw()
 	if errors.Is(err, mongo.ErrNoDocuments) {
-		t.notFound++
+		t.notFound.Add(1)
 	}
 	return err
 }
@@ -425,7 +426,7 @@ func (t *ycsbTask) update(ctx context.Context, keynum int64) error {
 		return err
 	}
 	if res.Acknowledged && res.MatchedCount == 0 {
-		t.notFound++
+		t.notFound.Add(1)
 		return errYCSBNotFound
 	}
 	return nil
@@ -471,7 +472,7 @@ func (t *ycsbTask) scan(ctx context.Context, keynum int64) error {
 	if cerr := cur.Close(ctx); err == nil {
 		err = cerr
 	}
-	t.scanned += got
+	t.scanned.Add(int64(got))
 	if err == nil && got > n {
 		err = fmt.Errorf("ycsb: scan returned %d records, asked for at most %d", got, n)
 	}
