@@ -23,11 +23,11 @@ func WriteRuns(w io.Writer, f Format, runs []Run, s SLA) error {
 	t := newTable("mode", ">TPS", ">run", ">p50 ms", ">p95 ms", ">p99 ms", ">max ms",
 		">achieved/s", ">retries", ">commit retries", ">server ops/txn", "verdict")
 	for _, r := range sortedRuns(runs) {
-		t.add(r.Mode, thousands(r.TPS), strconv.Itoa(r.Rep+1),
+		t.Add(r.Mode, thousands(r.TPS), strconv.Itoa(r.Rep+1),
 			c.num(r.P50), c.num(r.P95), c.num(r.P99), c.num(r.Max),
 			thousands(r.Achieved), count(r.Retries), count(r.CommitRetries), c.num(r.OpsPerTxn), Judge(r, s).String())
 	}
-	return t.write(w, f)
+	return writeTable(t, w, f)
 }
 
 // sortedRuns returns a copy of runs ordered by rate, mode, repetition and
@@ -50,11 +50,11 @@ func WriteSummary(w io.Writer, f Format, sums []Summary) error {
 		cols = append(cols, ">"+s.Mode+" @ "+thousands(s.TPS)+" TPS")
 	}
 	t := newTable(cols...)
-	t.add(metricRow("runs passed", sums, func(s Summary) string { return fraction(s.Passed, s.Runs) })...)
-	t.add(metricRow("p99 median ms", sums, func(s Summary) string { return c.num(s.P99Median) })...)
-	t.add(metricRow("p99 stddev ms", sums, func(s Summary) string { return c.num(s.P99Stddev) })...)
-	t.add(metricRow("p99 max ms", sums, func(s Summary) string { return c.num(s.P99Max) })...)
-	return t.write(w, f)
+	t.Add(metricRow("runs passed", sums, func(s Summary) string { return fraction(s.Passed, s.Runs) })...)
+	t.Add(metricRow("p99 median ms", sums, func(s Summary) string { return c.num(s.P99Median) })...)
+	t.Add(metricRow("p99 stddev ms", sums, func(s Summary) string { return c.num(s.P99Stddev) })...)
+	t.Add(metricRow("p99 max ms", sums, func(s Summary) string { return c.num(s.P99Max) })...)
+	return writeTable(t, w, f)
 }
 
 // metricRow returns a row of the summary table.
@@ -83,9 +83,9 @@ func WriteScaling(w io.Writer, f Format, sums []Summary, s SLA) error {
 		for _, m := range modes {
 			row = append(row, scalingCell(c, sums, m, rate))
 		}
-		t.add(row...)
+		t.Add(row...)
 	}
-	if err := t.write(w, f); err != nil {
+	if err := writeTable(t, w, f); err != nil {
 		return err
 	}
 	return footnote(w, f, s)
@@ -142,7 +142,7 @@ func WriteJourney(w io.Writer, f Format, rows []StageRow) error {
 	c := cellsFor(f)
 	t := newTable("stage", "mode", ">TPS", ">passed", ">p99 median ms")
 	for _, r := range rows {
-		t.add(c.text(r.Stage), r.Mode, thousands(r.TPS), fraction(r.Passed, r.Runs), c.num(r.P99Median))
+		t.Add(c.text(r.Stage), r.Mode, thousands(r.TPS), fraction(r.Passed, r.Runs), c.num(r.P99Median))
 	}
-	return t.write(w, f)
+	return writeTable(t, w, f)
 }

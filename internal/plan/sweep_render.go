@@ -46,9 +46,9 @@ func WriteSweep(w io.Writer, f Format, steps []Step, c Criteria) error {
 			row = append(row, cl.num(o.P50), cl.num(o.P95), cl.num(o.P99))
 		}
 		row = append(row, count(s.Errors), count(s.Late), holdsCell(s, c))
-		t.add(row...)
+		t.Add(row...)
 	}
-	if err := t.write(w, f); err != nil {
+	if err := writeTable(t, w, f); err != nil {
 		return err
 	}
 	return sweepLines(w, f, steps, c)
@@ -115,9 +115,9 @@ func WriteSpread(w io.Writer, f Format, spreads []Spread) error {
 		} else {
 			row = append(row, sig3(p.Mean), cl.num(p.Stddev), sig3(p.Min), sig3(p.Max), cvText(cl, p.CV), stableCell(cl, s))
 		}
-		t.add(row...)
+		t.Add(row...)
 	}
-	if err := t.write(w, f); err != nil {
+	if err := writeTable(t, w, f); err != nil {
 		return err
 	}
 	note := fmt.Sprintf("p99 is each run's highest p99 over its operation types; CV is stddev/mean; %s when the p99 varied by more than %s%% between runs (max/min − 1).",

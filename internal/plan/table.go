@@ -1,12 +1,10 @@
 package plan
 
 import (
-	"fmt"
+	"github.com/mongobench/mongobench/internal/texttable"
 	"io"
 	"math"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 )
 
 // Format selects how a table renders.
@@ -49,116 +47,21 @@ func (c cells) text(s string) string {
 }
 
 // table is a grid of cells with a header.
-type table struct {
-	head  []string
-	right []bool // right-aligned columns (numbers)
-	rows  [][]string
-}
+// table is the shared text and Markdown table writer.
+type table = texttable.Table
 
-// newTable returns a table with the given columns; a name starting with
-// ">" is a right-aligned column, the ">" not shown.
-func newTable(cols ...string) *table {
-	t := &table{}
-	for _, c := range cols {
-		name, right := strings.CutPrefix(c, ">")
-		t.head = append(t.head, name)
-		t.right = append(t.right, right)
-	}
-	return t
-}
+func newTable(cols ...string) *table { return texttable.New(cols...) }
 
-// add appends a row.
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
-
-// write renders the table in format f.
-func (t *table) write(w io.Writer, f Format) error {
+// writeTable renders t in format f, header included.
+func writeTable(t *table, w io.Writer, f Format) error {
 	if f == Markdown {
-		return t.writeMarkdown(w)
+		return t.WriteMarkdown(w)
 	}
-	return t.writeText(w)
+	return t.WriteText(w, true)
 }
 
-// writeText writes the header and rows as aligned columns.
-func (t *table) writeText(w io.Writer) error {
-	widths := make([]int, len(t.head))
-	lines := append([][]string{t.head}, t.rows...)
-	for _, row := range lines {
-		for i, c := range row {
-			widths[i] = max(widths[i], width(c))
-		}
-	}
-	for _, row := range lines {
-		var b strings.Builder
-		for i, c := range row {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", widths[i]-width(c))
-			if t.right[i] {
-				c = pad + c
-			} else {
-				c += pad
-			}
-			b.WriteString(c)
-		}
-		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeMarkdown writes the table in Markdown, numeric columns
-// right-aligned.
-func (t *table) writeMarkdown(w io.Writer) error {
-	rule := make([]string, len(t.head))
-	for i := range rule {
-		rule[i] = "---"
-		if t.right[i] {
-			rule[i] = "---:"
-		}
-	}
-	for _, row := range append([][]string{t.head, rule}, t.rows...) {
-		var b strings.Builder
-		for _, c := range row {
-			b.WriteString("|")
-			if c != "" {
-				b.WriteString(" " + mdEscape(c))
-			}
-			b.WriteString(" ")
-		}
-		if _, err := fmt.Fprintln(w, b.String()+"|"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// width returns the columns s takes in a terminal; the pass and fail marks
-// are double width.
-func width(s string) int {
-	return utf8.RuneCountInString(s) + strings.Count(s, markPass) + strings.Count(s, markFail)
-}
-
-// mdEscape makes s safe inside a Markdown table cell.
-func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
-}
-
-// sig3 formats v to three significant figures without an exponent; values
-// of 1000 and more keep all their integer digits.
-func sig3(v float64) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	if math.Abs(v) >= 1000 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
-	prec := 2 - int(math.Floor(math.Log10(math.Abs(r))))
-	return strconv.FormatFloat(r, 'f', max(prec, 0), 64)
-}
+// sig3 formats v to three significant figures (texttable.Sig3).
+func sig3(v float64) string { return texttable.Sig3(v) }
 
 // thousands formats v as a whole number with thousands separators, as in
 // "5,000".

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/mongobench/mongobench/internal/texttable"
 	"math"
 	"strconv"
 	"strings"
@@ -37,19 +38,8 @@ func (c cells) text(s string) string {
 	return s
 }
 
-// sig3 formats v to three significant figures without an exponent; values
-// of 1000 and more keep all their integer digits.
-func sig3(v float64) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	if math.Abs(v) >= 1000 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
-	prec := 2 - int(math.Floor(math.Log10(math.Abs(r))))
-	return strconv.FormatFloat(r, 'f', max(prec, 0), 64)
-}
+// sig3 formats v to three significant figures (texttable.Sig3).
+func sig3(v float64) string { return texttable.Sig3(v) }
 
 // elapsed formats seconds to the millisecond, without trailing zeros.
 func elapsed(secs float64) string {

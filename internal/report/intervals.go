@@ -117,7 +117,7 @@ func intervalTable(d *result.Doc, bs []*bucket) *table {
 	}
 	t := newTable(cols...)
 	for _, b := range bs {
-		t.add(bucketRow(b, names, isOpen(d), withCPU)...)
+		t.Add(bucketRow(b, names, isOpen(d), withCPU)...)
 	}
 	return t
 }
@@ -156,7 +156,7 @@ func telemetryTable(ivs []result.Interval, readings func(result.Interval) map[st
 	}
 	t := newTable("metric", ">mean", ">min", ">max", ">intervals")
 	for _, k := range slices.Sorted(maps.Keys(values)) {
-		t.add(statsRow(k, values[k], fmt.Sprint(len(values[k])))...)
+		t.Add(statsRow(k, values[k], fmt.Sprint(len(values[k])))...)
 	}
 	return t
 }
@@ -176,7 +176,7 @@ func seriesTable(list []result.Series) *table {
 			}
 		}
 		row := statsRow(s.Name, vs, fmt.Sprintf("%d/%d", len(vs), len(s.DataPoints)))
-		t.add(slices.Insert(row, 1, s.Units)...)
+		t.Add(slices.Insert(row, 1, s.Units)...)
 	}
 	return t
 }

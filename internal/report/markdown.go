@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/texttable"
 	"path"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -49,12 +50,12 @@ var chartCaptions = map[string]string{
 
 // mdSummary writes the run's description and its measured-phase results.
 func mdSummary(ew *errWriter, d *result.Doc) {
-	ew.line("# %s — %s", mdEscape(d.TestName), mdEscape(d.RunID))
+	ew.line("# %s — %s", texttable.Escape(d.TestName), texttable.Escape(d.RunID))
 	if d.Partial {
-		ew.line("\n> **Partial run:** %s", mdEscape(d.PartialReason))
+		ew.line("\n> **Partial run:** %s", texttable.Escape(d.PartialReason))
 	}
 	if d.Client.ClientBound {
-		ew.line("\n> **Warning:** %s.", mdEscape(clientBoundWarning(d.Client)))
+		ew.line("\n> **Warning:** %s.", texttable.Escape(clientBoundWarning(d.Client)))
 	}
 	ew.section("Run", headerTable(d, mdCells))
 	ew.section("Operations", opsTable(d))
@@ -121,7 +122,7 @@ func scheduleTable(s result.Schedule) *table {
 	if s.SendLag != nil {
 		p50, p99 = s.SendLag.P50, s.SendLag.P99
 	}
-	t.add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.num(p50), mdCells.num(p99),
+	t.Add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.num(p50), mdCells.num(p99),
 		sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
 	return t
 }
@@ -137,7 +138,7 @@ func clientTable(c result.Client) *table {
 	if c.Cores > 0 {
 		cores = count(int64(c.Cores))
 	}
-	t.add(mdCells.num(c.CPUPerOp), sig3(c.CPUPercent), cores, sig3(c.CPUSeconds), bound)
+	t.Add(mdCells.num(c.CPUPerOp), sig3(c.CPUPercent), cores, sig3(c.CPUSeconds), bound)
 	return t
 }
 
@@ -150,6 +151,6 @@ func (e *errWriter) section(title string, t *table) {
 // md writes t as a Markdown table.
 func (e *errWriter) md(t *table) {
 	if e.err == nil {
-		e.err = t.writeMarkdown(e.w)
+		e.err = t.WriteMarkdown(e.w)
 	}
 }

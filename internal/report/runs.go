@@ -18,11 +18,11 @@ func RunsTable(w io.Writer, docs []result.Doc) error {
 		if d.Partial {
 			partial = "partial"
 		}
-		t.add(textCells.text(stamp(d.Start)), textCells.text(d.RunID), textCells.text(d.TestName),
+		t.Add(textCells.text(stamp(d.Start)), textCells.text(d.RunID), textCells.text(d.TestName),
 			textCells.text(d.Label), textCells.text(d.Schedule.Mode), textCells.rate(d.Schedule.TargetRate),
 			perSec(d.Schedule.AchievedRate), p99s(d), partial)
 	}
-	return t.writeText(w, true)
+	return t.WriteText(w, true)
 }
 
 // p99s lists the p99 latency of each operation type, as in

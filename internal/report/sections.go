@@ -14,19 +14,19 @@ import (
 // paced.
 func headerTable(d *result.Doc, c cells) *table {
 	t := newTable("field", "value")
-	t.add("test", c.text(d.TestName))
+	t.Add("test", c.text(d.TestName))
 	if d.Label != "" {
-		t.add("label", d.Label)
+		t.Add("label", d.Label)
 	}
-	t.add("run", c.text(d.RunID))
-	t.add("start", c.text(stamp(d.Start)))
-	t.add("target", c.text(d.Target.URI))
-	t.add("server", c.text(serverText(d.Target)))
-	t.add("mode", c.text(modeText(d.Schedule)))
-	t.add("workers", count(int64(d.Schedule.Workers)))
-	t.add("target rate", rateText(d.Schedule.TargetRate, c))
-	t.add("achieved rate", rateText(&d.Schedule.AchievedRate, c))
-	t.add("duration", seconds(d.Duration))
+	t.Add("run", c.text(d.RunID))
+	t.Add("start", c.text(stamp(d.Start)))
+	t.Add("target", c.text(d.Target.URI))
+	t.Add("server", c.text(serverText(d.Target)))
+	t.Add("mode", c.text(modeText(d.Schedule)))
+	t.Add("workers", count(int64(d.Schedule.Workers)))
+	t.Add("target rate", rateText(d.Schedule.TargetRate, c))
+	t.Add("achieved rate", rateText(&d.Schedule.AchievedRate, c))
+	t.Add("duration", seconds(d.Duration))
 	return t
 }
 
@@ -66,7 +66,7 @@ func rateText(r *float64, c cells) string {
 func opsTable(d *result.Doc) *table {
 	t := newTable("op", ">ops", ">ops/s", ">errors", "error classes")
 	for _, o := range d.Ops {
-		t.add(o.Name, count(o.Count), perSec(o.Rate), count(o.Errors.Total), errorClasses(o.Errors))
+		t.Add(o.Name, count(o.Count), perSec(o.Rate), count(o.Errors.Total), errorClasses(o.Errors))
 	}
 	return t
 }
@@ -76,8 +76,8 @@ func opsTable(d *result.Doc) *table {
 func latencyTable(d *result.Doc, c cells) *table {
 	t := newTable("op", "time", ">p50", ">p95", ">p99", ">p99.9", ">max")
 	for _, o := range d.Ops {
-		t.add(distRow(c, o.Name, "latency", o.Latency)...)
-		t.add(distRow(c, o.Name, "service", o.Service)...)
+		t.Add(distRow(c, o.Name, "latency", o.Latency)...)
+		t.Add(distRow(c, o.Name, "service", o.Service)...)
 	}
 	return t
 }

@@ -78,7 +78,7 @@ func (e *errWriter) line(format string, args ...any) {
 // table writes t as aligned text, with or without its header row.
 func (e *errWriter) table(t *table, header bool) {
 	if e.err == nil {
-		e.err = t.writeText(e.w, header)
+		e.err = t.WriteText(e.w, header)
 	}
 }
 

@@ -1,0 +1,125 @@
+// Package texttable writes tables for people: aligned columns for a
+// terminal and GitHub-flavoured Markdown, with numeric columns
+// right-aligned, and the number format the reports share.
+package texttable
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Table is a header and rows of cells.
+type Table struct {
+	head  []string
+	right []bool // right-aligned columns (numbers)
+	rows  [][]string
+}
+
+// New returns a table with the given columns; a name starting with ">"
+// is a right-aligned column, the ">" not shown.
+func New(cols ...string) *Table {
+	t := &Table{}
+	for _, c := range cols {
+		name, right := strings.CutPrefix(c, ">")
+		t.head = append(t.head, name)
+		t.right = append(t.right, right)
+	}
+	return t
+}
+
+// Add appends a row.
+func (t *Table) Add(cells ...string) { t.rows = append(t.rows, cells) }
+
+// WriteText writes the rows as aligned columns, after the header row when
+// header is set.
+func (t *Table) WriteText(w io.Writer, header bool) error {
+	widths := t.widths()
+	lines := t.rows
+	if header {
+		lines = append([][]string{t.head}, t.rows...)
+	}
+	for _, row := range lines {
+		var b strings.Builder
+		for i, c := range row {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", widths[i]-Width(c))
+			if t.right[i] {
+				b.WriteString(pad + c)
+			} else {
+				b.WriteString(c + pad)
+			}
+		}
+		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *Table) widths() []int {
+	w := make([]int, len(t.head))
+	for _, row := range append([][]string{t.head}, t.rows...) {
+		for i, c := range row {
+			w[i] = max(w[i], Width(c))
+		}
+	}
+	return w
+}
+
+// WriteMarkdown writes the table in Markdown, numeric columns
+// right-aligned; an empty cell stays empty.
+func (t *Table) WriteMarkdown(w io.Writer) error {
+	rule := make([]string, len(t.head))
+	for i := range rule {
+		rule[i] = "---"
+		if t.right[i] {
+			rule[i] = "---:"
+		}
+	}
+	for _, row := range append([][]string{t.head, rule}, t.rows...) {
+		var b strings.Builder
+		for _, c := range row {
+			b.WriteString("|")
+			if c != "" {
+				b.WriteString(" " + Escape(c))
+			}
+			b.WriteString(" ")
+		}
+		if _, err := fmt.Fprintln(w, b.String()+"|"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Width is the columns s takes in a terminal: one a rune, two for the
+// pass and fail marks.
+func Width(s string) int {
+	return utf8.RuneCountInString(s) + strings.Count(s, "✅") + strings.Count(s, "❌")
+}
+
+// Escape makes s safe inside a Markdown table cell.
+func Escape(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// Sig3 formats v to three significant figures without an exponent; values
+// of 1000 and more keep all their integer digits.
+func Sig3(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	if math.Abs(v) >= 1000 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	prec := 2 - int(math.Floor(math.Log10(math.Abs(r))))
+	return strconv.FormatFloat(r, 'f', max(prec, 0), 64)
+}
