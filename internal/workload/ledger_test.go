@@ -13,18 +13,7 @@ import (
 )
 
 func ledgerParams(t *testing.T, assignments ...string) spec.Params {
-	t.Helper()
-	reg := workload.Builtin()
-	sc := &spec.Scenario{Workload: "ledger"}
-	for _, a := range assignments {
-		if err := sc.SetParam(reg, a); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := sc.Validate(reg); err != nil {
-		t.Fatal(err)
-	}
-	return sc.Params
+	return paramsOf(t, "ledger", assignments...)
 }
 
 // TestLedgerUnderWriteConflicts drives many concurrent transfers over a

@@ -30,10 +30,12 @@ func ownedDB(t *testing.T) *mongo.Database {
 	return db
 }
 
-func params(t *testing.T, assignments ...string) spec.Params {
+// paramsOf returns a workload's validated parameters with the given
+// -p assignments.
+func paramsOf(t *testing.T, name string, assignments ...string) spec.Params {
 	t.Helper()
 	reg := workload.Builtin()
-	sc := &spec.Scenario{Workload: "kv"}
+	sc := &spec.Scenario{Workload: name}
 	for _, a := range assignments {
 		if err := sc.SetParam(reg, a); err != nil {
 			t.Fatal(err)
@@ -43,6 +45,10 @@ func params(t *testing.T, assignments ...string) spec.Params {
 		t.Fatal(err)
 	}
 	return sc.Params
+}
+
+func params(t *testing.T, assignments ...string) spec.Params {
+	return paramsOf(t, "kv", assignments...)
 }
 
 func TestParamSpecsAreWellFormed(t *testing.T) {

@@ -17,18 +17,7 @@ import (
 )
 
 func ycsbParams(t *testing.T, name string, assignments ...string) spec.Params {
-	t.Helper()
-	reg := workload.Builtin()
-	sc := &spec.Scenario{Workload: name}
-	for _, a := range assignments {
-		if err := sc.SetParam(reg, a); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := sc.Validate(reg); err != nil {
-		t.Fatal(err)
-	}
-	return sc.Params
+	return paramsOf(t, name, assignments...)
 }
 
 func ycsbWorkload(t *testing.T, name string) workload.YCSB {
