@@ -8,10 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -88,8 +86,9 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		return err
 	}
 	defer closeStore()
+	s := newStudy(a, target, st, "") // the catalog's document is 'mongobench report'
 	for _, t := range tests {
-		if err := a.runTest(ctx, t, scale, f, target, st); err != nil {
+		if err := s.runTest(ctx, t, scale, f); err != nil {
 			return err
 		}
 	}
@@ -97,40 +96,36 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 }
 
 // runTest runs every variant of one test and prints its table.
-func (a *app) runTest(ctx context.Context, t catalog.Test, scale catalog.Scale, f catalogFlags, target bench.Target, st store.Store) error {
-	a.say("%s: %s\n", t.Name, t.Description)
+func (s *study) runTest(ctx context.Context, t catalog.Test, scale catalog.Scale, f catalogFlags) error {
+	s.app.say("%s: %s\n", t.Name, t.Description)
 	var docs []*result.Doc
 	for _, v := range t.Variants(scale) {
-		d, err := a.runVariant(ctx, t, v, f, target)
+		d, err := s.runVariant(ctx, t, v, f)
 		if err != nil {
 			return err
 		}
-		if err := st.Save(context.WithoutCancel(ctx), d); err != nil {
-			return a.rescue(d, err)
+		if err := s.keep(ctx, d); err != nil {
+			return err
 		}
 		docs = append(docs, d)
 		if d.Partial {
 			break
 		}
 	}
-	printCatalogTable(a, docs)
+	printCatalogTable(s.app, docs)
 	if len(docs) > 0 && docs[len(docs)-1].Partial {
 		return fmt.Errorf("%w: %s stopped early; the variants measured are stored", errInterrupted, t.Name)
 	}
 	return nil
 }
 
-func (a *app) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, f catalogFlags, target bench.Target) (*result.Doc, error) {
-	reg := workload.Builtin()
-	sc, err := buildScenario(reg, "insert", map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
+func (s *study) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, f catalogFlags) (*result.Doc, error) {
+	sc, err := buildScenario(workload.Builtin(), "insert", map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
 		"ops": strconv.FormatInt(v.Ops, 10), "database": f.database, "label": f.label}, v.Params)
 	if err != nil {
 		return nil, err
 	}
-	p := newProgress(a.stderr, sc)
-	d, err := bench.Run(ctx, bench.Options{Scenario: sc, Registry: reg, Target: target, ToolVersion: Version,
-		Variant: v.Values, OnSetup: p.setup, OnInterval: p.interval})
-	p.done()
+	d, err := s.measure(ctx, sc, v.Values)
 	if err != nil {
 		return nil, err
 	}

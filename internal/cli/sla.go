@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -99,7 +97,7 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 		return err
 	}
 	defer closeStore()
-	s := &slaStudy{app: a, f: f, sla: sla, modes: modes, target: t, store: st, noted: map[string]bool{}}
+	s := &slaStudy{study: newStudy(a, t, st, f.reportDir), f: f, sla: sla, modes: modes}
 	runErr := s.run(ctx, rates)
 	return errors.Join(runErr, s.finish(ctx))
 }
@@ -152,15 +150,11 @@ func parseRates(s string) ([]float64, error) {
 
 // slaStudy is one invocation of mongobench sla.
 type slaStudy struct {
-	app     *app
-	f       slaFlags
-	sla     plan.SLA
-	modes   []string
-	target  bench.Target
-	store   store.Store
-	runs    []plan.Run
-	reports []string
-	noted   map[string]bool
+	*study
+	f     slaFlags
+	sla   plan.SLA
+	modes []string
+	runs  []plan.Run
 }
 
 // run measures every rate (or steps up in auto mode until every mode
@@ -205,12 +199,7 @@ func (s *slaStudy) one(ctx context.Context, tps float64, mode string, rep int) e
 	if err != nil {
 		return usage(err)
 	}
-	p := newProgress(s.app.stderr, sc)
-	d, err := bench.Run(ctx, bench.Options{
-		Scenario: sc, Registry: workload.Builtin(), Target: s.target, ToolVersion: Version,
-		Variant: map[string]any{"stage": s.f.stage, "mode": mode}, OnSetup: p.setup, OnInterval: p.interval,
-	})
-	p.done()
+	d, err := s.measure(ctx, sc, map[string]any{"stage": s.f.stage, "mode": mode})
 	if err != nil {
 		return err
 	}
@@ -224,25 +213,13 @@ func (s *slaStudy) record(ctx context.Context, d *result.Doc) error {
 	}
 	v := plan.Judge(r, s.sla)
 	d.TestResults["sla"] = map[string]any{"spec": s.sla.String(), "pass": v.Pass, "reasons": v.Reasons}
-	if err := s.store.Save(context.WithoutCancel(ctx), d); err != nil {
-		return s.app.rescue(d, err)
-	}
-	for _, n := range d.Notes {
-		if !s.noted[n] {
-			s.app.say("note: %s\n", n)
-			s.noted[n] = true
-		}
-	}
-	if path, err := writeReport(d, s.f.reportDir); err == nil {
-		s.reports = append(s.reports, path)
+	if err := s.keep(ctx, d); err != nil {
+		return err
 	}
 	s.runs = append(s.runs, r)
 	s.app.say("%-11s %6.0f TPS run %d: p99 %s ms, %.0f/s, %d retries: %s\n",
 		r.Mode, r.TPS, r.Rep+1, msText(r.P99), r.Achieved, r.Retries, v)
-	if d.Partial {
-		return fmt.Errorf("%w: run %s stopped early; its partial result is stored", errInterrupted, d.RunID)
-	}
-	return nil
+	return stopped(d)
 }
 
 func (s *slaStudy) scenario(tps float64, mode string, rep int) (*spec.Scenario, error) {
@@ -320,27 +297,18 @@ func (s *slaStudy) audit(ctx context.Context) string {
 }
 
 func (s *slaStudy) writeReport(sums []plan.Summary, audit string) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Transactions at a fixed rate: %s\n\n", s.sla)
-	if s.f.stage != "" {
-		fmt.Fprintf(&b, "Stage: %s\n\n", s.f.stage)
-	}
-	if err := s.tables(&b, plan.Markdown, sums); err != nil {
-		return err
-	}
-	fmt.Fprintf(&b, "\nAudit: %s\n\n## Runs\n\n", audit)
-	for _, p := range s.reports {
-		fmt.Fprintf(&b, "- [%s](%s)\n", filepath.Base(p), filepath.Base(p))
-	}
-	if err := os.MkdirAll(s.f.reportDir, 0o755); err != nil {
-		return err
-	}
-	path := filepath.Join(s.f.reportDir, "sla-"+time.Now().UTC().Format("20060102T150405Z")+".md")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		return err
-	}
-	s.app.say("report: %s\n", path)
-	return nil
+	name := "sla-" + time.Now().UTC().Format("20060102T150405Z")
+	return s.writeSummary(name, func(b *strings.Builder) error {
+		fmt.Fprintf(b, "# Transactions at a fixed rate: %s\n\n", s.sla)
+		if s.f.stage != "" {
+			fmt.Fprintf(b, "Stage: %s\n\n", s.f.stage)
+		}
+		if err := s.tables(b, plan.Markdown, sums); err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "\nAudit: %s\n", audit)
+		return nil
+	})
 }
 
 func msText(v *float64) string {

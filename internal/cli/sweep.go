@@ -2,13 +2,9 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +15,6 @@ import (
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -99,7 +94,7 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 		return err
 	}
 	defer closeStore()
-	s := &sweep{app: a, f: f, crit: crit, target: t, store: st, id: newSweepID(), noted: map[string]bool{}}
+	s := &sweep{study: newStudy(a, t, st, f.reportDir), f: f, crit: crit, id: bench.NewRunID(time.Now())}
 	runErr := s.run(ctx, rates)
 	return errors.Join(runErr, s.finish())
 }
@@ -153,24 +148,13 @@ func (f sweepFlags) check() (plan.Criteria, []float64, error) {
 	return c, rates, errors.Join(errs...)
 }
 
-// newSweepID returns an id sortable by time and unique.
-func newSweepID() string {
-	b := make([]byte, 3)
-	_, _ = rand.Read(b)
-	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b)
-}
-
 // sweep is one invocation of mongobench sweep.
 type sweep struct {
-	app     *app
-	f       sweepFlags
-	crit    plan.Criteria
-	target  bench.Target
-	store   store.Store
-	id      string
-	steps   []plan.Step
-	reports []string
-	noted   map[string]bool
+	*study
+	f     sweepFlags
+	crit  plan.Criteria
+	id    string
+	steps []plan.Step
 }
 
 // run measures the listed rates, or searches automatically.
@@ -220,13 +204,7 @@ func (s *sweep) one(ctx context.Context, rate float64, index, rep int) (plan.Ste
 	if err != nil {
 		return plan.Step{}, usage(err)
 	}
-	p := newProgress(s.app.stderr, sc)
-	d, err := bench.Run(ctx, bench.Options{
-		Scenario: sc, Registry: workload.Builtin(), Target: s.target, ToolVersion: Version,
-		Variant: map[string]any{"sweep": s.id, "sweepStep": index, "repetition": rep},
-		OnSetup: p.setup, OnInterval: p.interval,
-	})
-	p.done()
+	d, err := s.measure(ctx, sc, map[string]any{"sweep": s.id, "sweepStep": index, "repetition": rep})
 	if err != nil {
 		return plan.Step{}, err
 	}
@@ -240,17 +218,8 @@ func (s *sweep) record(ctx context.Context, d *result.Doc) (plan.Step, error) {
 	}
 	ok, reasons := plan.Holds(st, s.crit)
 	d.TestResults["sweep"] = map[string]any{"id": s.id, "step": st.Index, "criteria": s.crit.String(), "holds": ok, "reasons": reasons}
-	if err := s.store.Save(context.WithoutCancel(ctx), d); err != nil {
-		return st, s.app.rescue(d, err)
-	}
-	for _, n := range d.Notes {
-		if !s.noted[n] {
-			s.app.say("note: %s\n", n)
-			s.noted[n] = true
-		}
-	}
-	if path, err := writeReport(d, s.f.reportDir); err == nil {
-		s.reports = append(s.reports, path)
+	if err := s.keep(ctx, d); err != nil {
+		return st, err
 	}
 	s.steps = append(s.steps, st)
 	verdict := "holds"
@@ -263,10 +232,7 @@ func (s *sweep) record(ctx context.Context, d *result.Doc) (plan.Step, error) {
 	}
 	s.app.say("step %d %8.0f/s run %d: achieved %.0f/s, p99 %s ms, %d errors, %d late: %s\n",
 		st.Index, st.Rate, st.Rep+1, st.Achieved, p99, st.Errors, st.Late, verdict)
-	if d.Partial {
-		return st, fmt.Errorf("%w: run %s stopped early; its partial result is stored", errInterrupted, d.RunID)
-	}
-	return st, nil
+	return st, stopped(d)
 }
 
 // scenario builds the step's scenario; the test name is the workload's.
@@ -304,25 +270,11 @@ func (s *sweep) tables(w io.Writer, f plan.Format) error {
 }
 
 func (s *sweep) writeReport() error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Throughput sweep of %s\n\nSweep %s. A step holds when %s.\n\n", s.f.workload, s.id, s.crit)
-	if s.f.label != "" {
-		fmt.Fprintf(&b, "Label: %s\n\n", s.f.label)
-	}
-	if err := s.tables(&b, plan.Markdown); err != nil {
-		return err
-	}
-	fmt.Fprintf(&b, "\n## Runs\n\n")
-	for _, p := range s.reports {
-		fmt.Fprintf(&b, "- [%s](%s)\n", filepath.Base(p), filepath.Base(p))
-	}
-	if err := os.MkdirAll(s.f.reportDir, 0o755); err != nil {
-		return err
-	}
-	path := filepath.Join(s.f.reportDir, "sweep-"+s.id+".md")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		return err
-	}
-	s.app.say("report: %s\n", path)
-	return nil
+	return s.writeSummary("sweep-"+s.id, func(b *strings.Builder) error {
+		fmt.Fprintf(b, "# Throughput sweep of %s\n\nSweep %s. A step holds when %s.\n\n", s.f.workload, s.id, s.crit)
+		if s.f.label != "" {
+			fmt.Fprintf(b, "Label: %s\n\n", s.f.label)
+		}
+		return s.tables(b, plan.Markdown)
+	})
 }
