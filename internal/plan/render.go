@@ -3,6 +3,7 @@ package plan
 import (
 	"cmp"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/texttable"
 	"io"
 	"slices"
 	"strconv"
@@ -24,8 +25,8 @@ func WriteRuns(w io.Writer, f Format, runs []Run, s SLA) error {
 		">achieved/s", ">retries", ">commit retries", ">server ops/txn", "verdict")
 	for _, r := range sortedRuns(runs) {
 		t.Add(r.Mode, thousands(r.TPS), strconv.Itoa(r.Rep+1),
-			c.num(r.P50), c.num(r.P95), c.num(r.P99), c.num(r.Max),
-			thousands(r.Achieved), count(r.Retries), count(r.CommitRetries), c.num(r.OpsPerTxn), Judge(r, s).String())
+			c.Num(r.P50), c.Num(r.P95), c.Num(r.P99), c.Num(r.Max),
+			thousands(r.Achieved), count(r.Retries), count(r.CommitRetries), c.Num(r.OpsPerTxn), Judge(r, s).String())
 	}
 	return writeTable(t, w, f)
 }
@@ -51,9 +52,9 @@ func WriteSummary(w io.Writer, f Format, sums []Summary) error {
 	}
 	t := newTable(cols...)
 	t.Add(metricRow("runs passed", sums, func(s Summary) string { return fraction(s.Passed, s.Runs) })...)
-	t.Add(metricRow("p99 median ms", sums, func(s Summary) string { return c.num(s.P99Median) })...)
-	t.Add(metricRow("p99 stddev ms", sums, func(s Summary) string { return c.num(s.P99Stddev) })...)
-	t.Add(metricRow("p99 max ms", sums, func(s Summary) string { return c.num(s.P99Max) })...)
+	t.Add(metricRow("p99 median ms", sums, func(s Summary) string { return c.Num(s.P99Median) })...)
+	t.Add(metricRow("p99 stddev ms", sums, func(s Summary) string { return c.Num(s.P99Stddev) })...)
+	t.Add(metricRow("p99 max ms", sums, func(s Summary) string { return c.Num(s.P99Max) })...)
 	return writeTable(t, w, f)
 }
 
@@ -108,17 +109,17 @@ func modesAndRates(sums []Summary) (modes []string, rates []float64) {
 }
 
 // scalingCell formats the summary of mode at rate, as in "~7.53 ms ✅ 5/5".
-func scalingCell(c cells, sums []Summary, mode string, rate float64) string {
+func scalingCell(c texttable.Cells, sums []Summary, mode string, rate float64) string {
 	i := slices.IndexFunc(sums, func(s Summary) bool { return s.Mode == mode && s.TPS == rate })
 	if i < 0 {
-		return c.missing
+		return c.Missing
 	}
 	s := sums[i]
 	mark := markFail
 	if s.Majority() {
 		mark = markPass
 	}
-	p99 := c.missing
+	p99 := c.Missing
 	if s.P99Median != nil {
 		p99 = "~" + sig3(*s.P99Median) + " ms"
 	}
@@ -142,7 +143,7 @@ func WriteJourney(w io.Writer, f Format, rows []StageRow) error {
 	c := cellsFor(f)
 	t := newTable("stage", "mode", ">TPS", ">passed", ">p99 median ms")
 	for _, r := range rows {
-		t.Add(c.text(r.Stage), r.Mode, thousands(r.TPS), fraction(r.Passed, r.Runs), c.num(r.P99Median))
+		t.Add(c.Text(r.Stage), r.Mode, thousands(r.TPS), fraction(r.Passed, r.Runs), c.Num(r.P99Median))
 	}
 	return writeTable(t, w, f)
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"cmp"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/texttable"
 	"io"
 	"slices"
 	"strconv"
@@ -39,11 +40,11 @@ func WriteSweep(w io.Writer, f Format, steps []Step, c Criteria) error {
 		for _, name := range ops {
 			i := slices.IndexFunc(s.Ops, func(o OpLatency) bool { return o.Name == name })
 			if i < 0 {
-				row = append(row, cl.missing, cl.missing, cl.missing)
+				row = append(row, cl.Missing, cl.Missing, cl.Missing)
 				continue
 			}
 			o := s.Ops[i]
-			row = append(row, cl.num(o.P50), cl.num(o.P95), cl.num(o.P99))
+			row = append(row, cl.Num(o.P50), cl.Num(o.P95), cl.Num(o.P99))
 		}
 		row = append(row, count(s.Errors), count(s.Late), holdsCell(s, c))
 		t.Add(row...)
@@ -111,9 +112,9 @@ func WriteSpread(w io.Writer, f Format, spreads []Spread) error {
 		row := []string{thousands(s.Rate), strconv.Itoa(a.N),
 			thousands(a.Mean), optThousands(cl, a.Stddev), thousands(a.Min), thousands(a.Max), cvText(cl, a.CV)}
 		if p.N == 0 {
-			row = append(row, cl.missing, cl.missing, cl.missing, cl.missing, cl.missing, cl.missing)
+			row = append(row, cl.Missing, cl.Missing, cl.Missing, cl.Missing, cl.Missing, cl.Missing)
 		} else {
-			row = append(row, sig3(p.Mean), cl.num(p.Stddev), sig3(p.Min), sig3(p.Max), cvText(cl, p.CV), stableCell(cl, s))
+			row = append(row, sig3(p.Mean), cl.Num(p.Stddev), sig3(p.Min), sig3(p.Max), cvText(cl, p.CV), stableCell(cl, s))
 		}
 		t.Add(row...)
 	}
@@ -129,24 +130,24 @@ func WriteSpread(w io.Writer, f Format, spreads []Spread) error {
 	return err
 }
 
-func optThousands(c cells, v *float64) string {
+func optThousands(c texttable.Cells, v *float64) string {
 	if v == nil {
-		return c.missing
+		return c.Missing
 	}
 	return thousands(*v)
 }
 
-func cvText(c cells, v *float64) string {
+func cvText(c texttable.Cells, v *float64) string {
 	if v == nil {
-		return c.missing
+		return c.Missing
 	}
 	return sig3(*v*100) + "%"
 }
 
 // stableCell is ✅, ❌ and the variation, or missing below two p99s.
-func stableCell(c cells, s Spread) string {
+func stableCell(c texttable.Cells, s Spread) string {
 	if s.P99.N < 2 {
-		return c.missing
+		return c.Missing
 	}
 	if s.Unstable {
 		return markFail + " " + sig3(s.P99.Variation*100) + "% apart"

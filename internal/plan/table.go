@@ -18,35 +18,14 @@ const (
 	Markdown
 )
 
-// cells formats values as table cells; formats differ only in how they
-// show a missing value.
-type cells struct{ missing string }
-
 // cellsFor returns the cell formatter of f.
-func cellsFor(f Format) cells {
+func cellsFor(f Format) texttable.Cells {
 	if f == Markdown {
-		return cells{missing: ""}
+		return texttable.MarkdownCells
 	}
-	return cells{missing: "—"}
+	return texttable.TextCells
 }
 
-// num formats an optional latency to three significant figures.
-func (c cells) num(p *float64) string {
-	if p == nil {
-		return c.missing
-	}
-	return sig3(*p)
-}
-
-// text returns s, or the missing marker when s is empty.
-func (c cells) text(s string) string {
-	if s == "" {
-		return c.missing
-	}
-	return s
-}
-
-// table is a grid of cells with a header.
 // table is the shared text and Markdown table writer.
 type table = texttable.Table
 

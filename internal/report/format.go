@@ -10,33 +10,14 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 )
 
-// dash is the terminal's text for a value that was not measured.
-const dash = "—"
-
-// cells formats values as table cells. The terminal and Markdown differ
-// only in how they show a missing value.
-type cells struct{ missing string }
+// cells formats optional values; textCells and mdCells are the terminal's
+// and Markdown's.
+type cells = texttable.Cells
 
 var (
-	textCells = cells{missing: dash}
-	mdCells   = cells{missing: ""}
+	textCells = texttable.TextCells
+	mdCells   = texttable.MarkdownCells
 )
-
-// num formats an optional number to three significant figures.
-func (c cells) num(p *float64) string {
-	if p == nil {
-		return c.missing
-	}
-	return sig3(*p)
-}
-
-// text returns s, or the missing marker when s is empty.
-func (c cells) text(s string) string {
-	if s == "" {
-		return c.missing
-	}
-	return s
-}
 
 // sig3 formats v to three significant figures (texttable.Sig3).
 func sig3(v float64) string { return texttable.Sig3(v) }
@@ -56,14 +37,6 @@ func perSec(v float64) string {
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	}
 	return sig3(v)
-}
-
-// rate formats an optional rate.
-func (c cells) rate(p *float64) string {
-	if p == nil {
-		return c.missing
-	}
-	return perSec(*p)
 }
 
 // count formats an integer count.

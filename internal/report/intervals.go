@@ -126,17 +126,17 @@ func intervalTable(d *result.Doc, bs []*bucket) *table {
 func bucketRow(b *bucket, names []string, open, withCPU bool) []string {
 	row := []string{elapsed(b.end)}
 	for _, n := range names {
-		row = append(row, mdCells.rate(b.rate(n)))
+		row = append(row, mdCells.Opt(b.rate(n), perSec))
 	}
 	for _, n := range names {
-		row = append(row, mdCells.num(b.p99[n]))
+		row = append(row, mdCells.Num(b.p99[n]))
 	}
 	row = append(row, count(b.errors))
 	if open {
 		row = append(row, count(b.late), count(b.dropped), sig3(b.maxLag))
 	}
 	if withCPU {
-		row = append(row, mdCells.num(mean(b.cpu)))
+		row = append(row, mdCells.Num(mean(b.cpu)))
 	}
 	return row
 }
@@ -187,7 +187,7 @@ func statsRow(name string, vs []float64, samples string) []string {
 	if len(vs) > 0 {
 		lo, hi = result.F(slices.Min(vs)), result.F(slices.Max(vs))
 	}
-	return []string{name, mdCells.num(mean(vs)), mdCells.num(lo), mdCells.num(hi), samples}
+	return []string{name, mdCells.Num(mean(vs)), mdCells.Num(lo), mdCells.Num(hi), samples}
 }
 
 // mean returns the mean of vs, or nil when vs is empty.

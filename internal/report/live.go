@@ -27,7 +27,7 @@ func Live(s LiveStatus) string {
 		progress += "/" + clock(s.Total)
 	}
 	return fmt.Sprintf("%s  %s ops/s  p99 %s ms  errors %d  late %d",
-		progress, perSec(s.OpsPerSec), textCells.num(s.P99), s.Errors, s.Late)
+		progress, perSec(s.OpsPerSec), textCells.Num(s.P99), s.Errors, s.Late)
 }
 
 // clock formats d as m:ss, or h:mm:ss from an hour up.

@@ -122,7 +122,7 @@ func scheduleTable(s result.Schedule) *table {
 	if s.SendLag != nil {
 		p50, p99 = s.SendLag.P50, s.SendLag.P99
 	}
-	t.Add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.num(p50), mdCells.num(p99),
+	t.Add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.Num(p50), mdCells.Num(p99),
 		sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
 	return t
 }
@@ -138,7 +138,7 @@ func clientTable(c result.Client) *table {
 	if c.Cores > 0 {
 		cores = count(int64(c.Cores))
 	}
-	t.Add(mdCells.num(c.CPUPerOp), sig3(c.CPUPercent), cores, sig3(c.CPUSeconds), bound)
+	t.Add(mdCells.Num(c.CPUPerOp), sig3(c.CPUPercent), cores, sig3(c.CPUSeconds), bound)
 	return t
 }
 

@@ -390,8 +390,8 @@ func TestCellsMissing(t *testing.T) {
 		{textCells, f(2.345), "2.35"},
 	}
 	for _, tt := range tests {
-		if got := tt.c.num(tt.v); got != tt.want {
-			t.Errorf("num(%v) with missing %q: got %q, want %q", tt.v, tt.c.missing, got, tt.want)
+		if got := tt.c.Num(tt.v); got != tt.want {
+			t.Errorf("num(%v) with missing %q: got %q, want %q", tt.v, tt.c.Missing, got, tt.want)
 		}
 	}
 }

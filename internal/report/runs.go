@@ -18,8 +18,8 @@ func RunsTable(w io.Writer, docs []result.Doc) error {
 		if d.Partial {
 			partial = "partial"
 		}
-		t.Add(textCells.text(stamp(d.Start)), textCells.text(d.RunID), textCells.text(d.TestName),
-			textCells.text(d.Label), textCells.text(d.Schedule.Mode), textCells.rate(d.Schedule.TargetRate),
+		t.Add(textCells.Text(stamp(d.Start)), textCells.Text(d.RunID), textCells.Text(d.TestName),
+			textCells.Text(d.Label), textCells.Text(d.Schedule.Mode), textCells.Opt(d.Schedule.TargetRate, perSec),
 			perSec(d.Schedule.AchievedRate), p99s(d), partial)
 	}
 	return t.WriteText(w, true)
@@ -30,7 +30,7 @@ func RunsTable(w io.Writer, docs []result.Doc) error {
 func p99s(d *result.Doc) string {
 	parts := make([]string, len(d.Ops))
 	for i, o := range d.Ops {
-		parts[i] = o.Name + " " + textCells.num(o.Latency.P99)
+		parts[i] = o.Name + " " + textCells.Num(o.Latency.P99)
 	}
 	return strings.Join(parts, ", ")
 }

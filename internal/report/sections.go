@@ -14,15 +14,15 @@ import (
 // paced.
 func headerTable(d *result.Doc, c cells) *table {
 	t := newTable("field", "value")
-	t.Add("test", c.text(d.TestName))
+	t.Add("test", c.Text(d.TestName))
 	if d.Label != "" {
 		t.Add("label", d.Label)
 	}
-	t.Add("run", c.text(d.RunID))
-	t.Add("start", c.text(stamp(d.Start)))
-	t.Add("target", c.text(d.Target.URI))
-	t.Add("server", c.text(serverText(d.Target)))
-	t.Add("mode", c.text(modeText(d.Schedule)))
+	t.Add("run", c.Text(d.RunID))
+	t.Add("start", c.Text(stamp(d.Start)))
+	t.Add("target", c.Text(d.Target.URI))
+	t.Add("server", c.Text(serverText(d.Target)))
+	t.Add("mode", c.Text(modeText(d.Schedule)))
 	t.Add("workers", count(int64(d.Schedule.Workers)))
 	t.Add("target rate", rateText(d.Schedule.TargetRate, c))
 	t.Add("achieved rate", rateText(&d.Schedule.AchievedRate, c))
@@ -56,7 +56,7 @@ func modeText(s result.Schedule) string {
 // rateText formats an optional rate in operations per second.
 func rateText(r *float64, c cells) string {
 	if r == nil {
-		return c.missing
+		return c.Missing
 	}
 	return perSec(*r) + " ops/s"
 }
@@ -84,7 +84,7 @@ func latencyTable(d *result.Doc, c cells) *table {
 
 // distRow formats the percentiles of one distribution.
 func distRow(c cells, op, kind string, x result.Dist) []string {
-	return []string{op, kind, c.num(x.P50), c.num(x.P95), c.num(x.P99), c.num(x.P999), c.num(x.Max)}
+	return []string{op, kind, c.Num(x.P50), c.Num(x.P95), c.Num(x.P99), c.Num(x.P999), c.Num(x.Max)}
 }
 
 // clientBoundWarning explains why the run is flagged as client-bound.

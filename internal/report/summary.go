@@ -18,7 +18,7 @@ func Summary(w io.Writer, d *result.Doc) error {
 	}
 	ew := &errWriter{w: w}
 	if d.Partial {
-		ew.line("PARTIAL RUN: %s", textCells.text(d.PartialReason))
+		ew.line("PARTIAL RUN: %s", textCells.Text(d.PartialReason))
 		ew.line("")
 	}
 	ew.table(headerTable(d, textCells), false)
@@ -48,14 +48,14 @@ func scheduleText(s result.Schedule) string {
 		text += fmt.Sprintf("; %d abandoned by the stop", s.Abandoned)
 	}
 	if s.SendLag != nil {
-		text += fmt.Sprintf("; send lag p50 %s ms, p99 %s ms", textCells.num(s.SendLag.P50), textCells.num(s.SendLag.P99))
+		text += fmt.Sprintf("; send lag p50 %s ms, p99 %s ms", textCells.Num(s.SendLag.P50), textCells.Num(s.SendLag.P99))
 	}
 	return text
 }
 
 // clientText states the load generator's CPU cost.
 func clientText(c result.Client) string {
-	s := fmt.Sprintf("%s µs CPU per op, %s%% CPU", textCells.num(c.CPUPerOp), sig3(c.CPUPercent))
+	s := fmt.Sprintf("%s µs CPU per op, %s%% CPU", textCells.Num(c.CPUPerOp), sig3(c.CPUPercent))
 	if c.Cores > 0 {
 		s += fmt.Sprintf(" of %d cores", c.Cores)
 	}

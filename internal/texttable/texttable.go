@@ -123,3 +123,32 @@ func Sig3(v float64) string {
 	prec := 2 - int(math.Floor(math.Log10(math.Abs(r))))
 	return strconv.FormatFloat(r, 'f', max(prec, 0), 64)
 }
+
+// Cells formats optional values as cells; the terminal and Markdown
+// differ only in how they show a value that was not measured.
+type Cells struct{ Missing string }
+
+// The cell formats of the terminal ("—") and of Markdown (an empty cell).
+var (
+	TextCells     = Cells{Missing: "—"}
+	MarkdownCells = Cells{Missing: ""}
+)
+
+// Num formats an optional number to three significant figures.
+func (c Cells) Num(p *float64) string { return c.Opt(p, Sig3) }
+
+// Opt formats an optional number with format.
+func (c Cells) Opt(p *float64, format func(float64) string) string {
+	if p == nil {
+		return c.Missing
+	}
+	return format(*p)
+}
+
+// Text returns s, or the missing marker when s is empty.
+func (c Cells) Text(s string) string {
+	if s == "" {
+		return c.Missing
+	}
+	return s
+}
