@@ -2,34 +2,11 @@ package plan
 
 import (
 	"bytes"
-	"flag"
+	"github.com/mongobench/mongobench/internal/golden"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s: got\n%s\nwant\n%s", name, got, want)
-	}
-}
 
 // study is a scaling study at 5,000, 6,000 and 7,000 TPS, each rate a
 // stage, with a run of each kind of failure.
@@ -81,7 +58,7 @@ func TestGolden(t *testing.T) {
 				if err := render(&buf, f); err != nil {
 					t.Fatalf("render: got error %v, want nil", err)
 				}
-				golden(t, name+"."+ext, buf.Bytes())
+				golden.Check(t, name+"."+ext, buf.Bytes())
 			})
 		}
 	}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"github.com/mongobench/mongobench/internal/golden"
 	"math"
 	"slices"
 	"strings"
@@ -203,7 +204,7 @@ func TestSweepRender(t *testing.T) {
 		if err := WriteSweep(&b, f.f, sweepSteps(), crit); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "sweep."+f.ext, b.Bytes())
+		golden.Check(t, "sweep."+f.ext, b.Bytes())
 		b.Reset()
 		if err := WriteSweep(&b, f.f, reps, crit); err != nil {
 			t.Fatal(err)
@@ -211,7 +212,7 @@ func TestSweepRender(t *testing.T) {
 		if err := WriteSpread(&b, f.f, Spreads(reps)); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "spread."+f.ext, b.Bytes())
+		golden.Check(t, "spread."+f.ext, b.Bytes())
 	}
 	var b strings.Builder
 	if err := WriteSweep(&b, Text, sweepSteps()[2:3], crit); err != nil {

@@ -3,47 +3,17 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
+	"github.com/mongobench/mongobench/internal/golden"
 	"io"
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/result"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s: got\n%s\nwant\n%s", name, clip(got), clip(want))
-	}
-}
-
-// clip shortens long output in failure messages.
-func clip(b []byte) []byte {
-	if len(b) > 4000 {
-		return append(b[:4000:4000], "\n…"...)
-	}
-	return b
-}
 
 func TestSummaryGolden(t *testing.T) {
 	for name, d := range fixtures() {
@@ -52,7 +22,7 @@ func TestSummaryGolden(t *testing.T) {
 			if err := Summary(&buf, d); err != nil {
 				t.Fatalf("Summary: got error %v, want nil", err)
 			}
-			golden(t, name+".txt", buf.Bytes())
+			golden.Check(t, name+".txt", buf.Bytes())
 		})
 	}
 }
@@ -64,7 +34,7 @@ func TestMarkdownGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Markdown: got error %v, want nil", err)
 			}
-			golden(t, name+".md", md)
+			golden.Check(t, name+".md", md)
 			for file := range charts {
 				if !bytes.Contains(md, []byte("("+file+")")) {
 					t.Errorf("Markdown: got no link to %s", file)
@@ -82,9 +52,9 @@ func TestChartsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range charts {
-		golden(t, "open-"+c.Name+".svg", c.SVG)
+		golden.Check(t, "open-"+c.Name+".svg", c.SVG)
 	}
-	golden(t, "checkpoint-telemetry.svg", telemetrySVG(t, checkpointDoc()))
+	golden.Check(t, "checkpoint-telemetry.svg", telemetrySVG(t, checkpointDoc()))
 }
 
 func TestCharts(t *testing.T) {
@@ -421,7 +391,7 @@ func TestRunsTable(t *testing.T) {
 	if err := RunsTable(&buf, docs); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "runs.txt", buf.Bytes())
+	golden.Check(t, "runs.txt", buf.Bytes())
 }
 
 func TestNilDoc(t *testing.T) {
