@@ -20,8 +20,28 @@ const DefaultScale = 0.002
 type Test struct {
 	Name        string
 	Description string
-	variants    func(s Scale) []Variant
+	// Workload is the workload every variant runs.
+	Workload string
+	// Measure says which rates the test's tables read.
+	Measure Measure
+	// Columns are the variant fields the terminal table shows.
+	Columns  []string
+	variants func(s Scale) []Variant
 }
+
+// Measure is what a test's tables report.
+type Measure int
+
+// The measures of the reference document's tables.
+const (
+	// Ingest: documents written (docsInserted, DocsPerSecond, MBPerSecond).
+	Ingest Measure = iota
+	// Updates: write operations (nUpdates, UpdatesPerSecond).
+	Updates
+	// Queries: queries and the documents they returned (nQueries,
+	// QueriesPerSecond, DocsPerSecond).
+	Queries
+)
 
 // Variant is one row of a test's table.
 type Variant struct {
@@ -36,6 +56,9 @@ type Variant struct {
 	Values map[string]any
 	// DocsPerOp is how many documents one operation writes.
 	DocsPerOp int64
+	// Warmup is an unmeasured phase before the measured one ("" for none),
+	// such as "5s".
+	Warmup string
 }
 
 // Scale multiplies the reference sizes (document counts, total bytes);

@@ -14,6 +14,9 @@ const (
 	maxBatchBytes = 8 * mb
 )
 
+// insertColumns are the variant fields the insert tests' terminal table shows.
+var insertColumns = []string{"docSizeKB", "writeBatchSize", "idType", "nSecondaryIndexes", "totalDocsToInsert"}
+
 // insertVariant builds the variant of an insert test: docs new documents
 // of sizeKB, in batches, after preload documents.
 func insertVariant(order int, sizeKB float64, docs, preload int64, batch, threads, indexes int, idType string) Variant {
@@ -33,7 +36,8 @@ func insertVariant(order int, sizeKB float64, docs, preload int64, batch, thread
 }
 
 var insertDocSize = Test{
-	Name:        "insert_docsize",
+	Name:     "insert_docsize",
+	Workload: "insert", Measure: Ingest, Columns: insertColumns,
 	Description: "Insert throughput by document size: 24 GB into an empty collection, _id index only",
 	variants: func(s Scale) []Variant {
 		var out []Variant
@@ -46,7 +50,8 @@ var insertDocSize = Test{
 }
 
 var insertBatchSize = Test{
-	Name:        "insert_batchsize",
+	Name:     "insert_batchsize",
+	Workload: "insert", Measure: Ingest, Columns: insertColumns,
 	Description: "Insert throughput by client write batch: 6.2 M × 4 KB, 48 threads",
 	variants: func(s Scale) []Variant {
 		var out []Variant
@@ -58,7 +63,8 @@ var insertBatchSize = Test{
 }
 
 var insertIDType = Test{
-	Name:        "insert_idtype",
+	Name:     "insert_idtype",
+	Workload: "insert", Measure: Ingest, Columns: insertColumns,
 	Description: "Insert throughput by _id kind: preload 50 M × 1 KB, measure the next 50 M, batch 1000",
 	variants: func(s Scale) []Variant {
 		var out []Variant
@@ -70,7 +76,8 @@ var insertIDType = Test{
 }
 
 var insertNIndexes = Test{
-	Name:        "insert_nindexes",
+	Name:     "insert_nindexes",
+	Workload: "insert", Measure: Ingest, Columns: insertColumns,
 	Description: "Insert throughput by number of secondary indexes: preload 3 M × 4 KB, measure the next 3 M, batch 1000",
 	variants: func(s Scale) []Variant {
 		var out []Variant

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -112,7 +113,7 @@ func (s *study) runTest(ctx context.Context, t catalog.Test, scale catalog.Scale
 			break
 		}
 	}
-	printCatalogTable(s.app, docs)
+	printCatalogTable(s.app, t, docs)
 	if len(docs) > 0 && docs[len(docs)-1].Partial {
 		return fmt.Errorf("%w: %s stopped early; the variants measured are stored", errInterrupted, t.Name)
 	}
@@ -120,8 +121,8 @@ func (s *study) runTest(ctx context.Context, t catalog.Test, scale catalog.Scale
 }
 
 func (s *study) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, f catalogFlags) (*result.Doc, error) {
-	sc, err := buildScenario(workload.Builtin(), "insert", map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
-		"ops": strconv.FormatInt(v.Ops, 10), "database": f.database, "label": f.label}, v.Params)
+	sc, err := buildScenario(workload.Builtin(), t.Workload, map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
+		"ops": strconv.FormatInt(v.Ops, 10), "warmup": v.Warmup, "database": f.database, "label": f.label}, v.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -129,34 +130,86 @@ func (s *study) runVariant(ctx context.Context, t catalog.Test, v catalog.Varian
 	if err != nil {
 		return nil, err
 	}
-	addIngestRates(d, v.DocsPerOp)
+	addRates(d, t.Measure, v.DocsPerOp)
 	return d, nil
 }
 
-// addIngestRates stores documents and megabytes per second of the
-// measured phase: the reference tables' DocsPerSecond and MBPerSecond.
-func addIngestRates(d *result.Doc, docsPerOp int64) {
-	op := d.Op("insert")
-	if op == nil || d.Duration <= 0 {
+// addRates stores the measured phase's rates that the reference tables
+// read: documents and megabytes per second for ingest, updates per second,
+// queries and documents returned per second. Nothing is stored for a phase
+// with no duration, so a missing rate stays missing.
+func addRates(d *result.Doc, m catalog.Measure, docsPerOp int64) {
+	if d.Duration <= 0 {
 		return
 	}
-	docs := op.Count * docsPerOp
 	secs := d.Duration / 1000
-	sizeKB, _ := d.Variant["docSizeKB"].(float64)
-	d.TestResults["docsInserted"] = docs
-	d.TestResults["DocsPerSecond"] = float64(docs) / secs
-	d.TestResults["MBPerSecond"] = float64(docs) * sizeKB / 1024 / secs
+	var ops int64
+	for _, op := range d.Ops {
+		ops += op.Count
+	}
+	switch m {
+	case catalog.Ingest:
+		docs := ops * docsPerOp
+		sizeKB, _ := d.Variant["docSizeKB"].(float64)
+		d.TestResults["docsInserted"] = docs
+		d.TestResults["DocsPerSecond"] = float64(docs) / secs
+		d.TestResults["MBPerSecond"] = float64(docs) * sizeKB / 1024 / secs
+	case catalog.Updates:
+		d.TestResults["nUpdates"] = ops
+		d.TestResults["UpdatesPerSecond"] = float64(ops) / secs
+	case catalog.Queries:
+		d.TestResults["nQueries"] = ops
+		d.TestResults["QueriesPerSecond"] = float64(ops) / secs
+		if n, ok := d.TestResults["docsReturned"].(int64); ok {
+			d.TestResults["DocsPerSecond"] = float64(n) / secs
+		}
+	}
 }
 
-func printCatalogTable(a *app, docs []*result.Doc) {
+// rateColumns are the testResults each measure's terminal table shows.
+var rateColumns = map[catalog.Measure][]string{
+	catalog.Ingest:  {"docsInserted", "DocsPerSecond", "MBPerSecond"},
+	catalog.Updates: {"nUpdates", "UpdatesPerSecond"},
+	catalog.Queries: {"nQueries", "QueriesPerSecond", "DocsPerSecond"},
+}
+
+// printCatalogTable prints one row per variant: the test's variant
+// columns, threads, its rates, and the p50/p99 of its first operation type.
+func printCatalogTable(a *app, t catalog.Test, docs []*result.Doc) {
 	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "order\tdoc KB\tbatch\t_id\tindexes\tthreads\tdocs\tdocs/s\tMB/s\tbatch p50 ms\tbatch p99 ms\t")
+	head := append(append(append([]string{"order"}, t.Columns...), "threads"), rateColumns[t.Measure]...)
+	fmt.Fprintln(tw, strings.Join(append(head, "op", "p50 ms", "p99 ms"), "\t")+"\t")
 	for _, d := range docs {
-		op := d.Op("insert")
-		fmt.Fprintf(tw, "%v\t%v\t%v\t%v\t%v\t%v\t%v\t%.0f\t%.1f\t%s\t%s\t\n",
-			d.Variant["order"], d.Variant["docSizeKB"], d.Variant["writeBatchSize"], d.Variant["idType"],
-			d.Variant["nSecondaryIndexes"], d.Variant["numberOfThreads"], d.TestResults["docsInserted"],
-			d.TestResults["DocsPerSecond"], d.TestResults["MBPerSecond"], msText(op.Latency.P50), msText(op.Latency.P99))
+		row := []string{fmt.Sprint(d.Variant["order"])}
+		for _, c := range t.Columns {
+			row = append(row, cellText(d.Variant[c]))
+		}
+		row = append(row, cellText(d.Variant["numberOfThreads"]))
+		for _, c := range rateColumns[t.Measure] {
+			row = append(row, cellText(d.TestResults[c]))
+		}
+		if len(d.Ops) > 0 {
+			op := d.Ops[0]
+			row = append(row, op.Name, msText(op.Latency.P50), msText(op.Latency.P99))
+		} else {
+			row = append(row, "—", "—", "—")
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	_ = tw.Flush()
+}
+
+// cellText formats a stored value for the terminal: rates with one
+// decimal below 100, whole numbers above, and a dash for a missing value.
+func cellText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "—"
+	case float64:
+		if x < 100 {
+			return strconv.FormatFloat(x, 'f', 1, 64)
+		}
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return fmt.Sprint(v)
 }
