@@ -1,0 +1,253 @@
+package capacity
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// dist is a latency distribution of 1,000 operations whose p95 is p95 ms:
+// 940 at half of it, 60 at p95 (so p95, p99 and the maximum are p95).
+func dist(t *testing.T, p95 float64) result.Dist {
+	t.Helper()
+	h := hist.New()
+	for i := range 1000 {
+		v := p95 / 2
+		if i >= 940 {
+			v = p95
+		}
+		hist.Record(h, time.Duration(v*float64(time.Millisecond)))
+	}
+	d, err := hist.Summarize(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Hist, err = hist.Encode(h); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// seedDoc is one stored run of the seed study: a YCSB-B-shaped result
+// document (READ and UPDATE) with its histograms and server CPU.
+func seedDoc(t *testing.T, candidate string, rep int, thr, readP95, updateP95, cpu float64) *result.Doc {
+	t.Helper()
+	reads, updates := int64(thr*0.95*60), int64(thr*0.05*60)
+	rd, ud := dist(t, readP95), dist(t, updateP95)
+	rd.Count, ud.Count = reads, updates
+	pt := func(v float64) []result.DataPoint { return []result.DataPoint{{Value: &v}, {Value: &v}} }
+	return &result.Doc{
+		RunID: fmt.Sprintf("%s-%d", candidate, rep), TestName: "ycsb-b", Repetition: rep,
+		Variant:  map[string]any{"candidate": candidate},
+		Schedule: result.Schedule{Mode: "closed", AchievedRate: thr},
+		Ops: []result.OpStats{
+			{Name: "READ", Count: reads, Latency: rd},
+			{Name: "UPDATE", Count: updates, Latency: ud},
+		},
+		Metrics: result.Metrics{Measurements: []result.Series{
+			{Name: result.ProcessCPUUser, DataPoints: pt(cpu * 0.8)},
+			{Name: result.ProcessCPUKernel, DataPoints: pt(cpu * 0.2)},
+		}},
+	}
+}
+
+// seed is the seed study's shape: a baseline that 25,000 users put at 80%
+// of the 8,000 ops/s it sustains, five alternatives, three runs each;
+// growth to 50,000 then 90,000 users; p95 read and update at most 5%
+// worse than the baseline. c is cheaper than a but its reads are 12%
+// slower; d is cheaper than b and fast enough for the second stage, but
+// its updates are 9% slower.
+type seedCandidate struct {
+	name               string
+	monthly            float64
+	thr                float64 // median of the three runs
+	readP95, updateP95 float64
+}
+
+var seedCandidates = []seedCandidate{
+	{"base", 940, 8000, 2.0, 4.0},
+	{"a", 1391, 20800, 2.0, 4.1},
+	{"b", 1625, 28000, 1.9, 4.0},
+	{"c", 1200, 14000, 2.24, 4.0},
+	{"d", 1500, 30000, 2.0, 4.36},
+	{"e", 694, 10000, 2.0, 4.1},
+}
+
+func seedPlan(t *testing.T, prices map[string]float64) Plan {
+	t.Helper()
+	var p Plan
+	for _, c := range seedCandidates {
+		monthly := c.monthly
+		if v, ok := prices[c.name]; ok {
+			monthly = v
+		}
+		cand := Candidate{Name: c.name, Baseline: c.name == "base", Monthly: monthly, Currency: "EUR"}
+		for rep, f := range []float64{0.97, 1, 1.02} { // the median run is the nominal one
+			cand.Runs = append(cand.Runs, RunOf(seedDoc(t, c.name, rep, c.thr*f, c.readP95, c.updateP95, 70)))
+		}
+		p.Candidates = append(p.Candidates, cand)
+	}
+	p.Demand = Demand{Users: 25000, Load: 0.8, Stages: []Stage{{Name: "stage 1", Users: 50000}, {Name: "stage 2", Users: 90000}}}
+	for _, s := range []string{"p95 READ <= +5%", "p95 UPDATE <= +5%", "errors <= 1%"} {
+		c, err := ParseConstraint(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Constraints = append(p.Constraints, c)
+	}
+	return p
+}
+
+func choices(a Answer) []string {
+	var out []string
+	for _, s := range a.Stages {
+		out = append(out, s.Choice)
+	}
+	return out
+}
+
+// TestSeedStudy reproduces the seed study's recommendation from stored
+// result documents: a for the first stage, b for the second, with c and d
+// rejected for latency although they carry the load.
+func TestSeedStudy(t *testing.T) {
+	a, err := Evaluate(seedPlan(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := choices(a), []string{"a", "b"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("recommendations: got %v want %v", got, want)
+	}
+	if got, want := a.OpsPerUser, 0.8*8000/25000; got != want {
+		t.Errorf("ops/s per user: got %v want %v", got, want)
+	}
+	if got := a.Stages[0].Required; got != 12800 {
+		t.Errorf("stage 1 needs: got %v ops/s want 12,800", got)
+	}
+	for stage, name := range map[int]string{0: "c", 1: "d"} {
+		r := rejection(a.Stages[stage], name)
+		if !strings.Contains(r, "worse than the baseline") {
+			t.Errorf("stage %d: %s rejected for %q; want latency", stage+1, name, r)
+		}
+		if f := a.find(name).Stages[stage]; !f.Carries {
+			t.Errorf("stage %d: %s should carry the load (headroom %v)", stage+1, name, f.Headroom)
+		}
+	}
+	if r := rejection(a.Stages[1], "a"); !strings.Contains(r, "sustains 20,800 ops/s; the stage needs 23,040") {
+		t.Errorf("stage 2: a rejected for %q; want capacity", r)
+	}
+	var b strings.Builder
+	if err := Write(&b, a, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"stage 1 (50,000 users, 12,800 ops/s): a, 160% more throughput for 48% more money than base",
+		"stage 2 (90,000 users, 23,040 ops/s): b, 250% more throughput for 72.9% more money than base",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func rejection(r Recommendation, name string) string {
+	for _, x := range r.Rejected {
+		if x.Candidate == name {
+			return x.Reason
+		}
+	}
+	return ""
+}
+
+// TestPriceFlip changes b's price around a's: stage 1 moves to b exactly
+// when b becomes the cheaper of the two that pass, and stage 2 never
+// moves (b is the only one that passes it).
+func TestPriceFlip(t *testing.T) {
+	tests := []struct {
+		price float64
+		want  []string
+	}{
+		{1625, []string{"a", "b"}},
+		{1392, []string{"a", "b"}},
+		{1391, []string{"b", "b"}}, // same price: the higher throughput wins
+		{1390, []string{"b", "b"}},
+		{500, []string{"b", "b"}},
+	}
+	for _, tt := range tests {
+		a, err := Evaluate(seedPlan(t, map[string]float64{"b": tt.price}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := choices(a); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("b at %v: got %v want %v", tt.price, got, tt.want)
+		}
+	}
+	// A price that cannot flip anything: c is rejected for latency
+	// whatever it costs.
+	a, err := Evaluate(seedPlan(t, map[string]float64{"c": 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := choices(a); fmt.Sprint(got) != "[a b]" {
+		t.Errorf("c at 1 EUR: got %v want [a b]", got)
+	}
+}
+
+func TestHeadroom(t *testing.T) {
+	p := seedPlan(t, nil)
+	c, err := ParseConstraint("headroom >= 20%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Constraints = append(p.Constraints, c)
+	a, err := Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Stage 2 needs 23,040 ops/s with 20% to spare: 28,800. b (28,000)
+	// no longer carries it and d is rejected for latency.
+	if got := choices(a); fmt.Sprint(got) != "[a ]" {
+		t.Errorf("with 20%% headroom: got %v want [a ]", got)
+	}
+}
+
+func TestParseConstraint(t *testing.T) {
+	good := map[string]Constraint{
+		"p95 READ <= +5%":  {Kind: Latency, Op: "READ", Percentile: "p95", Limit: 0.05, Relative: true},
+		"p99 READ <= 10ms": {Kind: Latency, Op: "READ", Percentile: "p99", Limit: 10},
+		"p99 <= 1.5s":      {Kind: Latency, Percentile: "p99", Limit: 1500},
+		"errors <= 0.1%":   {Kind: Errors, Limit: 0.001},
+		"headroom >= 20%":  {Kind: Headroom, Limit: 0.2},
+	}
+	for in, want := range good {
+		got, err := ParseConstraint(in)
+		want.Text = in
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("ParseConstraint(%q): got %+v, %v want %+v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "p95", "p95 READ < 5ms", "p97 <= 5ms", "errors >= 1%", "headroom <= 5%", "p95 <= 5%", "p95 <= -1ms", "p95 READ <= fast"} {
+		if _, err := ParseConstraint(bad); err == nil {
+			t.Errorf("ParseConstraint(%q): got nil error", bad)
+		}
+	}
+}
+
+func TestMissingLatencyFails(t *testing.T) {
+	p := seedPlan(t, nil)
+	// A run without histograms: its latency is missing, so a latency
+	// constraint cannot be shown to hold and the candidate fails it.
+	for i := range p.Candidates[1].Runs {
+		p.Candidates[1].Runs[i].Ops = map[string]result.Dist{"READ": {P95: result.F(1)}}
+	}
+	a, err := Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rejection(a.Stages[0], "a"); !strings.Contains(r, "was not measured") {
+		t.Errorf("a without histograms: rejected for %q; want not measured", r)
+	}
+}

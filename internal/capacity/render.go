@@ -1,0 +1,198 @@
+package capacity
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
+)
+
+// Write renders the answer: the candidates' table, the stages' table and
+// one verdict line per stage; Markdown when md is set, aligned text
+// otherwise. A value that was not measured is "—" in text and an empty
+// cell in Markdown.
+func Write(w io.Writer, a Answer, md bool) error {
+	if err := WriteCandidates(w, a, md); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if err := WriteStages(w, a, md); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, line := range Verdicts(a) {
+		if md {
+			if sub, ok := strings.CutPrefix(line, "  "); ok {
+				line = "  - " + sub
+			} else {
+				line = "- " + line
+			}
+		}
+		fmt.Fprintln(w, line)
+	}
+	return nil
+}
+
+// latencyOps are the operation types the candidates' table shows.
+func latencyOps(a Answer) []string {
+	var maps []map[string]result.Dist
+	for _, as := range a.Assessments {
+		maps = append(maps, as.Latency)
+	}
+	return sortedKeys(maps...)
+}
+
+// WriteCandidates renders one row per candidate.
+func WriteCandidates(w io.Writer, a Answer, md bool) error {
+	c := cells(md)
+	ops := latencyOps(a)
+	cols := []string{"candidate", "description", ">runs", ">ops/s", ">range"}
+	for _, op := range ops {
+		cols = append(cols, ">"+op+" p95 ms", ">"+op+" p99 ms")
+	}
+	cols = append(cols, ">server CPU %", ">"+a.Currency+"/month", ">ops/s per "+a.Currency)
+	if a.OpsPerUser > 0 {
+		cols = append(cols, ">users carried")
+	}
+	cols = append(cols, "constraints")
+	t := texttable.New(cols...)
+	for _, as := range a.Assessments {
+		name := as.Name
+		if as.Baseline {
+			name += " (baseline)"
+		}
+		row := []string{name, c.Text(as.Description), fmt.Sprint(as.Repetitions), num(as.Throughput),
+			num(as.ThroughputMin) + "–" + num(as.ThroughputMax)}
+		for _, op := range ops {
+			row = append(row, c.Opt(pick(as.Latency, op, "p95"), num), c.Opt(pick(as.Latency, op, "p99"), num))
+		}
+		row = append(row, c.Opt(as.ServerCPU, num), num(as.Monthly), perCost(as.ThroughputPerCostUnit))
+		if a.OpsPerUser > 0 {
+			row = append(row, num(as.UsersSupported))
+		}
+		row = append(row, checksCell(as.Checks))
+		t.Add(row...)
+	}
+	return write(t, w, md)
+}
+
+func perCost(v float64) string {
+	if v == 0 {
+		return "—"
+	}
+	return num(v)
+}
+
+func checksCell(cs []Check) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	if f := failedChecks(cs); f != "" {
+		return "❌ " + f
+	}
+	return "✅ all pass"
+}
+
+// WriteStages renders one row per stage: what it needs, the choice and
+// its headroom, and every candidate's verdict.
+func WriteStages(w io.Writer, a Answer, md bool) error {
+	cols := []string{"stage", ">users", ">needs ops/s", "recommended", ">headroom"}
+	for _, as := range a.Assessments {
+		cols = append(cols, as.Name)
+	}
+	t := texttable.New(cols...)
+	c := cells(md)
+	for j, r := range a.Stages {
+		users := c.Missing
+		if r.Stage.Users > 0 {
+			users = num(r.Stage.Users)
+		}
+		choice, head := "none passes", c.Missing
+		if r.Choice != "" {
+			choice, head = r.Choice, pct(r.Headroom)
+		}
+		row := []string{r.Stage.Name, users, num(r.Required), choice, head}
+		for _, as := range a.Assessments {
+			f := as.Stages[j]
+			switch {
+			case f.Pass:
+				row = append(row, "✅ "+pct(f.Headroom))
+			case f.Carries:
+				row = append(row, "❌ constraints")
+			default:
+				row = append(row, "❌ capacity")
+			}
+		}
+		t.Add(row...)
+	}
+	return write(t, w, md)
+}
+
+// Verdicts returns one quotable line per stage: the recommendation
+// against the baseline, then each rejected candidate and why.
+func Verdicts(a Answer) []string {
+	base := a.find(a.Baseline)
+	var out []string
+	for _, r := range a.Stages {
+		need := num(r.Required) + " ops/s"
+		if r.Stage.Users > 0 {
+			need = num(r.Stage.Users) + " users, " + need
+		}
+		if r.Choice == "" {
+			out = append(out, fmt.Sprintf("%s (%s): no candidate passes.", r.Stage.Name, need))
+		} else {
+			ch := a.find(r.Choice)
+			out = append(out, fmt.Sprintf("%s (%s): %s, %s throughput for %s money than %s, %s headroom.",
+				r.Stage.Name, need, ch.Name, relative(ch.Throughput, base.Throughput, "more", "less"),
+				relative(ch.Monthly, base.Monthly, "more", "less"), base.Name, pct(r.Headroom)))
+		}
+		var rej []string
+		for _, x := range r.Rejected {
+			rej = append(rej, x.Candidate+": "+x.Reason)
+		}
+		if len(rej) > 0 {
+			out = append(out, "  rejected: "+strings.Join(rej, "; ")+".")
+		}
+	}
+	return out
+}
+
+// relative says "160% more" or "12% less" or "the same".
+func relative(v, base float64, more, less string) string {
+	if base == 0 {
+		return "unknown"
+	}
+	d := v/base - 1
+	switch {
+	case d > 0.0005:
+		return pct(d) + " " + more
+	case d < -0.0005:
+		return pct(-d) + " " + less
+	}
+	return "the same"
+}
+
+func (a Answer) find(name string) Assessment {
+	for _, as := range a.Assessments {
+		if as.Name == name {
+			return as
+		}
+	}
+	return Assessment{}
+}
+
+func cells(md bool) texttable.Cells {
+	if md {
+		return texttable.MarkdownCells
+	}
+	return texttable.TextCells
+}
+
+func write(t *texttable.Table, w io.Writer, md bool) error {
+	if md {
+		return t.WriteMarkdown(w)
+	}
+	return t.WriteText(w, true)
+}

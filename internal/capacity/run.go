@@ -1,0 +1,48 @@
+package capacity
+
+import (
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// RunOf reads a Run from a stored result document: the achieved rate of
+// its measured phase, each operation type's latency with its encoded
+// histogram, the server process's mean CPU (user + kernel) when the host
+// was sampled, and its completed and failed operations.
+func RunOf(d *result.Doc) Run {
+	r := Run{RunID: d.RunID, Throughput: d.Schedule.AchievedRate, Ops: map[string]result.Dist{}}
+	for _, op := range d.Ops {
+		r.Ops[op.Name] = op.Latency
+		r.Completed += op.Count + op.Errors.Total
+		r.Failed += op.Errors.Total
+	}
+	user := seriesMean(d.Metrics.Measurements, result.ProcessCPUUser)
+	kernel := seriesMean(d.Metrics.Measurements, result.ProcessCPUKernel)
+	if user != nil && kernel != nil {
+		cpu := *user + *kernel
+		r.ServerCPU = &cpu
+	}
+	return r
+}
+
+// seriesMean is the mean of a series' samples; nil when it has none.
+func seriesMean(ss []result.Series, name string) *float64 {
+	for _, s := range ss {
+		if s.Name != name {
+			continue
+		}
+		var sum float64
+		var n int
+		for _, p := range s.DataPoints {
+			if p.Value != nil {
+				sum += *p.Value
+				n++
+			}
+		}
+		if n == 0 {
+			return nil
+		}
+		m := sum / float64(n)
+		return &m
+	}
+	return nil
+}
