@@ -25,6 +25,10 @@ type Target struct {
 	DataDir string
 	// Profile names a local server profile, when the target is one.
 	Profile string
+	// Instance describes the target in the schema's terms (the atlas*
+	// fields of variant.instance); given values replace what bench_config
+	// would detect or leave out.
+	Instance map[string]any
 }
 
 // Options configure one run.

@@ -123,7 +123,9 @@ func plainParams(p spec.Params) map[string]any {
 }
 
 // benchConfig describes the environment in the schema's Atlas-shaped
-// terms: for a local target, its profile or kind; nothing it cannot know.
+// terms: the target's description where given, else for a local target
+// its profile or kind and its data directory's disk; nothing it cannot
+// know.
 func (r *run) benchConfig() map[string]any {
 	t := r.opts.Target
 	c := map[string]any{"atlasInstanceType": t.Kind}
@@ -133,6 +135,11 @@ func (r *run) benchConfig() map[string]any {
 	if gb, dev, ok := diskOf(t.DataDir); ok {
 		c["atlasDiskSizeGB"] = gb
 		c["atlasDiskType"] = dev
+	}
+	for _, k := range []string{"atlasInstanceType", "atlasDiskType", "atlasIOPS", "atlasDiskSizeGB"} {
+		if v, ok := t.Instance[k]; ok {
+			c[k] = v
+		}
 	}
 	return c
 }

@@ -24,9 +24,13 @@ type Test struct {
 	Workload string
 	// Measure says which rates the test's tables read.
 	Measure Measure
-	// Columns are the variant fields the terminal table shows.
-	Columns  []string
-	variants func(s Scale) []Variant
+	// Columns are the variant fields the terminal table shows (a dotted
+	// path reads inside a variant field, such as instance.cost).
+	Columns []string
+	// VariesTarget says the test's variant is the target itself: it runs
+	// its one variant on each target of a list (VariantsOn).
+	VariesTarget bool
+	variants     func(s Scale) []Variant
 }
 
 // Measure is what a test's tables report.
@@ -91,7 +95,7 @@ func (t Test) Variants(s Scale) []Variant { return t.variants(s) }
 
 // Tests lists the catalog, in the reference document's order.
 func Tests() []Test {
-	return []Test{insertDocSize, insertBatchSize, insertIDType, insertNIndexes}
+	return []Test{insertDocSize, insertBatchSize, insertIDType, insertNIndexes, insertIOPS, insertInstanceSize}
 }
 
 // Find returns the named test.

@@ -11,7 +11,12 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-const wantDocument = `a mapping of settings such as "workload: kv"`
+// scenarioFile describes a scenario file in messages about its shape.
+var scenarioFile = fileKind{want: `a mapping of settings such as "workload: kv"`, one: "one scenario per file"}
+
+// fileKind says, in messages about a file's shape, what its document
+// should be and how many a file holds.
+type fileKind struct{ want, one string }
 
 // ParseFile reads a scenario file; see Parse.
 func ParseFile(path string, reg Registry) (*Scenario, error) {
@@ -29,7 +34,7 @@ func Parse(filename string, data []byte, reg Registry) (*Scenario, error) {
 	if filename == "" {
 		filename = "<input>"
 	}
-	p := &parser{file: filename}
+	p := &parser{file: filename, kind: scenarioFile}
 	root := p.document(data)
 	if root == nil {
 		return nil, joinErrors(p.errs)
@@ -47,6 +52,7 @@ func Parse(filename string, data []byte, reg Registry) (*Scenario, error) {
 // parser walks the YAML node tree of one file, collecting problems.
 type parser struct {
 	file string
+	kind fileKind
 	errs []*Error
 }
 
@@ -63,7 +69,7 @@ func (p *parser) document(data []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			p.add(1, &Error{Problem: "the file is empty", Want: wantDocument})
+			p.add(1, &Error{Problem: "the file is empty", Want: p.kind.want})
 		} else {
 			p.syntax(err, data)
 		}
@@ -73,7 +79,7 @@ func (p *parser) document(data []byte) *yaml.Node {
 		return nil
 	}
 	if len(doc.Content) == 0 {
-		p.add(1, &Error{Problem: "the file is empty", Want: wantDocument})
+		p.add(1, &Error{Problem: "the file is empty", Want: p.kind.want})
 		return nil
 	}
 	root := resolve(doc.Content[0])
@@ -82,7 +88,7 @@ func (p *parser) document(data []byte) *yaml.Node {
 		if isNull(root) {
 			what = "the document is empty"
 		}
-		p.add(root.Line, &Error{Problem: what, Want: wantDocument})
+		p.add(root.Line, &Error{Problem: what, Want: p.kind.want})
 		return nil
 	}
 	return root
@@ -101,7 +107,7 @@ func (p *parser) onlyDocument(dec *yaml.Decoder, data []byte) bool {
 			p.syntax(err, data)
 			return false
 		case len(doc.Content) > 0 && !isNull(doc.Content[0]):
-			p.add(doc.Content[0].Line, &Error{Problem: "a second document is not valid", Want: "one scenario per file"})
+			p.add(doc.Content[0].Line, &Error{Problem: "a second document is not valid", Want: p.kind.one})
 			return false
 		}
 	}

@@ -2,7 +2,9 @@ package store
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -28,10 +30,28 @@ func history(d *result.Doc) stored {
 	return stored{ID: d.RunID, TestID: toD(d.ID), Doc: *d}
 }
 
+// toD converts an _id to BSON. A map inside it (such as instance)
+// becomes a document with its keys in name order: MongoDB compares
+// embedded documents key by key, so a re-run must write the same order
+// to replace its row.
 func toD(o result.Ordered) bson.D {
 	d := make(bson.D, len(o))
 	for i, kv := range o {
-		d[i] = bson.E{Key: kv.Key, Value: kv.Value}
+		d[i] = bson.E{Key: kv.Key, Value: sortedMaps(kv.Value)}
+	}
+	return d
+}
+
+// sortedMaps returns v with every map[string]any in it, at any depth, as
+// a document whose keys are in name order.
+func sortedMaps(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	d := make(bson.D, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		d = append(d, bson.E{Key: k, Value: sortedMaps(m[k])})
 	}
 	return d
 }

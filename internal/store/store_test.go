@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,4 +250,32 @@ func deref(p *float64) any {
 		return nil
 	}
 	return *p
+}
+
+// TestMongoSaveNestedIDReplaces saves runs whose _id holds a map (a
+// target's instance) several times: the map's keys must be written in
+// one order, so every save replaces the same results row, and _id.instance
+// reads back by field.
+func TestMongoSaveNestedIDReplaces(t *testing.T) {
+	ctx := context.Background()
+	c := connect(t)
+	dbName := testenv.DBName(t)
+	t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
+	st := store.NewMongo(c, dbName, "the test server")
+	start := time.Now().UTC().Truncate(time.Millisecond)
+	for i := range 6 {
+		d := sampleDoc(t, fmt.Sprintf("run-nested-%d", i), "v1", start.Add(time.Duration(i)*time.Second))
+		d.ID = append(d.ID, result.KV{Key: "instance", Value: map[string]any{
+			"atlasInstanceType": "m6i.xlarge", "atlasDiskType": "gp3", "atlasIOPS": int64(3000), "atlasDiskSizeGB": 100.0,
+			"vCPU": int64(4), "ramGB": 16.0, "cost": 42.0, "price": "0.42 USD/h", "currency": "USD",
+		}})
+		if err := st.Save(ctx, d); err != nil {
+			t.Fatalf("Save(%s): %v", d.RunID, err)
+		}
+	}
+	coll := c.Database(dbName).Collection(store.ResultsCollection)
+	n, err := coll.CountDocuments(ctx, bson.D{{Key: "_id.instance.cost", Value: 42.0}})
+	if err != nil || n != 1 {
+		t.Errorf("results rows with _id.instance.cost 42 after six saves of one variant: got %d (%v), want 1", n, err)
+	}
 }

@@ -1,0 +1,84 @@
+package catalog
+
+import (
+	"maps"
+
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// targetColumns are the variant fields the terminal table of a test that
+// varies the target shows.
+var targetColumns = []string{"label", "instance.atlasInstanceType", "instance.atlasIOPS", "instance.cost", "totalDocsToInsert"}
+
+var insertIOPS = Test{
+	Name:     "insert_iops",
+	Workload: "insert", Measure: Ingest, Columns: targetColumns, VariesTarget: true,
+	Description: "Insert throughput by the target's disk (type, size, IOPS): 30 M × 4 KB with 4 secondary indexes, batch 1000",
+	variants: func(s Scale) []Variant {
+		return []Variant{insertVariant(0, 4, s.docs(30e6), 0, 1000, s.threads(8), 4, "OBJECT_ID")}
+	},
+}
+
+var insertInstanceSize = Test{
+	Name:     "insert_instancesize",
+	Workload: "insert", Measure: Ingest, Columns: targetColumns, VariesTarget: true,
+	Description: "Insert throughput by the target instance: preload 3 M × 4 KB, 4 secondary indexes, measure 12 M more, batch 1000",
+	variants: func(s Scale) []Variant {
+		return []Variant{insertVariant(0, 4, s.docs(12e6), s.docs(3e6), 1000, s.threads(8), 4, "OBJECT_ID")}
+	},
+}
+
+// VariantsOn returns the variants to run on the target at position pos of
+// a list, described by instance (Instance's fields; nil or empty when the
+// target is not described). A test that varies the target runs its one
+// variant there, with _id.order = pos; any other test runs all its
+// variants. Every variant carries the description as its instance field.
+func (t Test) VariantsOn(s Scale, pos int, instance map[string]any) []Variant {
+	vs := t.Variants(s)
+	if t.VariesTarget {
+		vs = vs[:1]
+		vs[0].Order = pos
+		vs[0].Values["order"] = pos
+	}
+	if len(instance) == 0 {
+		return vs
+	}
+	for i := range vs {
+		vs[i].Values["instance"] = maps.Clone(instance)
+	}
+	return vs
+}
+
+// Instance returns a target's description as the results schema names
+// it (variant.instance, and so _id.instance): atlasInstanceType,
+// atlasDiskType, atlasIOPS, atlasDiskSizeGB, vCPU and ramGB as given
+// (a profile's vCPU defaults to the size of its CPU set); for a profile,
+// cpus and cacheSizeMB; with a price, cost in cents per hour, price as
+// written and currency. Fields not given are absent.
+func Instance(t spec.Target) map[string]any {
+	in := t.Instance
+	m := map[string]any{}
+	set := func(k string, v any, given bool) {
+		if given {
+			m[k] = v
+		}
+	}
+	set("atlasInstanceType", in.Type, in.Type != "")
+	set("atlasDiskType", in.DiskType, in.DiskType != "")
+	set("atlasIOPS", in.IOPS, in.IOPS > 0)
+	set("atlasDiskSizeGB", in.DiskSizeGB, in.DiskSizeGB > 0)
+	set("vCPU", in.VCPU, in.VCPU > 0)
+	set("ramGB", in.RAMGB, in.RAMGB > 0)
+	if p := t.Profile; p != nil {
+		n := int64(len(p.CPUList()))
+		set("vCPU", n, in.VCPU == 0 && n > 0)
+		set("cpus", p.CPUs, p.CPUs != "")
+		set("cacheSizeMB", int64(p.CacheSize/spec.MB), p.CacheSize > 0)
+	}
+	if p := t.Price; p != nil {
+		m["cost"] = p.CentsPerHour()
+		m["price"] = p.String()
+		m["currency"] = p.Currency
+	}
+	return m
+}
