@@ -1,0 +1,276 @@
+package spec
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mongobench/mongobench/internal/capacity"
+)
+
+// Plan is a capacity plan: the workload to measure, the candidate
+// deployments, how many runs each, the demand to meet and the rules a
+// candidate must keep.
+type Plan struct {
+	// Name identifies the plan's runs in the results (variant.plan).
+	Name string
+	// Scenario is the workload every candidate runs, as in a scenario
+	// file; its uri is ignored (each candidate is a target).
+	Scenario    *Scenario
+	Runs        int
+	Candidates  []Target
+	Demand      capacity.Demand
+	Constraints []capacity.Constraint
+}
+
+var planFile = fileKind{
+	want: `a mapping with name, scenario, runs, candidates, demand and constraints`,
+	one:  "one plan per file",
+}
+
+var (
+	planKeys   = []string{"name", "scenario", "runs", "candidates", "demand", "constraints"}
+	demandKeys = []string{"users", "load", "stages"}
+	stageKeys  = []string{"name", "users", "rate"}
+)
+
+const (
+	wantPlanName   = "a name such as image-app-2027"
+	wantRuns       = "a whole number of runs per candidate, 1 to 100"
+	wantLoad       = "a percentage such as 80%: the share of the baseline's sustainable throughput its users use today"
+	wantUsers      = "a positive number of users such as 25000"
+	wantStageRate  = "a positive rate such as 5000/s"
+	wantConstraint = `a rule such as "p95 READ <= +5%", "p99 READ <= 10ms", "errors <= 0.1%" or "headroom >= 20%"`
+	wantStages     = "a list of stages, each {name, users} or {name, rate}"
+)
+
+// ParsePlanFile reads a plan file; see ParsePlan.
+func ParsePlanFile(path string, reg Registry) (*Plan, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read plan: %w", err)
+	}
+	return ParsePlan(path, data, reg)
+}
+
+// ParsePlan reads a capacity plan from YAML:
+//
+//	name: image-app
+//	scenario: {workload: ycsb-b, threads: 16, duration: 30s, warmup: 5s, params: {recordcount: 100000}}
+//	runs: 2
+//	candidates:            # targets, as in a targets file; one is the baseline
+//	  - {label: today, uri: 'mongodb://db1/', price: 940 EUR/month, baseline: true}
+//	  - {label: bigger, profile: {cpus: "0-1", cacheSize: 1GB}, price: 1391 EUR/month}
+//	demand:
+//	  users: 25000         # the baseline carries 25,000 users today …
+//	  load: 80%            # … at 80% of the throughput it sustains
+//	  stages: [{name: next year, users: 50000}, {name: in two years, users: 90000}]
+//	constraints: ["p95 READ <= +5%", "p95 UPDATE <= +5%", "errors <= 0.1%"]
+//
+// Stages may give a rate (rate: 5000/s) instead of users, and then the
+// demand needs no users or load. Every candidate needs a price. The error,
+// if any, joins every problem found, each with file:line.
+func ParsePlan(filename string, data []byte, reg Registry) (*Plan, error) {
+	if filename == "" {
+		filename = "<input>"
+	}
+	p := &parser{file: filename, kind: planFile}
+	root := p.document(data)
+	if root == nil {
+		return nil, joinErrors(p.errs)
+	}
+	pl := &Plan{Runs: 1}
+	given := map[string]bool{}
+	for _, e := range p.entries(root, "", "key", planKeys) {
+		given[e.name] = true
+		switch e.name {
+		case "name":
+			pl.Name, _ = p.text("name", e.val, wantPlanName)
+		case "scenario":
+			pl.Scenario = p.planScenario(filename, e.val, reg)
+		case "runs":
+			if s, ok := p.text("runs", e.val, wantRuns); ok {
+				pl.Runs = int(p.positiveInt("runs", e.val.Line, s, wantRuns))
+				if pl.Runs > 100 {
+					p.add(e.val.Line, &Error{Field: "runs", Value: s, Want: wantRuns})
+				}
+			}
+		case "candidates":
+			pl.Candidates = p.targetList("candidates", e.val)
+		case "demand":
+			pl.Demand = p.demand(e.val)
+		case "constraints":
+			pl.Constraints = p.constraints(e.val)
+		}
+	}
+	for _, k := range []string{"name", "scenario", "candidates", "demand"} {
+		if !given[k] {
+			p.add(root.Line, &Error{Field: k, Problem: "is missing", Want: "a plan needs name, scenario, candidates and demand"})
+		}
+	}
+	p.checkCandidates(pl.Candidates)
+	p.checkDemand(root.Line, pl.Demand)
+	if len(p.errs) > 0 {
+		return nil, joinErrors(p.errs)
+	}
+	return pl, nil
+}
+
+// planScenario reads the scenario mapping with the scenario file's rules.
+func (p *parser) planScenario(filename string, val *yaml.Node, reg Registry) *Scenario {
+	m := p.mappingOf("scenario", val, `a scenario such as {workload: ycsb-b, threads: 16, duration: 30s}`)
+	if m == nil {
+		return nil
+	}
+	s := &Scenario{src: &origin{file: filename, top: m.Line}}
+	before := len(p.errs)
+	p.scenario(s, m, reg)
+	s.applyDefaults(reg)
+	for _, e := range s.problems(reg) {
+		e.Field = "scenario." + e.Field
+		p.errs = append(p.errs, e)
+	}
+	for _, e := range p.errs[before:] {
+		if e.Field != "" && !strings.HasPrefix(e.Field, "scenario") {
+			e.Field = "scenario." + e.Field
+		}
+	}
+	return s
+}
+
+func (p *parser) demand(val *yaml.Node) capacity.Demand {
+	var d capacity.Demand
+	m := p.mappingOf("demand", val, wantStages)
+	if m == nil {
+		return d
+	}
+	for _, e := range p.entries(m, "demand", "key", demandKeys) {
+		f := "demand." + e.name
+		s, ok := "", false
+		if e.name != "stages" {
+			if s, ok = p.text(f, e.val, ""); !ok {
+				continue
+			}
+		}
+		switch e.name {
+		case "users":
+			d.Users = p.positive(f, e.val.Line, s, wantUsers)
+		case "load":
+			if v, ok := parseDecimal(strings.TrimSuffix(s, "%")); ok && strings.HasSuffix(s, "%") && v > 0 && v <= 100 {
+				d.Load = v / 100
+			} else {
+				p.add(e.val.Line, &Error{Field: f, Value: s, Want: wantLoad})
+			}
+		case "stages":
+			d.Stages = p.stages(e.val)
+		}
+	}
+	return d
+}
+
+func (p *parser) stages(val *yaml.Node) []capacity.Stage {
+	n := resolve(val)
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		p.add(val.Line, &Error{Field: "demand.stages", Problem: kindName(n) + " is not valid", Want: wantStages})
+		return nil
+	}
+	var out []capacity.Stage
+	for i, item := range n.Content {
+		path := fmt.Sprintf("demand.stages[%d]", i)
+		m := p.mappingOf(path, item, wantStages)
+		if m == nil {
+			continue
+		}
+		st := capacity.Stage{}
+		for _, e := range p.entries(m, path, "key", stageKeys) {
+			f := path + "." + e.name
+			s, ok := p.text(f, e.val, "")
+			if !ok {
+				continue
+			}
+			switch e.name {
+			case "name":
+				st.Name = s
+			case "users":
+				st.Users = p.positive(f, e.val.Line, s, wantUsers)
+			case "rate":
+				if r, err := ParseRate(s); err != nil {
+					p.add(e.val.Line, &Error{Field: f, Value: s, Want: wantStageRate})
+				} else {
+					st.Rate = float64(r)
+				}
+			}
+		}
+		if st.Name == "" {
+			st.Name = fmt.Sprintf("stage %d", i+1)
+		}
+		if (st.Users > 0) == (st.Rate > 0) {
+			p.add(m.Line, &Error{Field: path, Problem: "give exactly one of users and rate", Want: wantStages})
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func (p *parser) constraints(val *yaml.Node) []capacity.Constraint {
+	n := resolve(val)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.add(val.Line, &Error{Field: "constraints", Problem: kindName(n) + " is not valid", Want: "a list of " + wantConstraint})
+		return nil
+	}
+	var out []capacity.Constraint
+	for i, item := range n.Content {
+		f := fmt.Sprintf("constraints[%d]", i)
+		s, ok := p.text(f, item, wantConstraint)
+		if !ok {
+			continue
+		}
+		c, err := capacity.ParseConstraint(s)
+		if err != nil {
+			p.add(item.Line, &Error{Field: f, Value: s, Want: wantConstraint})
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// checkCandidates asks for a baseline and a price on every candidate, in
+// one currency.
+func (p *parser) checkCandidates(ts []Target) {
+	if len(ts) == 0 {
+		return
+	}
+	base := false
+	currency := ""
+	for i, t := range ts {
+		base = base || t.Baseline
+		f := fmt.Sprintf("candidates[%d].price", i)
+		switch {
+		case t.Price == nil:
+			p.add(t.Line, &Error{Field: f, Problem: "is missing", Want: wantPrice})
+		case currency == "":
+			currency = t.Price.Currency
+		case t.Price.Currency != currency:
+			p.add(t.Line, &Error{Field: f, Value: t.Price.Currency, Want: "the currency of the other candidates, " + currency})
+		}
+	}
+	if !base {
+		p.add(ts[0].Line, &Error{Field: "candidates", Problem: "no candidate is the baseline", Want: "baseline: true on the deployment the others are compared with"})
+	}
+}
+
+func (p *parser) checkDemand(line int, d capacity.Demand) {
+	inUsers := false
+	for _, s := range d.Stages {
+		inUsers = inUsers || s.Users > 0
+	}
+	if inUsers && (d.Users == 0 || d.Load == 0) {
+		p.add(line, &Error{Field: "demand", Problem: "stages are in users, but users and load (today's users on the baseline, at what share of its throughput) are missing", Want: "demand: {users: 25000, load: 80%, stages: [...]}"})
+	}
+}

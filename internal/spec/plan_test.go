@@ -1,0 +1,66 @@
+package spec
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestParsePlanExample(t *testing.T) {
+	data, err := os.ReadFile("../../suites/plan-local.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := ParsePlan("plan-local.yaml", data, testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Name != "local-ycsb-b" || pl.Runs != 2 || len(pl.Candidates) != 3 || len(pl.Demand.Stages) != 2 || len(pl.Constraints) != 3 {
+		t.Fatalf("got %+v", pl)
+	}
+	if got := pl.Demand.Load; got != 0.8 {
+		t.Errorf("load: got %v want 0.8", got)
+	}
+	if !pl.Candidates[0].Baseline || pl.Candidates[0].Price.PerMonth() != 73 {
+		t.Errorf("baseline: got %+v", pl.Candidates[0])
+	}
+	if pl.Scenario.Workload != "ycsb-b" || pl.Scenario.Threads != 16 {
+		t.Errorf("scenario: got %+v", pl.Scenario)
+	}
+}
+
+func TestParsePlanErrors(t *testing.T) {
+	base := `name: p
+scenario: {workload: ycsb-b, threads: 4}
+candidates:
+  - {label: a, uri: 'mongodb://h/', price: 1 USD/h, baseline: true}
+  - {label: b, uri: 'mongodb://h2/', price: 2 USD/h}
+demand: {users: 100, load: 80%, stages: [{name: s, users: 200}]}
+`
+	if _, err := ParsePlan("p.yaml", []byte(base), testRegistry()); err != nil {
+		t.Fatalf("valid plan: %v", err)
+	}
+	tests := []struct{ name, yaml, want string }{
+		{"no baseline", strings.Replace(base, ", baseline: true", "", 1), "p.yaml:4: candidates: no candidate is the baseline"},
+		{"no price", strings.Replace(base, ", price: 2 USD/h", "", 1), "p.yaml:5: candidates[1].price: is missing"},
+		{"two currencies", strings.Replace(base, "2 USD/h", "2 EUR/h", 1), `candidates[1].price: "EUR" is not valid: want the currency of the other candidates, USD`},
+		{"bad load", strings.Replace(base, "80%", "0.8", 1), `p.yaml:6: demand.load: "0.8" is not valid`},
+		{"users without calibration", strings.Replace(base, "users: 100, load: 80%, ", "", 1), "demand: stages are in users"},
+		{"users and rate", strings.Replace(base, "users: 200", "users: 200, rate: 5/s", 1), "demand.stages[0]: give exactly one of users and rate"},
+		{"bad constraint", base + "constraints: [p97 <= 5ms]\n", `p.yaml:7: constraints[0]: "p97 <= 5ms" is not valid`},
+		{"bad scenario", strings.Replace(base, "threads: 4", "threads: -4", 1), "p.yaml:2: scenario.threads"},
+		{"unknown key", base + "runz: 3\n", `p.yaml:7: unknown key "runz"`},
+		{"runs", base + "runs: 0\n", `p.yaml:7: runs: "0" is not valid`},
+	}
+	for _, tt := range tests {
+		_, err := ParsePlan("p.yaml", []byte(tt.yaml), testRegistry())
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v want an error containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// testRegistry knows ycsb-b with the one parameter the example sets.
+func testRegistry() Registry {
+	return MapRegistry{"ycsb-b": {{Name: "recordcount", Kind: KindInt, Default: "1000", Min: "1"}}}
+}
