@@ -32,7 +32,7 @@ type Candidate struct {
 	// Monthly is the price per month in Currency.
 	Monthly  float64
 	Currency string
-	Runs     []Run
+	Runs     []Run `json:"-"`
 }
 
 // Measured is a candidate's runs combined: throughput is the median of

@@ -142,6 +142,9 @@ func Verdicts(a Answer) []string {
 		}
 		if r.Choice == "" {
 			out = append(out, fmt.Sprintf("%s (%s): no candidate passes.", r.Stage.Name, need))
+		} else if r.Choice == base.Name {
+			out = append(out, fmt.Sprintf("%s (%s): %s, the baseline, carries it with %s headroom.",
+				r.Stage.Name, need, base.Name, pct(r.Headroom)))
 		} else {
 			ch := a.find(r.Choice)
 			out = append(out, fmt.Sprintf("%s (%s): %s, %s throughput for %s money than %s, %s headroom.",
