@@ -142,6 +142,9 @@ func (a *app) catalogStore(ctx context.Context, f catalogFlags, targets []spec.T
 // runs for all the tests at once), collecting each test's documents.
 func (s *study) runTargets(ctx context.Context, tests []catalog.Test, targets []spec.Target, scale catalog.Scale, f catalogFlags, docs [][]*result.Doc) error {
 	for pos, tg := range targets {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: stopped before target %s; the variants measured are stored", errInterrupted, tg.Label)
+		}
 		err := s.app.onTarget(ctx, tg, func(bt bench.Target) error {
 			s.target = bt
 			for i, t := range tests {

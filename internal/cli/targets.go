@@ -145,10 +145,14 @@ func (a *app) startProfileServer(ctx context.Context, t spec.Target) (*server.Ha
 func (a *app) stopProfileServer(ctx context.Context, t spec.Target, h *server.Handle, dir string) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), profileStopTimeout)
 	defer cancel()
-	if err := h.Stop(sctx); err != nil {
+	how := "stopped"
+	switch err := h.Stop(sctx); {
+	case errors.Is(err, server.ErrKilled):
+		how = "killed after ignoring SIGTERM" // gone: its unclean storage is removed anyway
+	case err != nil:
 		return fmt.Errorf("profile %s: stop its server (pid %d, data in %s): %w", t.Label, h.PID, dir, err)
 	}
-	a.say("profile %s: stopped (pid %d)\n", t.Label, h.PID)
+	a.say("profile %s: %s (pid %d)\n", t.Label, how, h.PID)
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("profile %s: remove its data: %w", t.Label, err)
 	}

@@ -39,4 +39,10 @@
 // name=value" flags (ParseParam, Scenario.SetParam). Scenarios built from
 // flags go through Scenario.SetFlag and Scenario.Validate, and their errors
 // name the flag instead of a line.
+//
+// A targets file (ParseTargets) lists the deployments a study runs on:
+// each with a unique label, exactly one of a uri or a local server profile
+// (a CPU set and a cache size), an optional instance description and an
+// optional price ("0.42 USD/h", "694 EUR/month"; ParsePrice), and at most
+// one baseline. Its errors read like a scenario file's.
 package spec
