@@ -69,24 +69,29 @@ func TestReferenceSizes(t *testing.T) {
 	}
 }
 
-// TestUpdateTestSizes checks the update tests' reference sizes, and that
-// the concurrency test keeps its thread counts at any scale.
+// TestUpdateTestSizes checks the update tests' reference sizes, that the
+// concurrency test keeps its thread counts at any scale, and the floor
+// on measured writes at small scales.
 func TestUpdateTestSizes(t *testing.T) {
 	tests := []struct {
 		test    string
 		scale   Scale
 		threads []int // of the first six variants
+		records int64
 		ops     int64
 	}{
-		{"concurrency", 1, []int{10, 20, 50, 100, 200, 400}, 1_000_000},
-		{"concurrency", DefaultScale, []int{10, 20, 50, 100, 200, 400}, 2000},
-		{"updateapi", 1, []int{30, 30, 30, 30, 30, 30}, 500_000},
-		{"updateapi", DefaultScale, []int{8, 8, 8, 8, 8, 8}, 1000},
+		{"concurrency", 1, []int{10, 20, 50, 100, 200, 400}, 1_000_000, 1_000_000},
+		{"concurrency", DefaultScale, []int{10, 20, 50, 100, 200, 400}, 2000, minUpdates},
+		{"updateapi", 1, []int{30, 30, 30, 30, 30, 30}, 500_000, 500_000},
+		{"updateapi", DefaultScale, []int{8, 8, 8, 8, 8, 8}, 1000, minUpdates},
+		{"updateapi", 0.01, []int{8, 8, 8, 8, 8, 8}, 5000, minUpdates},
+		{"updateapi", 0.1, []int{8, 8, 8, 8, 8, 8}, 50_000, 50_000},
+		{"updateapi", 0.0001, []int{8, 8, 8, 8, 8, 8}, 50, 500},
 	}
 	for _, tt := range tests {
 		test, _ := Find(tt.test)
 		for i, v := range test.Variants(tt.scale)[:6] {
-			records := fmt.Sprintf("records=%d", tt.ops)
+			records := fmt.Sprintf("records=%d", tt.records)
 			if v.Threads != tt.threads[i] || v.Ops != tt.ops || v.Values["nUpdates"] != tt.ops || !slices.Contains(v.Params, records) {
 				t.Errorf("%s at scale %g, variant %d: threads %d, ops %d, nUpdates %v, params %v; want %d threads, %d ops and records",
 					tt.test, tt.scale, i, v.Threads, v.Ops, v.Values["nUpdates"], v.Params, tt.threads[i], tt.ops)
