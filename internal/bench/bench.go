@@ -160,9 +160,11 @@ func (r *run) engineConfig() load.Config {
 }
 
 // snapshot takes the workload's counts and serverStatus at the measured
-// phase's boundaries (on the engine's callback goroutine).
+// phase's boundaries (on the engine's callback goroutine). Without a
+// warm-up every count belongs to the measured phase, so none is taken as
+// its base: the callback may run after the first operations completed.
 func (r *run) snapshot(p load.Phase, _ time.Time) {
-	if p == load.MeasureStart {
+	if p == load.MeasureStart && r.opts.Scenario.Warmup > 0 {
 		r.base, r.baseCauses = r.counts()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -66,7 +66,8 @@ type Variant struct {
 }
 
 // Scale multiplies the reference sizes (document counts, total bytes);
-// thread counts above 8 scale down with it, to at least 8.
+// thread counts above 8 scale down with it, to at least 8, except in a
+// test whose variants are the thread counts (concurrency).
 type Scale float64
 
 // ParseScale reads a positive number, or "full" for 1.
@@ -95,7 +96,7 @@ func (t Test) Variants(s Scale) []Variant { return t.variants(s) }
 
 // Tests lists the catalog, in the reference document's order.
 func Tests() []Test {
-	return []Test{insertDocSize, insertBatchSize, insertIDType, insertNIndexes, insertIOPS, insertInstanceSize}
+	return []Test{insertDocSize, insertBatchSize, insertIDType, insertNIndexes, insertIOPS, insertInstanceSize, concurrency, updateAPI}
 }
 
 // Find returns the named test.

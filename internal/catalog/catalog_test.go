@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -16,6 +18,13 @@ func TestVariantsMatchTheReference(t *testing.T) {
 		{"insert_batchsize", "writeBatchSize", []any{1, 10, 100, 1000, 2000}},
 		{"insert_idtype", "idType", []any{"OBJECT_ID", "UUID", "BUSINESS_ID"}},
 		{"insert_nindexes", "nSecondaryIndexes", []any{0, 1, 2, 3, 4, 8, 16}},
+		{"concurrency", "numberOfThreads", []any{10, 20, 50, 100, 200, 400, 10, 20, 50, 100, 200, 400}},
+		{"concurrency", "indexUpdate", []any{false, false, false, false, false, false, true, true, true, true, true, true}},
+		{"updateapi", "updateFunction", []any{
+			"updateOne", "updateOne", "updateOne", "updateOne", "updateOne", "updateOne",
+			"findOneAndUpdate", "findOneAndUpdate", "findOneAndUpdate", "findOneAndUpdate", "findOneAndUpdate", "findOneAndUpdate"}},
+		{"updateapi", "upsert", []any{false, false, false, true, true, true, false, false, false, true, true, true}},
+		{"updateapi", "percentNew", []any{0, 50, 100, 0, 50, 100, 0, 50, 100, 0, 50, 100}},
 	}
 	for _, tt := range tests {
 		test, err := Find(tt.test)
@@ -29,6 +38,9 @@ func TestVariantsMatchTheReference(t *testing.T) {
 		for i, v := range vs {
 			if v.Order != i || v.Values["order"] != i {
 				t.Errorf("%s variant %d: order %d / %v", tt.test, i, v.Order, v.Values["order"])
+			}
+			if v.Values["numberOfThreads"] != nil && v.Values["numberOfThreads"] != v.Threads {
+				t.Errorf("%s variant %d: numberOfThreads %v, runs %d threads", tt.test, i, v.Values["numberOfThreads"], v.Threads)
 			}
 			if got := v.Values[tt.field]; got != tt.want[i] {
 				t.Errorf("%s variant %d: %s got %v want %v", tt.test, i, tt.field, got, tt.want[i])
@@ -54,6 +66,37 @@ func TestReferenceSizes(t *testing.T) {
 	small := ds.Variants(DefaultScale)[0]
 	if small.Threads != 8 || small.Values["totalDocsToInsert"].(int64) > 60_000 {
 		t.Errorf("default scale: %d threads, %v docs; want a few minutes' work", small.Threads, small.Values["totalDocsToInsert"])
+	}
+}
+
+// TestUpdateTestSizes checks the update tests' reference sizes, that the
+// concurrency test keeps its thread counts at any scale, and the floor
+// on measured writes at small scales.
+func TestUpdateTestSizes(t *testing.T) {
+	tests := []struct {
+		test    string
+		scale   Scale
+		threads []int // of the first six variants
+		records int64
+		ops     int64
+	}{
+		{"concurrency", 1, []int{10, 20, 50, 100, 200, 400}, 1_000_000, 1_000_000},
+		{"concurrency", DefaultScale, []int{10, 20, 50, 100, 200, 400}, 2000, minUpdates},
+		{"updateapi", 1, []int{30, 30, 30, 30, 30, 30}, 500_000, 500_000},
+		{"updateapi", DefaultScale, []int{8, 8, 8, 8, 8, 8}, 1000, minUpdates},
+		{"updateapi", 0.01, []int{8, 8, 8, 8, 8, 8}, 5000, minUpdates},
+		{"updateapi", 0.1, []int{8, 8, 8, 8, 8, 8}, 50_000, 50_000},
+		{"updateapi", 0.0001, []int{8, 8, 8, 8, 8, 8}, 50, 500},
+	}
+	for _, tt := range tests {
+		test, _ := Find(tt.test)
+		for i, v := range test.Variants(tt.scale)[:6] {
+			records := fmt.Sprintf("records=%d", tt.records)
+			if v.Threads != tt.threads[i] || v.Ops != tt.ops || v.Values["nUpdates"] != tt.ops || !slices.Contains(v.Params, records) {
+				t.Errorf("%s at scale %g, variant %d: threads %d, ops %d, nUpdates %v, params %v; want %d threads, %d ops and records",
+					tt.test, tt.scale, i, v.Threads, v.Ops, v.Values["nUpdates"], v.Params, tt.threads[i], tt.ops)
+			}
+		}
 	}
 }
 

@@ -21,13 +21,14 @@ import (
 func (a *app) catalogCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "catalog",
-		Short: "The focused tests of the MongoDB Performance Tables (insert_docsize, …)",
+		Short: "The focused tests of the MongoDB Performance Tables (insert_docsize, concurrency, …)",
 		Long: `Each catalog test changes one parameter across its variants, as a section of
 the MongoDB Performance Tables does, at the reference sizes times --scale.
 Every variant resets its collection, preloads if the test needs it, runs its
 measured phase and is stored with the variant's fields (docSizeKB,
 writeBatchSize, idType, nSecondaryIndexes, totalDocsToInsert,
-numberOfThreads, _id.order), so report templates can render it.
+numberOfThreads, indexUpdate, updateFunction, upsert, percentNew, nUpdates,
+_id.order), so report templates can render it.
 
 insert_iops and insert_instancesize vary the target itself: with
 --targets FILE they run one variant on each target of the file, in order

@@ -2,10 +2,14 @@ package cli_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/testenv"
 )
@@ -44,4 +48,130 @@ func TestCatalogInsertTests(t *testing.T) {
 	if seen["insert_idtype"] != 3 || seen["insert_nindexes"] != 7 {
 		t.Errorf("variants by test: %v", seen)
 	}
+}
+
+// TestCatalogUpdateTests runs concurrency and updateapi at a tiny scale on
+// a server of the test's own, checks every stored variant (its schema
+// fields, its rates, the documents updateapi created each way), then
+// renders the shipped document and checks that both tests' tables have
+// one row per variant in the reference order.
+func TestCatalogUpdateTests(t *testing.T) {
+	h := testenv.Own(t, server.Options{})
+	o := mb(t, "catalog", "run", "concurrency", "updateapi", "--scale", "0.00005",
+		"--uri", h.URI, "--database", testenv.DBName(t), "--results", h.URI)
+	wantCode(t, o, cli.ExitOK)
+	docs, err := store.NewMongo(connect(t, h.URI), "mongobench", h.URI).List(context.Background(), 0)
+	if err != nil || len(docs) != 12+12 {
+		t.Fatalf("stored variants: got %d (%v), want 12 + 12", len(docs), err)
+	}
+	for _, d := range docs {
+		name, _ := d.ID.Get("testname")
+		order, _ := d.ID.Get("order")
+		v, r := d.Variant, d.TestResults
+		n := asInt(v["nUpdates"])
+		if n <= 0 || asInt(r["nUpdates"]) != n || d.Duration <= 0 || v["numberOfThreads"] == nil {
+			t.Errorf("%s %v: nUpdates %v stored, %v measured; duration %v; threads %v", name, order, v["nUpdates"], r["nUpdates"], d.Duration, v["numberOfThreads"])
+		}
+		if rate, ok := r["UpdatesPerSecond"].(float64); !ok || rate <= 0 {
+			t.Errorf("%s %v: UpdatesPerSecond %v", name, order, r["UpdatesPerSecond"])
+		}
+		switch name {
+		case "concurrency":
+			if op := d.Op("update"); op == nil || op.Count != n || op.Errors.Total != 0 {
+				t.Errorf("concurrency %v: update op %+v, want %d updates and no error", order, op, n)
+			}
+			if _, ok := v["indexUpdate"].(bool); !ok {
+				t.Errorf("concurrency %v: indexUpdate %v, want a bool", order, v["indexUpdate"])
+			}
+		case "updateapi":
+			fn, _ := v["updateFunction"].(string)
+			newKeys := n * asInt(v["percentNew"]) / 100
+			inserts, upserts := newKeys, int64(0)
+			if v["upsert"] == true {
+				inserts, upserts = 0, newKeys
+			}
+			if op := d.Op(fn); op == nil || op.Count != n || op.Errors.Total != 0 {
+				t.Errorf("updateapi %v: %s op %+v, want %d writes and no error", order, fn, op, n)
+			}
+			if asInt(r["insertsOnMiss"]) != inserts || asInt(r["upserts"]) != upserts {
+				t.Errorf("updateapi %v (%s, upsert %v, %v%% new): %v inserts after miss, %v upserts; want %d and %d",
+					order, fn, v["upsert"], v["percentNew"], r["insertsOnMiss"], r["upserts"], inserts, upserts)
+			}
+		}
+	}
+
+	out := filepath.Join(t.TempDir(), "report.md")
+	wantCode(t, mb(t, "report", "-o", out, "--results", h.URI), cli.ExitOK)
+	doc, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := reportTables(t, string(doc))
+	var concRows, updRows [][]string
+	for _, indexed := range []string{"false", "true"} {
+		for _, n := range []string{"10", "20", "50", "100", "200", "400"} {
+			concRows = append(concRows, []string{n, indexed})
+		}
+	}
+	for _, fn := range []string{"updateOne", "findOneAndUpdate"} {
+		for _, upsert := range []string{"false", "true"} {
+			for _, pct := range []string{"0", "50", "100"} {
+				updRows = append(updRows, []string{fn, upsert, pct})
+			}
+		}
+	}
+	tests := []struct {
+		first string     // the first column's header
+		want  [][]string // each table's leading cells, row by row
+	}{
+		{"Threads", concRows},
+		{"Update function", updRows},
+	}
+	for _, tt := range tests {
+		i := slices.IndexFunc(got, func(rt reportTable) bool { return len(rt.header) > 0 && rt.header[0] == tt.first })
+		if i < 1 || i+1 >= len(got) {
+			t.Fatalf("no performance table headed %q", tt.first)
+		}
+		if base := got[i-1]; len(base.rows) != 1 || base.rows[0][base.col(t, "Instance")] == "" {
+			t.Errorf("%s base instance: got %v, want one row", tt.first, base.rows)
+		}
+		perf := got[i]
+		for _, rt := range []reportTable{perf, got[i+1]} {
+			var lead [][]string
+			for _, r := range rt.rows {
+				lead = append(lead, r[:len(tt.want[0])])
+			}
+			if !slices.EqualFunc(lead, tt.want, slices.Equal) {
+				t.Errorf("table %v: rows %v, want %v", rt.header, lead, tt.want)
+			}
+		}
+		j := perf.col(t, "Updates/s")
+		for _, r := range perf.rows {
+			if v, err := strconv.ParseFloat(r[j], 64); err != nil || v <= 0 {
+				t.Errorf("%s %v: updates/s %q, want a number > 0", tt.first, r, r[j])
+			}
+		}
+	}
+	if conc := got[slices.IndexFunc(got, func(rt reportTable) bool { return rt.header[0] == "Threads" })]; h.Kind == server.KindSecantus {
+		j := conc.col(t, "Server write conflicts")
+		for _, r := range conc.rows {
+			if r[j] != "" {
+				t.Errorf("concurrency %v: server write conflicts %q, want an empty cell (SecantusDB does not report them)", r, r[j])
+			}
+		}
+	}
+}
+
+// asInt reads a stored whole number, whatever its BSON integer type; -1
+// for anything else.
+func asInt(v any) int64 {
+	switch x := v.(type) {
+	case int:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case int64:
+		return x
+	}
+	return -1
 }

@@ -298,7 +298,7 @@ func TestScenarioFileErrors(t *testing.T) {
 		{"negative rate", "workload: kv\nrate: -5/s\n", 2, []string{"rate", `"-5/s"`, "want a positive rate"}},
 		{"zero duration", "workload: kv\nthreads: 2\nduration: 0s\n", 3, []string{"duration", "want a positive duration"}},
 		{"rate with no threads", "workload: kv\nrate: 100/s\nthreads: 0\n", 3, []string{"threads", "integer >= 1"}},
-		{"unknown workload", "workload: nosuch\nthreads: 2\n", 1, []string{"workload", `"nosuch"`, "want one of insert, kv, ledger"}},
+		{"unknown workload", "workload: nosuch\nthreads: 2\n", 1, []string{"workload", `"nosuch"`, "want one of hotdoc, insert, kv, ledger"}},
 		{"unknown param", "workload: kv\nparams:\n  records: 100\n  nosuch: 1\n", 4, []string{`"nosuch"`, "valid kv parameters:", "records"}},
 		{"param out of range", "workload: kv\nparams:\n  records: 0\n", 3, []string{"params.records", "integer >= 1"}},
 		{"negative warm-up", "workload: kv\nwarmup: -1s\n", 2, []string{"warmup", "duration >= 0"}},
@@ -351,7 +351,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"--threads", "0", "--rate", "10"}, []string{"--threads", "integer >= 1"}},
 		{[]string{"-p", "records=0"}, []string{"-p records", `"0"`, "integer >= 1"}},
 		{[]string{"-p", "nosuch=1"}, []string{"-p", `"nosuch"`, "valid kv parameters:"}},
-		{[]string{"--workload", "nosuch"}, []string{"--workload", `"nosuch"`, "want one of insert, kv, ledger"}},
+		{[]string{"--workload", "nosuch"}, []string{"--workload", `"nosuch"`, "want one of hotdoc, insert, kv, ledger"}},
 		{[]string{"--nosuchflag"}, []string{"unknown flag", "--nosuchflag"}},
 	}
 	for _, c := range cases {

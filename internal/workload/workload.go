@@ -138,7 +138,7 @@ var _ spec.Registry = (*Registry)(nil)
 
 // Builtin returns the registry of every built-in workload.
 func Builtin() *Registry {
-	return NewRegistry(KV{}, Ledger{}, Insert{},
+	return NewRegistry(KV{}, Ledger{}, Insert{}, HotDoc{}, UpdateAPI{},
 		YCSB{Preset: "a"}, YCSB{Preset: "b"}, YCSB{Preset: "c"},
 		YCSB{Preset: "d"}, YCSB{Preset: "e"}, YCSB{Preset: "f"})
 }

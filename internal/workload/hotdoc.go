@@ -1,0 +1,108 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// HotDoc measures contention: every operation of every worker is one
+// updateOne that $inc's the count of the same document (the hot
+// document, _id 0) among records preloaded documents. With indexUpdate
+// the update also $inc's ix, a field with a secondary index, so each
+// update rewrites an index entry too. Server-side write conflicts show in
+// serverStatus (metrics.operation.writeConflicts); one that reaches the
+// client is an operation error of class writeConflict.
+type HotDoc struct{}
+
+var _ Workload = HotDoc{}
+
+// HotDocCollection is the collection the hotdoc workload uses.
+const HotDocCollection = "hotdoc"
+
+// HotKey is the _id of the hot document.
+const HotKey int64 = 0
+
+// Name is "hotdoc".
+func (HotDoc) Name() string { return "hotdoc" }
+
+// Summary describes the workload in one line.
+func (HotDoc) Summary() string {
+	return "contention: every worker $inc's one hot document among N preloaded, optionally changing an indexed field"
+}
+
+// Params declares the hotdoc parameters.
+func (HotDoc) Params() []spec.ParamSpec {
+	return []spec.ParamSpec{
+		{Name: "records", Kind: spec.KindInt, Default: "10000", Min: "1", Help: "documents preloaded, keys 0..records-1; the hot one is _id 0"},
+		{Name: "docSize", Kind: spec.KindSize, Default: "1KB", Min: "64B", Max: "16MB", Help: "BSON size of each document"},
+		{Name: "indexUpdate", Kind: spec.KindBool, Default: "false", Help: "the update also changes ix, a field with a secondary index"},
+		{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "documents per insertMany while preloading"},
+		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel preload connections"},
+	}
+}
+
+// Ops names the one operation type: an update of the hot document.
+func (HotDoc) Ops(spec.Params) []string { return []string{"update"} }
+
+// Setup recreates the collection, preloads it, and with indexUpdate
+// builds the index on ix.
+func (HotDoc) Setup(ctx context.Context, env Env, p spec.Params) error {
+	if err := ResetCollection(ctx, env.DB, HotDocCollection); err != nil {
+		return err
+	}
+	coll := env.DB.Collection(HotDocCollection)
+	docs := newKeyedDocs(int64(p.Size("docSize")), env.Seed)
+	if err := docs.preload(ctx, env, coll, p.Int("records"), p.Int("batchSize"), int(p.Int("loaders"))); err != nil {
+		return err
+	}
+	if !p.Bool("indexUpdate") {
+		return nil
+	}
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "ix", Value: 1}}}); err != nil {
+		return fmt.Errorf("create index on ix: %w", err)
+	}
+	return nil
+}
+
+// NewTask builds one worker's updater of the hot document.
+func (HotDoc) NewTask(env Env, p spec.Params, _ int) (load.Task, error) {
+	inc := bsoncore.NewDocumentBuilder().AppendInt64("count", 1)
+	if p.Bool("indexUpdate") {
+		inc.AppendInt64("ix", 1)
+	}
+	update := bsoncore.NewDocumentBuilder().AppendDocument("$inc", inc.Build()).Build()
+	return &hotDocTask{
+		coll:   env.DB.Collection(HotDocCollection),
+		filter: bson.Raw(idFilter(nil, HotKey)),
+		update: bson.Raw(update),
+	}, nil
+}
+
+// hotDocTask sends the same prebuilt update every time.
+type hotDocTask struct {
+	coll           *mongo.Collection
+	filter, update bson.Raw
+}
+
+// errNoHotDoc is the error of an update that found no hot document.
+var errNoHotDoc = errors.New("the hot document is missing")
+
+// Do $inc's the hot document once.
+func (t *hotDocTask) Do(ctx context.Context) (int, error) {
+	res, err := t.coll.UpdateOne(ctx, t.filter, t.update)
+	if err != nil {
+		return 0, err
+	}
+	if res.MatchedCount != 1 {
+		return 0, errNoHotDoc
+	}
+	return 0, nil
+}

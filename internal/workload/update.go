@@ -1,0 +1,189 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync/atomic"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/datagen"
+	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// UpdateAPI compares the ways of writing one document by key: updateOne
+// or findOneAndUpdate, with or without upsert, over records preloaded
+// documents, where percentNew of the keys are new (not preloaded). Every
+// operation $inc's the count of its key's document. With upsert a new
+// key's document is created by the update ($setOnInsert carries its ix and
+// payload, so it has the preloaded documents' size); without, an update
+// that matched nothing is followed by an insertOne of the full document,
+// and both calls are the one operation. The share of new keys is exact:
+// the run's operations are numbered, and operation i is new when
+// floor((i+1)·percentNew/100) > floor(i·percentNew/100). New keys follow
+// the preloaded ones, each used once; existing keys are uniform.
+type UpdateAPI struct{}
+
+var _ Workload = UpdateAPI{}
+
+// UpdateAPICollection is the collection the updateapi workload uses.
+const UpdateAPICollection = "updates"
+
+// The updateapi update functions.
+const (
+	FuncUpdateOne        = "updateOne"
+	FuncFindOneAndUpdate = "findOneAndUpdate"
+)
+
+// Name is "updateapi".
+func (UpdateAPI) Name() string { return "updateapi" }
+
+// Summary describes the workload in one line.
+func (UpdateAPI) Summary() string {
+	return "updateOne vs findOneAndUpdate by key, upsert or insert on miss, a given share of new keys"
+}
+
+// Params declares the updateapi parameters.
+func (UpdateAPI) Params() []spec.ParamSpec {
+	return []spec.ParamSpec{
+		{Name: "records", Kind: spec.KindInt, Default: "10000", Min: "1", Help: "documents preloaded, keys 0..records-1"},
+		{Name: "docSize", Kind: spec.KindSize, Default: "1KB", Min: "64B", Max: "16MB", Help: "BSON size of each document"},
+		{Name: "updateFunction", Kind: spec.KindEnum, Values: []string{FuncUpdateOne, FuncFindOneAndUpdate}, Help: "the call that writes: updateOne or findOneAndUpdate"},
+		{Name: "upsert", Kind: spec.KindBool, Default: "false", Help: "upsert a new key; otherwise insert it with a second call after the update misses"},
+		{Name: "percentNew", Kind: spec.KindPercent, Default: "0", Help: "share of operations whose key is new (not preloaded)"},
+		{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "documents per insertMany while preloading"},
+		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel preload connections"},
+	}
+}
+
+// Ops names the one operation type after the update function.
+func (UpdateAPI) Ops(p spec.Params) []string { return []string{p.String("updateFunction")} }
+
+// Setup recreates the collection and preloads it, so every run starts
+// with the same keys and its share of new keys is exact.
+func (UpdateAPI) Setup(ctx context.Context, env Env, p spec.Params) error {
+	if err := ResetCollection(ctx, env.DB, UpdateAPICollection); err != nil {
+		return err
+	}
+	docs := newKeyedDocs(int64(p.Size("docSize")), env.Seed)
+	return docs.preload(ctx, env, env.DB.Collection(UpdateAPICollection), p.Int("records"), p.Int("batchSize"), int(p.Int("loaders")))
+}
+
+// opSeq numbers the operations of a run across its workers.
+type opSeq struct{ next atomic.Int64 }
+
+// NewTask builds one worker's writer.
+func (UpdateAPI) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+	seq, err := env.Notes.sharedOrNew("updateapi.seq", func() (any, error) { return &opSeq{}, nil })
+	if err != nil {
+		return nil, err
+	}
+	return &updateTask{
+		coll: env.DB.Collection(UpdateAPICollection), seq: seq.(*opSeq),
+		docs: newKeyedDocs(int64(p.Size("docSize")), env.Seed), rnd: datagen.Rand(env.Seed, worker),
+		records: p.Int("records"), pct: p.Float("percentNew"),
+		find: p.String("updateFunction") == FuncFindOneAndUpdate, upsert: p.Bool("upsert"),
+		updateOpts: options.UpdateOne().SetUpsert(p.Bool("upsert")),
+		findOpts:   options.FindOneAndUpdate().SetUpsert(p.Bool("upsert")).SetReturnDocument(options.Before),
+	}, nil
+}
+
+// updateTask is one worker's writes. Its buffers are reused.
+type updateTask struct {
+	coll         *mongo.Collection
+	seq          *opSeq
+	docs         keyedDocs
+	rnd          *rand.Rand
+	records      int64
+	pct          float64
+	find, upsert bool
+	updateOpts   *options.UpdateOneOptionsBuilder
+	findOpts     *options.FindOneAndUpdateOptionsBuilder
+	filter, upd  []byte
+	doc          []byte
+
+	// Counters are read by the run while the worker goes on (Counts).
+	inserts, upserts atomic.Int64
+}
+
+var _ Counter = (*updateTask)(nil)
+
+// Counts reports the documents created: insertsOnMiss by the second call
+// after an update that matched nothing, upserts by the update itself.
+func (t *updateTask) Counts() map[string]int64 {
+	return map[string]int64{"insertsOnMiss": t.inserts.Load(), "upserts": t.upserts.Load()}
+}
+
+// newKey reports whether operation i of a run whose share of new keys is
+// pct percent uses a new key, and the key: new keys are records,
+// records+1, … in operation order; an existing key is chosen by the
+// caller.
+func newKey(i int64, pct float64, records int64) (int64, bool) {
+	before := int64(math.Floor(float64(i) * pct / 100))
+	after := int64(math.Floor(float64(i+1) * pct / 100))
+	return records + before, after > before
+}
+
+// Do writes one key: the update, and the insert if it missed.
+func (t *updateTask) Do(ctx context.Context) (int, error) {
+	key, isNew := newKey(t.seq.next.Add(1)-1, t.pct, t.records)
+	if !isNew {
+		key = t.rnd.Int64N(t.records)
+	}
+	t.filter = idFilter(t.filter[:0], key)
+	t.upd = t.update(t.upd[:0], key)
+	matched, err := t.write(ctx)
+	if err != nil || matched {
+		return 0, err
+	}
+	if t.upsert {
+		t.upserts.Add(1)
+		return 0, nil
+	}
+	t.doc = t.docs.append(t.doc[:0], key, 1)
+	if _, err := t.coll.InsertOne(ctx, bson.Raw(t.doc)); err != nil {
+		return 0, fmt.Errorf("insert after the update missed: %w", err)
+	}
+	t.inserts.Add(1)
+	return 0, nil
+}
+
+// write sends the update and reports whether it matched a document.
+func (t *updateTask) write(ctx context.Context) (bool, error) {
+	if t.find {
+		err := t.coll.FindOneAndUpdate(ctx, bson.Raw(t.filter), bson.Raw(t.upd), t.findOpts).Err()
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			return false, nil // before the update there was no document
+		}
+		return err == nil, err
+	}
+	res, err := t.coll.UpdateOne(ctx, bson.Raw(t.filter), bson.Raw(t.upd), t.updateOpts)
+	if err != nil {
+		return false, err
+	}
+	return res.MatchedCount > 0, nil
+}
+
+// update appends {$inc: {count: 1}}, with upsert also {$setOnInsert:
+// {ix: key, payload}} so an upserted document is whole.
+func (t *updateTask) update(dst []byte, key int64) []byte {
+	idx, dst := bsoncore.AppendDocumentStart(dst)
+	inc, dst := bsoncore.AppendDocumentElementStart(dst, "$inc")
+	dst = bsoncore.AppendInt64Element(dst, "count", 1)
+	dst, _ = bsoncore.AppendDocumentEnd(dst, inc)
+	if t.upsert {
+		set, d := bsoncore.AppendDocumentElementStart(dst, "$setOnInsert")
+		d = bsoncore.AppendInt64Element(d, "ix", key)
+		d = bsoncore.AppendBinaryElement(d, "payload", 0, t.docs.payloadOf(key))
+		dst, _ = bsoncore.AppendDocumentEnd(d, set)
+	}
+	dst, _ = bsoncore.AppendDocumentEnd(dst, idx)
+	return dst
+}
