@@ -13,8 +13,8 @@ const tinyPlan = `name: tiny
 scenario: {workload: ycsb-b, threads: 4, duration: 3s, warmup: 1s, params: {recordcount: 1000}}
 runs: 2
 candidates:
-  - {label: one-cpu, profile: {cpus: "0", cacheSize: 64MB}, price: 73 USD/month, baseline: true, instance: {type: 1 CPU}}
-  - {label: two-cpu, profile: {cpus: "0-1", cacheSize: 64MB}, price: 139 USD/month, instance: {type: 2 CPUs}}
+  - {label: one-cpu, profile: {cpus: "0", cacheSize: 256MB}, price: 73 USD/month, baseline: true, instance: {type: 1 CPU}}
+  - {label: two-cpu, profile: {cpus: "0-1", cacheSize: 256MB}, price: 139 USD/month, instance: {type: 2 CPUs}}
 demand: {users: 1000, load: 80%, stages: [{name: now, users: 1000}, {name: next, users: 1100}, {name: far, users: 100000}]}
 constraints: ["p99 READ <= 10s", "errors <= 1%"]
 `
