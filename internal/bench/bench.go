@@ -151,7 +151,7 @@ func (r *run) engineConfig() load.Config {
 		Ops: r.ops, Workers: sc.Threads,
 		Warmup: time.Duration(sc.Warmup), Duration: time.Duration(sc.Duration), Count: sc.Ops,
 		Interval: time.Duration(sc.Interval), DropAfter: time.Duration(sc.MaxLag),
-		Classify: workload.Classify, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
+		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
 	}
 	if sc.Rate > 0 {
 		cfg.Pacer = load.NewConstant(float64(sc.Rate))
@@ -159,14 +159,19 @@ func (r *run) engineConfig() load.Config {
 	return cfg
 }
 
-// snapshot takes the workload's counts and serverStatus at the measured
-// phase's boundaries (on the engine's callback goroutine). Without a
-// warm-up every count belongs to the measured phase, so none is taken as
-// its base: the callback may run after the first operations completed.
-func (r *run) snapshot(p load.Phase, _ time.Time) {
+// countsAt takes the workload's counts at the measured phase's start, on
+// the engine's goroutine at the boundary itself (counters are atomic
+// loads), as the base the phase's counts are measured from. Without a
+// warm-up every count belongs to the measured phase, so none is taken.
+func (r *run) countsAt(p load.Phase) {
 	if p == load.MeasureStart && r.opts.Scenario.Warmup > 0 {
 		r.base, r.baseCauses = r.counts()
 	}
+}
+
+// snapshot takes serverStatus at the measured phase's boundaries (on the
+// engine's callback goroutine).
+func (r *run) snapshot(p load.Phase, _ time.Time) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	st, err := telemetry.ServerStatus(ctx, r.client)

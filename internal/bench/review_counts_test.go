@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // countingTask counts every transaction it performs, like ledgerTask's
@@ -27,13 +28,9 @@ func (c *countingTask) Counts() map[string]int64 { return map[string]int64{"txns
 // nOps counts the measured phase only. A ledger run stores more txns than
 // operations, and retries per txn over a different window than the rates.
 func TestReviewWorkloadCountsIncludeWarmup(t *testing.T) {
-	r := &run{}
-	cfg := load.Config{Ops: []string{"txn"}, Workers: 1, Warmup: 300 * time.Millisecond, Count: 100,
-		OnPhase: func(p load.Phase, _ time.Time) {
-			if p == load.MeasureStart {
-				r.base, r.baseCauses = r.counts()
-			}
-		}}
+	warmup := 300 * time.Millisecond
+	r := &run{opts: Options{Scenario: &spec.Scenario{Warmup: spec.Duration(warmup)}}}
+	cfg := load.Config{Ops: []string{"txn"}, Workers: 1, Warmup: warmup, Count: 100, AtPhase: r.countsAt}
 	res, err := load.Run(context.Background(), cfg, func(int) (load.Task, error) {
 		task := &countingTask{}
 		r.tasks = append(r.tasks, task)

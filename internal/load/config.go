@@ -69,6 +69,11 @@ type Config struct {
 	// returns.
 	OnPhase    func(Phase, time.Time)
 	OnInterval func(*Interval)
+	// AtPhase is called on the engine's own goroutine at the measured
+	// phase's start and end, before OnPhase, for snapshots that must be
+	// taken at the boundary itself (the workload's counters). It must be
+	// quick: no I/O, no waiting.
+	AtPhase func(Phase)
 }
 
 func (c *Config) withDefaults() Config {

@@ -95,6 +95,9 @@ func (c *coordinator) begin(t time.Time) {
 	c.cpuStart = processCPU()
 	c.cpuLast = c.cpuStart
 	c.e.peak.Store(c.e.inflight.Load())
+	if at := c.e.cfg.AtPhase; at != nil {
+		at(MeasureStart)
+	}
 	if on := c.e.cfg.OnPhase; on != nil {
 		c.events <- func() { on(MeasureStart, t) }
 	}
@@ -264,6 +267,9 @@ func (c *coordinator) finish() (*Result, error) {
 	}
 	if err := c.closeLast(end); err != nil {
 		return nil, err
+	}
+	if at := c.e.cfg.AtPhase; at != nil {
+		at(MeasureEnd)
 	}
 	if on := c.e.cfg.OnPhase; on != nil {
 		c.events <- func() { on(MeasureEnd, end) }
