@@ -179,35 +179,30 @@ func (p *parser) stages(val *yaml.Node) []capacity.Stage {
 	var out []capacity.Stage
 	for i, item := range n.Content {
 		path := fmt.Sprintf("demand.stages[%d]", i)
-		m := p.mappingOf(path, item, wantStages)
-		if m == nil {
+		if resolve(item).Kind != yaml.MappingNode {
+			p.add(item.Line, &Error{Field: path, Problem: kindName(resolve(item)) + " is not valid", Want: wantStages})
 			continue
 		}
 		st := capacity.Stage{}
-		for _, e := range p.entries(m, path, "key", stageKeys) {
-			f := path + "." + e.name
-			s, ok := p.text(f, e.val, "")
-			if !ok {
-				continue
-			}
-			switch e.name {
+		p.scalars(path, item, wantStages, stageKeys, func(name, f, s string, line int) {
+			switch name {
 			case "name":
 				st.Name = s
 			case "users":
-				st.Users = p.positive(f, e.val.Line, s, wantUsers)
+				st.Users = p.positive(f, line, s, wantUsers)
 			case "rate":
 				if r, err := ParseRate(s); err != nil {
-					p.add(e.val.Line, &Error{Field: f, Value: s, Want: wantStageRate})
+					p.add(line, &Error{Field: f, Value: s, Want: wantStageRate})
 				} else {
 					st.Rate = float64(r)
 				}
 			}
-		}
+		})
 		if st.Name == "" {
 			st.Name = fmt.Sprintf("stage %d", i+1)
 		}
 		if (st.Users > 0) == (st.Rate > 0) {
-			p.add(m.Line, &Error{Field: path, Problem: "give exactly one of users and rate", Want: wantStages})
+			p.add(item.Line, &Error{Field: path, Problem: "give exactly one of users and rate", Want: wantStages})
 		}
 		out = append(out, st)
 	}

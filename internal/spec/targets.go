@@ -216,63 +216,60 @@ func (p *parser) target(path string, val *yaml.Node) (Target, bool) {
 // profile reads a profile mapping; null is a profile with defaults.
 func (p *parser) profile(path string, val *yaml.Node) *Profile {
 	pr := &Profile{}
-	m := p.mappingOf(path, val, "a mapping such as {cpus: \"0\", cacheSize: 256MB}")
-	if m == nil {
-		return pr
-	}
-	for _, e := range p.entries(m, path, "key", profileKeys) {
-		f := path + "." + e.name
-		s, ok := p.text(f, e.val, "")
-		if !ok {
-			continue
-		}
-		switch e.name {
+	p.scalars(path, val, "a mapping such as {cpus: \"0\", cacheSize: 256MB}", profileKeys, func(name, f, s string, line int) {
+		switch name {
 		case "cpus":
 			if !validCPUs(s) {
-				p.add(e.val.Line, &Error{Field: f, Value: s, Want: wantCPUs})
-				continue
+				p.add(line, &Error{Field: f, Value: s, Want: wantCPUs})
+				return
 			}
 			pr.CPUs = s
 		case "cacheSize":
 			sz, err := ParseSize(s)
 			if err != nil || sz < MB {
-				p.add(e.val.Line, &Error{Field: f, Value: s, Want: wantCacheSize})
-				continue
+				p.add(line, &Error{Field: f, Value: s, Want: wantCacheSize})
+				return
 			}
 			pr.CacheSize = sz
 		}
-	}
+	})
 	return pr
+}
+
+// scalars reads a mapping of scalar values under path (null is an empty
+// one), calling set with each key, its field path, its text and its line.
+func (p *parser) scalars(path string, val *yaml.Node, want string, keys []string, set func(name, field, text string, line int)) {
+	m := p.mappingOf(path, val, want)
+	if m == nil {
+		return
+	}
+	for _, e := range p.entries(m, path, "key", keys) {
+		f := path + "." + e.name
+		if s, ok := p.text(f, e.val, ""); ok {
+			set(e.name, f, s, e.val.Line)
+		}
+	}
 }
 
 // instance reads an instance description.
 func (p *parser) instance(path string, val *yaml.Node) Instance {
 	var in Instance
-	m := p.mappingOf(path, val, wantInstance)
-	if m == nil {
-		return in
-	}
-	for _, e := range p.entries(m, path, "key", instanceKeys) {
-		f := path + "." + e.name
-		s, ok := p.text(f, e.val, "")
-		if !ok {
-			continue
-		}
-		switch e.name {
+	p.scalars(path, val, wantInstance, instanceKeys, func(name, f, s string, line int) {
+		switch name {
 		case "type":
 			in.Type = s
 		case "diskType":
 			in.DiskType = s
 		case "iops":
-			in.IOPS = p.positiveInt(f, e.val.Line, s, "a positive whole number such as 3000")
+			in.IOPS = p.positiveInt(f, line, s, "a positive whole number such as 3000")
 		case "vCPU":
-			in.VCPU = p.positiveInt(f, e.val.Line, s, "a positive whole number such as 4")
+			in.VCPU = p.positiveInt(f, line, s, "a positive whole number such as 4")
 		case "diskSizeGB":
-			in.DiskSizeGB = p.positive(f, e.val.Line, s, "a positive number such as 100")
+			in.DiskSizeGB = p.positive(f, line, s, "a positive number such as 100")
 		case "ramGB":
-			in.RAMGB = p.positive(f, e.val.Line, s, "a positive number such as 16 or 0.5")
+			in.RAMGB = p.positive(f, line, s, "a positive number such as 16 or 0.5")
 		}
-	}
+	})
 	return in
 }
 
