@@ -72,8 +72,12 @@ func stopped(d *result.Doc) error {
 }
 
 // writeSummary writes the study's Markdown report, name.md: what body
-// writes, then links to the runs' reports.
+// writes, then links to the runs' reports; nothing without a report
+// directory.
 func (s *study) writeSummary(name string, body func(*strings.Builder) error) error {
+	if s.reportDir == "" {
+		return nil
+	}
 	var b strings.Builder
 	if err := body(&b); err != nil {
 		return err
