@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -118,7 +119,7 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 		return err
 	}
 	defer closeFn()
-	profiles, err := loadProfiles(ctx, st, f, costs, crit)
+	profiles, curves, err := loadProfiles(ctx, st, f, costs, crit)
 	if err != nil {
 		return err
 	}
@@ -137,7 +138,7 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	if f.reportDir == "" {
 		return nil
 	}
-	path, err := writeCompareReport(f.reportDir, crit, profiles, pairs)
+	path, err := writeCompareReport(f.reportDir, crit, profiles, pairs, curves)
 	if err != nil {
 		return err
 	}
@@ -145,19 +146,21 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	return nil
 }
 
-// loadProfiles reads each label's latest sweep from the store.
-func loadProfiles(ctx context.Context, st store.Store, f compareFlags, costs map[string]float64, c plan.Criteria) ([]plan.Profile, error) {
+// loadProfiles reads each label's latest sweep from the store, and
+// returns its profile and its chart curve.
+func loadProfiles(ctx context.Context, st store.Store, f compareFlags, costs map[string]float64, c plan.Criteria) ([]plan.Profile, []report.Curve, error) {
 	var out []plan.Profile
+	var curves []report.Curve
 	for _, label := range f.labels {
 		docs, err := st.Sweeps(ctx, store.Query{Label: label, Workload: f.workload})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		steps := make([]plan.Step, 0, len(docs))
 		for i := range docs {
 			s, err := plan.StepOf(&docs[i])
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			steps = append(steps, s)
 		}
@@ -167,21 +170,22 @@ func loadProfiles(ctx context.Context, st store.Store, f compareFlags, costs map
 			if f.workload != "" {
 				what += " and workload " + f.workload
 			}
-			return nil, fmt.Errorf("%s in %s (run 'mongobench sweep --label %s' first)", what, st.Where(), label)
+			return nil, nil, fmt.Errorf("%s in %s (run 'mongobench sweep --label %s' first)", what, st.Where(), label)
 		}
 		var cost *float64
 		if v, ok := costs[label]; ok {
 			cost = &v
 		}
 		out = append(out, plan.ProfileOf(label, steps, cost, c))
+		curves = append(curves, curveOf(label, steps))
 	}
 	for _, p := range out[1:] {
 		if p.Workload != out[0].Workload {
-			return nil, usage(fmt.Errorf("the latest sweeps ran different workloads (%s: %s, %s: %s); choose one with --workload",
+			return nil, nil, usage(fmt.Errorf("the latest sweeps ran different workloads (%s: %s, %s: %s); choose one with --workload",
 				out[0].Label, out[0].Workload, p.Label, p.Workload))
 		}
 	}
-	return out, nil
+	return out, curves, nil
 }
 
 // writeComparison writes the profiles, then each pair's tables and
@@ -205,7 +209,7 @@ func writeComparison(w io.Writer, f plan.Format, profiles []plan.Profile, pairs 
 
 // writeCompareReport writes compare-A-vs-B….md into dir and returns its
 // path.
-func writeCompareReport(dir string, c plan.Criteria, profiles []plan.Profile, pairs []plan.Pair) (string, error) {
+func writeCompareReport(dir string, c plan.Criteria, profiles []plan.Profile, pairs []plan.Pair, curves []report.Curve) (string, error) {
 	var b strings.Builder
 	labels := make([]string, len(profiles))
 	for i, p := range profiles {
@@ -218,7 +222,11 @@ func writeCompareReport(dir string, c plan.Criteria, profiles []plan.Profile, pa
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, "compare-"+fileSafe(strings.Join(labels, "-vs-"))+".md")
+	name := "compare-" + strings.Join(labels, "-vs-")
+	if err := writeSweepCharts(&b, dir, name, strings.Join(labels, " vs ")+" ("+profiles[0].Workload+")", curves); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, fileSafe(name)+".md")
 	return path, os.WriteFile(path, []byte(b.String()), 0o644)
 }
 

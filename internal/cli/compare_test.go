@@ -45,6 +45,14 @@ func TestCompare(t *testing.T) {
 		t.Errorf("report: got %v\n%s", err, md)
 	}
 
+	for _, chart := range []string{"sweep-throughput", "sweep-p99"} {
+		rel := "charts/compare-fast-vs-slow-" + chart + ".svg"
+		svg, err := os.ReadFile(filepath.Join(reports, rel))
+		if err != nil || !strings.Contains(string(md), "]("+rel+")") || !strings.Contains(string(svg), ">fast<") || !strings.Contains(string(svg), ">slow<") {
+			t.Errorf("chart %s: got %v, want a linked SVG with a line per label", rel, err)
+		}
+	}
+
 	// Prices given on the command line win over the stored ones.
 	o = mb(t, "compare", "--label", "fast", "--label", "slow", "--cost-per-hour", "fast=4", "--results-file", file, "--json")
 	wantCode(t, o, cli.ExitOK)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -291,6 +293,10 @@ func (s *sweep) writeReport() error {
 		if s.f.label != "" {
 			fmt.Fprintf(b, "Label: %s\n\n", s.f.label)
 		}
-		return s.tables(b, plan.Markdown)
+		if err := s.tables(b, plan.Markdown); err != nil {
+			return err
+		}
+		label := cmp.Or(s.f.label, s.f.workload)
+		return writeSweepCharts(b, s.reportDir, "sweep-"+s.id, s.f.workload+" sweep "+s.id, []report.Curve{curveOf(label, s.steps)})
 	})
 }

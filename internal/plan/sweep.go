@@ -358,3 +358,25 @@ func statOf(xs []float64) Stat {
 	}
 	return st
 }
+
+// Point is one target rate of a sweep as charts draw it: the mean
+// achieved rate of its repetitions and the mean of their p99s (each run's
+// highest over its operation types; nil when none recorded one).
+type Point struct {
+	Target, Achieved float64
+	P99              *float64
+}
+
+// Curve returns a point per target rate of steps, ascending.
+func Curve(steps []Step) []Point {
+	var out []Point
+	for _, s := range Spreads(steps) {
+		pt := Point{Target: s.Rate, Achieved: s.Achieved.Mean}
+		if s.P99.N > 0 {
+			v := s.P99.Mean
+			pt.P99 = &v
+		}
+		out = append(out, pt)
+	}
+	return out
+}
