@@ -119,7 +119,7 @@ Start here:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.calibrateCmd(), a.serverCmd(), a.resultsCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.cleanCmd(), a.workloadsCmd())
+	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.calibrateCmd(), a.loadCmd(), a.serverCmd(), a.resultsCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.cleanCmd(), a.workloadsCmd())
 	var profile string
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a Go CPU profile of the tool itself to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
