@@ -113,6 +113,9 @@ Start here:
   mongobench run --workload kv --threads 16 --ops 100000      # closed loop
   mongobench run scenario.yaml                                 # from a file
   mongobench sla --tps 500 --p99 20ms --runs 5                 # transactions against an SLA
+  mongobench load --workload ycsb-a -p recordcount=100000      # YCSB's load phase, measured
+  mongobench sweep --workload ycsb-b --rates auto --label a    # saturation throughput
+  mongobench compare --label a --label b                       # two stored sweeps side by side
   mongobench results list
   mongobench server status`,
 		Version:       Version,

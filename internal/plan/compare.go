@@ -299,6 +299,8 @@ func (p Pair) Verdict() string {
 	switch {
 	case p.Saturation == 0:
 		s += ", while " + b.Label + " recorded no throughput"
+	case p.Saturation >= 3:
+		s += ", " + times(p.Saturation) + " " + base
 	case p.Saturation >= 1:
 		s += ", " + signedPercent(p.Saturation) + " over " + base
 	default:
@@ -322,6 +324,8 @@ func costClause(p Pair) string {
 		s = ", at the same cost"
 	case c < 1:
 		s = ", at " + percentText(1-c) + " lower cost"
+	case c >= 2:
+		s = ", at " + times(c) + " the cost"
 	default:
 		s = ", at " + percentText(c-1) + " higher cost"
 	}

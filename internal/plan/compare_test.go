@@ -114,6 +114,8 @@ func TestVerdict(t *testing.T) {
 		{"never saturated, no cost", Compare(ProfileOf("x", r6gSteps()[:3], fl(0), cmpCrit), withoutCost(b), cmpCrit),
 			"x sustains at least 40k ops/s (it never saturated), +34.1% over r5's 29.8k. " +
 				"Below saturation, at 20,000/s x p99 is 1.80 ms against 3.10 ms (−41.9%); at 40,000/s (r5 saturated) x p99 is 2.60 ms against 810 ms (−99.7%)."},
+		{"many times faster, twice the cost", Compare(ProfileOf("z", r6gSteps()[3:4], fl(8), cmpCrit), ProfileOf("w", r6gSteps()[:1], fl(4), cmpCrit), cmpCrit),
+			"z saturates at 64.8k ops/s, 6.48× w's 10k (a lower bound: it never saturated), at 2× the cost: 3.24× the throughput per dollar."},
 		{"no shared rates, same cost", Compare(ProfileOf("y", r6gSteps()[3:4], fl(4), cmpCrit), b, cmpCrit),
 			"y saturates at 64.8k ops/s, +117% over r5's 29.8k, at the same cost: 2.17× the throughput per dollar."},
 	} {
