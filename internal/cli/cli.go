@@ -113,13 +113,16 @@ Start here:
   mongobench run --workload kv --threads 16 --ops 100000      # closed loop
   mongobench run scenario.yaml                                 # from a file
   mongobench sla --tps 500 --p99 20ms --runs 5                 # transactions against an SLA
+  mongobench load --workload ycsb-a -p recordcount=100000      # YCSB's load phase, measured
+  mongobench sweep --workload ycsb-b --rates auto --label a    # saturation throughput
+  mongobench compare --label a --label b                       # two stored sweeps side by side
   mongobench results list
   mongobench server status`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.serverCmd(), a.resultsCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.planCmd(), a.cleanCmd(), a.workloadsCmd())
+	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.calibrateCmd(), a.loadCmd(), a.serverCmd(), a.resultsCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.planCmd(), a.cleanCmd(), a.workloadsCmd())
 	var profile string
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a Go CPU profile of the tool itself to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")

@@ -19,6 +19,7 @@ import (
 // run's report.
 type study struct {
 	app       *app
+	registry  *workload.Registry // the workloads it runs (default: the built-in ones)
 	target    bench.Target
 	store     store.Store
 	reportDir string // "": no per-run reports
@@ -27,7 +28,7 @@ type study struct {
 }
 
 func newStudy(a *app, t bench.Target, st store.Store, reportDir string) *study {
-	return &study{app: a, target: t, store: st, reportDir: reportDir, noted: map[string]bool{}}
+	return &study{app: a, registry: workload.Builtin(), target: t, store: st, reportDir: reportDir, noted: map[string]bool{}}
 }
 
 // measure runs one scenario with a live progress line; variant holds the
@@ -35,7 +36,7 @@ func newStudy(a *app, t bench.Target, st store.Store, reportDir string) *study {
 func (s *study) measure(ctx context.Context, sc *spec.Scenario, variant map[string]any) (*result.Doc, error) {
 	p := newProgress(s.app.stderr, sc)
 	d, err := bench.Run(ctx, bench.Options{
-		Scenario: sc, Registry: workload.Builtin(), Target: s.target, ToolVersion: Version,
+		Scenario: sc, Registry: s.registry, Target: s.target, ToolVersion: Version,
 		Variant: variant, OnSetup: p.setup, OnInterval: p.interval,
 	})
 	p.done()
@@ -72,8 +73,12 @@ func stopped(d *result.Doc) error {
 }
 
 // writeSummary writes the study's Markdown report, name.md: what body
-// writes, then links to the runs' reports.
+// writes, then links to the runs' reports; nothing without a report
+// directory.
 func (s *study) writeSummary(name string, body func(*strings.Builder) error) error {
+	if s.reportDir == "" {
+		return nil
+	}
 	var b strings.Builder
 	if err := body(&b); err != nil {
 		return err

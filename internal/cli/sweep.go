@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -32,6 +35,7 @@ type sweepFlags struct {
 	uri, database      string
 	resultsURI, file   string
 	label, reportDir   string
+	costPerHour        float64
 }
 
 func (a *app) sweepCmd() *cobra.Command {
@@ -76,6 +80,7 @@ achieved rate and p99 per rate.`,
 	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
 	fl.StringVar(&f.file, "results-file", "", "append results to this JSON Lines file instead")
 	fl.StringVar(&f.label, "label", "", "label stored with every run, e.g. the instance type")
+	fl.Float64Var(&f.costPerHour, "cost-per-hour", 0, "the target's price in dollars per hour, stored in cents as _id.instance.cost (for compare)")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the sweep report and the runs' reports")
 	return cmd
 }
@@ -123,6 +128,9 @@ func (f sweepFlags) check() (plan.Criteria, []float64, error) {
 	}
 	if f.maxErrors < 0 || f.maxErrors > 1 {
 		errs = append(errs, fmt.Errorf("--max-errors: got %v, want a share between 0 and 1, such as 0.01", f.maxErrors))
+	}
+	if f.costPerHour < 0 {
+		errs = append(errs, fmt.Errorf("--cost-per-hour: got %v, want dollars per hour such as 3.20", f.costPerHour))
 	}
 	if f.repeat < 1 {
 		errs = append(errs, fmt.Errorf("--repeat: got %d, want at least 1", f.repeat))
@@ -204,7 +212,7 @@ func (s *sweep) one(ctx context.Context, rate float64, index, rep int) (plan.Ste
 	if err != nil {
 		return plan.Step{}, usage(err)
 	}
-	d, err := s.measure(ctx, sc, map[string]any{"sweep": s.id, "sweepStep": index, "repetition": rep})
+	d, err := s.measure(ctx, sc, s.f.variant(s.id, index, rep))
 	if err != nil {
 		return plan.Step{}, err
 	}
@@ -233,6 +241,16 @@ func (s *sweep) record(ctx context.Context, d *result.Doc) (plan.Step, error) {
 	s.app.say("step %d %8.0f/s run %d: achieved %.0f/s, p99 %s ms, %d errors, %d late: %s\n",
 		st.Index, st.Rate, st.Rep+1, st.Achieved, p99, st.Errors, st.Late, verdict)
 	return st, stopped(d)
+}
+
+// variant is what identifies a step within its sweep, and the target's
+// price when given (instance.cost, cents per hour).
+func (f sweepFlags) variant(id string, index, rep int) map[string]any {
+	v := map[string]any{"sweep": id, "sweepStep": index, "repetition": rep}
+	if f.costPerHour > 0 {
+		v["instance"] = map[string]any{"cost": math.Round(f.costPerHour*1e4) / 1e2}
+	}
+	return v
 }
 
 // scenario builds the step's scenario; the test name is the workload's.
@@ -275,6 +293,10 @@ func (s *sweep) writeReport() error {
 		if s.f.label != "" {
 			fmt.Fprintf(b, "Label: %s\n\n", s.f.label)
 		}
-		return s.tables(b, plan.Markdown)
+		if err := s.tables(b, plan.Markdown); err != nil {
+			return err
+		}
+		label := cmp.Or(s.f.label, s.f.workload)
+		return writeSweepCharts(b, s.reportDir, "sweep-"+s.id, s.f.workload+" sweep "+s.id, []report.Curve{curveOf(label, s.steps)})
 	})
 }

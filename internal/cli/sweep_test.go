@@ -93,6 +93,10 @@ func TestSweepRepeat(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, o)
 		}
 	}
+	reports, _ := filepath.Glob(filepath.Join(dir, "reports", "charts", "sweep-*-sweep-*.svg"))
+	if len(reports) != 2 {
+		t.Errorf("sweep charts: got %v, want sweep-throughput and sweep-p99", reports)
+	}
 	docs, err := store.NewFile(file).List(context.Background(), 0)
 	if err != nil || len(docs) != 4 {
 		t.Fatalf("stored runs: got %d (%v), want 2 rates × 2 runs = 4", len(docs), err)

@@ -35,10 +35,11 @@ const DefaultSweepFraction = 0.95
 // repetitions before the rate is flagged.
 const P99Variation = 0.10
 
-// OpLatency is one operation type's latency in a step, in milliseconds;
-// nil is not recorded.
+// OpLatency is one operation type's throughput (successes per second)
+// and latency in a step, in milliseconds; nil is not recorded.
 type OpLatency struct {
 	Name          string
+	Rate          float64
 	P50, P95, P99 *float64
 }
 
@@ -55,6 +56,9 @@ type Step struct {
 	Errors   int64
 	Late     int64
 	Partial  bool
+	Label    string   // the run's label, e.g. the instance type
+	Workload string   // test_config.workload
+	Cost     *float64 // _id.instance.cost: the target's price, cents per hour; nil unknown
 }
 
 // StepOf reads a Step from a result document of an open-loop run.
@@ -68,15 +72,41 @@ func StepOf(d *result.Doc) (Step, error) {
 	if err != nil {
 		return Step{}, fmt.Errorf("run %s: variant.%w", d.RunID, err)
 	}
+	cost, err := costOf(d)
+	if err != nil {
+		return Step{}, fmt.Errorf("run %s: %w", d.RunID, err)
+	}
+	workload, _ := d.TestConfig["workload"].(string)
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
-		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial}
+		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
+		Label: d.Label, Workload: workload, Cost: cost}
 	for _, op := range d.Ops {
+		if op.Count+op.Errors.Total == 0 {
+			continue // an operation type the mix never chose
+		}
 		l := op.Latency
-		s.Ops = append(s.Ops, OpLatency{Name: op.Name, P50: l.P50, P95: l.P95, P99: l.P99})
+		s.Ops = append(s.Ops, OpLatency{Name: op.Name, Rate: op.Rate, P50: l.P50, P95: l.P95, P99: l.P99})
 		s.Count += op.Count + op.Errors.Total
 		s.Errors += op.Errors.Total
 	}
 	return s, nil
+}
+
+// costOf reads _id.instance.cost (cents per hour), nil when absent.
+func costOf(d *result.Doc) (*float64, error) {
+	v, ok := d.ID.Get("instance")
+	if !ok {
+		v = d.Variant["instance"]
+	}
+	inst, _ := v.(map[string]any)
+	c, ok, err := number(inst, "cost")
+	if err != nil || !ok {
+		if err != nil {
+			err = fmt.Errorf("_id.instance.%w", err)
+		}
+		return nil, err
+	}
+	return &c, nil
 }
 
 // P99 returns the highest p99 among the step's operation types; nil when
@@ -327,4 +357,26 @@ func statOf(xs []float64) Stat {
 		st.Variation = st.Max/st.Min - 1
 	}
 	return st
+}
+
+// Point is one target rate of a sweep as charts draw it: the mean
+// achieved rate of its repetitions and the mean of their p99s (each run's
+// highest over its operation types; nil when none recorded one).
+type Point struct {
+	Target, Achieved float64
+	P99              *float64
+}
+
+// Curve returns a point per target rate of steps, ascending.
+func Curve(steps []Step) []Point {
+	var out []Point
+	for _, s := range Spreads(steps) {
+		pt := Point{Target: s.Rate, Achieved: s.Achieved.Mean}
+		if s.P99.N > 0 {
+			v := s.P99.Mean
+			pt.P99 = &v
+		}
+		out = append(out, pt)
+	}
+	return out
 }

@@ -58,6 +58,23 @@ func (f File) List(_ context.Context, limit int) ([]result.Doc, error) {
 	return docs, nil
 }
 
+// Sweeps reads the matching sweep steps, oldest first.
+func (f File) Sweeps(_ context.Context, q Query) ([]result.Doc, error) {
+	docs, err := f.readAll()
+	if err != nil {
+		return nil, err
+	}
+	var out []result.Doc
+	for i := range docs {
+		if q.matches(&docs[i]) {
+			light(&docs[i])
+			out = append(out, docs[i])
+		}
+	}
+	slices.SortStableFunc(out, func(a, b result.Doc) int { return a.Start.Compare(b.Start) })
+	return out, nil
+}
+
 // Get finds a run by id or unique id prefix.
 func (f File) Get(_ context.Context, runID string) (*result.Doc, error) {
 	docs, err := f.readAll()

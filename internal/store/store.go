@@ -30,8 +30,31 @@ type Store interface {
 	List(ctx context.Context, limit int) ([]result.Doc, error)
 	// Get returns the run with the given id (a unique prefix will do).
 	Get(ctx context.Context, runID string) (*result.Doc, error)
+	// Sweeps returns the stored steps of throughput sweeps (runs whose
+	// variant names a sweep) that match q, oldest first, without their
+	// intervals, telemetry series and serverStatus documents.
+	Sweeps(ctx context.Context, q Query) ([]result.Doc, error)
 	// Where says where results go, with no credentials.
 	Where() string
+}
+
+// Query selects stored sweep steps; an empty field matches anything.
+type Query struct {
+	Label    string // the runs' label
+	Workload string // test_config.workload
+}
+
+// matches reports whether d is a sweep step that q selects.
+func (q Query) matches(d *result.Doc) bool {
+	_, sweep := d.Variant["sweep"]
+	w, _ := d.TestConfig["workload"].(string)
+	return sweep && (q.Label == "" || d.Label == q.Label) && (q.Workload == "" || w == q.Workload)
+}
+
+// light drops what compare never reads: intervals, series and the
+// serverStatus documents.
+func light(d *result.Doc) {
+	d.Intervals, d.Metrics, d.BeforeStatus, d.AfterStatus = nil, result.Metrics{}, nil, nil
 }
 
 // Mongo stores results in a MongoDB database.
@@ -86,6 +109,37 @@ func (m *Mongo) List(ctx context.Context, limit int) ([]result.Doc, error) {
 	docs := make([]result.Doc, len(rows))
 	for i := range rows {
 		docs[i] = rows[i].doc()
+	}
+	return docs, nil
+}
+
+// Sweeps reads the matching sweep steps from the history.
+func (m *Mongo) Sweeps(ctx context.Context, q Query) ([]result.Doc, error) {
+	filter := bson.D{{Key: "variant.sweep", Value: bson.D{{Key: "$exists", Value: true}}}}
+	if q.Label != "" {
+		filter = append(filter, bson.E{Key: "label", Value: q.Label})
+	}
+	if q.Workload != "" {
+		filter = append(filter, bson.E{Key: "test_config.workload", Value: q.Workload})
+	}
+	skip := bson.D{}
+	for _, f := range []string{"intervals", "metrics", "before_status", "after_status"} {
+		skip = append(skip, bson.E{Key: f, Value: 0})
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "start", Value: 1}}).SetProjection(skip)
+	cur, err := m.db.Collection(HistoryCollection).Find(ctx, filter, opts)
+	if err != nil {
+		return nil, fmt.Errorf("find sweeps: %w", err)
+	}
+	var rows []stored
+	if err := cur.All(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("find sweeps: %w", err)
+	}
+	var docs []result.Doc
+	for i := range rows {
+		if d := rows[i].doc(); q.matches(&d) {
+			docs = append(docs, d)
+		}
 	}
 	return docs, nil
 }

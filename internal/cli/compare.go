@@ -1,0 +1,241 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+// compareFlags configure a comparison of stored sweeps.
+type compareFlags struct {
+	labels    []string
+	workload  string
+	costs     []string
+	sla       string
+	maxErrors float64
+	asJSON    bool
+	reportDir string
+	results   storeFlags
+}
+
+func (a *app) compareCmd() *cobra.Command {
+	var f compareFlags
+	cmd := &cobra.Command{
+		Use:   "compare",
+		Short: "Compare stored sweeps of two or more labels: saturation, p99, throughput per dollar and a verdict",
+		Long: `Reads the latest stored sweep of each --label (of --workload, when given)
+and compares the first label with each of the others: saturation
+throughput (the highest achieved rate) and each operation type's
+throughput there, as a ratio ("+117%"); the highest target rate that held
+(--sla, --max-errors, achieved ≥ 95% of target); the price per hour and the
+operations per dollar at saturation; the p99 of every operation type at
+each target rate both sweeps ran, below saturation (the highest rate both
+kept up with) and above (the lowest rate one of them did not); and a
+verdict line a person can quote.
+
+Prices come from --cost-per-hour label=dollars, else from the sweep's own
+(stored by 'sweep --cost-per-hour' as _id.instance.cost, cents per hour).
+The comparison is printed, written as Markdown with its charts into
+--report-dir, or printed as JSON with --json.`,
+		Example: `  mongobench sweep --workload ycsb-f --rates auto --label r6g --cost-per-hour 3.20
+  mongobench sweep --workload ycsb-f --rates auto --label r5 --cost-per-hour 4.00
+  mongobench compare --label r6g --label r5 --workload ycsb-f
+  mongobench compare --label r6g --label r5 --cost-per-hour r6g=3.20 --cost-per-hour r5=4.00 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCompare(cmd.Context(), f) },
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.labels, "label", nil, "a label whose latest sweep to compare (at least two; the first is compared with each other)")
+	fl.StringVar(&f.workload, "workload", "", "compare sweeps of this workload (default: each label's latest sweep)")
+	fl.StringArrayVar(&f.costs, "cost-per-hour", nil, "a label's price, label=dollars per hour (default: the price stored with its sweep)")
+	fl.StringVar(&f.sla, "sla", "", "bound on the p99 of every operation type for the highest target held, e.g. 20ms (default: not checked)")
+	fl.Float64Var(&f.maxErrors, "max-errors", 0.01, "largest share of failed operations a held target may have")
+	fl.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON")
+	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")
+	f.results.add(cmd)
+	return cmd
+}
+
+// check validates the flags and returns the criteria and the prices given
+// by label.
+func (f compareFlags) check() (plan.Criteria, map[string]float64, error) {
+	var errs []error
+	c := plan.Criteria{MinFraction: plan.DefaultSweepFraction, MaxErrors: f.maxErrors}
+	if len(f.labels) < 2 {
+		errs = append(errs, errors.New("--label: give at least two, such as --label r6g --label r5"))
+	}
+	for i, l := range f.labels {
+		if l == "" || slices.Contains(f.labels[:i], l) {
+			errs = append(errs, fmt.Errorf("--label: %q is empty or given twice", l))
+		}
+	}
+	if f.sla != "" {
+		d, err := time.ParseDuration(f.sla)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("--sla: %q is not a positive duration such as 20ms", f.sla))
+		}
+		c.SLA = d
+	}
+	if f.maxErrors < 0 || f.maxErrors > 1 {
+		errs = append(errs, fmt.Errorf("--max-errors: got %v, want a share between 0 and 1, such as 0.01", f.maxErrors))
+	}
+	costs := map[string]float64{}
+	for _, kv := range f.costs {
+		label, v, ok := strings.Cut(kv, "=")
+		d, err := strconv.ParseFloat(v, 64)
+		switch {
+		case !ok || err != nil || d <= 0:
+			errs = append(errs, fmt.Errorf("--cost-per-hour: %q is not label=dollars such as r6g=3.20", kv))
+		case !slices.Contains(f.labels, label):
+			errs = append(errs, fmt.Errorf("--cost-per-hour: %q names no --label", kv))
+		default:
+			costs[label] = d
+		}
+	}
+	return c, costs, errors.Join(errs...)
+}
+
+func (a *app) runCompare(ctx context.Context, f compareFlags) error {
+	crit, costs, err := f.check()
+	if err != nil {
+		return usage(err)
+	}
+	st, closeFn, err := a.resultsStore(ctx, f.results.uri, f.results.file)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	profiles, curves, err := loadProfiles(ctx, st, f, costs, crit)
+	if err != nil {
+		return err
+	}
+	pairs := make([]plan.Pair, 0, len(profiles)-1)
+	for _, p := range profiles[1:] {
+		pairs = append(pairs, plan.Compare(profiles[0], p, crit))
+	}
+	if f.asJSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"criteria": crit.String(), "profiles": profiles, "pairs": pairs})
+	}
+	if err := writeComparison(a.stdout, plan.Text, profiles, pairs); err != nil {
+		return err
+	}
+	if f.reportDir == "" {
+		return nil
+	}
+	path, err := writeCompareReport(f.reportDir, crit, profiles, pairs, curves)
+	if err != nil {
+		return err
+	}
+	a.say("report: %s\n", path)
+	return nil
+}
+
+// loadProfiles reads each label's latest sweep from the store, and
+// returns its profile and its chart curve.
+func loadProfiles(ctx context.Context, st store.Store, f compareFlags, costs map[string]float64, c plan.Criteria) ([]plan.Profile, []report.Curve, error) {
+	var out []plan.Profile
+	var curves []report.Curve
+	for _, label := range f.labels {
+		docs, err := st.Sweeps(ctx, store.Query{Label: label, Workload: f.workload})
+		if err != nil {
+			return nil, nil, err
+		}
+		steps := make([]plan.Step, 0, len(docs))
+		for i := range docs {
+			s, err := plan.StepOf(&docs[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			steps = append(steps, s)
+		}
+		steps = plan.LatestSweep(steps)
+		if len(steps) == 0 {
+			what := "no stored sweep has label " + strconv.Quote(label)
+			if f.workload != "" {
+				what += " and workload " + f.workload
+			}
+			return nil, nil, fmt.Errorf("%s in %s (run 'mongobench sweep --label %s' first)", what, st.Where(), label)
+		}
+		var cost *float64
+		if v, ok := costs[label]; ok {
+			cost = &v
+		}
+		out = append(out, plan.ProfileOf(label, steps, cost, c))
+		curves = append(curves, curveOf(label, steps))
+	}
+	for _, p := range out[1:] {
+		if p.Workload != out[0].Workload {
+			return nil, nil, usage(fmt.Errorf("the latest sweeps ran different workloads (%s: %s, %s: %s); choose one with --workload",
+				out[0].Label, out[0].Workload, p.Label, p.Workload))
+		}
+	}
+	return out, curves, nil
+}
+
+// writeComparison writes the profiles, then each pair's tables and
+// verdict.
+func writeComparison(w io.Writer, f plan.Format, profiles []plan.Profile, pairs []plan.Pair) error {
+	if err := plan.WriteProfiles(w, f, profiles); err != nil {
+		return err
+	}
+	for _, p := range pairs {
+		title := "\n" + plan.CompareTitle(p) + "\n\n"
+		if f == plan.Markdown {
+			title = "\n## " + plan.CompareTitle(p) + "\n\n"
+		}
+		fmt.Fprint(w, title)
+		if err := plan.WritePair(w, f, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCompareReport writes compare-A-vs-B….md into dir and returns its
+// path.
+func writeCompareReport(dir string, c plan.Criteria, profiles []plan.Profile, pairs []plan.Pair, curves []report.Curve) (string, error) {
+	var b strings.Builder
+	labels := make([]string, len(profiles))
+	for i, p := range profiles {
+		labels[i] = p.Label
+	}
+	fmt.Fprintf(&b, "# %s: %s\n\nA target holds when %s.\n\n", strings.Join(labels, " vs "), profiles[0].Workload, c)
+	if err := writeComparison(&b, plan.Markdown, profiles, pairs); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	name := "compare-" + strings.Join(labels, "-vs-")
+	if err := writeSweepCharts(&b, dir, name, strings.Join(labels, " vs ")+" ("+profiles[0].Workload+")", curves); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, fileSafe(name)+".md")
+	return path, os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// fileSafe replaces what a file name should not hold.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ' ' || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,101 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/testenv"
+)
+
+// TestCompare stores two tiny YCSB-B sweeps under two labels with their
+// prices, then compares them: the profiles, the ratio table, the matched
+// rates, the verdict, the Markdown report and the JSON.
+func TestCompare(t *testing.T) {
+	uri := testenv.URI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "results.jsonl")
+	db := testenv.DBName(t)
+	dropAfter(t, connect(t, uri), db)
+	for _, run := range []struct{ label, rates, cost string }{
+		{"fast", "100,300", "3.20"}, {"slow", "100,200", "4.00"},
+	} {
+		o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "ycsb-b", "-p", "recordcount=500",
+			"--rates", run.rates, "--duration", "1s", "--warmup", "1s", "--label", run.label, "--cost-per-hour", run.cost,
+			"--results-file", file, "--report-dir", "")
+		wantCode(t, o, cli.ExitOK)
+	}
+	reports := filepath.Join(dir, "reports")
+	o := mb(t, "compare", "--label", "fast", "--label", "slow", "--workload", "ycsb-b", "--results-file", file, "--report-dir", reports)
+	wantCode(t, o, cli.ExitOK)
+	for _, want := range []string{"saturation ops/s", "fast vs slow", "READ ops/s at saturation", "$/hour", "3.20", "4.00",
+		"ops per $", "who keeps up", "fast sustains at least", "over slow's", "at 20% lower cost: ", "× the throughput per dollar"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, o)
+		}
+	}
+	if strings.Contains(o.stdout, "INSERT") {
+		t.Errorf("YCSB-B inserts nothing, yet INSERT shows:\n%s", o.stdout)
+	}
+	md, err := os.ReadFile(filepath.Join(reports, "compare-fast-vs-slow.md"))
+	if err != nil || !strings.Contains(string(md), "## fast vs slow") || !strings.Contains(string(md), "| saturation ops/s |") {
+		t.Errorf("report: got %v\n%s", err, md)
+	}
+
+	for _, chart := range []string{"sweep-throughput", "sweep-p99"} {
+		rel := "charts/compare-fast-vs-slow-" + chart + ".svg"
+		svg, err := os.ReadFile(filepath.Join(reports, rel))
+		if err != nil || !strings.Contains(string(md), "]("+rel+")") || !strings.Contains(string(svg), ">fast<") || !strings.Contains(string(svg), ">slow<") {
+			t.Errorf("chart %s: got %v, want a linked SVG with a line per label", rel, err)
+		}
+	}
+
+	// Prices given on the command line win over the stored ones.
+	o = mb(t, "compare", "--label", "fast", "--label", "slow", "--cost-per-hour", "fast=4", "--results-file", file, "--json")
+	wantCode(t, o, cli.ExitOK)
+	var got struct {
+		Profiles []struct {
+			Label      string   `json:"label"`
+			Cost       *float64 `json:"costPerHour"`
+			Saturation float64  `json:"saturationOpsPerSec"`
+			Steps      int      `json:"steps"`
+		} `json:"profiles"`
+		Pairs []struct {
+			Matched []struct {
+				Target float64 `json:"target"`
+			} `json:"matched"`
+		} `json:"pairs"`
+	}
+	if err := json.Unmarshal([]byte(o.stdout), &got); err != nil {
+		t.Fatalf("--json: %v\n%s", err, o.stdout)
+	}
+	if len(got.Profiles) != 2 || *got.Profiles[0].Cost != 4 || *got.Profiles[1].Cost != 4 || got.Profiles[0].Steps != 2 {
+		t.Errorf("profiles: got %+v, want fast and slow at $4/h, two steps each", got.Profiles)
+	}
+	if len(got.Pairs) != 1 || len(got.Pairs[0].Matched) != 1 || got.Pairs[0].Matched[0].Target != 100 {
+		t.Errorf("pairs: got %+v, want one pair matched at 100/s", got.Pairs)
+	}
+}
+
+func TestCompareBadInput(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "none.jsonl")
+	for _, args := range [][]string{
+		{"compare", "--label", "a"},
+		{"compare", "--label", "a", "--label", "a"},
+		{"compare", "--label", "a", "--label", "b", "--cost-per-hour", "c=3"},
+		{"compare", "--label", "a", "--label", "b", "--cost-per-hour", "a=cheap"},
+		{"compare", "--label", "a", "--label", "b", "--sla", "fast"},
+	} {
+		o := mb(t, args...)
+		wantCode(t, o, cli.ExitUsage)
+		wantQuick(t, o, usageFast)
+	}
+	o := mb(t, "compare", "--label", "a", "--label", "b", "--results-file", file)
+	wantCode(t, o, cli.ExitFailure)
+	if !strings.Contains(o.stderr, `no stored sweep has label "a"`) {
+		t.Errorf("stderr: got %q, want it to say no sweep has label a", o.stderr)
+	}
+}

@@ -1,0 +1,73 @@
+package cli_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/testenv"
+)
+
+// TestLoad measures YCSB-A's load of 3,000 records in batches of 500 by 3
+// loaders: one stored run of test ycsb-a, phase load, six BATCH-INSERT
+// operations, the records and their rates in testResults, and the records
+// in the table.
+func TestLoad(t *testing.T) {
+	uri := testenv.URI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "results.jsonl")
+	db := testenv.DBName(t)
+	c := connect(t, uri)
+	dropAfter(t, c, db)
+	o := mb(t, "load", "--uri", uri, "--database", db, "--workload", "ycsb-a", "-p", "recordcount=3000",
+		"-p", "batchSize=500", "-p", "loaders=3", "--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
+	wantCode(t, o, cli.ExitOK)
+	if !strings.Contains(o.stdout, "loaded 3000 records") || !strings.Contains(o.stdout, "docs/s") || !strings.Contains(o.stdout, "MB/s") {
+		t.Errorf("output lacks the load line:\n%s", o)
+	}
+	n, err := c.Database(db).Collection("usertable").CountDocuments(context.Background(), bson.D{})
+	if err != nil || n != 3000 {
+		t.Errorf("usertable: got %d records (%v), want 3000", n, err)
+	}
+	d := lastRun(t, file)
+	if d.TestName != "ycsb-a" || d.Variant["phase"] != "load" || d.Schedule.Workers != 3 {
+		t.Errorf("run: test %q, phase %v, %d workers; want ycsb-a, load, 3", d.TestName, d.Variant["phase"], d.Schedule.Workers)
+	}
+	if op := d.Op("BATCH-INSERT"); op == nil || op.Count != 6 || op.Errors.Total != 0 {
+		t.Errorf("ops: got %+v, want 6 BATCH-INSERT, no errors", d.Ops)
+	}
+	tr := d.TestResults
+	if tr["docs"] != int64(3000) || tr["bytes"] == nil || tr["docsPerSec"] == nil || tr["MBPerSec"] == nil {
+		t.Errorf("testResults: got %v, want docs 3000, bytes, docsPerSec, MBPerSec", tr)
+	}
+}
+
+func TestLoadBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"load"},
+		{"load", "--workload", "kv"},
+		{"load", "--workload", "ycsb-z"},
+		{"load", "--workload", "ycsb-a", "-p", "batchSize=0"},
+		{"load", "--workload", "ycsb-a", "-p", "recordcount=10", "-p", "insertstart=10"},
+	} {
+		o := mb(t, args...)
+		wantCode(t, o, cli.ExitUsage)
+		wantQuick(t, o, usageFast)
+	}
+}
+
+// lastRun is the newest run stored in a results file.
+func lastRun(t *testing.T, file string) result.Doc {
+	t.Helper()
+	docs, err := store.NewFile(file).List(context.Background(), 1)
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("stored runs in %s: got %d (%v), want at least one", file, len(docs), err)
+	}
+	return docs[0]
+}

@@ -1,0 +1,136 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Curve is one label's sweep: a point per target rate.
+type Curve struct {
+	Label  string
+	Points []CurvePoint
+}
+
+// CurvePoint is one target rate of a sweep: the achieved rate and the p99
+// in milliseconds (nil: not recorded).
+type CurvePoint struct {
+	Target, Achieved float64
+	P99              *float64
+}
+
+// SweepCharts renders the two figures a throughput study is built on, one
+// line per curve: achieved against target throughput with the ideal
+// diagonal (achieved = target) dashed ("sweep-throughput"), and p99
+// against target on a logarithmic scale ("sweep-p99"; left out when no
+// curve has a p99). Points are sorted by target. No curve, no charts;
+// the same curves always render to the same bytes.
+func SweepCharts(title string, curves []Curve) ([]Chart, error) {
+	if !slices.ContainsFunc(curves, func(c Curve) bool { return len(c.Points) > 0 }) {
+		return nil, nil
+	}
+	var charts []Chart
+	for _, c := range []struct {
+		name  string
+		build func(string, []Curve) *plot.Plot
+	}{{"sweep-throughput", achievedPlot}, {"sweep-p99", p99TargetPlot}} {
+		p := c.build(title, curves)
+		if p == nil {
+			continue
+		}
+		svg, err := render(&figure{width: chartWidth, height: chartHeight, draw: p.Draw})
+		if err != nil {
+			return nil, fmt.Errorf("render %s chart: %w", c.name, err)
+		}
+		charts = append(charts, Chart{Name: c.name, SVG: svg})
+	}
+	return charts, nil
+}
+
+// achievedPlot plots achieved against target throughput per curve, over
+// the dashed ideal diagonal.
+func achievedPlot(title string, curves []Curve) *plot.Plot {
+	p := targetPlot(title+": achieved vs target throughput", "achieved ops/s")
+	top := 0.0
+	for _, c := range curves {
+		for _, pt := range c.Points {
+			top = math.Max(top, math.Max(pt.Target, pt.Achieved))
+		}
+	}
+	addSeries(p, "ideal (achieved = target)", []*plotter.XY{{X: 0, Y: 0}, {X: top, Y: top}}, targetGrey, dashed)
+	for i, c := range curves {
+		addMarked(p, c.Label, curvePoints(c, func(pt CurvePoint) *float64 { return &pt.Achieved }), i)
+	}
+	p.X.Min, p.Y.Min = 0, 0
+	p.X.Max, p.Y.Max = math.Max(top, 1), math.Max(top*1.25, 1) // headroom for the legend
+	return p
+}
+
+// p99TargetPlot plots p99 against target throughput per curve on a log
+// scale, or returns nil when no point has a positive p99.
+func p99TargetPlot(title string, curves []Curve) *plot.Plot {
+	p := targetPlot(title+": p99 latency vs target throughput", "p99 ms (log scale)")
+	plotted := false
+	for i, c := range curves {
+		pts := positive(curvePoints(c, func(pt CurvePoint) *float64 { return pt.P99 }))
+		plotted = addMarked(p, c.Label, pts, i) || plotted
+	}
+	if !plotted {
+		return nil
+	}
+	p.X.Min = 0
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Min = math.Pow(10, math.Floor(math.Log10(p.Y.Min)))
+	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max))+1) // headroom for the legend
+	return p
+}
+
+func targetPlot(title, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "target ops/s"
+	p.Y.Label.Text = yLabel
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// curvePoints returns c's points sorted by target, value(pt) on the y
+// axis, nil where it is missing.
+func curvePoints(c Curve, value func(CurvePoint) *float64) []*plotter.XY {
+	pts := slices.Clone(c.Points)
+	slices.SortStableFunc(pts, func(a, b CurvePoint) int { return cmp.Compare(a.Target, b.Target) })
+	out := make([]*plotter.XY, len(pts))
+	for i, pt := range pts {
+		if v := value(pt); v != nil {
+			out[i] = &plotter.XY{X: pt.Target, Y: *v}
+		}
+	}
+	return out
+}
+
+// addMarked draws pts as the i-th curve: a line with a dot on every
+// measured point.
+func addMarked(p *plot.Plot, name string, pts []*plotter.XY, i int) bool {
+	drawn := addSeries(p, name, pts, plotutil.Color(i), nil)
+	for _, seg := range segments(pts) {
+		if len(seg) < 2 {
+			continue // addSeries dots a lone point already
+		}
+		s, err := plotter.NewScatter(seg)
+		if err != nil {
+			continue
+		}
+		s.Color, s.Shape, s.Radius = plotutil.Color(i), draw.CircleGlyph{}, lineWidth*1.5
+		p.Add(s)
+	}
+	return drawn
+}

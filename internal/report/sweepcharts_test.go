@@ -1,0 +1,72 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/golden"
+)
+
+func fp(v float64) *float64 { return &v }
+
+// studyCurves is the published shape: r6g saturates near 64.8k ops/s, r5
+// near 29.8k; points are out of target order, as an auto sweep makes them.
+func studyCurves() []Curve {
+	return []Curve{
+		{Label: "r6g", Points: []CurvePoint{{10000, 10000, fp(1.6)}, {20000, 19990, fp(1.8)}, {40000, 39950, fp(2.6)},
+			{80000, 64800, fp(380)}, {60000, 59800, fp(6.3)}, {70000, 64500, fp(350)}}},
+		{Label: "r5", Points: []CurvePoint{{10000, 10000, fp(2.2)}, {20000, 19980, fp(3.1)}, {40000, 29700, fp(810)},
+			{30000, 29800, fp(8.8)}, {35000, 29750, nil}}},
+	}
+}
+
+func TestSweepChartsGolden(t *testing.T) {
+	charts, err := SweepCharts("ycsb-f", studyCurves())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(charts) != 2 || charts[0].Name != "sweep-throughput" || charts[1].Name != "sweep-p99" {
+		t.Fatalf("got %d charts, want sweep-throughput and sweep-p99", len(charts))
+	}
+	for _, c := range charts {
+		golden.Check(t, c.Name+".svg", c.SVG)
+	}
+}
+
+func TestSweepCharts(t *testing.T) {
+	noP99 := []Curve{{Label: "kv", Points: []CurvePoint{{100, 100, nil}, {200, 190, nil}}}}
+	for _, tc := range []struct {
+		name   string
+		curves []Curve
+		want   []string // chart names
+		texts  []string // in every chart
+	}{
+		{"two labels", studyCurves(), []string{"sweep-throughput", "sweep-p99"}, []string{">r6g<", ">r5<", ">target ops/s<"}},
+		{"no p99", noP99, []string{"sweep-throughput"}, []string{">kv<", "ideal (achieved = target)"}},
+		{"no points", []Curve{{Label: "x"}}, nil, nil},
+		{"no curves", nil, nil, nil},
+	} {
+		charts, err := SweepCharts(tc.name, tc.curves)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var names []string
+		for _, c := range charts {
+			names = append(names, c.Name)
+			for _, want := range tc.texts {
+				if !bytes.Contains(c.SVG, []byte(want)) {
+					t.Errorf("%s: %s lacks %q", tc.name, c.Name, want)
+				}
+			}
+		}
+		if len(names) != len(tc.want) || (len(names) > 0 && names[0] != tc.want[0]) {
+			t.Errorf("%s: got charts %v, want %v", tc.name, names, tc.want)
+		}
+		again, _ := SweepCharts(tc.name, tc.curves)
+		for i := range charts {
+			if !bytes.Equal(charts[i].SVG, again[i].SVG) {
+				t.Errorf("%s: %s renders differently twice", tc.name, charts[i].Name)
+			}
+		}
+	}
+}
