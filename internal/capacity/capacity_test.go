@@ -4,90 +4,28 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/capacity/capacitytest"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
-// dist is a latency distribution of 1,000 operations whose p95 is p95 ms:
-// 940 at half of it, 60 at p95 (so p95, p99 and the maximum are p95).
-func dist(t *testing.T, p95 float64) result.Dist {
+func seedPlan(t *testing.T, prices map[string]float64) Plan {
 	t.Helper()
-	h := hist.New()
-	for i := range 1000 {
-		v := p95 / 2
-		if i >= 940 {
-			v = p95
-		}
-		hist.Record(h, time.Duration(v*float64(time.Millisecond)))
-	}
-	d, err := hist.Summarize(h)
+	docs, err := capacitytest.Docs("seed")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Hist, err = hist.Encode(h); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-// seedDoc is one stored run of the seed study: a YCSB-B-shaped result
-// document (READ and UPDATE) with its histograms and server CPU.
-func seedDoc(t *testing.T, candidate string, rep int, thr, readP95, updateP95, cpu float64) *result.Doc {
-	t.Helper()
-	reads, updates := int64(thr*0.95*60), int64(thr*0.05*60)
-	rd, ud := dist(t, readP95), dist(t, updateP95)
-	rd.Count, ud.Count = reads, updates
-	pt := func(v float64) []result.DataPoint { return []result.DataPoint{{Value: &v}, {Value: &v}} }
-	return &result.Doc{
-		RunID: fmt.Sprintf("%s-%d", candidate, rep), TestName: "ycsb-b", Repetition: rep,
-		Variant:  map[string]any{"candidate": candidate},
-		Schedule: result.Schedule{Mode: "closed", AchievedRate: thr},
-		Ops: []result.OpStats{
-			{Name: "READ", Count: reads, Latency: rd},
-			{Name: "UPDATE", Count: updates, Latency: ud},
-		},
-		Metrics: result.Metrics{Measurements: []result.Series{
-			{Name: result.ProcessCPUUser, DataPoints: pt(cpu * 0.8)},
-			{Name: result.ProcessCPUKernel, DataPoints: pt(cpu * 0.2)},
-		}},
-	}
-}
-
-// seed is the seed study's shape: a baseline that 25,000 users put at 80%
-// of the 8,000 ops/s it sustains, five alternatives, three runs each;
-// growth to 50,000 then 90,000 users; p95 read and update at most 5%
-// worse than the baseline. c is cheaper than a but its reads are 12%
-// slower; d is cheaper than b and fast enough for the second stage, but
-// its updates are 9% slower.
-type seedCandidate struct {
-	name               string
-	monthly            float64
-	thr                float64 // median of the three runs
-	readP95, updateP95 float64
-}
-
-var seedCandidates = []seedCandidate{
-	{"base", 940, 8000, 2.0, 4.0},
-	{"a", 1391, 20800, 2.0, 4.1},
-	{"b", 1625, 28000, 1.9, 4.0},
-	{"c", 1200, 14000, 2.24, 4.0},
-	{"d", 1500, 30000, 2.0, 4.36},
-	{"e", 694, 10000, 2.0, 4.1},
-}
-
-func seedPlan(t *testing.T, prices map[string]float64) Plan {
-	t.Helper()
 	var p Plan
-	for _, c := range seedCandidates {
-		monthly := c.monthly
-		if v, ok := prices[c.name]; ok {
+	for _, c := range capacitytest.Seed {
+		monthly := c.Monthly
+		if v, ok := prices[c.Name]; ok {
 			monthly = v
 		}
-		cand := Candidate{Name: c.name, Baseline: c.name == "base", Monthly: monthly, Currency: "EUR"}
-		for rep, f := range []float64{0.97, 1, 1.02} { // the median run is the nominal one
-			cand.Runs = append(cand.Runs, RunOf(seedDoc(t, c.name, rep, c.thr*f, c.readP95, c.updateP95, 70)))
+		cand := Candidate{Name: c.Name, Baseline: c.Name == "base", Monthly: monthly, Currency: "EUR"}
+		for _, d := range docs {
+			if d.Variant["candidate"] == c.Name {
+				cand.Runs = append(cand.Runs, RunOf(d))
+			}
 		}
 		p.Candidates = append(p.Candidates, cand)
 	}

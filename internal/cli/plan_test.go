@@ -1,12 +1,17 @@
 package cli_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/capacity/capacitytest"
+	"github.com/mongobench/mongobench/internal/store"
 )
 
 const tinyPlan = `name: tiny
@@ -144,4 +149,64 @@ func number(t *testing.T, s string) float64 {
 		t.Fatalf("number %q: %v", s, err)
 	}
 	return v
+}
+
+// seedPlanFile is the seed study as a plan file; its candidates are never
+// contacted with --from-results.
+func seedPlanFile(t *testing.T, bPrice string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("name: seed\nscenario: {workload: ycsb-b, threads: 16, duration: 60s}\nruns: 3\ncandidates:\n")
+	for _, c := range capacitytest.Seed {
+		price := strconv.FormatFloat(c.Monthly, 'f', -1, 64)
+		if c.Name == "b" {
+			price = bPrice
+		}
+		fmt.Fprintf(&b, "  - {label: %s, uri: 'mongodb://127.0.0.1:1/', price: %s EUR/month, baseline: %v}\n", c.Name, price, c.Name == "base")
+	}
+	b.WriteString("demand: {users: 25000, load: 80%, stages: [{name: stage 1, users: 50000}, {name: stage 2, users: 90000}]}\n")
+	b.WriteString("constraints: [p95 READ <= +5%, p95 UPDATE <= +5%]\n")
+	path := filepath.Join(t.TempDir(), "seed.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestPlanFromStoredSeedStudy answers the seed study from its stored
+// result documents (six candidates, three runs each): a for the first
+// stage, b for the second, c and d rejected for latency; then b's price
+// alone, changed in the plan file, moves the first stage to b.
+func TestPlanFromStoredSeedStudy(t *testing.T) {
+	docs, err := capacitytest.Docs("seed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+	for _, d := range docs {
+		if err := store.NewFile(results).Save(context.Background(), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := mb(t, "plan", seedPlanFile(t, "1625"), "--from-results", "--results-file", results, "--report-dir", t.TempDir())
+	wantCode(t, o, 0)
+	for _, want := range []string{
+		"stage 1 (50,000 users, 12,800 ops/s): a, 160% more throughput for 48% more money than base",
+		"stage 2 (90,000 users, 23,040 ops/s): b, 250% more throughput for 72.9% more money than base",
+		"c: p95 READ 2.24 ms is 12",
+		"d: p95 UPDATE 4.36 ms is 9",
+	} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("output lacks %q\n%s", want, o)
+		}
+	}
+	o = mb(t, "plan", seedPlanFile(t, "1390"), "--from-results", "--results-file", results, "--json")
+	wantCode(t, o, 0)
+	var ans struct{ Stages []struct{ Choice string } }
+	if err := json.Unmarshal([]byte(o.stdout), &ans); err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Stages) != 2 || ans.Stages[0].Choice != "b" || ans.Stages[1].Choice != "b" {
+		t.Errorf("b at 1,390 EUR: got %+v, want b for both stages", ans.Stages)
+	}
 }
