@@ -40,13 +40,11 @@ func (HotDoc) Summary() string {
 
 // Params declares the hotdoc parameters.
 func (HotDoc) Params() []spec.ParamSpec {
-	return []spec.ParamSpec{
+	return append([]spec.ParamSpec{
 		{Name: "records", Kind: spec.KindInt, Default: "10000", Min: "1", Help: "documents preloaded, keys 0..records-1; the hot one is _id 0"},
 		{Name: "docSize", Kind: spec.KindSize, Default: "1KB", Min: "64B", Max: "16MB", Help: "BSON size of each document"},
 		{Name: "indexUpdate", Kind: spec.KindBool, Default: "false", Help: "the update also changes ix, a field with a secondary index"},
-		{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "documents per insertMany while preloading"},
-		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel preload connections"},
-	}
+	}, preloadParams()...)
 }
 
 // Ops names the one operation type: an update of the hot document.

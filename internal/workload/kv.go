@@ -44,13 +44,11 @@ func (KV) Summary() string {
 
 // Params declares the kv parameters.
 func (KV) Params() []spec.ParamSpec {
-	return []spec.ParamSpec{
+	return append([]spec.ParamSpec{
 		{Name: "records", Kind: spec.KindInt, Default: "10000", Min: "1", Help: "documents preloaded, keys 0..records-1"},
 		{Name: "docSize", Kind: spec.KindSize, Default: "1KB", Min: "44B", Max: "16MB", Help: "BSON size of each document"},
 		{Name: "readPercent", Kind: spec.KindPercent, Default: "50", Help: "share of operations that are reads; the rest are updates"},
-		{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "documents per insertMany while preloading"},
-		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel preload connections"},
-	}
+	}, preloadParams()...)
 }
 
 // Ops names the kv operation types.

@@ -53,7 +53,7 @@ func (Ledger) Summary() string {
 
 // Params declares the ledger parameters.
 func (Ledger) Params() []spec.ParamSpec {
-	return []spec.ParamSpec{
+	return append([]spec.ParamSpec{
 		{Name: "mode", Kind: spec.KindEnum, Values: []string{ModePerOp, ModeClientBulk}, Help: "four writes per transaction, or one client-level bulkWrite"},
 		{Name: "accounts", Kind: spec.KindInt, Default: "10000", Min: "2", Help: "accounts preloaded (the write-up used 100,000,000)"},
 		{Name: "accountFields", Kind: spec.KindInt, Default: "20", Min: "0", Max: "2000", Help: "filler fields per account document (shape: ~110 or ~400 in the write-up)"},
@@ -63,9 +63,7 @@ func (Ledger) Params() []spec.ParamSpec {
 		{Name: "maxAmount", Kind: spec.KindInt, Default: "100", Min: "1", Help: "largest transfer amount"},
 		{Name: "readConcern", Kind: spec.KindEnum, Values: []string{"snapshot", "majority", "local", "default"}, Help: "transaction read concern"},
 		{Name: "maxRetries", Kind: spec.KindInt, Default: "100", Min: "0", Help: "whole-transaction retries before a transfer counts as failed"},
-		{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "documents per insertMany while preloading"},
-		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel preload connections"},
-	}
+	}, preloadParams()...)
 }
 
 // Ops names the one operation type: a whole transaction, retries included.

@@ -9,6 +9,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // loader inserts the documents of keys [0, total) into a collection in
@@ -77,4 +79,13 @@ func (l *loader) buildBatch(buf []byte, docs []any, first, last int64) ([]byte, 
 		start = end
 	}
 	return buf, docs
+}
+
+// preloadParams are the parameters of a workload's parallel preload: the
+// insertMany batch and the number of loader connections.
+func preloadParams() []spec.ParamSpec {
+	return []spec.ParamSpec{
+		{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "documents per insertMany while preloading"},
+		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel preload connections"},
+	}
 }

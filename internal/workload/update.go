@@ -52,15 +52,13 @@ func (UpdateAPI) Summary() string {
 
 // Params declares the updateapi parameters.
 func (UpdateAPI) Params() []spec.ParamSpec {
-	return []spec.ParamSpec{
+	return append([]spec.ParamSpec{
 		{Name: "records", Kind: spec.KindInt, Default: "10000", Min: "1", Help: "documents preloaded, keys 0..records-1"},
 		{Name: "docSize", Kind: spec.KindSize, Default: "1KB", Min: "64B", Max: "16MB", Help: "BSON size of each document"},
 		{Name: "updateFunction", Kind: spec.KindEnum, Values: []string{FuncUpdateOne, FuncFindOneAndUpdate}, Help: "the call that writes: updateOne or findOneAndUpdate"},
 		{Name: "upsert", Kind: spec.KindBool, Default: "false", Help: "upsert a new key; otherwise insert it with a second call after the update misses"},
 		{Name: "percentNew", Kind: spec.KindPercent, Default: "0", Help: "share of operations whose key is new (not preloaded)"},
-		{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "documents per insertMany while preloading"},
-		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel preload connections"},
-	}
+	}, preloadParams()...)
 }
 
 // Ops names the one operation type after the update function.
