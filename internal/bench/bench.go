@@ -25,6 +25,11 @@ type Target struct {
 	DataDir string
 	// Profile names a local server profile, when the target is one.
 	Profile string
+	// CacheSize is the server's storage cache in bytes when the caller
+	// knows it (a local server it started, or the user said); 0 when
+	// unknown. Workloads that size a working set against the cache read
+	// it when the server does not report its own.
+	CacheSize int64
 }
 
 // Options configure one run.
@@ -66,7 +71,8 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if o.OnConnected != nil {
 		o.OnConnected(fp.version, fp.topology)
 	}
-	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{}}
+	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{},
+		CacheSize: o.Target.CacheSize}
 	if err := prepare(ctx, w, env, sc.Params); err != nil {
 		return nil, err
 	}

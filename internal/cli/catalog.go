@@ -11,6 +11,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -46,6 +47,7 @@ func (a *app) catalogListCmd() *cobra.Command {
 
 type catalogFlags struct {
 	scale, uri, database, label, resultsURI, file string
+	cacheSize                                     spec.Size
 }
 
 func (a *app) catalogRunCmd() *cobra.Command {
@@ -66,6 +68,7 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	fl.StringVar(&f.label, "label", "", "label stored with every variant, e.g. the instance type")
 	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
 	fl.StringVar(&f.file, "results-file", "", "append results to this JSON Lines file instead")
+	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
 	return cmd
 }
 
@@ -87,6 +90,9 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		return err
 	}
 	defer closeStore()
+	if f.cacheSize > 0 {
+		target.CacheSize = int64(f.cacheSize)
+	}
 	s := newStudy(a, target, st, "") // the catalog's document is 'mongobench report'
 	for _, t := range tests {
 		if err := s.runTest(ctx, t, scale, f); err != nil {
