@@ -128,7 +128,7 @@ func (s *study) runTest(ctx context.Context, t catalog.Test, scale catalog.Scale
 
 func (s *study) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, f catalogFlags) (*result.Doc, error) {
 	sc, err := buildScenario(workload.Builtin(), t.Workload, map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
-		"ops": strconv.FormatInt(v.Ops, 10), "warmup": v.Warmup, "database": f.database, "label": f.label}, v.Params)
+		"ops": strconv.FormatInt(v.Ops, 10), "warmup": v.Warmup, "duration": v.MaxDuration, "database": f.database, "label": f.label}, v.Params)
 	if err != nil {
 		return nil, err
 	}

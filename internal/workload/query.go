@@ -63,6 +63,13 @@ const queryCats = 4
 // 2) times the cache.
 const cachedShare = 0.5
 
+// The payload the documents are cut from: queryPayloadWindows documents
+// worth, at most queryPayloadMax bytes.
+const (
+	queryPayloadWindows = 16384
+	queryPayloadMax     = 64 << 20
+)
+
 // querySharedKey is the Notes key of the run's query space.
 const querySharedKey = "query"
 
@@ -113,7 +120,7 @@ type queryShape struct {
 }
 
 // queryShapeVersion changes whenever the documents or indexes change.
-const queryShapeVersion = 1
+const queryShapeVersion = 2
 
 // Setup finds the server's cache size, sizes and loads (or reuses) the
 // dataset, chooses the key range, records the sizes in test_config and,
@@ -191,10 +198,9 @@ func loadQueryData(ctx context.Context, env Env, p spec.Params, l queryLayout) (
 			return false, err
 		}
 	}
-	if err := loadQueryDocs(ctx, env, p, l); err != nil {
-		return false, err
-	}
-	env.progress("build indexes", 0, 2)
+	// The indexes come first: SecantusDB builds an index on a populated
+	// collection in one transaction, which retries forever once the
+	// collection outgrows its cache.
 	_, err = env.DB.Collection(QueryCollection).Indexes().CreateMany(ctx, []mongo.IndexModel{
 		{Keys: bson.D{{Key: "group", Value: 1}, {Key: "seq", Value: 1}}},
 		{Keys: bson.D{{Key: "group", Value: 1}, {Key: "cat", Value: 1}}},
@@ -202,7 +208,9 @@ func loadQueryData(ctx context.Context, env Env, p spec.Params, l queryLayout) (
 	if err != nil {
 		return false, fmt.Errorf("query: create indexes: %w", err)
 	}
-	env.progress("build indexes", 2, 2)
+	if err := loadQueryDocs(ctx, env, p, l); err != nil {
+		return false, err
+	}
 	if _, err := env.DB.Collection(queryMeta).InsertOne(ctx, bson.D{{Key: "_id", Value: "shape"},
 		{Key: "records", Value: want.Records}, {Key: "docSize", Value: want.DocSize}, {Key: "groupSize", Value: want.GroupSize},
 		{Key: "stripeGroups", Value: want.StripeGroups}, {Key: "version", Value: want.Version}}); err != nil {
@@ -215,12 +223,16 @@ func loadQueryData(ctx context.Context, env Env, p spec.Params, l queryLayout) (
 func loadQueryDocs(ctx context.Context, env Env, p spec.Params, l queryLayout) error {
 	size := int(p.Size("docSize"))
 	fill := max(0, size-len(queryDoc(nil, 0, 0, 0, nil)))
-	payload := datagen.Payload(fill+4096, uint64(env.Seed)+13)
+	// Documents take disjoint windows of a payload large enough that no
+	// two documents of a page, or of nearby pages, share bytes: stored
+	// sizes and disk reads are not flattered by block compression.
+	windows := int64(max(1, min(queryPayloadWindows, queryPayloadMax/max(fill, 1))))
+	payload := datagen.Payload(int(windows)*fill, uint64(env.Seed)+13)
 	ld := &loader{
 		coll: env.DB.Collection(QueryCollection), total: l.records, batch: p.Int("batchSize"),
 		build: func(dst []byte, k int64) []byte {
 			g, seq := l.doc(k)
-			off := int(k*61) % 4096
+			off := int(k%windows) * fill
 			return queryDoc(dst, k, g, seq, payload[off:off+fill])
 		},
 	}
