@@ -28,8 +28,10 @@ type Target struct {
 	// CacheSize is the server's storage cache in bytes when the caller
 	// knows it (a local server it started, or the user said); 0 when
 	// unknown. Workloads that size a working set against the cache read
-	// it when the server does not report its own.
-	CacheSize int64
+	// it when the server does not report its own; CacheSizeSource says
+	// where the size came from.
+	CacheSize       int64
+	CacheSizeSource string
 }
 
 // Options configure one run.
@@ -72,7 +74,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 		o.OnConnected(fp.version, fp.topology)
 	}
 	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{},
-		CacheSize: o.Target.CacheSize}
+		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
 	if err := prepare(ctx, w, env, sc.Params); err != nil {
 		return nil, err
 	}

@@ -21,8 +21,10 @@ const (
 	queryMaxDuration = 600.0 // seconds, at full scale
 	queryMinDuration = 10.0
 	// queryWarmup warms the cache before the measured phase of a cached
-	// variant (its setup has read the range once already).
-	queryWarmup = "3s"
+	// variant (its setup has read the range once already): seconds at full
+	// scale, scaled, between queryMinWarmup and queryWarmup.
+	queryWarmup    = 60.0
+	queryMinWarmup = 0.5
 )
 
 // queryColumns are the variant fields the query tests' terminal table shows.
@@ -55,7 +57,7 @@ func queryVariant(order int, q queryShape, s Scale) Variant {
 		MaxDuration: fmt.Sprintf("%gs", math.Round(max(queryMinDuration, queryMaxDuration*float64(s)))),
 	}
 	if q.cached {
-		v.Warmup = queryWarmup
+		v.Warmup = fmt.Sprintf("%gs", math.Round(10*min(queryWarmup, max(queryMinWarmup, 1500*float64(s))))/10)
 	}
 	return v
 }

@@ -91,7 +91,7 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 	}
 	defer closeStore()
 	if f.cacheSize > 0 {
-		target.CacheSize = int64(f.cacheSize)
+		target.CacheSize, target.CacheSizeSource = int64(f.cacheSize), "--cache-size"
 	}
 	s := newStudy(a, target, st, "") // the catalog's document is 'mongobench report'
 	for _, t := range tests {

@@ -24,6 +24,7 @@ func (a *app) target(ctx context.Context, given string) (bench.Target, error) {
 			if t.CacheSize, err = server.CacheBytes(h.CacheSize); err != nil {
 				return bench.Target{}, fmt.Errorf("embedded server state: %w", err)
 			}
+			t.CacheSizeSource = "embedded server (" + h.CacheSize + ")"
 		}
 		return t, nil
 	}

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,7 +28,8 @@ import (
 // from the whole dataset, which is grown to at least uncachedFactor times
 // the cache. The cache size is the cacheSize parameter, else serverStatus
 // wiredTiger.cache."maximum bytes configured", else what the caller knows
-// (Env.CacheSize); setup fails when none is known.
+// (Env.CacheSize, such as the size a local server was started with); setup
+// fails when none is known.
 //
 // The dataset is loaded once and reused by every later setup of the same
 // shape (records, docSize, groupSize, stripeGroups): queries do not change
@@ -168,7 +170,7 @@ func queryCacheSize(ctx context.Context, env Env, p spec.Params) (int64, string,
 		}
 	}
 	if env.CacheSize > 0 {
-		return env.CacheSize, "local server", nil
+		return env.CacheSize, cmp.Or(env.CacheSizeSource, "caller"), nil
 	}
 	return 0, "", errors.New("query: the server's cache size is unknown (serverStatus has no wiredTiger.cache): give it with -p cacheSize=SIZE or 'catalog run --cache-size SIZE'")
 }

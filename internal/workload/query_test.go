@@ -184,8 +184,8 @@ func TestQueryCacheSize(t *testing.T) {
 	}
 	notes := querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, p)
 	e := notes.Effective()
-	if e["cacheSizeSource"] != "local server" || e["cacheSizeBytes"] != int64(1<<20) || e["cacheRuleMet"] != true {
-		t.Errorf("cache size: got %v from %v, rule met %v; want 1 MB from the local server, a cached 400 KB range that fits",
+	if e["cacheSizeSource"] != "caller" || e["cacheSizeBytes"] != int64(1<<20) || e["cacheRuleMet"] != true {
+		t.Errorf("cache size: got %v from %v, rule met %v; want 1 MB from the caller, a cached 400 KB range that fits",
 			e["cacheSizeBytes"], e["cacheSizeSource"], e["cacheRuleMet"])
 	}
 	// A dataset kept small (uncachedFactor=0) is not uncached: say so.

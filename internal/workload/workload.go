@@ -23,8 +23,10 @@ type Env struct {
 	Progress func(stage string, done, total int64)
 	Notes    *Notes
 	// CacheSize is the server's storage cache in bytes as the caller knows
-	// it (0: unknown); a server that reports its own cache overrides it.
-	CacheSize int64
+	// it (0: unknown), and CacheSizeSource where the caller got it; a
+	// server that reports its own cache overrides it.
+	CacheSize       int64
+	CacheSizeSource string
 }
 
 // Notes holds what a workload's setup decided about the target: effective
