@@ -21,10 +21,14 @@ func (a *app) catalogCmd() *cobra.Command {
 		Short: "The focused tests of the MongoDB Performance Tables (insert_docsize, …)",
 		Long: `Each catalog test changes one parameter across its variants, as a section of
 the MongoDB Performance Tables does, at the reference sizes times --scale.
-Every variant resets its collection, preloads if the test needs it, runs its
-measured phase and is stored with the variant's fields (docSizeKB,
-writeBatchSize, idType, nSecondaryIndexes, totalDocsToInsert,
-numberOfThreads, _id.order), so report templates can render it.`,
+Every variant resets its collection (the query tests load theirs once and
+reuse it), preloads if the test needs it, runs its measured phase and is
+stored with the variant's fields (docSizeKB, writeBatchSize, idType,
+nSecondaryIndexes, totalDocsToInsert; comment, cached, docsPerQuery;
+numberOfThreads, _id.order), so report templates can render it. The query
+tests size their cached and uncached key ranges from the server's cache:
+serverStatus, else --cache-size, else the size the embedded server was
+started with.`,
 	}
 	cmd.AddCommand(a.catalogListCmd(), a.catalogRunCmd())
 	return cmd
