@@ -17,7 +17,7 @@ const (
 	// each takes a similar time; queryMaxDuration bounds it at every scale
 	// (scaled, but at least 10 s), so that a slow shape cannot hold the
 	// test up.
-	queryOps         = 5e6
+	queryOps         = 20e6
 	queryMaxDuration = 600.0 // seconds, at full scale
 	queryMinDuration = 10.0
 	// queryWarmup warms the cache before the measured phase of a cached
@@ -98,7 +98,11 @@ var queryFetch = Test{
 				if cached {
 					where = "cached"
 				}
-				q := queryShape{comment: fmt.Sprintf("%d docs per lookup, %s", n, where), query: "fetch", cached: cached, docs: n}
+				docs := "docs"
+				if n == 1 {
+					docs = "doc"
+				}
+				q := queryShape{comment: fmt.Sprintf("%d %s per lookup, %s", n, docs, where), query: "fetch", cached: cached, docs: n}
 				out = append(out, queryVariant(len(out), q, s))
 			}
 		}

@@ -174,7 +174,7 @@ func TestReportQueryCatalog(t *testing.T) {
 	var fetch []string
 	for _, c := range []string{"cached/yes", "uncached/no"} {
 		for _, n := range []int{1, 10, 50, 100, 200, 400} {
-			fetch = append(fetch, fmt.Sprintf("%d docs per lookup, %s", n, c))
+			fetch = append(fetch, fmt.Sprintf("%d %s per lookup, %s", n, map[bool]string{true: "doc", false: "docs"}[n == 1], c))
 		}
 	}
 	for i, want := range [][]string{full, fetch} {
