@@ -29,6 +29,13 @@ type Target struct {
 	// fields of variant.instance); given values replace what bench_config
 	// would detect or leave out.
 	Instance map[string]any
+	// CacheSize is the server's storage cache in bytes when the caller
+	// knows it (a local server it started, or the user said); 0 when
+	// unknown. Workloads that size a working set against the cache read
+	// it when the server does not report its own; CacheSizeSource says
+	// where the size came from.
+	CacheSize       int64
+	CacheSizeSource string
 }
 
 // Options configure one run.
@@ -70,7 +77,8 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if o.OnConnected != nil {
 		o.OnConnected(fp.version, fp.topology)
 	}
-	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{}}
+	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{},
+		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
 	if err := prepare(ctx, w, env, sc.Params); err != nil {
 		return nil, err
 	}

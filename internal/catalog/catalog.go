@@ -63,6 +63,10 @@ type Variant struct {
 	// Warmup is an unmeasured phase before the measured one ("" for none),
 	// such as "5s".
 	Warmup string
+	// MaxDuration bounds the measured phase ("" for none): it ends after
+	// Ops operations or MaxDuration, whichever comes first, so a slow
+	// variant cannot hold up the test.
+	MaxDuration string
 }
 
 // Scale multiplies the reference sizes (document counts, total bytes);
@@ -96,7 +100,7 @@ func (t Test) Variants(s Scale) []Variant { return t.variants(s) }
 
 // Tests lists the catalog, in the reference document's order.
 func Tests() []Test {
-	return []Test{insertDocSize, insertBatchSize, insertIDType, insertNIndexes, insertIOPS, insertInstanceSize, concurrency, updateAPI}
+	return []Test{insertDocSize, insertBatchSize, insertIDType, insertNIndexes, insertIOPS, insertInstanceSize, concurrency, updateAPI, queryFull, queryFetch}
 }
 
 // Find returns the named test.

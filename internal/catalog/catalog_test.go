@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -113,5 +114,70 @@ func TestParseScale(t *testing.T) {
 	}
 	if _, err := Find("nosuch"); err == nil {
 		t.Error("Find(nosuch): got nil error")
+	}
+}
+
+// paramValue returns the value of a -p assignment of v, or "".
+func paramValue(v Variant, name string) string {
+	for _, p := range v.Params {
+		if k, val, ok := strings.Cut(p, "="); ok && k == name {
+			return val
+		}
+	}
+	return ""
+}
+
+// TestQueryVariantsMatchTheReference checks the query tests' variants,
+// in order, against the reference table: the shape, the key range and the
+// documents per query.
+func TestQueryVariantsMatchTheReference(t *testing.T) {
+	tests := []struct {
+		test string
+		want []string // query/cached/docsPerQuery
+	}{
+		{"query_full", []string{"id/true/1", "id/false/1", "term/true/100", "term/false/100", "skip/false/20",
+			"range/false/20", "compound/false/100", "filter/false/100", "in/false/100"}},
+		{"query_fetch", []string{"fetch/true/1", "fetch/true/10", "fetch/true/50", "fetch/true/100", "fetch/true/200", "fetch/true/400",
+			"fetch/false/1", "fetch/false/10", "fetch/false/50", "fetch/false/100", "fetch/false/200", "fetch/false/400"}},
+	}
+	for _, tt := range tests {
+		test, err := Find(tt.test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if test.Workload != "query" || test.Measure != Queries {
+			t.Errorf("%s: workload %q, measure %v; want query, Queries", tt.test, test.Workload, test.Measure)
+		}
+		var got []string
+		for i, v := range test.Variants(1) {
+			got = append(got, paramValue(v, "query")+"/"+paramValue(v, "cached")+"/"+paramValue(v, "docsPerQuery"))
+			if v.Order != i || v.Values["order"] != i || v.Values["comment"] == "" {
+				t.Errorf("%s variant %d: order %d / %v, comment %q", tt.test, i, v.Order, v.Values["order"], v.Values["comment"])
+			}
+			if paramValue(v, "records") != "60000000" || paramValue(v, "groupSize") != "400" || paramValue(v, "docSize") != "1KB" {
+				t.Errorf("%s variant %d: params %v, want 60 M × 1 KB in groups of 400", tt.test, i, v.Params)
+			}
+			if cached := paramValue(v, "cached") == "true"; cached != (v.Warmup != "") {
+				t.Errorf("%s variant %d: cached %v, warm-up %q; want a warm-up exactly for cached variants", tt.test, i, cached, v.Warmup)
+			}
+			if v.MaxDuration == "" {
+				t.Errorf("%s variant %d: no bound on the measured phase", tt.test, i)
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: variants\n got %v\nwant %v", tt.test, got, tt.want)
+		}
+	}
+	full, _ := Find("query_full")
+	small := full.Variants(DefaultScale)[0]
+	if paramValue(small, "records") != "120000" || small.Ops != 40000 || small.MaxDuration != "10s" {
+		t.Errorf("default scale: records %s, %d queries, at most %s; want 120000, 40000, 10s", paramValue(small, "records"), small.Ops, small.MaxDuration)
+	}
+	names := []string{}
+	for _, x := range Tests() {
+		names = append(names, x.Name)
+	}
+	if i := slices.Index(names, "query_full"); i < 0 || i+1 >= len(names) || names[i+1] != "query_fetch" {
+		t.Errorf("catalog order %v: want query_full then query_fetch", names)
 	}
 }

@@ -24,11 +24,15 @@ func (a *app) catalogCmd() *cobra.Command {
 		Short: "The focused tests of the MongoDB Performance Tables (insert_docsize, concurrency, …)",
 		Long: `Each catalog test changes one parameter across its variants, as a section of
 the MongoDB Performance Tables does, at the reference sizes times --scale.
-Every variant resets its collection, preloads if the test needs it, runs its
-measured phase and is stored with the variant's fields (docSizeKB,
-writeBatchSize, idType, nSecondaryIndexes, totalDocsToInsert,
-numberOfThreads, indexUpdate, updateFunction, upsert, percentNew, nUpdates,
-_id.order), so report templates can render it.
+Every variant resets its collection (the query tests load theirs once and
+reuse it), preloads if the test needs it, runs its measured phase and is
+stored with the variant's fields (docSizeKB, writeBatchSize, idType,
+nSecondaryIndexes, totalDocsToInsert; numberOfThreads, indexUpdate,
+updateFunction, upsert, percentNew, nUpdates; comment, cached,
+docsPerQuery; _id.order), so report templates can render it. The query
+tests size their cached and uncached key ranges from the server's cache:
+serverStatus, else --cache-size, else the size the embedded server or the
+profile was started with.
 
 insert_iops and insert_instancesize vary the target itself: with
 --targets FILE they run one variant on each target of the file, in order
@@ -63,6 +67,7 @@ func (a *app) catalogListCmd() *cobra.Command {
 type catalogFlags struct {
 	scale, database, resultsURI, file string
 	target                            targetFlags
+	cacheSize                         spec.Size
 }
 
 func (a *app) catalogRunCmd() *cobra.Command {
@@ -88,6 +93,7 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	fl.StringVar(&f.target.price, "price", "", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
 	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)")
 	fl.StringVar(&f.file, "results-file", "", "append results to this JSON Lines file instead")
+	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
 	return cmd
 }
 
@@ -147,6 +153,9 @@ func (s *study) runTargets(ctx context.Context, tests []catalog.Test, targets []
 			return fmt.Errorf("%w: stopped before target %s; the variants measured are stored", errInterrupted, tg.Label)
 		}
 		err := s.app.onTarget(ctx, tg, func(bt bench.Target) error {
+			if f.cacheSize > 0 {
+				bt.CacheSize, bt.CacheSizeSource = int64(f.cacheSize), "--cache-size"
+			}
 			s.target = bt
 			for i, t := range tests {
 				vs := t.VariantsOn(scale, pos, bt.Instance)
@@ -192,7 +201,7 @@ func (s *study) runTest(ctx context.Context, t catalog.Test, vs []catalog.Varian
 
 func (s *study) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, label string, f catalogFlags) (*result.Doc, error) {
 	sc, err := buildScenario(workload.Builtin(), t.Workload, map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
-		"ops": strconv.FormatInt(v.Ops, 10), "warmup": v.Warmup, "database": f.database, "label": label}, v.Params)
+		"ops": strconv.FormatInt(v.Ops, 10), "warmup": v.Warmup, "duration": v.MaxDuration, "database": f.database, "label": label}, v.Params)
 	if err != nil {
 		return nil, err
 	}

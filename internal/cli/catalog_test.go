@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/testenv"
@@ -174,4 +176,62 @@ func asInt(v any) int64 {
 		return x
 	}
 	return -1
+}
+
+// TestCatalogQueryTests runs both query tests at a tiny scale, told a
+// 2 MB cache (so the dataset grows to 4 MB), and checks every variant is
+// stored in order with its fields, the sizes in test_config, and query
+// rates; the dataset is loaded by the first variant only.
+func TestCatalogQueryTests(t *testing.T) {
+	uri := testenv.URI(t)
+	file := filepath.Join(t.TempDir(), "results.jsonl")
+	db := testenv.DBName(t)
+	dropAfter(t, connect(t, uri), db)
+	o := mb(t, "catalog", "run", "query_full", "query_fetch", "--scale", "0.00001", "--cache-size", "2MB",
+		"--uri", uri, "--database", db, "--results-file", file)
+	wantCode(t, o, cli.ExitOK)
+	docs, err := store.NewFile(file).List(context.Background(), 0)
+	if err != nil || len(docs) != 9+12 {
+		t.Fatalf("stored variants: got %d (%v), want 9 + 12", len(docs), err)
+	}
+	slices.SortStableFunc(docs, func(a, b result.Doc) int { return a.Start.Compare(b.Start) })
+	var got []string
+	for i, d := range docs {
+		name, _ := d.ID.Get("testname")
+		order, _ := d.ID.Get("order")
+		got = append(got, fmt.Sprintf("%v/%v/%v/%v", name, order, d.Variant["query"], d.Variant["cached"]))
+		if d.Variant["comment"] == nil || d.Variant["docsPerQuery"] == nil {
+			t.Errorf("%s: variant %v lacks comment or docsPerQuery", got[i], d.Variant)
+		}
+		if fmt.Sprint(d.TestConfig["cacheSizeBytes"]) != "2097152" || d.TestConfig["cacheSizeSource"] != "--cache-size" ||
+			fmt.Sprint(d.TestConfig["datasetDocs"]) != "4400" || d.TestConfig["workingSetBytes"] == nil {
+			t.Errorf("%s: test_config cache %v from %v, dataset %v docs, working set %v; want 2 MB told, 4400 docs",
+				got[i], d.TestConfig["cacheSizeBytes"], d.TestConfig["cacheSizeSource"], d.TestConfig["datasetDocs"], d.TestConfig["workingSetBytes"])
+		}
+		if reused := d.TestConfig["datasetReused"]; reused != (i > 0) {
+			t.Errorf("%s: datasetReused %v, want the first variant only to load", got[i], reused)
+		}
+		q, _ := d.TestResults["QueriesPerSecond"].(float64)
+		n, _ := d.TestResults["DocsPerSecond"].(float64)
+		if q <= 0 || n <= 0 || d.TestResults["docsReturned"] == nil {
+			t.Errorf("%s: QueriesPerSecond %v, docsReturned %v, DocsPerSecond %v", got[i], d.TestResults["QueriesPerSecond"],
+				d.TestResults["docsReturned"], d.TestResults["DocsPerSecond"])
+		}
+		if op := d.Op("query"); op == nil || op.Errors.Total != 0 {
+			t.Errorf("%s: query op %+v, want no errors", got[i], op)
+		}
+	}
+	want := []string{
+		"query_full/0/id/true", "query_full/1/id/false", "query_full/2/term/true", "query_full/3/term/false",
+		"query_full/4/skip/false", "query_full/5/range/false", "query_full/6/compound/false", "query_full/7/filter/false",
+		"query_full/8/in/false",
+	}
+	for i, c := range []string{"true", "false"} {
+		for j := range 6 {
+			want = append(want, fmt.Sprintf("query_fetch/%d/fetch/%s", 6*i+j, c))
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("variants in run order:\n got %v\nwant %v", got, want)
+	}
 }

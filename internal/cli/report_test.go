@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,5 +152,71 @@ func TestReportBadTemplate(t *testing.T) {
 	wantQuick(t, o, usageFast)
 	if msg := errorLine(t, o, false); !strings.Contains(msg, "missing.md") {
 		t.Errorf("missing template: got %q, want it named", msg)
+	}
+}
+
+// TestReportQueryCatalog runs the two query tests at a tiny scale, told a
+// 2 MB cache, renders the shipped document and checks their tables (the
+// last six): the variants in the reference order with their key range,
+// queries/s and docs/s filled, and the WiredTiger columns empty where the
+// server has none.
+func TestReportQueryCatalog(t *testing.T) {
+	h := testenv.Own(t, server.Options{})
+	o := mb(t, "catalog", "run", "query_full", "query_fetch", "--scale", "0.00001", "--cache-size", "2MB",
+		"--uri", h.URI, "--database", testenv.DBName(t), "--results", h.URI)
+	wantCode(t, o, cli.ExitOK)
+	out := filepath.Join(t.TempDir(), "performance-tables.md")
+	wantCode(t, mb(t, "report", "-o", out, "--results", h.URI), cli.ExitOK)
+	doc, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := reportTables(t, string(doc))
+	if len(got) < 6 {
+		t.Fatalf("%d tables rendered, want at least the query tests' 6", len(got))
+	}
+	full := []string{"by _id, cached/yes", "by _id, uncached/no", "100 docs by indexed term, cached/yes",
+		"100 docs by indexed term, uncached/no", "20 docs, skip 380 (page 20 of a term)/no",
+		"20 docs, range $gte on indexed seq (page 20)/no", "100 docs, compound index (term, cat)/no",
+		"100 docs, indexed term + filter on unindexed field/no", "100 docs, $in of 100 terms/no"}
+	var fetch []string
+	for _, c := range []string{"cached/yes", "uncached/no"} {
+		for _, n := range []int{1, 10, 50, 100, 200, 400} {
+			fetch = append(fetch, fmt.Sprintf("%d %s per lookup, %s", n, map[bool]string{true: "doc", false: "docs"}[n == 1], c))
+		}
+	}
+	for i, want := range [][]string{full, fetch} {
+		base, perf, res := got[len(got)-6+3*i], got[len(got)-5+3*i], got[len(got)-4+3*i]
+		if len(base.rows) != 1 || base.rows[0][base.col(t, "Instance")] == "" {
+			t.Errorf("query test %d base instance: got %v, want one row naming the instance", i, base.rows)
+		}
+		for _, rt := range []reportTable{perf, res} {
+			var rows []string
+			for _, r := range rt.rows {
+				rows = append(rows, r[rt.col(t, "Query")]+"/"+r[rt.col(t, "Cached")])
+			}
+			if !slices.Equal(rows, want) {
+				t.Errorf("table %v: rows\n got %v\nwant %v", rt.header, rows, want)
+			}
+		}
+		for _, c := range []string{"Speed (queries/s)", "Speed (docs/s)", "p50 latency (ms)", "Server cache (MB)"} {
+			j := perf.col(t, c)
+			for _, r := range perf.rows {
+				if v, err := strconv.ParseFloat(r[j], 64); err != nil || v <= 0 {
+					t.Errorf("%s: %s %q, want a number > 0", r[0], c, r[j])
+				}
+			}
+		}
+		if h.Kind != server.KindSecantus {
+			continue
+		}
+		for _, c := range []string{"Pages read into cache/s", "Cache write KB/s", "WAL KB/s"} {
+			j := res.col(t, c)
+			for _, r := range res.rows {
+				if r[j] != "" {
+					t.Errorf("%s: %s %q, want an empty cell (SecantusDB has no WiredTiger statistics)", r[0], c, r[j])
+				}
+			}
+		}
 	}
 }

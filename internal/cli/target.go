@@ -11,14 +11,22 @@ import (
 )
 
 // target resolves the server under test: the given URI, or the embedded
-// server, which is started (and left running) when it is not up.
+// server, which is started (and left running) when it is not up. For the
+// embedded server it knows the cache size the server was started with.
 func (a *app) target(ctx context.Context, given string) (bench.Target, error) {
 	h, err := a.embedded(ctx, given == "")
 	if err != nil {
 		return bench.Target{}, err
 	}
 	if given == "" || (h != nil && given == h.URI) {
-		return bench.Target{URI: h.URI, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}, nil
+		t := bench.Target{URI: h.URI, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
+		if h.CacheSize != "" {
+			if t.CacheSize, err = server.CacheBytes(h.CacheSize); err != nil {
+				return bench.Target{}, fmt.Errorf("embedded server state: %w", err)
+			}
+			t.CacheSizeSource = "embedded server (" + h.CacheSize + ")"
+		}
+		return t, nil
 	}
 	return bench.Target{URI: given, Kind: "external"}, nil
 }

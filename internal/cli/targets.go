@@ -112,7 +112,11 @@ func (a *app) onTarget(ctx context.Context, t spec.Target, fn func(bench.Target)
 	defer func() {
 		err = errors.Join(err, a.stopProfileServer(ctx, t, h, dir))
 	}()
-	return fn(bench.Target{URI: h.URI, Kind: "profile-" + h.Kind, PID: h.PID, DataDir: h.DataDir, Profile: t.Label, Instance: instance})
+	bt := bench.Target{URI: h.URI, Kind: "profile-" + h.Kind, PID: h.PID, DataDir: h.DataDir, Profile: t.Label, Instance: instance}
+	if c := t.Profile.CacheSize; c > 0 {
+		bt.CacheSize, bt.CacheSizeSource = int64(c), "profile "+t.Label
+	}
+	return fn(bt)
 }
 
 // startProfileServer starts a profile's server in a fresh directory under

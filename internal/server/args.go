@@ -12,6 +12,11 @@ import (
 // testCacheSize is the storage cache a test server gets when none is set.
 const testCacheSize = "256M"
 
+// secantusDefaultCache is SecantusDB's cache when --cache-size is not
+// given (its --help: "default: 4G"; the empty --config keeps a
+// secantusd.toml from changing it).
+const secantusDefaultCache = "4G"
+
 // serverArgs returns the command-line arguments for a server of the given
 // kind listening on port, with its files under dir.
 func serverArgs(kind string, o Options, port int, dir string) ([]string, error) {
@@ -73,6 +78,22 @@ func cacheSize(o Options) string {
 		return testCacheSize
 	}
 	return o.CacheSize
+}
+
+// effectiveCacheSize is the cache a server of the given kind runs with:
+// the one asked for, SecantusDB's default, or "" for a mongod left to size
+// its own.
+func effectiveCacheSize(kind string, o Options) string {
+	if c := cacheSize(o); c != "" || kind == KindMongod {
+		return c
+	}
+	return secantusDefaultCache
+}
+
+// CacheBytes converts a cache size such as "256M" or "1.5GB" to bytes.
+func CacheBytes(s string) (int64, error) {
+	gb, err := sizeGB(s)
+	return int64(gb * (1 << 30)), err
 }
 
 var sizeRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(?:I?B)?$`)

@@ -130,6 +130,28 @@ func TestSizeGB(t *testing.T) {
 	}
 }
 
+func TestEffectiveCacheSize(t *testing.T) {
+	tests := []struct {
+		kind string
+		o    Options
+		want string
+	}{
+		{KindSecantus, Options{}, "4G"},
+		{KindSecantus, Options{Test: true}, "256M"},
+		{KindSecantus, Options{CacheSize: "1G"}, "1G"},
+		{KindMongod, Options{}, ""},
+		{KindMongod, Options{Test: true}, "256M"},
+	}
+	for _, tt := range tests {
+		if got := effectiveCacheSize(tt.kind, tt.o); got != tt.want {
+			t.Errorf("effectiveCacheSize(%s, %+v) = %q, want %q", tt.kind, tt.o, got, tt.want)
+		}
+	}
+	if got, err := CacheBytes("256M"); err != nil || got != 256<<20 {
+		t.Errorf("CacheBytes(256M) = %d, %v; want %d", got, err, 256<<20)
+	}
+}
+
 func TestServerArgs(t *testing.T) {
 	o := Options{Test: true, SyncOnCommit: true}
 	sec, _ := serverArgs(KindSecantus, o, 5000, "/d")

@@ -155,6 +155,7 @@ func launchOnce(ctx context.Context, bin Binary, o Options, dir string) (*Handle
 	if err != nil {
 		return nil, err
 	}
+	h.CacheSize = effectiveCacheSize(bin.Kind, o)
 	if err := h.ready(ctx, o.timeout()); err != nil {
 		h.kill()
 		return nil, err

@@ -31,6 +31,11 @@ type Handle struct {
 	Binary    string    `json:"binary"`
 	Version   string    `json:"version"`
 	StartedAt time.Time `json:"startedAt"`
+	// CacheSize is the storage cache the server was started with, such as
+	// "256M": the size asked for, or SecantusDB's documented default when
+	// none was; empty when unknown (mongod sizes its cache from memory and
+	// reports it in serverStatus).
+	CacheSize string `json:"cacheSize,omitempty"`
 
 	// exited is closed when a child started by this process exits; it is
 	// nil in a Handle loaded from a state file.

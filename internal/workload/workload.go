@@ -14,13 +14,19 @@ import (
 )
 
 // Env is what a workload works with: the data database (owned by the
-// tool), the run's seed, a progress callback for long setups, and notes
-// where setup records what it decided.
+// tool), the run's seed, a progress callback for long setups, notes where
+// setup records what it decided, and the server's cache size when the
+// caller knows it.
 type Env struct {
 	DB       *mongo.Database
 	Seed     int64
 	Progress func(stage string, done, total int64)
 	Notes    *Notes
+	// CacheSize is the server's storage cache in bytes as the caller knows
+	// it (0: unknown), and CacheSizeSource where the caller got it; a
+	// server that reports its own cache overrides it.
+	CacheSize       int64
+	CacheSizeSource string
 }
 
 // Notes holds what a workload's setup decided about the target: effective
@@ -138,7 +144,7 @@ var _ spec.Registry = (*Registry)(nil)
 
 // Builtin returns the registry of every built-in workload.
 func Builtin() *Registry {
-	return NewRegistry(KV{}, Ledger{}, Insert{}, HotDoc{}, UpdateAPI{},
+	return NewRegistry(KV{}, Ledger{}, Insert{}, HotDoc{}, UpdateAPI{}, Query{},
 		YCSB{Preset: "a"}, YCSB{Preset: "b"}, YCSB{Preset: "c"},
 		YCSB{Preset: "d"}, YCSB{Preset: "e"}, YCSB{Preset: "f"})
 }
