@@ -100,7 +100,7 @@ func (t Test) Variants(s Scale) []Variant { return t.variants(s) }
 
 // Tests lists the catalog, in the reference document's order.
 func Tests() []Test {
-	return []Test{insertDocSize, insertBatchSize, insertIDType, insertNIndexes, insertIOPS, insertInstanceSize, concurrency, updateAPI, queryFull, queryFetch}
+	return []Test{insertDocSize, insertBatchSize, insertIDType, insertNIndexes, insertIOPS, insertInstanceSize, concurrency, updateAPI, queryFull, queryFetch, queryFetchIO}
 }
 
 // Find returns the named test.

@@ -177,7 +177,13 @@ func TestQueryVariantsMatchTheReference(t *testing.T) {
 	for _, x := range Tests() {
 		names = append(names, x.Name)
 	}
-	if i := slices.Index(names, "query_full"); i < 0 || i+1 >= len(names) || names[i+1] != "query_fetch" {
-		t.Errorf("catalog order %v: want query_full then query_fetch", names)
+	want := []string{"insert_docsize", "insert_batchsize", "insert_idtype", "insert_nindexes", "insert_iops", "insert_instancesize",
+		"concurrency", "updateapi", "query_full", "query_fetch", "query_fetch_io"}
+	if !slices.Equal(names, want) {
+		t.Errorf("catalog order: got %v want the reference's %v", names, want)
+	}
+	io, _ := Find("query_fetch_io")
+	if v := io.VariantsOn(DefaultScale, 2, nil); !io.VariesTarget || len(v) != 1 || v[0].Order != 2 || paramValue(v[0], "cached") != "false" {
+		t.Errorf("query_fetch_io on target 2: got %+v, want one uncached variant with order 2", v)
 	}
 }

@@ -109,3 +109,16 @@ var queryFetch = Test{
 		return out
 	},
 }
+
+var queryFetchIO = Test{
+	Name:     "query_fetch_io",
+	Workload: "query", Measure: Queries, Columns: targetQueryColumns, VariesTarget: true,
+	Description: "Out-of-cache lookups by the target's disk IOPS: single documents by _id over the whole dataset of query_full",
+	variants: func(s Scale) []Variant {
+		return []Variant{queryVariant(0, queryShape{comment: "by _id, uncached", query: "id", docs: 1}, s)}
+	},
+}
+
+// targetQueryColumns are the variant fields query_fetch_io's terminal
+// table shows.
+var targetQueryColumns = []string{"label", "instance.atlasInstanceType", "instance.atlasIOPS", "instance.cost", "comment"}

@@ -235,3 +235,40 @@ func TestCatalogQueryTests(t *testing.T) {
 		t.Errorf("variants in run order:\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestCatalogQueryFetchIO runs query_fetch_io on one described, priced
+// target at a tiny scale and renders its section: one row with the
+// target's label, IOPS and price, a query rate, and the lookup rate per
+// unit of price.
+func TestCatalogQueryFetchIO(t *testing.T) {
+	h := testenv.Own(t, server.Options{})
+	o := mb(t, "catalog", "run", "query_fetch_io", "--scale", "0.00001", "--cache-size", "2MB",
+		"--uri", h.URI, "--database", testenv.DBName(t), "--results", h.URI,
+		"--label", "disk-a", "--instance", "{type: local, diskType: nvme, iops: 3000}", "--price", "0.50 USD/h")
+	wantCode(t, o, cli.ExitOK)
+	out := filepath.Join(t.TempDir(), "report.md")
+	wantCode(t, mb(t, "report", "-o", out, "--results", h.URI), cli.ExitOK)
+	doc, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := reportTables(t, string(doc))
+	i := slices.IndexFunc(got, func(rt reportTable) bool { return slices.Contains(rt.header, "queries/s per price/h") })
+	if i < 0 || len(got[i].rows) != 1 {
+		t.Fatalf("query_fetch_io performance table: %+v", got)
+	}
+	perf, row := got[i], got[i].rows[0]
+	for col, want := range map[string]string{"Target": "disk-a", "Disk IOPS": "3000", "Price per hour": "0.5", "Currency": "USD", "Cache rule met": "true"} {
+		if v := row[perf.col(t, col)]; v != want {
+			t.Errorf("%s: got %q want %q", col, v, want)
+		}
+	}
+	qps, err1 := strconv.ParseFloat(row[perf.col(t, "Speed (queries/s)")], 64)
+	per, err2 := strconv.ParseFloat(row[perf.col(t, "queries/s per price/h")], 64)
+	if err1 != nil || err2 != nil || qps <= 0 || per < 2*qps-2 || per > 2*qps+2 {
+		t.Errorf("queries/s %v, per price/h %v: want a rate and twice it (at 0.50/h)", qps, per)
+	}
+	if res := got[i+1]; len(res.rows) != 1 || res.rows[0][0] != "disk-a" {
+		t.Errorf("resource usage: got %v, want one row for disk-a", res.rows)
+	}
+}
