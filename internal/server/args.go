@@ -12,6 +12,12 @@ import (
 // testCacheSize is the storage cache a test server gets when none is set.
 const testCacheSize = "256M"
 
+// EmbeddedCacheSize is the storage cache of the embedded server mongobench
+// starts for itself when none is asked for: a quarter of SecantusDB's own
+// default, so the catalog's uncached query tests (a dataset twice the
+// cache) load 2 GB rather than 8 on a small machine.
+const EmbeddedCacheSize = "1G"
+
 // secantusDefaultCache is SecantusDB's cache when --cache-size is not
 // given (its --help: "default: 4G"; the empty --config keeps a
 // secantusd.toml from changing it).
