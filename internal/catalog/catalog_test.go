@@ -170,8 +170,8 @@ func TestQueryVariantsMatchTheReference(t *testing.T) {
 	}
 	full, _ := Find("query_full")
 	small := full.Variants(DefaultScale)[0]
-	if paramValue(small, "records") != "120000" || small.Ops != 40000 || small.MaxDuration != "10s" {
-		t.Errorf("default scale: records %s, %d queries, at most %s; want 120000, 40000, 10s", paramValue(small, "records"), small.Ops, small.MaxDuration)
+	if paramValue(small, "records") != "120000" || small.Ops != 40000 || small.MaxDuration != "5s" {
+		t.Errorf("default scale: records %s, %d queries, at most %s; want 120000, 40000, 5s", paramValue(small, "records"), small.Ops, small.MaxDuration)
 	}
 	names := []string{}
 	for _, x := range Tests() {

@@ -15,11 +15,11 @@ const (
 	// queryOps is how many single-document queries a variant runs at full
 	// scale; a variant of n documents per query runs queryOps / √n, so
 	// each takes a similar time; queryMaxDuration bounds it at every scale
-	// (scaled, but at least 10 s), so that a slow shape cannot hold the
+	// (scaled, but at least 5 s), so that a slow shape cannot hold the
 	// test up.
 	queryOps         = 20e6
 	queryMaxDuration = 600.0 // seconds, at full scale
-	queryMinDuration = 10.0
+	queryMinDuration = 5.0
 	// queryWarmup warms the cache before the measured phase of a cached
 	// variant (its setup has read the range once already): seconds at full
 	// scale, scaled, between queryMinWarmup and queryWarmup.
