@@ -160,3 +160,44 @@ func TestClassifyWireErrors(t *testing.T) {
 		t.Errorf("read after a timeout: %v, want a new connection", err)
 	}
 }
+
+// BenchmarkYCSBWire runs workload A's mix and C's reads on one wire
+// connection (go test -bench YCSBWire -benchmem: allocations per
+// operation; -cpuprofile for where the client's CPU goes).
+func BenchmarkYCSBWire(b *testing.B) {
+	for _, preset := range []string{"a", "c"} {
+		b.Run(preset, func(b *testing.B) {
+			uri := testenv.URI(b)
+			db := testenv.Client(b, uri).Database(testenv.DBName(b))
+			b.Cleanup(func() { _ = DropOwned(context.Background(), db) })
+			if err := Claim(context.Background(), db); err != nil {
+				b.Fatal(err)
+			}
+			w := YCSB{Preset: preset}
+			sc := &spec.Scenario{Workload: w.Name()}
+			if err := sc.SetParam(Builtin(), "recordcount=2000"); err != nil {
+				b.Fatal(err)
+			}
+			if err := sc.Validate(Builtin()); err != nil {
+				b.Fatal(err)
+			}
+			env := Env{DB: db, URI: uri, Seed: 3, Notes: &Notes{}}
+			if err := w.Setup(context.Background(), env, sc.Params); err != nil {
+				b.Fatal(err)
+			}
+			task, err := w.NewTask(env, sc.Params, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer task.(*ycsbWireTask).Close()
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := task.Do(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
