@@ -92,6 +92,8 @@ func supported(cs *connstring.ConnString) error {
 		what = "readPreference=" + cs.ReadPreference
 	case cs.TimeoutSet:
 		what = "timeoutMS"
+	case cs.WNumberSet && cs.WNumber == 0:
+		what = "w=0 (unacknowledged writes)"
 	}
 	if what != "" {
 		return fmt.Errorf("%s: %w", what, ErrUnsupported)
