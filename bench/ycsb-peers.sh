@@ -7,6 +7,8 @@
 #   mongobench-wire    mongobench, -p client=wire (the lean OP_MSG path)
 #   mongobench-driver  mongobench, -p client=driver (the Go driver)
 #   go-ycsb            $GO_YCSB, or ~/.cache/mongobench/go-ycsb-v1.0.1/go-ycsb
+#                      (built there from the Go module v1.0.1 when missing;
+#                      workload files from the module, or $GO_YCSB_WORKLOADS)
 #   ycsb-0.17          YCSB 0.17 (Java) from $YCSB_HOME, when set
 # Client CPU is user + system time of the client process: for mongobench
 # its own getrusage over the measured phase (the result's
@@ -14,9 +16,10 @@
 # the whole `run` process (GNU time), start-up included. Throughput is each
 # client's own figure: mongobench's achieved rate, go-ycsb's operations
 # over its "Run finished, takes", YCSB's [OVERALL] Throughput. Load docs/s:
-# records over the load's wall time (mongobench: a 1-operation run whose
-# setup is the load; the peers: their own load phase, one insert a call,
-# their default).
+# records over the load's wall time (mongobench: from its start to the
+# measured phase of a 1-operation run, whose setup is the load, so connect
+# and claim are included; the peers: their own load phase figure, one
+# insert a call, their default).
 #
 #   bench/ycsb-peers.sh                       # PASSES=2 RECORDS=100000 OPS=300000 THREADS=8
 #   CLIENTS="mongobench-wire go-ycsb" bench/ycsb-peers.sh
@@ -33,6 +36,29 @@ go build -o bin/mongobench ./cmd/mongobench
 work="$(mktemp -d -t ycsb-peers-XXXXXX)"
 export MONGOBENCH_SERVER_DIR="$work/server"
 trap 'bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+# install_goycsb builds go-ycsb v1.0.1 into ~/.cache/mongobench when it is
+# missing: 'go install …@v1.0.1' fails on the module proxy's version list,
+# so the module is downloaded and built from a copy (a few minutes).
+install_goycsb() {
+  [[ -x "$goycsb" || -n "${GO_YCSB:-}" ]] && return 0
+  echo "(building go-ycsb v1.0.1 into $(dirname "$goycsb"); a few minutes)" >&2
+  local mod src="$work/go-ycsb-src"
+  mod="$(go mod download -json github.com/pingcap/go-ycsb@v1.0.1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')" || return 0
+  cp -r "$mod" "$src" && chmod -R u+w "$src"
+  mkdir -p "$(dirname "$goycsb")"
+  (cd "$src" && go build -o "$goycsb" ./cmd/go-ycsb) >"$work/go-ycsb-build.log" 2>&1 ||
+    { echo "(go-ycsb did not build; see its log)" >&2; tail -5 "$work/go-ycsb-build.log" >&2; return 0; }
+}
+
+# goycsb_workloads prints the directory of go-ycsb's workload files.
+goycsb_workloads() {
+  if [[ -n "${GO_YCSB_WORKLOADS:-}" ]]; then
+    echo "$GO_YCSB_WORKLOADS"
+  else
+    echo "$(go env GOMODCACHE)/github.com/pingcap/go-ycsb@v1.0.1/workloads"
+  fi
+}
 
 available() {
   case "$1" in
@@ -68,9 +94,17 @@ timed() {
 # ours CLIENT: load, then A, B, C; prints the row's cells.
 ours() {
   local path="${1#mongobench-}" w
-  timed "$work/out" bin/mongobench run --uri "$uri" --workload ycsb-a --ops 1 --threads 1 -p client="$path" \
-    -p recordcount="$records" --results-file "$work/results.jsonl" --no-report
-  load="$(echo "$records / $wall" | bc -l)"
+  local t0
+  t0="$(date +%s.%N)"
+  bin/mongobench run --uri "$uri" --workload ycsb-a --ops 1 --threads 1 -p client="$path" \
+    -p recordcount="$records" --results-file "$work/results.jsonl" --no-report --json >"$work/load.json" 2>"$work/err" ||
+    { tail "$work/err" >&2; return 1; }
+  load="$(python3 -c '
+import datetime, json, sys
+d = json.load(open(sys.argv[1]))
+s = d["start"]; s = s.get("$date", s) if isinstance(s, dict) else s
+start = datetime.datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
+print(int(sys.argv[2]) / (start - float(sys.argv[3])))' "$work/load.json" "$records" "$t0")"
   rates=() cpus=()
   for w in a b c; do
     bin/mongobench run --uri "$uri" --workload "ycsb-$w" --ops "$ops" --threads "$threads" -p client="$path" \
@@ -87,10 +121,9 @@ print(d["schedule"]["achievedRate"], d["client"]["cpuPerOpUs"], d["test_config"]
 
 # goycsb: load, then A, B, C.
 peer_goycsb() {
-  local url="mongodb://$hostport/ycsb?w=1&directConnection=true" w dir
-  dir="$(dirname "$(readlink -f "$goycsb")")"
+  local url="mongodb://$hostport/ycsb?w=1&directConnection=true" w wl
   local common=(-p recordcount="$records" -p operationcount="$ops" -p threadcount="$threads" -p mongodb.url="$url" -p requestdistribution=zipfian)
-  local wl="${GO_YCSB_WORKLOADS:-$dir/workloads}"
+  wl="$(goycsb_workloads)"
   timed "$work/out" "$goycsb" load mongodb -P "$wl/workloada" "${common[@]}"
   load="$(echo "$records / $(finished "$work/out")" | bc -l)"
   rates=() cpus=()
@@ -133,6 +166,7 @@ echo "YCSB clients side by side: $records records, $ops operations, $threads thr
 echo
 echo "| pass | client | load docs/s | A ops/s | B ops/s | C ops/s | client CPU µs/op A | B | C |"
 echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+[[ " $clients " == *" go-ycsb "* ]] && install_goycsb
 read -ra order <<<"$clients"
 for pass in $(seq 1 "$passes"); do
   list=("${order[@]}")
