@@ -10,6 +10,7 @@
 #                      (built there from the Go module v1.0.1 when missing;
 #                      workload files from the module, or $GO_YCSB_WORKLOADS)
 #   ycsb-0.17          YCSB 0.17 (Java) from $YCSB_HOME, when set
+# Every client writes with w=1 (the peers' default connection strings).
 # Client CPU is user + system time of the client process: for mongobench
 # its own getrusage over the measured phase (the result's
 # client.cpuPerOpUs; the load it runs as setup is excluded), for the peers
@@ -73,7 +74,8 @@ fresh_server() {
   bin/mongobench server stop >/dev/null 2>&1 || true
   rm -rf "$MONGOBENCH_SERVER_DIR"
   bin/mongobench server start --small --no-sync-on-commit >/dev/null
-  uri="$(bin/mongobench server status --uri)"
+  # w=1, as the peers' connection strings set it (their defaults).
+  uri="$(bin/mongobench server status --uri)&w=1"
   hostport="${uri#mongodb://}"
   hostport="${hostport%%/*}"
 }

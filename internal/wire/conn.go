@@ -311,6 +311,9 @@ func EndSequence(dst []byte, at int) []byte {
 // the command is sent once more on a new connection when kind and the
 // connection string allow it.
 func (c *Conn) RoundTrip(ctx context.Context, msg []byte, kind Retry) (bsoncore.Document, error) {
+	if cap(msg) > cap(c.wbuf) {
+		c.wbuf = msg // the message outgrew the buffer: keep the larger one
+	}
 	c.watch(ctx)
 	reply, err := c.send(ctx, msg)
 	if err == nil || ctx.Err() != nil || !c.mayRetry(err, kind) {
