@@ -22,6 +22,9 @@
 # and claim are included; the peers: their own load phase figure, one
 # insert a call, their default).
 #
+# The last column counts failed operations (mongobench: errors of every
+# class; go-ycsb: its *_ERROR counts; YCSB: its *-FAILED operations).
+#
 #   bench/ycsb-peers.sh                       # PASSES=2 RECORDS=100000 OPS=300000 THREADS=8
 #   CLIENTS="mongobench-wire go-ycsb" bench/ycsb-peers.sh
 set -euo pipefail
@@ -107,17 +110,18 @@ d = json.load(open(sys.argv[1]))
 s = d["start"]; s = s.get("$date", s) if isinstance(s, dict) else s
 start = datetime.datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
 print(int(sys.argv[2]) / (start - float(sys.argv[3])))' "$work/load.json" "$records" "$t0")"
-  rates=() cpus=()
+  rates=() cpus=() errs=()
   for w in a b c; do
     bin/mongobench run --uri "$uri" --workload "ycsb-$w" --ops "$ops" --threads "$threads" -p client="$path" \
       -p recordcount="$records" -p operationcount="$ops" --results-file "$work/results.jsonl" --no-report --json \
       >"$work/run.json" 2>"$work/err" || { tail "$work/err" >&2; return 1; }
-    read -r rate cpuop got < <(python3 -c '
+    read -r rate cpuop got nerr < <(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-print(d["schedule"]["achievedRate"], d["client"]["cpuPerOpUs"], d["test_config"].get("client"))' "$work/run.json")
+print(d["schedule"]["achievedRate"], d["client"]["cpuPerOpUs"], d["test_config"].get("client"),
+      sum(o["errors"]["total"] for o in d["ops"]))' "$work/run.json")
     [[ "$got" == "$path" ]] || { echo "asked for client=$path, ran $got" >&2; return 1; }
-    rates+=("$rate") cpus+=("$cpuop")
+    rates+=("$rate") cpus+=("$cpuop") errs+=("$nerr")
   done
 }
 
@@ -128,11 +132,12 @@ peer_goycsb() {
   wl="$(goycsb_workloads)"
   timed "$work/out" "$goycsb" load mongodb -P "$wl/workloada" "${common[@]}"
   load="$(echo "$records / $(finished "$work/out")" | bc -l)"
-  rates=() cpus=()
+  rates=() cpus=() errs=()
   for w in a b c; do
     timed "$work/out" "$goycsb" run mongodb -P "$wl/workload$w" "${common[@]}"
     rates+=("$(echo "$ops / $(finished "$work/out")" | bc -l)")
     cpus+=("$(echo "$cpu * 1000000 / $ops" | bc -l)")
+    errs+=("$(sed -n 's/^[A-Z_]*_ERROR *- .*Count: \([0-9]*\),.*/\1/p' "$work/out" | awk '{n += $1} END {print n + 0}')")
   done
 }
 
@@ -154,11 +159,12 @@ peer_ycsb() {
   local common=(-p recordcount="$records" -p operationcount="$ops" -threads "$threads" -p mongodb.url="$url" -p requestdistribution=zipfian)
   timed "$work/out" "$bin" load mongodb -s -P "$YCSB_HOME/workloads/workloada" "${common[@]}"
   load="$(overall "$work/out")"
-  rates=() cpus=()
+  rates=() cpus=() errs=()
   for w in a b c; do
     timed "$work/out" "$bin" run mongodb -s -P "$YCSB_HOME/workloads/workload$w" "${common[@]}"
     rates+=("$(overall "$work/out")")
     cpus+=("$(echo "$cpu * 1000000 / $ops" | bc -l)")
+    errs+=("$(sed -n 's/^\[[A-Z-]*-FAILED\], Operations, //p' "$work/out" | awk '{n += $1} END {print n + 0}')")
   done
 }
 
@@ -166,8 +172,8 @@ overall() { sed -n 's/^\[OVERALL\], Throughput(ops\/sec), //p' "$1"; }
 
 echo "YCSB clients side by side: $records records, $ops operations, $threads threads, $passes passes; $(nproc) cores, $(date -u +%FT%TZ)"
 echo
-echo "| pass | client | load docs/s | A ops/s | B ops/s | C ops/s | client CPU µs/op A | B | C |"
-echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| pass | client | load docs/s | A ops/s | B ops/s | C ops/s | client CPU µs/op A | B | C | failed ops A/B/C |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"
 [[ " $clients " == *" go-ycsb "* ]] && install_goycsb
 read -ra order <<<"$clients"
 for pass in $(seq 1 "$passes"); do
@@ -184,7 +190,7 @@ for pass in $(seq 1 "$passes"); do
     go-ycsb) peer_goycsb ;;
     ycsb-0.17) peer_ycsb ;;
     esac
-    printf '| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f |\n' "$pass" "$c" "$load" \
-      "${rates[0]}" "${rates[1]}" "${rates[2]}" "${cpus[0]}" "${cpus[1]}" "${cpus[2]}"
+    printf '| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %s/%s/%s |\n' "$pass" "$c" "$load" \
+      "${rates[0]}" "${rates[1]}" "${rates[2]}" "${cpus[0]}" "${cpus[1]}" "${cpus[2]}" "${errs[0]}" "${errs[1]}" "${errs[2]}"
   done
 done

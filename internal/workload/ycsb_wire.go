@@ -357,7 +357,7 @@ func (l *wireLoad) loadBatches(ctx context.Context, progress func(int64)) error 
 		last := min(first+l.batch, l.total)
 		for k := first; k < last; {
 			var err error
-			if k, err = l.insert(ctx, conn, k, last); err != nil {
+			if k, err = wireInsertBatch(ctx, conn, l.db, l.coll, k, last, l.build); err != nil {
 				return fmt.Errorf("preload %s: %w", l.coll, err)
 			}
 		}
@@ -368,19 +368,21 @@ func (l *wireLoad) loadBatches(ctx context.Context, progress func(int64)) error 
 // maxLoadMessage bounds one insert message (the server takes 48 MB).
 const maxLoadMessage = 32 << 20
 
-// insert sends one unordered insert of the records from first, up to last
-// or the message bound, and returns the next key to insert.
-func (l *wireLoad) insert(ctx context.Context, conn *wire.Conn, first, last int64) (int64, error) {
+// wireInsertBatch sends one unordered insert into db.coll of the records
+// build appends for key numbers from first, up to last or the message
+// bound, and returns the next key number to insert.
+func wireInsertBatch(ctx context.Context, conn *wire.Conn, db, coll string, first, last int64,
+	build func(dst []byte, k int64) []byte) (int64, error) {
 	msg := conn.Start()
 	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "insert", l.coll)
+	msg = bsoncore.AppendStringElement(msg, "insert", coll)
 	msg = bsoncore.AppendBooleanElement(msg, "ordered", false)
-	msg = conn.AppendFields(msg, l.db, wire.RetryWrite)
+	msg = conn.AppendFields(msg, db, wire.RetryWrite)
 	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
 	msg, seq := wire.StartSequence(msg, "documents")
 	k := first
 	for k < last && len(msg) < maxLoadMessage {
-		msg = l.build(msg, k)
+		msg = build(msg, k)
 		k++
 	}
 	msg = wire.EndSequence(msg, seq)
