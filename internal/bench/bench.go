@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -77,7 +78,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if o.OnConnected != nil {
 		o.OnConnected(fp.version, fp.topology)
 	}
-	env := workload.Env{DB: client.Database(sc.Database), Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{},
+	env := workload.Env{DB: client.Database(sc.Database), URI: o.Target.URI, Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{},
 		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
 	if err := prepare(ctx, w, env, sc.Params); err != nil {
 		return nil, err
@@ -129,6 +130,7 @@ func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env
 		return t, err
 	})
 	samples := sampler.Stop()
+	closeTasks(r.tasks)
 	if err != nil {
 		return nil, err
 	}
@@ -190,5 +192,14 @@ func (r *run) snapshot(p load.Phase, _ time.Time) {
 		r.before = st
 	} else {
 		r.after = st
+	}
+}
+
+// closeTasks closes the tasks that hold connections of their own.
+func closeTasks(tasks []load.Task) {
+	for _, t := range tasks {
+		if c, ok := t.(io.Closer); ok {
+			_ = c.Close() // the run is over; a failed close changes nothing
+		}
 	}
 }

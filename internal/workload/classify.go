@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/wire"
 )
 
 // Server error codes and labels that name a class.
@@ -17,8 +18,12 @@ const (
 	labelOverloaded    = "SystemOverloadedError"
 )
 
-// Classify maps a driver error to the engine's error classes.
+// Classify maps a driver or wire-client error to the engine's error
+// classes.
 func Classify(err error) load.Class {
+	if c, ok := classifyWire(err); ok {
+		return c
+	}
 	var se mongo.ServerError
 	isServer := errors.As(err, &se)
 	switch {
@@ -53,4 +58,33 @@ func hasCode(err error, code int) bool {
 		}
 	}
 	return false
+}
+
+// classifyWire maps the wire client's errors as Classify maps the
+// driver's; ok is false for other errors.
+func classifyWire(err error) (c load.Class, ok bool) {
+	var we *wire.Error
+	var ne *wire.NetworkError
+	switch {
+	case errors.As(err, &we):
+		switch {
+		case we.HasErrorCode(codeWriteConflict):
+			return load.WriteConflict, true
+		case we.IsDuplicateKey():
+			return load.DuplicateKey, true
+		case we.HasErrorLabel(labelOverloaded) || we.HasErrorCode(codeRateLimited):
+			return load.Overload, true
+		case we.HasErrorCode(codeMaxTimeExpired):
+			return load.Timeout, true
+		}
+		return load.Other, true
+	case errors.Is(err, context.DeadlineExceeded):
+		return load.Timeout, true
+	case errors.As(err, &ne):
+		if ne.Timeout() {
+			return load.Timeout, true
+		}
+		return load.Network, true
+	}
+	return 0, false
 }

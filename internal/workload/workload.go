@@ -14,11 +14,14 @@ import (
 )
 
 // Env is what a workload works with: the data database (owned by the
-// tool), the run's seed, a progress callback for long setups, notes where
-// setup records what it decided, and the server's cache size when the
-// caller knows it.
+// tool) and its connection string, the run's seed, a progress callback
+// for long setups, notes where setup records what it decided, and the
+// server's cache size when the caller knows it.
 type Env struct {
-	DB       *mongo.Database
+	DB *mongo.Database
+	// URI is the connection string DB came from (credentials included,
+	// never stored), for workloads with a client of their own.
+	URI      string
 	Seed     int64
 	Progress func(stage string, done, total int64)
 	Notes    *Notes

@@ -172,6 +172,7 @@ func (w YCSB) Params() []spec.ParamSpec {
 	return append(specs,
 		spec.ParamSpec{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "records per insertMany in the load phase"},
 		spec.ParamSpec{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel load-phase connections"},
+		clientParam,
 	)
 }
 
@@ -216,8 +217,9 @@ func (w YCSB) newShared(p spec.Params) (*ycsb.Workload, error) {
 }
 
 // Setup resets the table and runs YCSB's load phase: insertcount records
-// from insertstart, in parallel unordered insertMany batches. The load is
-// setup, so it is not part of the measured run.
+// from insertstart, in parallel unordered insertMany batches, over the
+// wire client or the driver (parameter client). The load is setup, so it
+// is not part of the measured run.
 func (w YCSB) Setup(ctx context.Context, env Env, p spec.Params) error {
 	wl, err := w.newShared(p)
 	if err != nil {
@@ -236,17 +238,17 @@ func (w YCSB) Setup(ctx context.Context, env Env, p spec.Params) error {
 	rb := newRecordBuilder(props, env.Seed, -1)
 	kw, rnd := wl.Worker(), datagen.Rand(env.Seed, -1)
 	var mu sync.Mutex // the loaders share one builder and generator
-	l := &loader{
-		coll:  env.DB.Collection(props.Table),
-		total: count,
-		batch: p.Int("batchSize"),
-		build: func(dst []byte, k int64) []byte {
-			mu.Lock()
-			defer mu.Unlock()
-			return rb.appendRecord(dst, start+k, kw, rnd)
-		},
+	build := func(dst []byte, k int64) []byte {
+		mu.Lock()
+		defer mu.Unlock()
+		return rb.appendRecord(dst, start+k, kw, rnd)
 	}
-	return l.run(ctx, int(p.Int("loaders")), func(done int64) { env.progress("load", done, count) })
+	progress := func(done int64) { env.progress("load", done, count) }
+	if c := chooseClient(env, p); c.path == clientWire {
+		return newYCSBWireLoad(c, env, props, p.Int("batchSize"), build).run(ctx, int(p.Int("loaders")), progress)
+	}
+	l := &loader{coll: env.DB.Collection(props.Table), total: count, batch: p.Int("batchSize"), build: build}
+	return l.run(ctx, int(p.Int("loaders")), progress)
 }
 
 // NewTask builds one worker's task over the run's shared workload state
@@ -279,6 +281,9 @@ func (w YCSB) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
 		t.oneField[i] = options.FindOne().SetProjection(t.projections[i])
 	}
 	t.sortID = bson.Raw(bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).Build())
+	if c := chooseClient(env, p); c.path == clientWire {
+		return newWireTask(t, c, env.DB.Name())
+	}
 	return t, nil
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/load"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/testenv"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/ycsb"
 )
@@ -87,7 +88,7 @@ func TestYCSBPresetsRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			var loaded int64
-			env := workload.Env{DB: db, Seed: 5, Notes: &workload.Notes{},
+			env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 5, Notes: &workload.Notes{}, // the wire client
 				Progress: func(_ string, done, _ int64) { loaded = max(loaded, done) }}
 			if err := w.Setup(ctx, env, p); err != nil {
 				t.Fatal(err)

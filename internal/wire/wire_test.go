@@ -1,0 +1,112 @@
+package wire_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/wire"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+func dial(t *testing.T) *wire.Conn {
+	t.Helper()
+	o, err := wire.Parse(testenv.URI(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := wire.Dial(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// command sends {name: value, …extra} to db and returns the reply.
+func command(t *testing.T, c *wire.Conn, db string, kind wire.Retry, build func(dst []byte) []byte, seq ...bsoncore.Document) (bsoncore.Document, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	msg := c.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = build(msg)
+	msg = c.AppendFields(msg, db, kind)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	if len(seq) > 0 {
+		var at int
+		msg, at = wire.StartSequence(msg, "documents")
+		for _, d := range seq {
+			msg = append(msg, d...)
+		}
+		msg = wire.EndSequence(msg, at)
+	}
+	reply, err := c.RoundTrip(ctx, msg, kind)
+	return append(bsoncore.Document(nil), reply...), err
+}
+
+func TestDialAndPing(t *testing.T) {
+	c := dial(t)
+	if c.Server.Kind == "" || c.Server.MaxWireVersion < 6 {
+		t.Errorf("server %+v: want a kind and wire version ≥ 6", c.Server)
+	}
+	reply, err := command(t, c, "admin", wire.NoRetry, func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "ping", 1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := wire.Field(reply, "ok"); !ok || v.AsFloat64() != 1 {
+		t.Errorf("ping reply %v: want ok 1", reply)
+	}
+}
+
+func TestServerErrors(t *testing.T) {
+	c := dial(t)
+	db := testenv.DBName(t)
+	_, err := command(t, c, db, wire.NoRetry, func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "noSuchCommandAtAll", 1) })
+	var se *wire.Error
+	if !errors.As(err, &se) || se.Code != 59 {
+		t.Fatalf("unknown command: got %v, want a *wire.Error with code 59", err)
+	}
+	ins := func(d []byte) []byte {
+		d = bsoncore.AppendStringElement(d, "insert", "dups")
+		return bsoncore.AppendBooleanElement(d, "ordered", true)
+	}
+	doc := bsoncore.NewDocumentBuilder().AppendString("_id", "k1").Build()
+	if _, err := command(t, c, db, wire.RetryWrite, ins, doc); err != nil {
+		t.Fatal(err)
+	}
+	defer command(t, c, db, wire.NoRetry, func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "dropDatabase", 1) })
+	_, err = command(t, c, db, wire.RetryWrite, ins, doc)
+	if !errors.As(err, &se) || !se.IsDuplicateKey() || len(se.WriteErrors) != 1 || se.WriteErrors[0].Index != 0 {
+		t.Fatalf("second insert of the same _id: got %#v, want one duplicate-key write error at index 0", err)
+	}
+	if got, want := se.ErrorCodes(), []int{11000}; len(got) != 1 || got[0] != want[0] {
+		t.Errorf("codes: got %v, want %v", got, want)
+	}
+}
+
+// TestReconnects checks that a command after a broken connection (here
+// a cancelled context) dials again.
+func TestReconnects(t *testing.T) {
+	c := dial(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	msg := c.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendInt32Element(msg, "ping", 1)
+	msg = c.AppendFields(msg, "admin", wire.NoRetry)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	if _, err := c.RoundTrip(ctx, msg, wire.NoRetry); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled context: got %v, want context.Canceled", err)
+	}
+	if _, err := command(t, c, "admin", wire.NoRetry, func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "ping", 1) }); err != nil {
+		t.Fatalf("after the cancelled command: %v, want a new connection and ok", err)
+	}
+}

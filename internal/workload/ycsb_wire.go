@@ -1,0 +1,398 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/wire"
+	"github.com/mongobench/mongobench/internal/ycsb"
+)
+
+// YCSB client paths: the lean wire client (internal/wire) or the driver.
+const (
+	clientWire   = "wire"
+	clientDriver = "driver"
+)
+
+// ycsbClientKey is the Notes key of the run's client decision.
+const ycsbClientKey = "ycsb.client"
+
+// ycsbClient is which client the run's YCSB operations use.
+type ycsbClient struct {
+	path  string       // clientWire or clientDriver
+	opts  wire.Options // for clientWire
+	why   string       // why the driver runs when the wire client was asked for
+	noted sync.Once
+}
+
+// clientParam declares the client choice.
+var clientParam = spec.ParamSpec{Name: "client", Kind: spec.KindEnum, Default: clientWire,
+	Values: []string{clientWire, clientDriver},
+	Help:   "the client of the hot operations and the load: wire (lean OP_MSG client; the driver when the connection string needs what it lacks) or driver"}
+
+// chooseClient decides the run's client once: the wire client when asked
+// for and the connection string allows it, else the driver, with a
+// warning saying why. The effective path is test_config.client.
+func chooseClient(env Env, p spec.Params) *ycsbClient {
+	v, _ := env.Notes.sharedOrNew(ycsbClientKey, func() (any, error) {
+		c := &ycsbClient{path: clientDriver}
+		if asked := p.String("client"); asked != "" && asked != clientWire {
+			return c, nil
+		}
+		switch opts, err := wire.Parse(env.URI); {
+		case env.URI == "":
+			c.why = "no connection string for the wire client"
+		case err != nil:
+			c.why = fmt.Sprintf("the wire client cannot use this connection string (%v)", err)
+		default:
+			c.path, c.opts = clientWire, opts
+		}
+		return c, nil
+	})
+	c := v.(*ycsbClient)
+	c.noted.Do(func() {
+		env.Notes.Set("client", c.path)
+		if c.why != "" {
+			env.Notes.Warn("ycsb: " + c.why + "; the driver runs the operations and the load")
+		}
+	})
+	return c
+}
+
+// dialWire opens a wire connection for a YCSB worker or loader.
+func dialWire(ctx context.Context, c *ycsbClient) (*wire.Conn, error) {
+	conn, err := wire.Dial(ctx, c.opts)
+	if err != nil {
+		return nil, fmt.Errorf("wire client: %w", err)
+	}
+	return conn, nil
+}
+
+// ycsbWireTask runs a worker's YCSB operations over its own wire
+// connection, drawing keys, fields and values exactly as ycsbTask does,
+// so a seed gives the same operations and documents on either path.
+type ycsbWireTask struct {
+	*ycsbTask
+	conn     *wire.Conn
+	db, coll string
+}
+
+var _ interface {
+	load.Task
+	Counter
+} = (*ycsbWireTask)(nil)
+
+// newWireTask wraps a driver task's generators with a wire connection.
+func newWireTask(t *ycsbTask, c *ycsbClient, db string) (*ycsbWireTask, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*c.opts.ConnectTimeout)
+	defer cancel()
+	conn, err := dialWire(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return &ycsbWireTask{ycsbTask: t, conn: conn, db: db, coll: t.props.Table}, nil
+}
+
+// Close closes the worker's connection.
+func (t *ycsbWireTask) Close() error { return t.conn.Close() }
+
+// Do performs the next operation of the mix and returns its index in Ops.
+func (t *ycsbWireTask) Do(ctx context.Context) (int, error) {
+	op := t.kw.NextOp(t.rnd)
+	var err error
+	switch op {
+	case ycsb.Read:
+		_, err = t.read(ctx, t.kw.NextKeynum(t.rnd))
+	case ycsb.Update:
+		err = t.update(ctx, t.kw.NextKeynum(t.rnd))
+	case ycsb.Insert:
+		err = t.insert(ctx)
+	case ycsb.Scan:
+		_, err = t.scan(ctx, t.kw.NextKeynum(t.rnd))
+	case ycsb.ReadModifyWrite:
+		keynum := t.kw.NextKeynum(t.rnd)
+		if _, err = t.read(ctx, keynum); err == nil {
+			err = t.update(ctx, keynum)
+		}
+	default:
+		return 0, fmt.Errorf("ycsb: unknown operation %v", op)
+	}
+	return int(op), err
+}
+
+// appendKeyFilter appends {_id: key} as the element name.
+func (t *ycsbWireTask) appendKeyFilter(dst []byte, name string) []byte {
+	idx, dst := bsoncore.AppendDocumentElementStart(dst, name)
+	dst = appendStringBytes(dst, "_id", t.rb.key)
+	dst, _ = bsoncore.AppendDocumentEnd(dst, idx)
+	return dst
+}
+
+// read finds the record by _id, every field or one random field, and
+// returns it (valid until the next operation); a missing record is
+// mongo.ErrNoDocuments, as on the driver path.
+func (t *ycsbWireTask) read(ctx context.Context, keynum int64) (bsoncore.Document, error) {
+	t.rb.appendKey(keynum)
+	msg := t.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "find", t.coll)
+	msg = t.appendKeyFilter(msg, "filter")
+	if !t.props.ReadAllFields {
+		msg = bsoncore.AppendDocumentElement(msg, "projection", t.projections[t.kw.Field(t.rnd)])
+	}
+	msg = bsoncore.AppendInt64Element(msg, "limit", 1)
+	msg = bsoncore.AppendBooleanElement(msg, "singleBatch", true)
+	msg = t.conn.AppendFields(msg, t.db, wire.RetryRead)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	reply, err := t.conn.RoundTrip(ctx, msg, wire.RetryRead)
+	if err != nil {
+		return nil, err
+	}
+	cur, ok := wire.ReadCursor(reply)
+	if !ok {
+		return nil, errors.New("ycsb: find reply without a cursor")
+	}
+	v, err := cur.Batch.IndexErr(0)
+	if err != nil {
+		t.notFound.Add(1)
+		return nil, mongo.ErrNoDocuments
+	}
+	doc, ok := v.DocumentOK()
+	if !ok {
+		return nil, errors.New("ycsb: find returned a non-document")
+	}
+	return doc, nil
+}
+
+// update $sets every field or one random field with new values.
+func (t *ycsbWireTask) update(ctx context.Context, keynum int64) error {
+	t.rb.appendKey(keynum)
+	msg := t.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "update", t.coll)
+	msg = bsoncore.AppendBooleanElement(msg, "ordered", true)
+	msg = t.conn.AppendFields(msg, t.db, wire.RetryWrite)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	msg, seq := wire.StartSequence(msg, "updates")
+	stmt, msg := bsoncore.AppendDocumentStart(msg)
+	msg = t.appendKeyFilter(msg, "q")
+	u, msg := bsoncore.AppendDocumentElementStart(msg, "u")
+	set, msg := bsoncore.AppendDocumentElementStart(msg, "$set")
+	if t.props.WriteAllFields {
+		for _, name := range t.rb.fields {
+			msg = t.rb.appendValue(msg, name, t.kw, t.rnd)
+		}
+	} else {
+		msg = t.rb.appendValue(msg, t.rb.fields[t.kw.Field(t.rnd)], t.kw, t.rnd)
+	}
+	msg, _ = bsoncore.AppendDocumentEnd(msg, set)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, u)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, stmt)
+	msg = wire.EndSequence(msg, seq)
+	reply, err := t.conn.RoundTrip(ctx, msg, wire.RetryWrite)
+	if err != nil {
+		return err
+	}
+	if n, _ := wire.Field(reply, "n"); wire.Int(n) == 0 {
+		t.notFound.Add(1)
+		return errYCSBNotFound
+	}
+	return nil
+}
+
+// insert inserts the record of the next insert key number and
+// acknowledges the key whatever the outcome, as ycsbTask.insert does.
+func (t *ycsbWireTask) insert(ctx context.Context) error {
+	keynum := t.wl.Inserts.Next()
+	msg := t.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "insert", t.coll)
+	msg = bsoncore.AppendBooleanElement(msg, "ordered", true)
+	msg = t.conn.AppendFields(msg, t.db, wire.RetryWrite)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	msg, seq := wire.StartSequence(msg, "documents")
+	msg = t.rb.appendRecord(msg, keynum, t.kw, t.rnd)
+	msg = wire.EndSequence(msg, seq)
+	_, err := t.conn.RoundTrip(ctx, msg, wire.RetryWrite)
+	if ackErr := t.wl.Inserts.Acknowledge(keynum); err == nil {
+		err = ackErr
+	}
+	return err
+}
+
+// scan reads up to the next scan length records from the start key in
+// _id order and returns how many came back; each batch is handed to
+// each, when set, before the next is read.
+func (t *ycsbWireTask) scan(ctx context.Context, keynum int64) (int64, error) {
+	return t.scanEach(ctx, keynum, nil)
+}
+
+func (t *ycsbWireTask) scanEach(ctx context.Context, keynum int64, each func(bsoncore.Array)) (int64, error) {
+	t.rb.appendKey(keynum)
+	n := t.kw.ScanLength(t.rnd)
+	batch := int32(min(n, math.MaxInt32))
+	msg := t.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "find", t.coll)
+	f, msg := bsoncore.AppendDocumentElementStart(msg, "filter")
+	msg = t.appendKeyFilterOp(msg)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, f)
+	msg = bsoncore.AppendDocumentElement(msg, "sort", t.sortID)
+	if !t.props.ReadAllFields {
+		msg = bsoncore.AppendDocumentElement(msg, "projection", t.projections[t.kw.Field(t.rnd)])
+	}
+	msg = bsoncore.AppendInt64Element(msg, "limit", n)
+	msg = bsoncore.AppendInt32Element(msg, "batchSize", batch)
+	msg = t.conn.AppendFields(msg, t.db, wire.RetryRead)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	reply, err := t.conn.RoundTrip(ctx, msg, wire.RetryRead)
+	var got int64
+	for err == nil {
+		cur, ok := wire.ReadCursor(reply)
+		if !ok {
+			err = errors.New("ycsb: find reply without a cursor")
+			break
+		}
+		got += int64(wire.Count(cur.Batch))
+		if each != nil {
+			each(cur.Batch)
+		}
+		if cur.ID == 0 {
+			break
+		}
+		if got >= n {
+			err = t.killCursor(ctx, cur.ID)
+			break
+		}
+		reply, err = t.getMore(ctx, cur.ID, int32(min(n-got, math.MaxInt32)))
+	}
+	t.scanned.Add(got)
+	if err == nil && got > n {
+		err = fmt.Errorf("ycsb: scan returned %d records, asked for at most %d", got, n)
+	}
+	return got, err
+}
+
+// appendKeyFilterOp appends _id: {$gte: key}.
+func (t *ycsbWireTask) appendKeyFilterOp(dst []byte) []byte {
+	gte, dst := bsoncore.AppendDocumentElementStart(dst, "_id")
+	dst = appendStringBytes(dst, "$gte", t.rb.key)
+	dst, _ = bsoncore.AppendDocumentEnd(dst, gte)
+	return dst
+}
+
+func (t *ycsbWireTask) getMore(ctx context.Context, id int64, batch int32) (bsoncore.Document, error) {
+	msg := t.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendInt64Element(msg, "getMore", id)
+	msg = bsoncore.AppendStringElement(msg, "collection", t.coll)
+	msg = bsoncore.AppendInt32Element(msg, "batchSize", batch)
+	msg = t.conn.AppendFields(msg, t.db, wire.NoRetry)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	return t.conn.RoundTrip(ctx, msg, wire.NoRetry)
+}
+
+func (t *ycsbWireTask) killCursor(ctx context.Context, id int64) error {
+	msg := t.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "killCursors", t.coll)
+	arr, msg := bsoncore.AppendArrayElementStart(msg, "cursors")
+	msg = bsoncore.AppendInt64Element(msg, "0", id)
+	msg, _ = bsoncore.AppendArrayEnd(msg, arr)
+	msg = t.conn.AppendFields(msg, t.db, wire.NoRetry)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	_, err := t.conn.RoundTrip(ctx, msg, wire.NoRetry)
+	return err
+}
+
+// wireLoad runs YCSB's load phase over wire connections: keys [0, total)
+// in parallel unordered insert batches, documents appended straight into
+// each message's document sequence by build.
+type wireLoad struct {
+	client   *ycsbClient
+	db, coll string
+	total    int64
+	batch    int64
+	build    func(dst []byte, key int64) []byte
+	next     atomic.Int64
+	done     atomic.Int64
+}
+
+// run loads with the given number of parallel connections, reporting the
+// documents inserted so far after every batch.
+func (l *wireLoad) run(ctx context.Context, workers int, progress func(done int64)) error {
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = l.loadBatches(ctx, progress)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func (l *wireLoad) loadBatches(ctx context.Context, progress func(int64)) error {
+	conn, err := dialWire(ctx, l.client)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for {
+		first := l.next.Add(l.batch) - l.batch
+		if first >= l.total {
+			return nil
+		}
+		last := min(first+l.batch, l.total)
+		for k := first; k < last; {
+			var err error
+			if k, err = wireInsertBatch(ctx, conn, l.db, l.coll, k, last, l.build); err != nil {
+				return fmt.Errorf("preload %s: %w", l.coll, err)
+			}
+		}
+		progress(l.done.Add(last - first))
+	}
+}
+
+// maxLoadMessage bounds one insert message (the server takes 48 MB).
+const maxLoadMessage = 32 << 20
+
+// wireInsertBatch sends one unordered insert into db.coll of the records
+// build appends for key numbers from first, up to last or the message
+// bound, and returns the next key number to insert.
+func wireInsertBatch(ctx context.Context, conn *wire.Conn, db, coll string, first, last int64,
+	build func(dst []byte, k int64) []byte) (int64, error) {
+	msg := conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "insert", coll)
+	msg = bsoncore.AppendBooleanElement(msg, "ordered", false)
+	msg = conn.AppendFields(msg, db, wire.RetryWrite)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	msg, seq := wire.StartSequence(msg, "documents")
+	k := first
+	for k < last && len(msg) < maxLoadMessage {
+		msg = build(msg, k)
+		k++
+	}
+	msg = wire.EndSequence(msg, seq)
+	_, err := conn.RoundTrip(ctx, msg, wire.RetryWrite)
+	return k, err
+}
+
+// newYCSBWireLoad is Setup's load over the wire client, with the same
+// record builder the driver's loader uses.
+func newYCSBWireLoad(c *ycsbClient, env Env, props ycsb.Properties, batch int64, build func([]byte, int64) []byte) *wireLoad {
+	_, count := props.InsertRange()
+	return &wireLoad{client: c, db: env.DB.Name(), coll: props.Table, total: count, batch: batch, build: build}
+}

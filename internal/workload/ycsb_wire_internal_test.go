@@ -1,0 +1,203 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/wire"
+	"github.com/mongobench/mongobench/internal/ycsb"
+)
+
+// wireTask loads a small ycsb-e table (the wire client) and returns a
+// wire task over it.
+func wireTask(t *testing.T, assignments ...string) (*ycsbWireTask, *mongo.Collection) {
+	t.Helper()
+	uri := testenv.URI(t)
+	db := testenv.Client(t, uri).Database(testenv.DBName(t))
+	t.Cleanup(func() { _ = DropOwned(context.Background(), db) })
+	if err := Claim(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	w := YCSB{Preset: "e"}
+	sc := &spec.Scenario{Workload: w.Name()}
+	reg := Builtin()
+	for _, a := range append([]string{"recordcount=100", "minscanlength=5", "maxscanlength=5"}, assignments...) {
+		if err := sc.SetParam(reg, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := sc.Validate(reg); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{DB: db, URI: uri, Seed: 3, Notes: &Notes{}}
+	if err := w.Setup(context.Background(), env, sc.Params); err != nil {
+		t.Fatal(err)
+	}
+	task, err := w.NewTask(env, sc.Params, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, ok := task.(*ycsbWireTask)
+	if !ok {
+		t.Fatalf("task is %T, want the wire task", task)
+	}
+	t.Cleanup(func() { _ = wt.Close() })
+	return wt, db.Collection("usertable")
+}
+
+// TestYCSBWireReadsAndScans checks that a read returns the stored record
+// (every field, or the projected one) and a scan the right keys in order.
+func TestYCSBWireReadsAndScans(t *testing.T) {
+	ctx := context.Background()
+	task, coll := wireTask(t)
+	for _, keynum := range []int64{0, 17, 99} {
+		key := ycsb.KeyName(keynum, 1, false)
+		want, err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: key}}).Raw()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := task.read(ctx, keynum)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("read %s: got %v (err %v), want the stored record %v", key, bson.Raw(got), err, want)
+		}
+		var ids []string
+		n, err := task.scanEach(ctx, keynum, func(batch bsoncore.Array) {
+			vals, _ := batch.Values()
+			for _, v := range vals {
+				id, _ := v.Document().Lookup("_id").StringValueOK()
+				ids = append(ids, id)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$gte", Value: key}}}},
+			options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(5).SetProjection(bson.D{{Key: "_id", Value: 1}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var docs []struct {
+			ID string `bson:"_id"`
+		}
+		if err := cur.All(ctx, &docs); err != nil {
+			t.Fatal(err)
+		}
+		var wantIDs []string
+		for _, d := range docs {
+			wantIDs = append(wantIDs, d.ID)
+		}
+		if int(n) != len(ids) || !slices.Equal(ids, wantIDs) || len(ids) == 0 {
+			t.Errorf("scan from %s: got %v (%d), want %v", key, ids, n, wantIDs)
+		}
+	}
+	if _, err := task.read(ctx, 1_000_000); !errors.Is(err, mongo.ErrNoDocuments) {
+		t.Errorf("read of a missing key: got %v, want mongo.ErrNoDocuments", err)
+	}
+
+	one, _ := wireTask(t, "readallfields=false")
+	got, err := one.read(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := wire.Count(got); n != 2 {
+		t.Errorf("read of one field: got %v, want _id and one field", bson.Raw(got))
+	}
+}
+
+// TestClassifyWireErrors classifies errors the wire client really returns
+// as the driver's are classified.
+func TestClassifyWireErrors(t *testing.T) {
+	ctx := context.Background()
+	task, coll := wireTask(t)
+	// The next insert's key is recordcount: make it exist already.
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: ycsb.KeyName(100, 1, false)}}); err != nil {
+		t.Fatal(err)
+	}
+	dup := task.insert(ctx)
+	expired, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+	defer cancel()
+	_, timeout := task.read(expired, 1)
+	o, err := wire.Parse("mongodb://127.0.0.1:1/?connectTimeoutMS=300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, unreachable := wire.Dial(ctx, o)
+	tests := []struct {
+		name string
+		err  error
+		want load.Class
+	}{
+		{"duplicate _id", dup, load.DuplicateKey},
+		{"expired deadline", timeout, load.Timeout},
+		{"no server", unreachable, load.Network},
+		{"write conflict", &wire.Error{Code: 112, CodeName: "WriteConflict"}, load.WriteConflict},
+		{"overloaded", &wire.Error{Code: 462, Labels: []string{"SystemOverloadedError"}}, load.Overload},
+		{"max time", &wire.Error{Code: 50}, load.Timeout},
+		{"not found", errYCSBNotFound, load.Other},
+	}
+	for _, tt := range tests {
+		if tt.err == nil {
+			t.Errorf("%s: no error", tt.name)
+			continue
+		}
+		if got := Classify(tt.err); got != tt.want {
+			t.Errorf("%s (%v): got %v want %v", tt.name, tt.err, got, tt.want)
+		}
+	}
+	// The connection is usable after the expired deadline.
+	if _, err := task.read(ctx, 1); err != nil {
+		t.Errorf("read after a timeout: %v, want a new connection", err)
+	}
+}
+
+// BenchmarkYCSBWire runs workload A's mix and C's reads on one wire
+// connection (go test -bench YCSBWire -benchmem: allocations per
+// operation; -cpuprofile for where the client's CPU goes).
+func BenchmarkYCSBWire(b *testing.B) {
+	for _, preset := range []string{"a", "c"} {
+		b.Run(preset, func(b *testing.B) {
+			uri := testenv.URI(b)
+			db := testenv.Client(b, uri).Database(testenv.DBName(b))
+			b.Cleanup(func() { _ = DropOwned(context.Background(), db) })
+			if err := Claim(context.Background(), db); err != nil {
+				b.Fatal(err)
+			}
+			w := YCSB{Preset: preset}
+			sc := &spec.Scenario{Workload: w.Name()}
+			if err := sc.SetParam(Builtin(), "recordcount=2000"); err != nil {
+				b.Fatal(err)
+			}
+			if err := sc.Validate(Builtin()); err != nil {
+				b.Fatal(err)
+			}
+			env := Env{DB: db, URI: uri, Seed: 3, Notes: &Notes{}}
+			if err := w.Setup(context.Background(), env, sc.Params); err != nil {
+				b.Fatal(err)
+			}
+			task, err := w.NewTask(env, sc.Params, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer task.(*ycsbWireTask).Close()
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := task.Do(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
