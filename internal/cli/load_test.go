@@ -15,36 +15,45 @@ import (
 )
 
 // TestLoad measures YCSB-A's load of 3,000 records in batches of 500 by 3
-// loaders: one stored run of test ycsb-a, phase load, six BATCH-INSERT
-// operations, the records and their rates in testResults, and the records
-// in the table.
+// loaders, over the wire client and over the driver: each one stored run
+// of test ycsb-a, phase load, six BATCH-INSERT operations, the records and
+// their rates in testResults, the client that ran in test_config, and the
+// records in the table; both clients load the same bytes.
 func TestLoad(t *testing.T) {
 	uri := testenv.URI(t)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "results.jsonl")
-	db := testenv.DBName(t)
 	c := connect(t, uri)
-	dropAfter(t, c, db)
-	o := mb(t, "load", "--uri", uri, "--database", db, "--workload", "ycsb-a", "-p", "recordcount=3000",
-		"-p", "batchSize=500", "-p", "loaders=3", "--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
-	wantCode(t, o, cli.ExitOK)
-	if !strings.Contains(o.stdout, "loaded 3000 records") || !strings.Contains(o.stdout, "docs/s") || !strings.Contains(o.stdout, "MB/s") {
-		t.Errorf("output lacks the load line:\n%s", o)
+	loaded := map[string]any{}
+	for _, client := range []string{"wire", "driver"} {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "results.jsonl")
+		db := testenv.DBName(t) + "_" + client
+		dropAfter(t, c, db)
+		o := mb(t, "load", "--uri", uri, "--database", db, "--workload", "ycsb-a", "-p", "recordcount=3000",
+			"-p", "batchSize=500", "-p", "loaders=3", "-p", "client="+client, "--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
+		wantCode(t, o, cli.ExitOK)
+		if !strings.Contains(o.stdout, "loaded 3000 records") || !strings.Contains(o.stdout, "docs/s") || !strings.Contains(o.stdout, "MB/s") {
+			t.Errorf("%s: output lacks the load line:\n%s", client, o)
+		}
+		n, err := c.Database(db).Collection("usertable").CountDocuments(context.Background(), bson.D{})
+		if err != nil || n != 3000 {
+			t.Errorf("%s: usertable: got %d records (%v), want 3000", client, n, err)
+		}
+		d := lastRun(t, file)
+		if d.TestName != "ycsb-a" || d.Variant["phase"] != "load" || d.Schedule.Workers != 3 || d.TestConfig["client"] != client {
+			t.Errorf("%s: run: test %q, phase %v, %d workers, client %v; want ycsb-a, load, 3, %s",
+				client, d.TestName, d.Variant["phase"], d.Schedule.Workers, d.TestConfig["client"], client)
+		}
+		if op := d.Op("BATCH-INSERT"); op == nil || op.Count != 6 || op.Errors.Total != 0 {
+			t.Errorf("%s: ops: got %+v, want 6 BATCH-INSERT, no errors", client, d.Ops)
+		}
+		tr := d.TestResults
+		if tr["docs"] != int64(3000) || tr["bytes"] == nil || tr["docsPerSec"] == nil || tr["MBPerSec"] == nil {
+			t.Errorf("%s: testResults: got %v, want docs 3000, bytes, docsPerSec, MBPerSec", client, tr)
+		}
+		loaded[client] = tr["bytes"]
 	}
-	n, err := c.Database(db).Collection("usertable").CountDocuments(context.Background(), bson.D{})
-	if err != nil || n != 3000 {
-		t.Errorf("usertable: got %d records (%v), want 3000", n, err)
-	}
-	d := lastRun(t, file)
-	if d.TestName != "ycsb-a" || d.Variant["phase"] != "load" || d.Schedule.Workers != 3 {
-		t.Errorf("run: test %q, phase %v, %d workers; want ycsb-a, load, 3", d.TestName, d.Variant["phase"], d.Schedule.Workers)
-	}
-	if op := d.Op("BATCH-INSERT"); op == nil || op.Count != 6 || op.Errors.Total != 0 {
-		t.Errorf("ops: got %+v, want 6 BATCH-INSERT, no errors", d.Ops)
-	}
-	tr := d.TestResults
-	if tr["docs"] != int64(3000) || tr["bytes"] == nil || tr["docsPerSec"] == nil || tr["MBPerSec"] == nil {
-		t.Errorf("testResults: got %v, want docs 3000, bytes, docsPerSec, MBPerSec", tr)
+	if loaded["wire"] != loaded["driver"] {
+		t.Errorf("bytes loaded: wire %v, driver %v; want the same records", loaded["wire"], loaded["driver"])
 	}
 }
 

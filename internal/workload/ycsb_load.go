@@ -14,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/datagen"
 	"github.com/mongobench/mongobench/internal/load"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/wire"
 	"github.com/mongobench/mongobench/internal/ycsb"
 )
 
@@ -113,11 +114,17 @@ func (w YCSBLoad) NewTask(env Env, p spec.Params, worker int) (load.Task, error)
 	if !ok {
 		return nil, fmt.Errorf("%s: shared state is %T", w.Name(), v)
 	}
-	return &ycsbLoadTask{
-		shared: s, coll: env.DB.Collection(s.wl.P.Table),
+	t := &ycsbLoadTask{
+		shared: s, coll: env.DB.Collection(s.wl.P.Table), db: env.DB.Name(),
 		rb: newRecordBuilder(s.wl.P, env.Seed, worker), kw: s.wl.Worker(), rnd: datagen.Rand(env.Seed, worker),
 		insert: options.InsertMany().SetOrdered(false),
-	}, nil
+	}
+	if c := chooseClient(env, p); c.path == clientWire {
+		if t.conn, err = dialWire(context.Background(), c); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 // ycsbLoadTask is one loader: each Do inserts the next batch.
@@ -128,9 +135,12 @@ type ycsbLoadTask struct {
 	kw     *ycsb.Worker
 	rnd    *rand.Rand
 	insert *options.InsertManyOptionsBuilder
-	buf    []byte
-	docs   []any
-	ends   []int
+	// conn is the loader's wire connection; nil when the driver loads.
+	conn *wire.Conn
+	db   string
+	buf  []byte
+	docs []any
+	ends []int
 	// inserted and bytes count this loader's records and BSON bytes.
 	inserted, bytes atomic.Int64
 }
@@ -150,6 +160,9 @@ func (t *ycsbLoadTask) Do(ctx context.Context) (int, error) {
 		return 0, errLoadDone
 	}
 	last := min(first+s.batch, s.total)
+	if t.conn != nil {
+		return 0, t.doWire(ctx, first, last)
+	}
 	t.buf, t.docs, t.ends = t.buf[:0], t.docs[:0], t.ends[:0]
 	for k := first; k < last; k++ {
 		t.buf = t.rb.appendRecord(t.buf, s.start+k, t.kw, t.rnd)
@@ -166,4 +179,35 @@ func (t *ycsbLoadTask) Do(ctx context.Context) (int, error) {
 	t.inserted.Add(last - first)
 	t.bytes.Add(int64(len(t.buf)))
 	return 0, nil
+}
+
+// doWire inserts records first..last over the loader's wire connection,
+// in as many messages as their size needs.
+func (t *ycsbLoadTask) doWire(ctx context.Context, first, last int64) error {
+	s := t.shared
+	var bytes int64
+	build := func(dst []byte, k int64) []byte {
+		n := len(dst)
+		dst = t.rb.appendRecord(dst, s.start+k, t.kw, t.rnd)
+		bytes += int64(len(dst) - n)
+		return dst
+	}
+	for k := first; k < last; {
+		next, err := wireInsertBatch(ctx, t.conn, t.db, s.wl.P.Table, k, last, build)
+		if err != nil {
+			return err
+		}
+		k = next
+	}
+	t.inserted.Add(last - first)
+	t.bytes.Add(bytes)
+	return nil
+}
+
+// Close closes the loader's wire connection, if it has one.
+func (t *ycsbLoadTask) Close() error {
+	if t.conn == nil {
+		return nil
+	}
+	return t.conn.Close()
 }
