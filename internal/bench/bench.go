@@ -113,6 +113,8 @@ type run struct {
 	before telemetry.Status
 	after  telemetry.Status
 	tasks  []load.Task
+	// sampler samples the server and host during the run.
+	sampler *telemetry.Sampler
 	// base holds the workload's counts at the measured phase's start.
 	base, baseCauses map[string]int64
 	errs             []error
@@ -121,6 +123,7 @@ type run struct {
 func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env) (*result.Doc, error) {
 	sc := r.opts.Scenario
 	sampler := telemetry.NewSampler(r.opts.Target.URI, r.host())
+	r.sampler = sampler
 	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
 		return nil, fmt.Errorf("start telemetry: %w", err)
 	}
@@ -169,11 +172,16 @@ func (r *run) engineConfig() load.Config {
 	return cfg
 }
 
-// countsAt takes the workload's counts at the measured phase's start, on
-// the engine's goroutine at the boundary itself (counters are atomic
-// loads), as the base the phase's counts are measured from. Without a
-// warm-up every count belongs to the measured phase, so none is taken.
-func (r *run) countsAt(p load.Phase) {
+// countsAt takes, on the engine's goroutine at the measured phase's
+// boundaries: the host's counters (a sample stamped at the boundary, so a
+// phase shorter than the sampling interval has host figures), and at the
+// start the workload's counts (atomic loads) as the base the phase's
+// counts are measured from. Without a warm-up every count belongs to the
+// measured phase, so none is taken.
+func (r *run) countsAt(p load.Phase, t time.Time) {
+	if r.sampler != nil {
+		r.sampler.Mark(t)
+	}
 	if p == load.MeasureStart && r.opts.Scenario.Warmup > 0 {
 		r.base, r.baseCauses = r.counts()
 	}

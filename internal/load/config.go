@@ -70,10 +70,10 @@ type Config struct {
 	OnPhase    func(Phase, time.Time)
 	OnInterval func(*Interval)
 	// AtPhase is called on the engine's own goroutine at the measured
-	// phase's start and end, before OnPhase, for snapshots that must be
-	// taken at the boundary itself (the workload's counters). It must be
-	// quick: no I/O, no waiting.
-	AtPhase func(Phase)
+	// phase's start and end, with the boundary's time, before OnPhase, for
+	// snapshots that must be taken at the boundary itself (the workload's
+	// counters, the host's CPU). It must be quick: no network, no waiting.
+	AtPhase func(Phase, time.Time)
 }
 
 func (c *Config) withDefaults() Config {

@@ -96,7 +96,7 @@ func (c *coordinator) begin(t time.Time) {
 	c.cpuLast = c.cpuStart
 	c.e.peak.Store(c.e.inflight.Load())
 	if at := c.e.cfg.AtPhase; at != nil {
-		at(MeasureStart)
+		at(MeasureStart, t)
 	}
 	if on := c.e.cfg.OnPhase; on != nil {
 		c.events <- func() { on(MeasureStart, t) }
@@ -269,7 +269,7 @@ func (c *coordinator) finish() (*Result, error) {
 		return nil, err
 	}
 	if at := c.e.cfg.AtPhase; at != nil {
-		at(MeasureEnd)
+		at(MeasureEnd, end)
 	}
 	if on := c.e.cfg.OnPhase; on != nil {
 		c.events <- func() { on(MeasureEnd, end) }

@@ -22,6 +22,9 @@ type Sample struct {
 	Host *HostSample `bson:"host,omitempty" json:"host,omitempty"`
 	// Err says why parts of the sample are missing.
 	Err error `bson:"-" json:"-"`
+	// Mark is set on a host-only sample taken at a phase boundary (see
+	// Sampler.Mark); series of the server's figures pass over it.
+	Mark bool `bson:"-" json:"-"`
 }
 
 // Sampler samples serverStatus, and the server's host when it can see it,
@@ -92,6 +95,18 @@ func (s *Sampler) Snapshot() []Sample {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Sample(nil), s.samples...)
+}
+
+// Mark reads the host at once and records it as a sample stamped at, the
+// boundary of a phase, so that a phase shorter than the sampling interval
+// still has host figures over its own span. It does nothing when the host
+// is not observed; it does not query the server.
+func (s *Sampler) Mark(at time.Time) {
+	if s.host == nil {
+		return
+	}
+	hs, err := s.host.Read()
+	s.record(Sample{Time: at, Host: &hs, Err: err, Mark: true})
 }
 
 func (s *Sampler) run(ctx context.Context, every time.Duration) {

@@ -126,13 +126,15 @@ var seriesSpecs = []seriesSpec{
 // left out.
 func Series(samples []Sample, start, end time.Time) result.Metrics {
 	in := within(sortedByTime(samples), start, end)
-	figs := Intervals(in)
 	m := result.Metrics{Measurements: []result.Series{}, DiskMetrics: []result.Series{}}
 	for _, spec := range seriesSpecs {
 		if !slices.ContainsFunc(in, spec.source) {
 			continue
 		}
-		s := result.Series{Name: spec.name, Units: spec.units, DataPoints: points(figs, spec.value)}
+		// A boundary mark carries the host only: the server's series pass
+		// over it rather than lose the intervals on either side.
+		src := slices.DeleteFunc(slices.Clone(in), func(s Sample) bool { return s.Mark && !spec.source(s) })
+		s := result.Series{Name: spec.name, Units: spec.units, DataPoints: points(Intervals(src), spec.value)}
 		if spec.disk {
 			m.DiskMetrics = append(m.DiskMetrics, s)
 		} else {

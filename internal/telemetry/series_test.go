@@ -219,3 +219,38 @@ func TestWindow(t *testing.T) {
 		}
 	}
 }
+
+// mark is a host-only boundary sample at second i (see Sampler.Mark).
+func mark(i int) Sample {
+	s := withHost(Sample{Time: at(i)}, i, "")
+	s.Mark = true
+	return s
+}
+
+// TestSeriesWithMarks: boundary marks give a phase shorter than the
+// sampling interval host points of its own, and the server's series pass
+// over them instead of losing the intervals around them.
+func TestSeriesWithMarks(t *testing.T) {
+	short := []Sample{withHost(mongodSample(0), 0, ""), mark(2), mark(3), withHost(mongodSample(10), 10, "")}
+	m := Series(short, at(2), at(3))
+	cpu := map[string]string{}
+	for _, s := range m.Measurements {
+		cpu[s.Name] = describe(s)
+	}
+	if got, want := cpu[result.CPUUser], result.CPUUser+" PERCENT [25]"; got != want {
+		t.Errorf("short phase: got %q want %q", got, want)
+	}
+	long := []Sample{withHost(mongodSample(0), 0, ""), mark(0), withHost(mongodSample(1), 1, ""), withHost(mongodSample(2), 2, ""), mark(2)}
+	for _, s := range Series(long, at(0), at(2)).Measurements {
+		switch s.Name {
+		case result.OpTimeWrites:
+			if got, want := describe(s), result.OpTimeWrites+" MILLISECONDS [0.5 0.5]"; got != want {
+				t.Errorf("server series: got %q want %q (marks passed over)", got, want)
+			}
+		case result.CPUUser:
+			if n := len(s.DataPoints); n < 2 {
+				t.Errorf("host series: %d points, want one per interval between samples", n)
+			}
+		}
+	}
+}
