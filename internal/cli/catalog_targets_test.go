@@ -207,7 +207,12 @@ func TestCatalogSingleTargetDescribed(t *testing.T) {
 	label, _ := d.ID.Get("label")
 	order, _ := d.ID.Get("order")
 	inst := map[string]string{}
-	if doc, ok := d.Variant["instance"].(bson.D); ok {
+	switch doc := d.Variant["instance"].(type) {
+	case map[string]any:
+		for k, v := range doc {
+			inst[k] = fmt.Sprint(v)
+		}
+	case bson.D:
 		for _, e := range doc {
 			inst[e.Key] = fmt.Sprint(e.Value)
 		}

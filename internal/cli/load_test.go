@@ -23,10 +23,11 @@ func TestLoad(t *testing.T) {
 	uri := testenv.URI(t)
 	c := connect(t, uri)
 	loaded := map[string]any{}
+	base := testenv.DBName(t)
 	for _, client := range []string{"wire", "driver"} {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "results.jsonl")
-		db := testenv.DBName(t) + "_" + client
+		db := base + "_" + client
 		dropAfter(t, c, db)
 		o := mb(t, "load", "--uri", uri, "--database", db, "--workload", "ycsb-a", "-p", "recordcount=3000",
 			"-p", "batchSize=500", "-p", "loaders=3", "-p", "client="+client, "--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
@@ -54,6 +55,25 @@ func TestLoad(t *testing.T) {
 	}
 	if loaded["wire"] != loaded["driver"] {
 		t.Errorf("bytes loaded: wire %v, driver %v; want the same records", loaded["wire"], loaded["driver"])
+	}
+
+	// A run with load=false runs over the loaded records, and refuses a
+	// table that does not hold the records it expects.
+	db := base + "_wire"
+	file := filepath.Join(t.TempDir(), "run.jsonl")
+	run := func(records string) outcome {
+		return mb(t, "run", "--uri", uri, "--database", db, "--workload", "ycsb-c", "--threads", "2", "--ops", "500",
+			"-p", "recordcount="+records, "-p", "load=false", "--results-file", file, "--no-report")
+	}
+	o := run("3000")
+	wantCode(t, o, cli.ExitOK)
+	if d := lastRun(t, file); d.TestConfig["loadedBefore"] != true || d.Op("READ") == nil || d.Op("READ").Count != 500 {
+		t.Errorf("run over the load: loadedBefore %v, ops %+v; want true and 500 reads", d.TestConfig["loadedBefore"], d.Ops)
+	}
+	o = run("5000")
+	wantCode(t, o, cli.ExitFailure)
+	if msg := errorLine(t, o, true); !strings.Contains(msg, "usertable holds 3000 records, the run expects 5000") {
+		t.Errorf("wrong recordcount: got %q", msg)
 	}
 }
 

@@ -185,8 +185,21 @@ func TestReportQueryCatalog(t *testing.T) {
 			fetch = append(fetch, fmt.Sprintf("%d %s per lookup, %s", n, map[bool]string{true: "doc", false: "docs"}[n == 1], c))
 		}
 	}
+	// The query tests' performance and resource tables are those with a
+	// Query column, in document order; each section's base instance comes
+	// just before its performance table.
+	var withQuery []int
+	for j, rt := range got {
+		if slices.Contains(rt.header, "Query") {
+			withQuery = append(withQuery, j)
+		}
+	}
+	if len(withQuery) != 4 {
+		t.Fatalf("%d tables with a Query column, want 4 (performance and resource usage of both tests)", len(withQuery))
+	}
 	for i, want := range [][]string{full, fetch} {
-		base, perf, res := got[len(got)-6+3*i], got[len(got)-5+3*i], got[len(got)-4+3*i]
+		j := withQuery[2*i]
+		base, perf, res := got[j-1], got[j], got[withQuery[2*i+1]]
 		if len(base.rows) != 1 || base.rows[0][base.col(t, "Instance")] == "" {
 			t.Errorf("query test %d base instance: got %v, want one row naming the instance", i, base.rows)
 		}

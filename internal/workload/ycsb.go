@@ -173,6 +173,8 @@ func (w YCSB) Params() []spec.ParamSpec {
 		spec.ParamSpec{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "records per insertMany in the load phase"},
 		spec.ParamSpec{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel load-phase connections"},
 		clientParam,
+		spec.ParamSpec{Name: "load", Kind: spec.KindBool, Default: "true",
+			Help: "load the records before the run; false runs over the records 'mongobench load' put in the table (which must hold exactly insertcount of them)"},
 	)
 }
 
@@ -231,10 +233,13 @@ func (w YCSB) Setup(ctx context.Context, env Env, p spec.Params) error {
 		env.Notes.setShared(ycsbShared, wl)
 	}
 	props := wl.P
+	start, count := props.InsertRange()
+	if !p.Bool("load") {
+		return checkLoaded(ctx, env, props.Table, count)
+	}
 	if err := ResetCollection(ctx, env.DB, props.Table); err != nil {
 		return err
 	}
-	start, count := props.InsertRange()
 	rb := newRecordBuilder(props, env.Seed, -1)
 	kw, rnd := wl.Worker(), datagen.Rand(env.Seed, -1)
 	var mu sync.Mutex // the loaders share one builder and generator
@@ -482,4 +487,19 @@ func (t *ycsbTask) scan(ctx context.Context, keynum int64) error {
 		err = fmt.Errorf("ycsb: scan returned %d records, asked for at most %d", got, n)
 	}
 	return err
+}
+
+// checkLoaded makes sure the table holds the records a run over an
+// earlier load expects: exactly count of them (a run that inserted grows
+// the table, and its inserts would collide with the next run's).
+func checkLoaded(ctx context.Context, env Env, table string, count int64) error {
+	n, err := env.DB.Collection(table).CountDocuments(ctx, bson.D{})
+	if err != nil {
+		return fmt.Errorf("count %s: %w", table, err)
+	}
+	if n != count {
+		return fmt.Errorf("load=false: %s holds %d records, the run expects %d: load them with 'mongobench load' and the same recordcount/insertstart/insertcount", table, n, count)
+	}
+	env.Notes.Set("loadedBefore", true)
+	return nil
 }
