@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -83,16 +82,7 @@ func (f compareFlags) check() (plan.Criteria, map[string]float64, error) {
 			errs = append(errs, fmt.Errorf("--label: %q is empty or given twice", l))
 		}
 	}
-	if f.sla != "" {
-		d, err := time.ParseDuration(f.sla)
-		if err != nil || d <= 0 {
-			errs = append(errs, fmt.Errorf("--sla: %q is not a positive duration such as 20ms", f.sla))
-		}
-		c.SLA = d
-	}
-	if f.maxErrors < 0 || f.maxErrors > 1 {
-		errs = append(errs, fmt.Errorf("--max-errors: got %v, want a share between 0 and 1, such as 0.01", f.maxErrors))
-	}
+	errs = append(errs, criteriaFlags(&c, f.sla, f.maxErrors)...)
 	costs := map[string]float64{}
 	for _, kv := range f.costs {
 		label, v, ok := strings.Cut(kv, "=")

@@ -119,16 +119,7 @@ func (f sweepFlags) check() (plan.Criteria, []float64, error) {
 	if f.workload == "" {
 		errs = append(errs, errors.New("--workload: required, such as ycsb-b (see 'mongobench workloads')"))
 	}
-	if f.sla != "" {
-		d, err := time.ParseDuration(f.sla)
-		if err != nil || d <= 0 {
-			errs = append(errs, fmt.Errorf("--sla: %q is not a positive duration such as 20ms", f.sla))
-		}
-		c.SLA = d
-	}
-	if f.maxErrors < 0 || f.maxErrors > 1 {
-		errs = append(errs, fmt.Errorf("--max-errors: got %v, want a share between 0 and 1, such as 0.01", f.maxErrors))
-	}
+	errs = append(errs, criteriaFlags(&c, f.sla, f.maxErrors)...)
 	if f.costPerHour < 0 {
 		errs = append(errs, fmt.Errorf("--cost-per-hour: got %v, want dollars per hour such as 3.20", f.costPerHour))
 	}
@@ -299,4 +290,21 @@ func (s *sweep) writeReport() error {
 		label := cmp.Or(s.f.label, s.f.workload)
 		return writeSweepCharts(b, s.reportDir, "sweep-"+s.id, s.f.workload+" sweep "+s.id, []report.Curve{curveOf(label, s.steps)})
 	})
+}
+
+// criteriaFlags reads --sla and --max-errors into c, returning what is
+// wrong with them.
+func criteriaFlags(c *plan.Criteria, sla string, maxErrors float64) []error {
+	var errs []error
+	if sla != "" {
+		d, err := time.ParseDuration(sla)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("--sla: %q is not a positive duration such as 20ms", sla))
+		}
+		c.SLA = d
+	}
+	if maxErrors < 0 || maxErrors > 1 {
+		errs = append(errs, fmt.Errorf("--max-errors: got %v, want a share between 0 and 1, such as 0.01", maxErrors))
+	}
+	return errs
 }

@@ -83,15 +83,9 @@ func replyError(doc bsoncore.Document, ok bool) *Error {
 	var wce bsoncore.Document
 	Each(doc, func(el bsoncore.Element) bool {
 		v := el.Value()
-		switch string(el.KeyBytes()) {
-		case "code":
-			e.Code = int32(Int(v))
-		case "codeName":
-			e.CodeName, _ = v.StringValueOK()
-		case "errmsg":
-			e.Message, _ = v.StringValueOK()
-		case "errorLabels":
-			e.Labels = appendStrings(e.Labels, v)
+		switch key := string(el.KeyBytes()); key {
+		case "code", "codeName", "errmsg", "errorLabels":
+			e.setField(key, v)
 		case "writeErrors":
 			arr, _ := v.ArrayOK()
 			Each(arr, func(w bsoncore.Element) bool {
@@ -120,17 +114,7 @@ func replyError(doc bsoncore.Document, ok bool) *Error {
 		e.WriteConcern = true
 		e.Code, e.CodeName, e.Message = 0, "", ""
 		Each(wce, func(f bsoncore.Element) bool {
-			v := f.Value()
-			switch string(f.KeyBytes()) {
-			case "code":
-				e.Code = int32(Int(v))
-			case "codeName":
-				e.CodeName, _ = v.StringValueOK()
-			case "errmsg":
-				e.Message, _ = v.StringValueOK()
-			case "errorLabels":
-				e.Labels = appendStrings(e.Labels, v)
-			}
+			e.setField(string(f.KeyBytes()), f.Value())
 			return true
 		})
 	}
@@ -178,4 +162,19 @@ func ReadCursor(reply bsoncore.Document) (Cursor, bool) {
 		return true
 	})
 	return cur, true
+}
+
+// setField reads one of the fields a command error and a write concern
+// error share: code, codeName, errmsg, errorLabels; others are ignored.
+func (e *Error) setField(key string, v bsoncore.Value) {
+	switch key {
+	case "code":
+		e.Code = int32(Int(v))
+	case "codeName":
+		e.CodeName, _ = v.StringValueOK()
+	case "errmsg":
+		e.Message, _ = v.StringValueOK()
+	case "errorLabels":
+		e.Labels = appendStrings(e.Labels, v)
+	}
 }
