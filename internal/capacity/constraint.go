@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Kind is what a constraint bounds.
@@ -252,25 +253,9 @@ func failedChecks(cs []Check) string {
 // num formats a figure with three significant digits, thousands grouped.
 func num(v float64) string {
 	if math.Abs(v) >= 1000 {
-		return group(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+		return texttable.Thousands(v)
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)
-}
-
-func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 func pct(f float64) string { return strconv.FormatFloat(math.Round(f*1000)/10, 'f', -1, 64) + "%" }

@@ -3,7 +3,6 @@ package plan
 import (
 	"github.com/mongobench/mongobench/internal/texttable"
 	"io"
-	"math"
 	"strconv"
 )
 
@@ -42,18 +41,9 @@ func writeTable(t *table, w io.Writer, f Format) error {
 // sig3 formats v to three significant figures (texttable.Sig3).
 func sig3(v float64) string { return texttable.Sig3(v) }
 
-// thousands formats v as a whole number with thousands separators, as in
-// "5,000".
-func thousands(v float64) string {
-	s := strconv.FormatFloat(math.Abs(math.Round(v)), 'f', 0, 64)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if math.Round(v) < 0 {
-		s = "-" + s
-	}
-	return s
-}
+// thousands formats v as a whole number with thousands separators
+// (texttable.Thousands).
+func thousands(v float64) string { return texttable.Thousands(v) }
 
 // trimFloat formats v with as many decimals as it needs.
 func trimFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -124,6 +124,19 @@ func Sig3(v float64) string {
 	return strconv.FormatFloat(r, 'f', max(prec, 0), 64)
 }
 
+// Thousands formats v as a whole number with thousands separators, as in
+// "5,000".
+func Thousands(v float64) string {
+	s := strconv.FormatFloat(math.Abs(math.Round(v)), 'f', 0, 64)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if math.Round(v) < 0 {
+		s = "-" + s
+	}
+	return s
+}
+
 // Cells formats optional values as cells; the terminal and Markdown
 // differ only in how they show a value that was not measured.
 type Cells struct{ Missing string }
