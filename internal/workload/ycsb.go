@@ -328,6 +328,21 @@ func (b *recordBuilder) appendRecord(dst []byte, keynum int64, kw *ycsb.Worker, 
 }
 
 // appendValue appends one field with a value of the next field length.
+// appendSet appends an update's $set: new values of every field, or of
+// one random field.
+func (b *recordBuilder) appendSet(dst []byte, all bool, kw *ycsb.Worker, r *rand.Rand) []byte {
+	set, dst := bsoncore.AppendDocumentElementStart(dst, "$set")
+	if all {
+		for _, name := range b.fields {
+			dst = b.appendValue(dst, name, kw, r)
+		}
+	} else {
+		dst = b.appendValue(dst, b.fields[kw.Field(r)], kw, r)
+	}
+	dst, _ = bsoncore.AppendDocumentEnd(dst, set)
+	return dst
+}
+
 func (b *recordBuilder) appendValue(dst []byte, name string, kw *ycsb.Worker, r *rand.Rand) []byte {
 	n := int(min(max(kw.FieldLength(r), 0), b.props.FieldLength))
 	off := r.IntN(len(b.payload) - n + 1)
@@ -421,15 +436,7 @@ func (t *ycsbTask) read(ctx context.Context, keynum int64) error {
 func (t *ycsbTask) update(ctx context.Context, keynum int64) error {
 	filter := t.keyFilter(keynum)
 	idx, dst := bsoncore.AppendDocumentStart(t.doc[:0])
-	setIdx, dst := bsoncore.AppendDocumentElementStart(dst, "$set")
-	if t.props.WriteAllFields {
-		for _, name := range t.rb.fields {
-			dst = t.rb.appendValue(dst, name, t.kw, t.rnd)
-		}
-	} else {
-		dst = t.rb.appendValue(dst, t.rb.fields[t.kw.Field(t.rnd)], t.kw, t.rnd)
-	}
-	dst, _ = bsoncore.AppendDocumentEnd(dst, setIdx)
+	dst = t.rb.appendSet(dst, t.props.WriteAllFields, t.kw, t.rnd)
 	t.doc, _ = bsoncore.AppendDocumentEnd(dst, idx)
 	res, err := t.coll.UpdateOne(ctx, filter, bson.Raw(t.doc))
 	if err != nil {

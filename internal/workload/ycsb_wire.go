@@ -176,25 +176,11 @@ func (t *ycsbWireTask) read(ctx context.Context, keynum int64) (bsoncore.Documen
 // update $sets every field or one random field with new values.
 func (t *ycsbWireTask) update(ctx context.Context, keynum int64) error {
 	t.rb.appendKey(keynum)
-	msg := t.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "update", t.coll)
-	msg = bsoncore.AppendBooleanElement(msg, "ordered", true)
-	msg = t.conn.AppendFields(msg, t.db, wire.RetryWrite)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	msg, seq := wire.StartSequence(msg, "updates")
+	msg, seq := startWrite(t.conn, "update", t.db, t.coll, true, "updates")
 	stmt, msg := bsoncore.AppendDocumentStart(msg)
 	msg = t.appendKeyFilter(msg, "q")
 	u, msg := bsoncore.AppendDocumentElementStart(msg, "u")
-	set, msg := bsoncore.AppendDocumentElementStart(msg, "$set")
-	if t.props.WriteAllFields {
-		for _, name := range t.rb.fields {
-			msg = t.rb.appendValue(msg, name, t.kw, t.rnd)
-		}
-	} else {
-		msg = t.rb.appendValue(msg, t.rb.fields[t.kw.Field(t.rnd)], t.kw, t.rnd)
-	}
-	msg, _ = bsoncore.AppendDocumentEnd(msg, set)
+	msg = t.rb.appendSet(msg, t.props.WriteAllFields, t.kw, t.rnd)
 	msg, _ = bsoncore.AppendDocumentEnd(msg, u)
 	msg, _ = bsoncore.AppendDocumentEnd(msg, stmt)
 	msg = wire.EndSequence(msg, seq)
@@ -213,13 +199,7 @@ func (t *ycsbWireTask) update(ctx context.Context, keynum int64) error {
 // acknowledges the key whatever the outcome, as ycsbTask.insert does.
 func (t *ycsbWireTask) insert(ctx context.Context) error {
 	keynum := t.wl.Inserts.Next()
-	msg := t.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "insert", t.coll)
-	msg = bsoncore.AppendBooleanElement(msg, "ordered", true)
-	msg = t.conn.AppendFields(msg, t.db, wire.RetryWrite)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	msg, seq := wire.StartSequence(msg, "documents")
+	msg, seq := startWrite(t.conn, "insert", t.db, t.coll, true, "documents")
 	msg = t.rb.appendRecord(msg, keynum, t.kw, t.rnd)
 	msg = wire.EndSequence(msg, seq)
 	_, err := t.conn.RoundTrip(ctx, msg, wire.RetryWrite)
@@ -373,13 +353,7 @@ const maxLoadMessage = 32 << 20
 // bound, and returns the next key number to insert.
 func wireInsertBatch(ctx context.Context, conn *wire.Conn, db, coll string, first, last int64,
 	build func(dst []byte, k int64) []byte) (int64, error) {
-	msg := conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "insert", coll)
-	msg = bsoncore.AppendBooleanElement(msg, "ordered", false)
-	msg = conn.AppendFields(msg, db, wire.RetryWrite)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	msg, seq := wire.StartSequence(msg, "documents")
+	msg, seq := startWrite(conn, "insert", db, coll, false, "documents")
 	k := first
 	for k < last && len(msg) < maxLoadMessage {
 		msg = build(msg, k)
@@ -395,4 +369,18 @@ func wireInsertBatch(ctx context.Context, conn *wire.Conn, db, coll string, firs
 func newYCSBWireLoad(c *ycsbClient, env Env, props ycsb.Properties, batch int64, build func([]byte, int64) []byte) *wireLoad {
 	_, count := props.InsertRange()
 	return &wireLoad{client: c, db: env.DB.Name(), coll: props.Table, total: count, batch: batch, build: build}
+}
+
+// startWrite starts a retryable write command on coll in a new message:
+// its command document (verb, ordered, the connection's session fields),
+// then the document sequence seq the caller fills and ends with
+// wire.EndSequence.
+func startWrite(conn *wire.Conn, verb, db, coll string, ordered bool, seq string) ([]byte, int) {
+	msg := conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, verb, coll)
+	msg = bsoncore.AppendBooleanElement(msg, "ordered", ordered)
+	msg = conn.AppendFields(msg, db, wire.RetryWrite)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	return wire.StartSequence(msg, seq)
 }
