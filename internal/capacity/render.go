@@ -22,6 +22,13 @@ func Write(w io.Writer, a Answer, md bool) error {
 		return err
 	}
 	fmt.Fprintln(w)
+	WriteVerdicts(w, a, md)
+	return nil
+}
+
+// WriteVerdicts writes Verdicts one a line; in Markdown as a list, each
+// stage's rejections nested under it.
+func WriteVerdicts(w io.Writer, a Answer, md bool) {
 	for _, line := range Verdicts(a) {
 		if md {
 			if sub, ok := strings.CutPrefix(line, "  "); ok {
@@ -32,7 +39,6 @@ func Write(w io.Writer, a Answer, md bool) error {
 		}
 		fmt.Fprintln(w, line)
 	}
-	return nil
 }
 
 // latencyOps are the operation types the candidates' table shows.

@@ -220,13 +220,7 @@ func (a *app) writePlanReport(pl *spec.Plan, ans capacity.Answer, dir string) er
 		fmt.Fprintf(&b, "Constraints: %s.\n\n", strings.Join(cs, ", "))
 	}
 	b.WriteString("## Recommendation\n\n")
-	for _, l := range capacity.Verdicts(ans) {
-		if sub, ok := strings.CutPrefix(l, "  "); ok {
-			b.WriteString("  - " + sub + "\n")
-		} else {
-			b.WriteString("- " + l + "\n")
-		}
-	}
+	capacity.WriteVerdicts(&b, ans, true)
 	b.WriteString("\n## Candidates\n\n")
 	if err := capacity.WriteCandidates(&b, ans, true); err != nil {
 		return err
