@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -21,8 +22,18 @@ type loader struct {
 	total int64
 	batch int64
 	build func(dst []byte, key int64) []byte
-	next  atomic.Int64
-	done  atomic.Int64
+	// open returns one worker's inserter; nil inserts with the driver's
+	// insertMany on coll.
+	open func(ctx context.Context) (batchInserter, error)
+	next atomic.Int64
+	done atomic.Int64
+}
+
+// batchInserter is one loader worker's way to insert the documents of keys
+// [first, last), and to release what it holds when the load ends.
+type batchInserter interface {
+	insert(ctx context.Context, first, last int64) error
+	close() error
 }
 
 // run loads with the given number of parallel connections, reporting the
@@ -47,23 +58,43 @@ func (l *loader) run(ctx context.Context, workers int, progress func(done int64)
 	return nil
 }
 
-func (l *loader) loadBatches(ctx context.Context, progress func(int64)) error {
-	var buf []byte
-	docs := make([]any, 0, l.batch)
-	insert := options.InsertMany().SetOrdered(false)
+func (l *loader) loadBatches(ctx context.Context, progress func(int64)) (err error) {
+	ins := batchInserter(&driverInserter{l: l, docs: make([]any, 0, l.batch), opts: options.InsertMany().SetOrdered(false)})
+	if l.open != nil {
+		if ins, err = l.open(ctx); err != nil {
+			return err
+		}
+	}
+	defer func() { err = errors.Join(err, ins.close()) }()
 	for {
 		first := l.next.Add(l.batch) - l.batch
 		if first >= l.total {
 			return nil
 		}
 		last := min(first+l.batch, l.total)
-		buf, docs = l.buildBatch(buf[:0], docs[:0], first, last)
-		if _, err := l.coll.InsertMany(ctx, docs, insert); err != nil {
+		if err := ins.insert(ctx, first, last); err != nil {
 			return fmt.Errorf("preload %s: %w", l.coll.Name(), err)
 		}
 		progress(l.done.Add(last - first))
 	}
 }
+
+// driverInserter inserts a batch with one unordered insertMany, reusing
+// its buffers.
+type driverInserter struct {
+	l    *loader
+	buf  []byte
+	docs []any
+	opts *options.InsertManyOptionsBuilder
+}
+
+func (d *driverInserter) insert(ctx context.Context, first, last int64) error {
+	d.buf, d.docs = d.l.buildBatch(d.buf[:0], d.docs[:0], first, last)
+	_, err := d.l.coll.InsertMany(ctx, d.docs, d.opts)
+	return err
+}
+
+func (*driverInserter) close() error { return nil }
 
 // buildBatch appends the documents of keys [first, last) to buf and
 // returns them as slices of it.

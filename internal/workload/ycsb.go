@@ -249,10 +249,10 @@ func (w YCSB) Setup(ctx context.Context, env Env, p spec.Params) error {
 		return rb.appendRecord(dst, start+k, kw, rnd)
 	}
 	progress := func(done int64) { env.progress("load", done, count) }
-	if c := chooseClient(env, p); c.path == clientWire {
-		return newYCSBWireLoad(c, env, props, p.Int("batchSize"), build).run(ctx, int(p.Int("loaders")), progress)
-	}
 	l := &loader{coll: env.DB.Collection(props.Table), total: count, batch: p.Int("batchSize"), build: build}
+	if c := chooseClient(env, p); c.path == clientWire {
+		l.open = openWireInserter(c, env.DB.Name(), props.Table, build)
+	}
 	return l.run(ctx, int(p.Int("loaders")), progress)
 }
 

@@ -192,12 +192,8 @@ func (t *ycsbLoadTask) doWire(ctx context.Context, first, last int64) error {
 		bytes += int64(len(dst) - n)
 		return dst
 	}
-	for k := first; k < last; {
-		next, err := wireInsertBatch(ctx, t.conn, t.db, s.wl.P.Table, k, last, build)
-		if err != nil {
-			return err
-		}
-		k = next
+	if err := wireInsertRange(ctx, t.conn, t.db, s.wl.P.Table, first, last, build); err != nil {
+		return err
 	}
 	t.inserted.Add(last - first)
 	t.bytes.Add(bytes)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"sync"
-	"sync/atomic"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -294,57 +293,6 @@ func (t *ycsbWireTask) killCursor(ctx context.Context, id int64) error {
 	return err
 }
 
-// wireLoad runs YCSB's load phase over wire connections: keys [0, total)
-// in parallel unordered insert batches, documents appended straight into
-// each message's document sequence by build.
-type wireLoad struct {
-	client   *ycsbClient
-	db, coll string
-	total    int64
-	batch    int64
-	build    func(dst []byte, key int64) []byte
-	next     atomic.Int64
-	done     atomic.Int64
-}
-
-// run loads with the given number of parallel connections, reporting the
-// documents inserted so far after every batch.
-func (l *wireLoad) run(ctx context.Context, workers int, progress func(done int64)) error {
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for i := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = l.loadBatches(ctx, progress)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-func (l *wireLoad) loadBatches(ctx context.Context, progress func(int64)) error {
-	conn, err := dialWire(ctx, l.client)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	for {
-		first := l.next.Add(l.batch) - l.batch
-		if first >= l.total {
-			return nil
-		}
-		last := min(first+l.batch, l.total)
-		for k := first; k < last; {
-			var err error
-			if k, err = wireInsertBatch(ctx, conn, l.db, l.coll, k, last, l.build); err != nil {
-				return fmt.Errorf("preload %s: %w", l.coll, err)
-			}
-		}
-		progress(l.done.Add(last - first))
-	}
-}
-
 // maxLoadMessage bounds one insert message (the server takes 48 MB).
 const maxLoadMessage = 32 << 20
 
@@ -364,11 +312,43 @@ func wireInsertBatch(ctx context.Context, conn *wire.Conn, db, coll string, firs
 	return k, err
 }
 
-// newYCSBWireLoad is Setup's load over the wire client, with the same
-// record builder the driver's loader uses.
-func newYCSBWireLoad(c *ycsbClient, env Env, props ycsb.Properties, batch int64, build func([]byte, int64) []byte) *wireLoad {
-	_, count := props.InsertRange()
-	return &wireLoad{client: c, db: env.DB.Name(), coll: props.Table, total: count, batch: batch, build: build}
+// wireInserter inserts a loader worker's batches over a wire connection
+// of its own, documents appended straight into each message's document
+// sequence by build.
+type wireInserter struct {
+	conn     *wire.Conn
+	db, coll string
+	build    func(dst []byte, key int64) []byte
+}
+
+// openWireInserter is a loader's open for the wire client: each worker
+// dials its own connection.
+func openWireInserter(c *ycsbClient, db, coll string, build func([]byte, int64) []byte) func(context.Context) (batchInserter, error) {
+	return func(ctx context.Context) (batchInserter, error) {
+		conn, err := dialWire(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		return &wireInserter{conn: conn, db: db, coll: coll, build: build}, nil
+	}
+}
+
+func (w *wireInserter) insert(ctx context.Context, first, last int64) error {
+	return wireInsertRange(ctx, w.conn, w.db, w.coll, first, last, w.build)
+}
+
+func (w *wireInserter) close() error { return w.conn.Close() }
+
+// wireInsertRange inserts the records of key numbers [first, last) in as
+// many messages as their size needs.
+func wireInsertRange(ctx context.Context, conn *wire.Conn, db, coll string, first, last int64, build func([]byte, int64) []byte) error {
+	for k := first; k < last; {
+		var err error
+		if k, err = wireInsertBatch(ctx, conn, db, coll, k, last, build); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // startWrite starts a retryable write command on coll in a new message:
