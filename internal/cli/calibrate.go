@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -55,7 +55,7 @@ of steps and the knee.`,
 	fl.IntVar(&f.start, "start", 1, "threads of the first step")
 	fl.IntVar(&f.factor, "factor", 2, "multiply the threads by this each step")
 	fl.IntVar(&f.maxT, "max", 256, "most threads tried")
-	fl.Float64Var(&f.minGain, "min-gain", plan.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
+	fl.Float64Var(&f.minGain, "min-gain", study.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
 	fl.StringVar(&f.duration, "duration", "10s", "measured phase of each step")
 	fl.StringVar(&f.warmup, "warmup", "2s", "warm-up of each step")
 	fl.StringVar(&f.uri, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
@@ -67,7 +67,7 @@ of steps and the knee.`,
 	return cmd
 }
 
-func (f calibrateFlags) check() (plan.Calibration, error) {
+func (f calibrateFlags) check() (study.Calibration, error) {
 	var errs []error
 	if f.workload == "" {
 		errs = append(errs, errors.New("--workload: required, such as ycsb-b (see 'mongobench workloads')"))
@@ -78,7 +78,7 @@ func (f calibrateFlags) check() (plan.Calibration, error) {
 	if f.minGain <= 0 || f.minGain >= 1 {
 		errs = append(errs, fmt.Errorf("--min-gain: got %v, want a share between 0 and 1, such as 0.05", f.minGain))
 	}
-	return plan.Calibration{Start: f.start, Factor: f.factor, Max: f.maxT, MinGain: f.minGain}, errors.Join(errs...)
+	return study.Calibration{Start: f.start, Factor: f.factor, Max: f.maxT, MinGain: f.minGain}, errors.Join(errs...)
 }
 
 func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
@@ -94,18 +94,18 @@ func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
 		return err
 	}
 	defer closeStore()
-	cal := &calibration{study: newStudy(a, t, st, f.reportDir), f: f, c: c, id: bench.NewRunID(time.Now())}
+	cal := &calibration{studyRun: newStudy(a, t, st, f.reportDir), f: f, c: c, id: runner.NewRunID(time.Now())}
 	runErr := cal.run(ctx)
 	return errors.Join(runErr, cal.finish())
 }
 
 // calibration is one invocation of mongobench calibrate.
 type calibration struct {
-	*study
+	*studyRun
 	f     calibrateFlags
-	c     plan.Calibration
+	c     study.Calibration
 	id    string
-	steps []plan.ThreadStep
+	steps []study.ThreadStep
 }
 
 func (cal *calibration) run(ctx context.Context) error {
@@ -124,10 +124,10 @@ func (cal *calibration) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		s := plan.ThreadStepOf(d)
+		s := study.ThreadStepOf(d)
 		cal.steps = append(cal.steps, s)
 		entry := map[string]any{"id": cal.id, "step": len(cal.steps)}
-		if g := plan.Gain(cal.steps, len(cal.steps)-1); g != nil {
+		if g := study.Gain(cal.steps, len(cal.steps)-1); g != nil {
 			entry["gain"] = *g
 		}
 		d.TestResults["calibration"] = entry
@@ -159,15 +159,15 @@ func (cal *calibration) finish() error {
 		return nil
 	}
 	fmt.Fprintln(cal.app.stdout)
-	if err := cal.table(cal.app.stdout, plan.Text); err != nil {
+	if err := cal.table(cal.app.stdout, study.Text); err != nil {
 		return err
 	}
 	return cal.writeSummary("calibrate-"+cal.id, func(b *strings.Builder) error {
 		fmt.Fprintf(b, "# Thread calibration of %s\n\nCalibration %s, closed loop, %s per step.\n\n", cal.f.workload, cal.id, cal.f.duration)
-		return cal.table(b, plan.Markdown)
+		return cal.table(b, study.Markdown)
 	})
 }
 
-func (cal *calibration) table(w io.Writer, f plan.Format) error {
-	return plan.WriteCalibration(w, f, cal.steps, cal.c)
+func (cal *calibration) table(w io.Writer, f study.Format) error {
+	return study.WriteCalibration(w, f, cal.steps, cal.c)
 }

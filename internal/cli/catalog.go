@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -119,7 +119,7 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		return err
 	}
 	defer closeStore()
-	s := newStudy(a, bench.Target{}, st, "") // the catalog's document is 'mongobench report'
+	s := newStudy(a, runner.Target{}, st, "") // the catalog's document is 'mongobench report'
 	docs := make([][]*result.Doc, len(tests))
 	err = s.runTargets(ctx, tests, targets, scale, f, docs)
 	for i, t := range tests {
@@ -147,12 +147,12 @@ func (a *app) catalogStore(ctx context.Context, f catalogFlags, targets []spec.T
 
 // runTargets runs the tests on each target in turn (a profile's server
 // runs for all the tests at once), collecting each test's documents.
-func (s *study) runTargets(ctx context.Context, tests []catalog.Test, targets []spec.Target, scale catalog.Scale, f catalogFlags, docs [][]*result.Doc) error {
+func (s *studyRun) runTargets(ctx context.Context, tests []catalog.Test, targets []spec.Target, scale catalog.Scale, f catalogFlags, docs [][]*result.Doc) error {
 	for pos, tg := range targets {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w: stopped before target %s; the variants measured are stored", errInterrupted, tg.Label)
 		}
-		err := s.app.onTarget(ctx, tg, func(bt bench.Target) error {
+		err := s.app.onTarget(ctx, tg, func(bt runner.Target) error {
 			if f.cacheSize > 0 {
 				bt.CacheSize, bt.CacheSizeSource = int64(f.cacheSize), "--cache-size"
 			}
@@ -176,7 +176,7 @@ func (s *study) runTargets(ctx context.Context, tests []catalog.Test, targets []
 
 // runTest runs the variants of one test on the study's target and
 // returns the documents it stored.
-func (s *study) runTest(ctx context.Context, t catalog.Test, vs []catalog.Variant, label string, f catalogFlags) ([]*result.Doc, error) {
+func (s *studyRun) runTest(ctx context.Context, t catalog.Test, vs []catalog.Variant, label string, f catalogFlags) ([]*result.Doc, error) {
 	on := ""
 	if label != "" {
 		on = " on " + label
@@ -199,7 +199,7 @@ func (s *study) runTest(ctx context.Context, t catalog.Test, vs []catalog.Varian
 	return docs, nil
 }
 
-func (s *study) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, label string, f catalogFlags) (*result.Doc, error) {
+func (s *studyRun) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, label string, f catalogFlags) (*result.Doc, error) {
 	sc, err := buildScenario(workload.Builtin(), t.Workload, map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
 		"ops": strconv.FormatInt(v.Ops, 10), "warmup": v.Warmup, "duration": v.MaxDuration, "database": f.database, "label": label}, v.Params)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
 // TestCatalogInsertTests runs two insert tests at a tiny scale on the real

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -27,7 +27,7 @@ without that marker, whatever the flags. Results are never dropped.`,
 			if err != nil {
 				return err
 			}
-			c, err := bench.Connect(cmd.Context(), t.URI, 2)
+			c, err := runner.Connect(cmd.Context(), t.URI, 2)
 			if err != nil {
 				return err
 			}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/tables"
+	"github.com/mongobench/mongobench/internal/template"
 	"github.com/mongobench/mongobench/internal/uri"
 )
 
@@ -67,7 +67,7 @@ func (a *app) exitCode(err error) int {
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitInterrupted
-	case errors.As(err, &ue), errors.Is(err, bench.ErrBadURI), isCobraUsage(err):
+	case errors.As(err, &ue), errors.Is(err, runner.ErrBadURI), isCobraUsage(err):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitUsage
 	}
@@ -81,7 +81,7 @@ func isCobraUsage(err error) bool {
 	if errors.As(err, &se) {
 		return true
 	}
-	var te *tables.Error
+	var te *template.Error
 	if errors.As(err, &te) {
 		return false // a template's problem, whatever the server's words
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -71,9 +71,9 @@ The comparison is printed, written as Markdown with its charts into
 
 // check validates the flags and returns the criteria and the prices given
 // by label.
-func (f compareFlags) check() (plan.Criteria, map[string]float64, error) {
+func (f compareFlags) check() (study.Criteria, map[string]float64, error) {
 	var errs []error
-	c := plan.Criteria{MinFraction: plan.DefaultSweepFraction, MaxErrors: f.maxErrors}
+	c := study.Criteria{MinFraction: study.DefaultSweepFraction, MaxErrors: f.maxErrors}
 	if len(f.labels) < 2 {
 		errs = append(errs, errors.New("--label: give at least two, such as --label r6g --label r5"))
 	}
@@ -113,16 +113,16 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	if err != nil {
 		return err
 	}
-	pairs := make([]plan.Pair, 0, len(profiles)-1)
+	pairs := make([]study.Pair, 0, len(profiles)-1)
 	for _, p := range profiles[1:] {
-		pairs = append(pairs, plan.Compare(profiles[0], p, crit))
+		pairs = append(pairs, study.Compare(profiles[0], p, crit))
 	}
 	if f.asJSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"criteria": crit.String(), "profiles": profiles, "pairs": pairs})
 	}
-	if err := writeComparison(a.stdout, plan.Text, profiles, pairs); err != nil {
+	if err := writeComparison(a.stdout, study.Text, profiles, pairs); err != nil {
 		return err
 	}
 	if f.reportDir == "" {
@@ -138,23 +138,23 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 
 // loadProfiles reads each label's latest sweep from the store, and
 // returns its profile and its chart curve.
-func loadProfiles(ctx context.Context, st store.Store, f compareFlags, costs map[string]float64, c plan.Criteria) ([]plan.Profile, []report.Curve, error) {
-	var out []plan.Profile
+func loadProfiles(ctx context.Context, st store.Store, f compareFlags, costs map[string]float64, c study.Criteria) ([]study.Profile, []report.Curve, error) {
+	var out []study.Profile
 	var curves []report.Curve
 	for _, label := range f.labels {
 		docs, err := st.Sweeps(ctx, store.Query{Label: label, Workload: f.workload})
 		if err != nil {
 			return nil, nil, err
 		}
-		steps := make([]plan.Step, 0, len(docs))
+		steps := make([]study.Step, 0, len(docs))
 		for i := range docs {
-			s, err := plan.StepOf(&docs[i])
+			s, err := study.StepOf(&docs[i])
 			if err != nil {
 				return nil, nil, err
 			}
 			steps = append(steps, s)
 		}
-		steps = plan.LatestSweep(steps)
+		steps = study.LatestSweep(steps)
 		if len(steps) == 0 {
 			what := "no stored sweep has label " + strconv.Quote(label)
 			if f.workload != "" {
@@ -166,7 +166,7 @@ func loadProfiles(ctx context.Context, st store.Store, f compareFlags, costs map
 		if v, ok := costs[label]; ok {
 			cost = &v
 		}
-		out = append(out, plan.ProfileOf(label, steps, cost, c))
+		out = append(out, study.ProfileOf(label, steps, cost, c))
 		curves = append(curves, curveOf(label, steps))
 	}
 	for _, p := range out[1:] {
@@ -180,17 +180,17 @@ func loadProfiles(ctx context.Context, st store.Store, f compareFlags, costs map
 
 // writeComparison writes the profiles, then each pair's tables and
 // verdict.
-func writeComparison(w io.Writer, f plan.Format, profiles []plan.Profile, pairs []plan.Pair) error {
-	if err := plan.WriteProfiles(w, f, profiles); err != nil {
+func writeComparison(w io.Writer, f study.Format, profiles []study.Profile, pairs []study.Pair) error {
+	if err := study.WriteProfiles(w, f, profiles); err != nil {
 		return err
 	}
 	for _, p := range pairs {
-		title := "\n" + plan.CompareTitle(p) + "\n\n"
-		if f == plan.Markdown {
-			title = "\n## " + plan.CompareTitle(p) + "\n\n"
+		title := "\n" + study.CompareTitle(p) + "\n\n"
+		if f == study.Markdown {
+			title = "\n## " + study.CompareTitle(p) + "\n\n"
 		}
 		fmt.Fprint(w, title)
-		if err := plan.WritePair(w, f, p); err != nil {
+		if err := study.WritePair(w, f, p); err != nil {
 			return err
 		}
 	}
@@ -199,14 +199,14 @@ func writeComparison(w io.Writer, f plan.Format, profiles []plan.Profile, pairs 
 
 // writeCompareReport writes compare-A-vs-B….md into dir and returns its
 // path.
-func writeCompareReport(dir string, c plan.Criteria, profiles []plan.Profile, pairs []plan.Pair, curves []report.Curve) (string, error) {
+func writeCompareReport(dir string, c study.Criteria, profiles []study.Profile, pairs []study.Pair, curves []report.Curve) (string, error) {
 	var b strings.Builder
 	labels := make([]string, len(profiles))
 	for i, p := range profiles {
 		labels[i] = p.Label
 	}
 	fmt.Fprintf(&b, "# %s: %s\n\nA target holds when %s.\n\n", strings.Join(labels, " vs "), profiles[0].Workload, c)
-	if err := writeComparison(&b, plan.Markdown, profiles, pairs); err != nil {
+	if err := writeComparison(&b, study.Markdown, profiles, pairs); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

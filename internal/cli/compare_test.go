@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/cli"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
 // TestCompare stores two tiny YCSB-B sweeps under two labels with their

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
 // TestInterruptStoresPartialResult cancels a run in its measured phase, as

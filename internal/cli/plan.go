@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/capacity"
+	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
@@ -103,7 +103,7 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 		enc.SetIndent("", "  ")
 		return errors.Join(runErr, enc.Encode(ans))
 	}
-	if err := capacity.Write(a.stdout, ans, false); err != nil {
+	if err := plan.Write(a.stdout, ans, false); err != nil {
 		return err
 	}
 	return errors.Join(runErr, a.writePlanReport(pl, ans, f.reportDir))
@@ -117,11 +117,11 @@ func (a *app) measurePlan(ctx context.Context, pl *spec.Plan, runs int, st store
 	if err != nil {
 		return err
 	}
-	s := newStudy(a, bench.Target{}, st, reportDir)
+	s := newStudy(a, runner.Target{}, st, reportDir)
 	for rep := range runs {
 		for _, c := range pl.Candidates {
 			a.say("plan %s: %s, run %d of %d\n", pl.Name, c.Label, rep+1, runs)
-			err := a.onTarget(ctx, c, func(bt bench.Target) error {
+			err := a.onTarget(ctx, c, func(bt runner.Target) error {
 				s.target = bt
 				sc := pl.Scenario.Clone()
 				sc.Label, sc.Repetition = c.Label, next[c.Label]+rep
@@ -175,19 +175,19 @@ func planDocs(ctx context.Context, st store.Store, name string) ([]result.Doc, e
 
 // answerPlan evaluates the plan on its stored runs, with the plan file's
 // prices (so a price change needs no new runs).
-func (a *app) answerPlan(ctx context.Context, pl *spec.Plan, st store.Store) (capacity.Answer, error) {
+func (a *app) answerPlan(ctx context.Context, pl *spec.Plan, st store.Store) (plan.Answer, error) {
 	docs, err := planDocs(ctx, st, pl.Name)
 	if err != nil {
-		return capacity.Answer{}, err
+		return plan.Answer{}, err
 	}
-	p := capacity.Plan{Demand: pl.Demand, Constraints: pl.Constraints}
+	p := plan.Plan{Demand: pl.Demand, Constraints: pl.Constraints}
 	var missing []string
 	for _, c := range pl.Candidates {
-		cand := capacity.Candidate{Name: c.Label, Description: c.Instance.Type, Baseline: c.Baseline,
+		cand := plan.Candidate{Name: c.Label, Description: c.Instance.Type, Baseline: c.Baseline,
 			Monthly: c.Price.PerMonth(), Currency: c.Price.Currency}
 		for i := range docs {
 			if docs[i].Variant["candidate"] == c.Label {
-				cand.Runs = append(cand.Runs, capacity.RunOf(&docs[i]))
+				cand.Runs = append(cand.Runs, plan.RunOf(&docs[i]))
 			}
 		}
 		if len(cand.Runs) == 0 {
@@ -196,14 +196,14 @@ func (a *app) answerPlan(ctx context.Context, pl *spec.Plan, st store.Store) (ca
 		p.Candidates = append(p.Candidates, cand)
 	}
 	if len(missing) > 0 {
-		return capacity.Answer{}, fmt.Errorf("plan %s: no stored runs of %s in %s (run 'mongobench plan' without --from-results)",
+		return plan.Answer{}, fmt.Errorf("plan %s: no stored runs of %s in %s (run 'mongobench plan' without --from-results)",
 			pl.Name, strings.Join(missing, ", "), st.Where())
 	}
-	return capacity.Evaluate(p)
+	return plan.Evaluate(p)
 }
 
 // writePlanReport writes the plan's Markdown report and its bar charts.
-func (a *app) writePlanReport(pl *spec.Plan, ans capacity.Answer, dir string) error {
+func (a *app) writePlanReport(pl *spec.Plan, ans plan.Answer, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -220,13 +220,13 @@ func (a *app) writePlanReport(pl *spec.Plan, ans capacity.Answer, dir string) er
 		fmt.Fprintf(&b, "Constraints: %s.\n\n", strings.Join(cs, ", "))
 	}
 	b.WriteString("## Recommendation\n\n")
-	capacity.WriteVerdicts(&b, ans, true)
+	plan.WriteVerdicts(&b, ans, true)
 	b.WriteString("\n## Candidates\n\n")
-	if err := capacity.WriteCandidates(&b, ans, true); err != nil {
+	if err := plan.WriteCandidates(&b, ans, true); err != nil {
 		return err
 	}
 	b.WriteString("\n## Stages\n\n")
-	if err := capacity.WriteStages(&b, ans, true); err != nil {
+	if err := plan.WriteStages(&b, ans, true); err != nil {
 		return err
 	}
 	b.WriteString("\n## Charts\n\n")
@@ -252,7 +252,7 @@ func (a *app) writePlanReport(pl *spec.Plan, ans capacity.Answer, dir string) er
 	return nil
 }
 
-func demandText(ans capacity.Answer, pl *spec.Plan) string {
+func demandText(ans plan.Answer, pl *spec.Plan) string {
 	if ans.OpsPerUser == 0 {
 		return "demand in explicit rates"
 	}
@@ -267,8 +267,8 @@ type planChart struct {
 
 // planCharts are the report's bar charts: throughput, each operation
 // type's p95, monthly cost and throughput per cost unit.
-func planCharts(ans capacity.Answer) []planChart {
-	bar := func(as capacity.Assessment, v *float64) report.Bar {
+func planCharts(ans plan.Answer) []planChart {
+	bar := func(as plan.Assessment, v *float64) report.Bar {
 		return report.Bar{Name: as.Name, Value: v, Marked: as.Baseline}
 	}
 	val := func(v float64) *float64 { return &v }

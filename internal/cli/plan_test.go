@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/capacity/capacitytest"
+	"github.com/mongobench/mongobench/internal/testsupport/plantest"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -157,7 +157,7 @@ func seedPlanFile(t *testing.T, bPrice string) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("name: seed\nscenario: {workload: ycsb-b, threads: 16, duration: 60s}\nruns: 3\ncandidates:\n")
-	for _, c := range capacitytest.Seed {
+	for _, c := range plantest.Seed {
 		price := strconv.FormatFloat(c.Monthly, 'f', -1, 64)
 		if c.Name == "b" {
 			price = bPrice
@@ -178,7 +178,7 @@ func seedPlanFile(t *testing.T, bPrice string) string {
 // stage, b for the second, c and d rejected for latency; then b's price
 // alone, changed in the plan file, moves the first stage to b.
 func TestPlanFromStoredSeedStudy(t *testing.T) {
-	docs, err := capacitytest.Docs("seed")
+	docs, err := plantest.Docs("seed")
 	if err != nil {
 		t.Fatal(err)
 	}

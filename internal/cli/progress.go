@@ -11,7 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mongobench/mongobench/internal/hist"
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/spec"
 )
@@ -51,7 +51,7 @@ func (p *progress) setup(stage string, done, total int64) {
 }
 
 // interval shows the last closed interval.
-func (p *progress) interval(iv *load.Interval) {
+func (p *progress) interval(iv *engine.Interval) {
 	if !p.live {
 		return
 	}

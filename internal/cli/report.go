@@ -17,7 +17,7 @@ const shippedTemplateName = "templates/performance-tables.md"
 
 func (a *app) reportCmd() *cobra.Command {
 	var f tablesFlags
-	var template string
+	var templatePath string
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Render the MongoDB Performance Tables document from the stored results",
@@ -36,12 +36,12 @@ The document keeps its MONGO_TABLE blocks, so it can be rendered again with
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			md, name := templates.PerformanceTables, shippedTemplateName
-			if template != "" {
-				b, err := os.ReadFile(template)
+			if templatePath != "" {
+				b, err := os.ReadFile(templatePath)
 				if err != nil {
 					return usage(fmt.Errorf("template: %w", err))
 				}
-				md, name = b, template
+				md, name = b, templatePath
 			}
 			return a.renderDoc(cmd, md, name, f, func() {
 				if f.out != "" {
@@ -51,7 +51,7 @@ The document keeps its MONGO_TABLE blocks, so it can be rendered again with
 		},
 	}
 	cmd.Flags().StringVarP(&f.out, "output", "o", defaultReportPath, "write the document here (empty: standard output)")
-	cmd.Flags().StringVar(&template, "template", "", "render this template instead of the shipped one")
+	cmd.Flags().StringVar(&templatePath, "template", "", "render this template instead of the shipped one")
 	cmd.Flags().StringVar(&f.results.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
 	cmd.Flags().BoolVar(&f.keepGoing, "keep-going", false, "render a broken block as an error note and go on")
 	return cmd

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -19,7 +19,7 @@ func (a *app) openStore(ctx context.Context, resultsURI, file, targetURI string)
 	if where == "" {
 		where = targetURI
 	}
-	c, err := bench.Connect(ctx, where, 2)
+	c, err := runner.Connect(ctx, where, 2)
 	if err != nil {
 		return nil, nil, fmt.Errorf("results store: %w", err)
 	}
@@ -30,7 +30,7 @@ func (a *app) openStore(ctx context.Context, resultsURI, file, targetURI string)
 // targetAndStore resolves the target (the given URI, $MONGOBENCH_URI, or
 // the embedded server) and opens where its results go. The returned func
 // closes the store.
-func (a *app) targetAndStore(ctx context.Context, uri, resultsURI, file string) (bench.Target, store.Store, func(), error) {
+func (a *app) targetAndStore(ctx context.Context, uri, resultsURI, file string) (runner.Target, store.Store, func(), error) {
 	if uri == "" {
 		uri = env("MONGOBENCH_URI")
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
@@ -179,7 +179,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, describe(sc), redact(t.URI), version, topology)
 	}
-	d, err := bench.Run(ctx, bench.Options{
+	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: workload.Builtin(), Target: t, ToolVersion: Version,
 		OnConnected: announce, OnSetup: p.setup, OnInterval: p.interval,
 	})
@@ -216,7 +216,7 @@ func checkURI(s string) error {
 	if s == "" {
 		return nil
 	}
-	if err := bench.CheckURI(s); err != nil {
+	if err := runner.CheckURI(s); err != nil {
 		return usage(err)
 	}
 	return nil

@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
@@ -97,16 +97,16 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 		return err
 	}
 	defer closeStore()
-	s := &slaStudy{study: newStudy(a, t, st, f.reportDir), f: f, sla: sla, modes: modes}
+	s := &slaStudy{studyRun: newStudy(a, t, st, f.reportDir), f: f, sla: sla, modes: modes}
 	runErr := s.run(ctx, rates)
 	return errors.Join(runErr, s.finish(ctx))
 }
 
 // check validates the flags and returns the SLA, the rates (nil: auto)
 // and the modes.
-func (f slaFlags) check() (plan.SLA, []float64, []string, error) {
+func (f slaFlags) check() (study.SLA, []float64, []string, error) {
 	var errs []error
-	sla, err := plan.ParseSLA(f.p99, f.p95, f.p999)
+	sla, err := study.ParseSLA(f.p99, f.p95, f.p999)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--p99/--p95/--p999: %w", err))
 	}
@@ -150,11 +150,11 @@ func parseRates(s string) ([]float64, error) {
 
 // slaStudy is one invocation of mongobench sla.
 type slaStudy struct {
-	*study
+	*studyRun
 	f     slaFlags
-	sla   plan.SLA
+	sla   study.SLA
 	modes []string
-	runs  []plan.Run
+	runs  []study.Run
 }
 
 // run measures every rate (or steps up in auto mode until every mode
@@ -207,11 +207,11 @@ func (s *slaStudy) one(ctx context.Context, tps float64, mode string, rep int) e
 }
 
 func (s *slaStudy) record(ctx context.Context, d *result.Doc) error {
-	r, err := plan.RunOf(d)
+	r, err := study.RunOf(d)
 	if err != nil {
 		return err
 	}
-	v := plan.Judge(r, s.sla)
+	v := study.Judge(r, s.sla)
 	d.TestResults["sla"] = map[string]any{"spec": s.sla.String(), "pass": v.Pass, "reasons": v.Reasons}
 	if err := s.keep(ctx, d); err != nil {
 		return err
@@ -224,7 +224,7 @@ func (s *slaStudy) record(ctx context.Context, d *result.Doc) error {
 
 func (s *slaStudy) scenario(tps float64, mode string, rep int) (*spec.Scenario, error) {
 	set := map[string]string{
-		"name": plan.TestName, "rate": strconv.FormatFloat(tps, 'f', -1, 64), "duration": s.f.duration,
+		"name": study.TestName, "rate": strconv.FormatFloat(tps, 'f', -1, 64), "duration": s.f.duration,
 		"warmup": s.f.warmup, "repetition": strconv.Itoa(rep), "uri": s.target.URI,
 		"threads": s.f.threads, "database": s.f.database, "label": s.f.label,
 	}
@@ -233,7 +233,7 @@ func (s *slaStudy) scenario(tps float64, mode string, rep int) (*spec.Scenario, 
 }
 
 func (s *slaStudy) allFailed(tps float64) bool {
-	for _, sum := range plan.Summarize(s.runs, s.sla) {
+	for _, sum := range study.Summarize(s.runs, s.sla) {
 		if sum.TPS == tps && sum.Majority() {
 			return false
 		}
@@ -246,10 +246,10 @@ func (s *slaStudy) finish(ctx context.Context) error {
 	if len(s.runs) == 0 {
 		return nil
 	}
-	sums := plan.Summarize(s.runs, s.sla)
+	sums := study.Summarize(s.runs, s.sla)
 	out := s.app.stdout
 	fmt.Fprintln(out)
-	if err := s.tables(out, plan.Text, sums); err != nil {
+	if err := s.tables(out, study.Text, sums); err != nil {
 		return err
 	}
 	audit := s.audit(ctx)
@@ -257,22 +257,22 @@ func (s *slaStudy) finish(ctx context.Context) error {
 	return s.writeReport(sums, audit)
 }
 
-func (s *slaStudy) tables(w io.Writer, f plan.Format, sums []plan.Summary) error {
-	if err := plan.WriteRuns(w, f, s.runs, s.sla); err != nil {
+func (s *slaStudy) tables(w io.Writer, f study.Format, sums []study.Summary) error {
+	if err := study.WriteRuns(w, f, s.runs, s.sla); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
-	if err := plan.WriteSummary(w, f, sums); err != nil {
+	if err := study.WriteSummary(w, f, sums); err != nil {
 		return err
 	}
 	if distinctRates(s.runs) > 1 {
 		fmt.Fprintln(w)
-		return plan.WriteScaling(w, f, sums, s.sla)
+		return study.WriteScaling(w, f, sums, s.sla)
 	}
 	return nil
 }
 
-func distinctRates(runs []plan.Run) int {
+func distinctRates(runs []study.Run) int {
 	seen := map[float64]bool{}
 	for _, r := range runs {
 		seen[r.TPS] = true
@@ -286,7 +286,7 @@ func (s *slaStudy) audit(ctx context.Context) string {
 	if db == "" {
 		db = spec.DefaultDatabase
 	}
-	a, err := bench.AuditLedger(context.WithoutCancel(ctx), s.target.URI, db)
+	a, err := runner.AuditLedger(context.WithoutCancel(ctx), s.target.URI, db)
 	if err != nil {
 		return "not done: " + err.Error()
 	}
@@ -296,14 +296,14 @@ func (s *slaStudy) audit(ctx context.Context) string {
 	return fmt.Sprintf("%d transfers, %d accounts: balances conserved, every entry one debit and one credit", a.Entries, a.Accounts)
 }
 
-func (s *slaStudy) writeReport(sums []plan.Summary, audit string) error {
+func (s *slaStudy) writeReport(sums []study.Summary, audit string) error {
 	name := "sla-" + time.Now().UTC().Format("20060102T150405Z")
 	return s.writeSummary(name, func(b *strings.Builder) error {
 		fmt.Fprintf(b, "# Transactions at a fixed rate: %s\n\n", s.sla)
 		if s.f.stage != "" {
 			fmt.Fprintf(b, "Stage: %s\n\n", s.f.stage)
 		}
-		if err := s.tables(b, plan.Markdown, sums); err != nil {
+		if err := s.tables(b, study.Markdown, sums); err != nil {
 			return err
 		}
 		fmt.Fprintf(b, "\nAudit: %s\n", audit)
@@ -327,7 +327,7 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 		Short: "One row per --stage of stored SLA runs, in the order they were run",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sla, err := plan.ParseSLA(p99, p95, p999)
+			sla, err := study.ParseSLA(p99, p95, p999)
 			if err != nil {
 				return usage(fmt.Errorf("--p99: %w", err))
 			}
@@ -340,11 +340,11 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 					fmt.Fprintf(a.stdout, "no SLA runs stored in %s\n", st.Where())
 					return nil
 				}
-				format := plan.Text
+				format := study.Text
 				if md {
-					format = plan.Markdown
+					format = study.Markdown
 				}
-				return plan.WriteJourney(a.stdout, format, plan.Journey(runs, sla))
+				return study.WriteJourney(a.stdout, format, study.Journey(runs, sla))
 			})
 		},
 	}
@@ -357,17 +357,17 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 }
 
 // storedSLARuns reads every stored txn_sla run.
-func storedSLARuns(ctx context.Context, st store.Store) ([]plan.Run, error) {
+func storedSLARuns(ctx context.Context, st store.Store) ([]study.Run, error) {
 	docs, err := st.List(ctx, 0)
 	if err != nil {
 		return nil, err
 	}
-	var runs []plan.Run
+	var runs []study.Run
 	for i := range docs {
-		if docs[i].TestName != plan.TestName {
+		if docs[i].TestName != study.TestName {
 			continue
 		}
-		r, err := plan.RunOf(&docs[i])
+		r, err := study.RunOf(&docs[i])
 		if err != nil {
 			return nil, fmt.Errorf("run %s: %w", docs[i].RunID, err)
 		}

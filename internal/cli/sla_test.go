@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/cli"
-	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
 // TestSLAStudy runs both modes at two rates on the real server: every
@@ -39,7 +39,7 @@ func TestSLAStudy(t *testing.T) {
 	}
 	perTxn := map[string]float64{"per-op": 1e9, "client-bulk": 1e9} // fewest over the runs: retries add operations
 	for i := range docs {
-		r, err := plan.RunOf(&docs[i])
+		r, err := study.RunOf(&docs[i])
 		if err != nil {
 			t.Fatal(err)
 		}

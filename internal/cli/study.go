@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
@@ -17,25 +17,25 @@ import (
 // study is what the commands that make many runs (sla, sweep, catalog)
 // share: the target and results store, the notes already shown, and each
 // run's report.
-type study struct {
+type studyRun struct {
 	app       *app
 	registry  *workload.Registry // the workloads it runs (default: the built-in ones)
-	target    bench.Target
+	target    runner.Target
 	store     store.Store
 	reportDir string // "": no per-run reports
 	noted     map[string]bool
 	reports   []string
 }
 
-func newStudy(a *app, t bench.Target, st store.Store, reportDir string) *study {
-	return &study{app: a, registry: workload.Builtin(), target: t, store: st, reportDir: reportDir, noted: map[string]bool{}}
+func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
+	return &studyRun{app: a, registry: workload.Builtin(), target: t, store: st, reportDir: reportDir, noted: map[string]bool{}}
 }
 
 // measure runs one scenario with a live progress line; variant holds the
 // values that identify the run within the study.
-func (s *study) measure(ctx context.Context, sc *spec.Scenario, variant map[string]any) (*result.Doc, error) {
+func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant map[string]any) (*result.Doc, error) {
 	p := newProgress(s.app.stderr, sc)
-	d, err := bench.Run(ctx, bench.Options{
+	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: s.registry, Target: s.target, ToolVersion: Version,
 		Variant: variant, OnSetup: p.setup, OnInterval: p.interval,
 	})
@@ -45,7 +45,7 @@ func (s *study) measure(ctx context.Context, sc *spec.Scenario, variant map[stri
 
 // keep stores a run (or rescues it to a file), shows each of its notes
 // once per study, and writes its report.
-func (s *study) keep(ctx context.Context, d *result.Doc) error {
+func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 	if err := s.store.Save(context.WithoutCancel(ctx), d); err != nil {
 		return s.app.rescue(d, err)
 	}
@@ -75,7 +75,7 @@ func stopped(d *result.Doc) error {
 // writeSummary writes the study's Markdown report, name.md: what body
 // writes, then links to the runs' reports; nothing without a report
 // directory.
-func (s *study) writeSummary(name string, body func(*strings.Builder) error) error {
+func (s *studyRun) writeSummary(name string, body func(*strings.Builder) error) error {
 	if s.reportDir == "" {
 		return nil
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -99,7 +99,7 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 		return err
 	}
 	defer closeStore()
-	s := &sweep{study: newStudy(a, t, st, f.reportDir), f: f, crit: crit, id: bench.NewRunID(time.Now())}
+	s := &sweep{studyRun: newStudy(a, t, st, f.reportDir), f: f, crit: crit, id: runner.NewRunID(time.Now())}
 	runErr := s.run(ctx, rates)
 	return errors.Join(runErr, s.finish())
 }
@@ -113,9 +113,9 @@ func firstRate(rates []float64, start float64) float64 {
 
 // check validates the flags and returns the criteria and the rates (nil:
 // auto).
-func (f sweepFlags) check() (plan.Criteria, []float64, error) {
+func (f sweepFlags) check() (study.Criteria, []float64, error) {
 	var errs []error
-	c := plan.Criteria{MinFraction: plan.DefaultSweepFraction, MaxErrors: f.maxErrors}
+	c := study.Criteria{MinFraction: study.DefaultSweepFraction, MaxErrors: f.maxErrors}
 	if f.workload == "" {
 		errs = append(errs, errors.New("--workload: required, such as ycsb-b (see 'mongobench workloads')"))
 	}
@@ -149,11 +149,11 @@ func (f sweepFlags) check() (plan.Criteria, []float64, error) {
 
 // sweep is one invocation of mongobench sweep.
 type sweep struct {
-	*study
+	*studyRun
 	f     sweepFlags
-	crit  plan.Criteria
+	crit  study.Criteria
 	id    string
-	steps []plan.Step
+	steps []study.Step
 }
 
 // run measures the listed rates, or searches automatically.
@@ -167,8 +167,8 @@ func (s *sweep) run(ctx context.Context, rates []float64) error {
 		}
 		return nil
 	}
-	auto := plan.Auto{Start: s.f.start, Factor: s.f.factor, Max: s.f.max}
-	var tried []plan.Tried
+	auto := study.Auto{Start: s.f.start, Factor: s.f.factor, Max: s.f.max}
+	var tried []study.Tried
 	for {
 		r, ok := auto.Next(tried)
 		if !ok {
@@ -178,7 +178,7 @@ func (s *sweep) run(ctx context.Context, rates []float64) error {
 		if err != nil {
 			return err
 		}
-		tried = append(tried, plan.Tried{Rate: r, Held: held})
+		tried = append(tried, study.Tried{Rate: r, Held: held})
 	}
 }
 
@@ -190,7 +190,7 @@ func (s *sweep) level(ctx context.Context, rate float64, index int) (bool, error
 		if err != nil {
 			return false, err
 		}
-		if ok, _ := plan.Holds(st, s.crit); ok {
+		if ok, _ := study.Holds(st, s.crit); ok {
 			held++
 		}
 	}
@@ -198,24 +198,24 @@ func (s *sweep) level(ctx context.Context, rate float64, index int) (bool, error
 }
 
 // one measures, stores and reports one step.
-func (s *sweep) one(ctx context.Context, rate float64, index, rep int) (plan.Step, error) {
+func (s *sweep) one(ctx context.Context, rate float64, index, rep int) (study.Step, error) {
 	sc, err := s.f.scenario(rate, rep, index, s.id, s.target.URI)
 	if err != nil {
-		return plan.Step{}, usage(err)
+		return study.Step{}, usage(err)
 	}
 	d, err := s.measure(ctx, sc, s.f.variant(s.id, index, rep))
 	if err != nil {
-		return plan.Step{}, err
+		return study.Step{}, err
 	}
 	return s.record(ctx, d)
 }
 
-func (s *sweep) record(ctx context.Context, d *result.Doc) (plan.Step, error) {
-	st, err := plan.StepOf(d)
+func (s *sweep) record(ctx context.Context, d *result.Doc) (study.Step, error) {
+	st, err := study.StepOf(d)
 	if err != nil {
 		return st, err
 	}
-	ok, reasons := plan.Holds(st, s.crit)
+	ok, reasons := study.Holds(st, s.crit)
 	d.TestResults["sweep"] = map[string]any{"id": s.id, "step": st.Index, "criteria": s.crit.String(), "holds": ok, "reasons": reasons}
 	if err := s.keep(ctx, d); err != nil {
 		return st, err
@@ -261,19 +261,19 @@ func (s *sweep) finish() error {
 	}
 	out := s.app.stdout
 	fmt.Fprintln(out)
-	if err := s.tables(out, plan.Text); err != nil {
+	if err := s.tables(out, study.Text); err != nil {
 		return err
 	}
 	return s.writeReport()
 }
 
-func (s *sweep) tables(w io.Writer, f plan.Format) error {
-	if err := plan.WriteSweep(w, f, s.steps, s.crit); err != nil {
+func (s *sweep) tables(w io.Writer, f study.Format) error {
+	if err := study.WriteSweep(w, f, s.steps, s.crit); err != nil {
 		return err
 	}
 	if s.f.repeat > 1 {
 		fmt.Fprintln(w)
-		return plan.WriteSpread(w, f, plan.Spreads(s.steps))
+		return study.WriteSpread(w, f, study.Spreads(s.steps))
 	}
 	return nil
 }
@@ -284,7 +284,7 @@ func (s *sweep) writeReport() error {
 		if s.f.label != "" {
 			fmt.Fprintf(b, "Label: %s\n\n", s.f.label)
 		}
-		if err := s.tables(b, plan.Markdown); err != nil {
+		if err := s.tables(b, study.Markdown); err != nil {
 			return err
 		}
 		label := cmp.Or(s.f.label, s.f.workload)
@@ -294,7 +294,7 @@ func (s *sweep) writeReport() error {
 
 // criteriaFlags reads --sla and --max-errors into c, returning what is
 // wrong with them.
-func criteriaFlags(c *plan.Criteria, sla string, maxErrors float64) []error {
+func criteriaFlags(c *study.Criteria, sla string, maxErrors float64) []error {
 	var errs []error
 	if sla != "" {
 		d, err := time.ParseDuration(sla)

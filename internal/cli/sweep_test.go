@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/cli"
-	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
 // TestSweepAuto grows the rate by 4 from 200/s until a step no longer
@@ -43,9 +43,9 @@ func TestSweepAuto(t *testing.T) {
 	if err != nil || len(docs) < 2 {
 		t.Fatalf("stored runs: got %d (%v), want one per step, at least 2", len(docs), err)
 	}
-	var steps []plan.Step
+	var steps []study.Step
 	for i := range docs {
-		s, err := plan.StepOf(&docs[i])
+		s, err := study.StepOf(&docs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestSweepAuto(t *testing.T) {
 		}
 		steps = append(steps, s)
 	}
-	slices.SortFunc(steps, func(a, b plan.Step) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortFunc(steps, func(a, b study.Step) int { return cmp.Compare(a.Index, b.Index) })
 	for i, s := range steps {
 		if s.Index != i+1 {
 			t.Errorf("steps: got numbers %v, want 1..%d", steps, len(steps))
@@ -65,7 +65,7 @@ func TestSweepAuto(t *testing.T) {
 		t.Errorf("rates: got %v then %v, want 200 then 800", steps[0].Rate, steps[1].Rate)
 	}
 	held := 0
-	for _, l := range plan.Levels(steps, plan.Criteria{MaxErrors: 0.01}) {
+	for _, l := range study.Levels(steps, study.Criteria{MaxErrors: 0.01}) {
 		if l.Holds() {
 			held++
 		}
@@ -120,9 +120,9 @@ func TestSweepBadInput(t *testing.T) {
 	}
 }
 
-func steps0(t *testing.T, docs []result.Doc) plan.Step {
+func steps0(t *testing.T, docs []result.Doc) study.Step {
 	t.Helper()
-	s, err := plan.StepOf(&docs[0])
+	s, err := study.StepOf(&docs[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/report"
 )
 
 // curveOf is a sweep's steps as a chart curve.
-func curveOf(label string, steps []plan.Step) report.Curve {
+func curveOf(label string, steps []study.Step) report.Curve {
 	c := report.Curve{Label: label}
-	for _, pt := range plan.Curve(steps) {
+	for _, pt := range study.Curve(steps) {
 		c.Points = append(c.Points, report.CurvePoint{Target: pt.Target, Achieved: pt.Achieved, P99: pt.P99})
 	}
 	return c

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/tables"
+	"github.com/mongobench/mongobench/internal/template"
 )
 
 type tablesFlags struct {
@@ -26,13 +26,13 @@ func (a *app) tablesCmd() *cobra.Command {
 		Long: `Renders a Markdown template: each <!-- MONGO_TABLE: {...} --> block runs
 its aggregation pipeline on the results database and its table is written
 right after the block, up to an end marker (<!-- /MONGO_TABLE -->). The
-block stays, so the output can be rendered again to refresh its tables.
+block stays, so the output can be rendered again to refresh its template.
 
 A broken block (bad JSON, pipeline error, unknown column) stops the
 command with an error naming its line; with --keep-going its table is
 replaced by an error note, the rest is rendered, and the command still
 exits 1 after writing the document.`,
-		Example: `  mongobench tables templates/performance-tables.md -o report.md`,
+		Example: `  mongobench tables templates/performance-template.md -o report.md`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.renderTemplate(cmd, args[0], f)
@@ -62,7 +62,7 @@ func (a *app) renderTemplate(cmd *cobra.Command, path string, f tablesFlags) err
 // results database and writes it where f says; wrote, if set, is called
 // once the document is written.
 func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlags, wrote func()) error {
-	if _, err := tables.Parse(md); err != nil && !f.keepGoing {
+	if _, err := template.Parse(md); err != nil && !f.keepGoing {
 		return nameTemplate(err, name)
 	}
 	return f.results.with(a, cmd, func(st store.Store) error {
@@ -70,7 +70,7 @@ func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlag
 		if !ok {
 			return fmt.Errorf("tables: the results store %s cannot run aggregation pipelines", st.Where())
 		}
-		out, rerr := tables.Render(cmd.Context(), md, src, tables.Options{Name: name, KeepGoing: f.keepGoing})
+		out, rerr := template.Render(cmd.Context(), md, src, template.Options{Name: name, KeepGoing: f.keepGoing})
 		if out != nil {
 			if err := a.writeRendered(f.out, out); err != nil {
 				return errors.Join(rerr, err)
@@ -87,7 +87,7 @@ func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlag
 func nameTemplate(err error, path string) error {
 	var errs []error
 	for _, e := range unjoin(err) {
-		var te *tables.Error
+		var te *template.Error
 		if errors.As(e, &te) {
 			te.Name = path
 		}

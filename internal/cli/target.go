@@ -6,29 +6,29 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
 )
 
 // target resolves the server under test: the given URI, or the embedded
 // server, which is started (and left running) when it is not up. For the
 // embedded server it knows the cache size the server was started with.
-func (a *app) target(ctx context.Context, given string) (bench.Target, error) {
+func (a *app) target(ctx context.Context, given string) (runner.Target, error) {
 	h, err := a.embedded(ctx, given == "")
 	if err != nil {
-		return bench.Target{}, err
+		return runner.Target{}, err
 	}
 	if given == "" || (h != nil && given == h.URI) {
-		t := bench.Target{URI: h.URI, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
+		t := runner.Target{URI: h.URI, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
 		if h.CacheSize != "" {
 			if t.CacheSize, err = server.CacheBytes(h.CacheSize); err != nil {
-				return bench.Target{}, fmt.Errorf("embedded server state: %w", err)
+				return runner.Target{}, fmt.Errorf("embedded server state: %w", err)
 			}
 			t.CacheSizeSource = "embedded server (" + h.CacheSize + ")"
 		}
 		return t, nil
 	}
-	return bench.Target{URI: given, Kind: "external"}, nil
+	return runner.Target{URI: given, Kind: "external"}, nil
 }
 
 // embedded returns the embedded server's handle: the running one, or,

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -95,7 +95,7 @@ func checkCPUs(file string, ts []spec.Target) error {
 // onTarget runs fn against one target: a profile gets a server of its own,
 // started here and stopped (its data removed) when fn returns, also on an
 // error or Ctrl-C; a URI, or none, resolves as for any run.
-func (a *app) onTarget(ctx context.Context, t spec.Target, fn func(bench.Target) error) (err error) {
+func (a *app) onTarget(ctx context.Context, t spec.Target, fn func(runner.Target) error) (err error) {
 	instance := catalog.Instance(t)
 	if t.Profile == nil {
 		bt, err := a.target(ctx, t.URI)
@@ -112,7 +112,7 @@ func (a *app) onTarget(ctx context.Context, t spec.Target, fn func(bench.Target)
 	defer func() {
 		err = errors.Join(err, a.stopProfileServer(ctx, t, h, dir))
 	}()
-	bt := bench.Target{URI: h.URI, Kind: "profile-" + h.Kind, PID: h.PID, DataDir: h.DataDir, Profile: t.Label, Instance: instance}
+	bt := runner.Target{URI: h.URI, Kind: "profile-" + h.Kind, PID: h.PID, DataDir: h.DataDir, Profile: t.Label, Instance: instance}
 	if c := t.Profile.CacheSize; c > 0 {
 		bt.CacheSize, bt.CacheSizeSource = int64(c), "profile "+t.Label
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/cli"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
 // TestYCSBRun runs YCSB workload B end to end: the result names the

@@ -1,149 +1,207 @@
 package plan
 
 import (
-	"cmp"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/texttable"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
-// The scaling table's marks for a target rate most runs passed, or not.
-const (
-	markPass = "✅"
-	markFail = "❌"
-)
-
-// WriteRuns writes one line per run, ordered by target rate, mode and
-// repetition: latencies, achieved rate, retries and the verdict against s.
-// Runs are numbered from 1.
-func WriteRuns(w io.Writer, f Format, runs []Run, s SLA) error {
-	c := cellsFor(f)
-	t := newTable("mode", ">TPS", ">run", ">p50 ms", ">p95 ms", ">p99 ms", ">max ms",
-		">achieved/s", ">retries", ">commit retries", ">server ops/txn", "verdict")
-	for _, r := range sortedRuns(runs) {
-		t.Add(r.Mode, thousands(r.TPS), strconv.Itoa(r.Rep+1),
-			c.Num(r.P50), c.Num(r.P95), c.Num(r.P99), c.Num(r.Max),
-			thousands(r.Achieved), count(r.Retries), count(r.CommitRetries), c.Num(r.OpsPerTxn), Judge(r, s).String())
+// Write renders the answer: the candidates' table, the stages' table and
+// one verdict line per stage; Markdown when md is set, aligned text
+// otherwise. A value that was not measured is "—" in text and an empty
+// cell in Markdown.
+func Write(w io.Writer, a Answer, md bool) error {
+	if err := WriteCandidates(w, a, md); err != nil {
+		return err
 	}
-	return writeTable(t, w, f)
+	fmt.Fprintln(w)
+	if err := WriteStages(w, a, md); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	WriteVerdicts(w, a, md)
+	return nil
 }
 
-// sortedRuns returns a copy of runs ordered by rate, mode, repetition and
-// start.
-func sortedRuns(runs []Run) []Run {
-	out := slices.Clone(runs)
-	slices.SortStableFunc(out, func(a, b Run) int {
-		return cmp.Or(cmp.Compare(a.TPS, b.TPS), compareModes(a.Mode, b.Mode),
-			cmp.Compare(a.Rep, b.Rep), a.Start.Compare(b.Start))
-	})
-	return out
+// WriteVerdicts writes Verdicts one a line; in Markdown as a list, each
+// stage's rejections nested under it.
+func WriteVerdicts(w io.Writer, a Answer, md bool) {
+	for _, line := range Verdicts(a) {
+		if md {
+			if sub, ok := strings.CutPrefix(line, "  "); ok {
+				line = "  - " + sub
+			} else {
+				line = "- " + line
+			}
+		}
+		fmt.Fprintln(w, line)
+	}
 }
 
-// WriteSummary writes the repetition summary: one column per variant and
-// target rate, one row per metric (pass count, p99 median, stddev, max).
-func WriteSummary(w io.Writer, f Format, sums []Summary) error {
-	c := cellsFor(f)
-	cols := []string{"metric"}
-	for _, s := range sums {
-		cols = append(cols, ">"+s.Mode+" @ "+thousands(s.TPS)+" TPS")
+// latencyOps are the operation types the candidates' table shows.
+func latencyOps(a Answer) []string {
+	var maps []map[string]result.Dist
+	for _, as := range a.Assessments {
+		maps = append(maps, as.Latency)
 	}
-	t := newTable(cols...)
-	t.Add(metricRow("runs passed", sums, func(s Summary) string { return fraction(s.Passed, s.Runs) })...)
-	t.Add(metricRow("p99 median ms", sums, func(s Summary) string { return c.Num(s.P99Median) })...)
-	t.Add(metricRow("p99 stddev ms", sums, func(s Summary) string { return c.Num(s.P99Stddev) })...)
-	t.Add(metricRow("p99 max ms", sums, func(s Summary) string { return c.Num(s.P99Max) })...)
-	return writeTable(t, w, f)
+	return sortedKeys(maps...)
 }
 
-// metricRow returns a row of the summary table.
-func metricRow(name string, sums []Summary, cell func(Summary) string) []string {
-	row := []string{name}
-	for _, s := range sums {
-		row = append(row, cell(s))
+// WriteCandidates renders one row per candidate.
+func WriteCandidates(w io.Writer, a Answer, md bool) error {
+	c := cells(md)
+	ops := latencyOps(a)
+	cols := []string{"candidate", "description", ">runs", ">ops/s", ">range"}
+	for _, op := range ops {
+		cols = append(cols, ">"+op+" p95 ms", ">"+op+" p99 ms")
 	}
-	return row
+	cols = append(cols, ">server CPU %", ">"+a.Currency+"/month", ">ops/s per "+a.Currency)
+	if a.OpsPerUser > 0 {
+		cols = append(cols, ">users carried")
+	}
+	cols = append(cols, "constraints")
+	t := texttable.New(cols...)
+	for _, as := range a.Assessments {
+		name := as.Name
+		if as.Baseline {
+			name += " (baseline)"
+		}
+		row := []string{name, c.Text(as.Description), fmt.Sprint(as.Repetitions), num(as.Throughput),
+			num(as.ThroughputMin) + "–" + num(as.ThroughputMax)}
+		for _, op := range ops {
+			row = append(row, c.Opt(pick(as.Latency, op, "p95"), num), c.Opt(pick(as.Latency, op, "p99"), num))
+		}
+		row = append(row, c.Opt(as.ServerCPU, num), num(as.Monthly), perCost(as.ThroughputPerCostUnit))
+		if a.OpsPerUser > 0 {
+			row = append(row, num(as.UsersSupported))
+		}
+		row = append(row, checksCell(as.Checks))
+		t.Add(row...)
+	}
+	return write(t, w, md)
 }
 
-// WriteScaling writes the scaling study: one row per target rate, one
-// column per mode, each cell the median p99, ✅ when most runs passed
-// (❌ otherwise) and the pass count, then a footnote that says so and
-// states the SLA.
-func WriteScaling(w io.Writer, f Format, sums []Summary, s SLA) error {
-	c := cellsFor(f)
-	modes, rates := modesAndRates(sums)
-	cols := []string{">target TPS"}
-	for _, m := range modes {
-		cols = append(cols, ">"+m+" p99")
+func perCost(v float64) string {
+	if v == 0 {
+		return "—"
 	}
-	t := newTable(cols...)
-	for _, rate := range rates {
-		row := []string{thousands(rate)}
-		for _, m := range modes {
-			row = append(row, scalingCell(c, sums, m, rate))
+	return num(v)
+}
+
+func checksCell(cs []Check) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	if f := failedChecks(cs); f != "" {
+		return "❌ " + f
+	}
+	return "✅ all pass"
+}
+
+// WriteStages renders one row per stage: what it needs, the choice and
+// its headroom, and every candidate's verdict.
+func WriteStages(w io.Writer, a Answer, md bool) error {
+	cols := []string{"stage", ">users", ">needs ops/s", "recommended", ">headroom"}
+	for _, as := range a.Assessments {
+		cols = append(cols, as.Name)
+	}
+	t := texttable.New(cols...)
+	c := cells(md)
+	for j, r := range a.Stages {
+		users := c.Missing
+		if r.Stage.Users > 0 {
+			users = num(r.Stage.Users)
+		}
+		choice, head := "none passes", c.Missing
+		if r.Choice != "" {
+			choice, head = r.Choice, pct(r.Headroom)
+		}
+		row := []string{r.Stage.Name, users, num(r.Required), choice, head}
+		for _, as := range a.Assessments {
+			f := as.Stages[j]
+			switch {
+			case f.Pass:
+				row = append(row, "✅ "+pct(f.Headroom))
+			case f.Carries:
+				row = append(row, "❌ constraints")
+			default:
+				row = append(row, "❌ capacity")
+			}
 		}
 		t.Add(row...)
 	}
-	if err := writeTable(t, w, f); err != nil {
-		return err
-	}
-	return footnote(w, f, s)
+	return write(t, w, md)
 }
 
-// modesAndRates returns the modes (per-op first) and the target rates
-// (ascending) of sums.
-func modesAndRates(sums []Summary) (modes []string, rates []float64) {
-	for _, s := range sums {
-		if !slices.Contains(modes, s.Mode) {
-			modes = append(modes, s.Mode)
+// Verdicts returns one quotable line per stage: the recommendation
+// against the baseline, then each rejected candidate and why.
+func Verdicts(a Answer) []string {
+	base := a.find(a.Baseline)
+	var out []string
+	for _, r := range a.Stages {
+		need := num(r.Required) + " ops/s"
+		if r.Stage.Users > 0 {
+			need = num(r.Stage.Users) + " users, " + need
 		}
-		if !slices.Contains(rates, s.TPS) {
-			rates = append(rates, s.TPS)
+		if r.Choice == "" {
+			out = append(out, fmt.Sprintf("%s (%s): no candidate passes.", r.Stage.Name, need))
+		} else if r.Choice == base.Name {
+			out = append(out, fmt.Sprintf("%s (%s): %s, the baseline, carries it with %s headroom.",
+				r.Stage.Name, need, base.Name, pct(r.Headroom)))
+		} else {
+			ch := a.find(r.Choice)
+			out = append(out, fmt.Sprintf("%s (%s): %s, %s throughput for %s money than %s, %s headroom.",
+				r.Stage.Name, need, ch.Name, relative(ch.Throughput, base.Throughput, "more", "less"),
+				relative(ch.Monthly, base.Monthly, "more", "less"), base.Name, pct(r.Headroom)))
+		}
+		var rej []string
+		for _, x := range r.Rejected {
+			rej = append(rej, x.Candidate+": "+x.Reason)
+		}
+		if len(rej) > 0 {
+			out = append(out, "  rejected: "+strings.Join(rej, "; ")+".")
 		}
 	}
-	slices.SortFunc(modes, compareModes)
-	slices.Sort(rates)
-	return modes, rates
+	return out
 }
 
-// scalingCell formats the summary of mode at rate, as in "~7.53 ms ✅ 5/5".
-func scalingCell(c texttable.Cells, sums []Summary, mode string, rate float64) string {
-	i := slices.IndexFunc(sums, func(s Summary) bool { return s.Mode == mode && s.TPS == rate })
-	if i < 0 {
-		return c.Missing
+// relative says "160% more" or "12% less" or "the same".
+func relative(v, base float64, more, less string) string {
+	if base == 0 {
+		return "unknown"
 	}
-	s := sums[i]
-	mark := markFail
-	if s.Majority() {
-		mark = markPass
+	d := v/base - 1
+	switch {
+	case d > 0.0005:
+		return pct(d) + " " + more
+	case d < -0.0005:
+		return pct(-d) + " " + less
 	}
-	p99 := c.Missing
-	if s.P99Median != nil {
-		p99 = "~" + sig3(*s.P99Median) + " ms"
-	}
-	return strings.TrimSpace(p99 + " " + mark + " " + fraction(s.Passed, s.Runs))
+	return "the same"
 }
 
-// footnote explains the scaling table's cells.
-func footnote(w io.Writer, f Format, s SLA) error {
-	note := fmt.Sprintf("%s when most runs at that rate passed (k/N runs passed); p99 is the median of the runs' p99s. SLA: %s.",
-		markPass, s)
-	if f == Markdown {
-		note = "\n" + note
+func (a Answer) find(name string) Assessment {
+	for _, as := range a.Assessments {
+		if as.Name == name {
+			return as
+		}
 	}
-	_, err := fmt.Fprintln(w, note)
-	return err
+	return Assessment{}
 }
 
-// WriteJourney writes one line per stage, mode and target rate, in the
-// order the stages were run: pass count and median p99.
-func WriteJourney(w io.Writer, f Format, rows []StageRow) error {
-	c := cellsFor(f)
-	t := newTable("stage", "mode", ">TPS", ">passed", ">p99 median ms")
-	for _, r := range rows {
-		t.Add(c.Text(r.Stage), r.Mode, thousands(r.TPS), fraction(r.Passed, r.Runs), c.Num(r.P99Median))
+func cells(md bool) texttable.Cells {
+	if md {
+		return texttable.MarkdownCells
 	}
-	return writeTable(t, w, f)
+	return texttable.TextCells
+}
+
+func write(t *texttable.Table, w io.Writer, md bool) error {
+	if md {
+		return t.WriteMarkdown(w)
+	}
+	return t.WriteText(w, true)
 }

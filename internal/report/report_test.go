@@ -3,7 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
-	"github.com/mongobench/mongobench/internal/golden"
+	"github.com/mongobench/mongobench/internal/testsupport/golden"
 	"io"
 	"maps"
 	"math"

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/golden"
+	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
 func fp(v float64) *float64 { return &v }

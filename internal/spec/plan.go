@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mongobench/mongobench/internal/capacity"
+	"github.com/mongobench/mongobench/internal/plan"
 )
 
 // Plan is a capacity plan: the workload to measure, the candidate
@@ -21,8 +21,8 @@ type Plan struct {
 	Scenario    *Scenario
 	Runs        int
 	Candidates  []Target
-	Demand      capacity.Demand
-	Constraints []capacity.Constraint
+	Demand      plan.Demand
+	Constraints []plan.Constraint
 }
 
 var planFile = fileKind{
@@ -140,8 +140,8 @@ func (p *parser) planScenario(filename string, val *yaml.Node, reg Registry) *Sc
 	return s
 }
 
-func (p *parser) demand(val *yaml.Node) capacity.Demand {
-	var d capacity.Demand
+func (p *parser) demand(val *yaml.Node) plan.Demand {
+	var d plan.Demand
 	m := p.mappingOf("demand", val, wantStages)
 	if m == nil {
 		return d
@@ -170,20 +170,20 @@ func (p *parser) demand(val *yaml.Node) capacity.Demand {
 	return d
 }
 
-func (p *parser) stages(val *yaml.Node) []capacity.Stage {
+func (p *parser) stages(val *yaml.Node) []plan.Stage {
 	n := resolve(val)
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
 		p.add(val.Line, &Error{Field: "demand.stages", Problem: kindName(n) + " is not valid", Want: wantStages})
 		return nil
 	}
-	var out []capacity.Stage
+	var out []plan.Stage
 	for i, item := range n.Content {
 		path := fmt.Sprintf("demand.stages[%d]", i)
 		if resolve(item).Kind != yaml.MappingNode {
 			p.add(item.Line, &Error{Field: path, Problem: kindName(resolve(item)) + " is not valid", Want: wantStages})
 			continue
 		}
-		st := capacity.Stage{}
+		st := plan.Stage{}
 		p.scalars(path, item, wantStages, stageKeys, func(name, f, s string, line int) {
 			switch name {
 			case "name":
@@ -209,7 +209,7 @@ func (p *parser) stages(val *yaml.Node) []capacity.Stage {
 	return out
 }
 
-func (p *parser) constraints(val *yaml.Node) []capacity.Constraint {
+func (p *parser) constraints(val *yaml.Node) []plan.Constraint {
 	n := resolve(val)
 	if isNull(n) {
 		return nil
@@ -218,14 +218,14 @@ func (p *parser) constraints(val *yaml.Node) []capacity.Constraint {
 		p.add(val.Line, &Error{Field: "constraints", Problem: kindName(n) + " is not valid", Want: "a list of " + wantConstraint})
 		return nil
 	}
-	var out []capacity.Constraint
+	var out []plan.Constraint
 	for i, item := range n.Content {
 		f := fmt.Sprintf("constraints[%d]", i)
 		s, ok := p.text(f, item, wantConstraint)
 		if !ok {
 			continue
 		}
-		c, err := capacity.ParseConstraint(s)
+		c, err := plan.ParseConstraint(s)
 		if err != nil {
 			p.add(item.Line, &Error{Field: f, Value: s, Want: wantConstraint})
 			continue
@@ -260,7 +260,7 @@ func (p *parser) checkCandidates(ts []Target) {
 	}
 }
 
-func (p *parser) checkDemand(line int, d capacity.Demand) {
+func (p *parser) checkDemand(line int, d plan.Demand) {
 	inUsers := false
 	for _, s := range d.Stages {
 		inUsers = inUsers || s.Users > 0

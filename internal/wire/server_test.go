@@ -14,7 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongobench/mongobench/internal/server"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/wire"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/wire"
 )
 
@@ -20,7 +20,7 @@ const (
 
 // Classify maps a driver or wire-client error to the engine's error
 // classes.
-func Classify(err error) load.Class {
+func Classify(err error) engine.Class {
 	if c, ok := classifyWire(err); ok {
 		return c
 	}
@@ -28,21 +28,21 @@ func Classify(err error) load.Class {
 	isServer := errors.As(err, &se)
 	switch {
 	case hasCode(err, codeWriteConflict):
-		return load.WriteConflict
+		return engine.WriteConflict
 	case mongo.IsDuplicateKeyError(err):
-		return load.DuplicateKey
+		return engine.DuplicateKey
 	case isServer && (se.HasErrorLabel(labelOverloaded) || se.HasErrorCode(codeRateLimited)):
-		return load.Overload
+		return engine.Overload
 	case mongo.IsTimeout(err), errors.Is(err, context.DeadlineExceeded),
 		isServer && se.HasErrorCode(codeMaxTimeExpired):
-		return load.Timeout
+		return engine.Timeout
 	case mongo.IsNetworkError(err):
-		return load.Network
+		return engine.Network
 	}
-	return load.Other
+	return engine.Other
 }
 
-var _ load.Classifier = Classify
+var _ engine.Classifier = Classify
 
 // hasCode reports whether err carries the server error code anywhere,
 // including the per-write errors of a client-level bulkWrite (whose
@@ -62,29 +62,29 @@ func hasCode(err error, code int) bool {
 
 // classifyWire maps the wire client's errors as Classify maps the
 // driver's; ok is false for other errors.
-func classifyWire(err error) (c load.Class, ok bool) {
+func classifyWire(err error) (c engine.Class, ok bool) {
 	var we *wire.Error
 	var ne *wire.NetworkError
 	switch {
 	case errors.As(err, &we):
 		switch {
 		case we.HasErrorCode(codeWriteConflict):
-			return load.WriteConflict, true
+			return engine.WriteConflict, true
 		case we.IsDuplicateKey():
-			return load.DuplicateKey, true
+			return engine.DuplicateKey, true
 		case we.HasErrorLabel(labelOverloaded) || we.HasErrorCode(codeRateLimited):
-			return load.Overload, true
+			return engine.Overload, true
 		case we.HasErrorCode(codeMaxTimeExpired):
-			return load.Timeout, true
+			return engine.Timeout, true
 		}
-		return load.Other, true
+		return engine.Other, true
 	case errors.Is(err, context.DeadlineExceeded):
-		return load.Timeout, true
+		return engine.Timeout, true
 	case errors.As(err, &ne):
 		if ne.Timeout() {
-			return load.Timeout, true
+			return engine.Timeout, true
 		}
-		return load.Network, true
+		return engine.Network, true
 	}
 	return 0, false
 }

@@ -5,13 +5,13 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 )
 
 // QueryDocs runs a query task's next query for group g (its shape, its
 // options) and returns the documents, so tests can check what each shape
 // returns.
-func QueryDocs(ctx context.Context, task load.Task, g int64) ([]bson.M, error) {
+func QueryDocs(ctx context.Context, task engine.Task, g int64) ([]bson.M, error) {
 	t := task.(*queryTask)
 	cur, err := t.coll.Find(ctx, t.buildFilter(g), t.opts)
 	if err != nil {

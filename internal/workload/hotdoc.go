@@ -9,7 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -71,7 +71,7 @@ func (HotDoc) Setup(ctx context.Context, env Env, p spec.Params) error {
 }
 
 // NewTask builds one worker's updater of the hot document.
-func (HotDoc) NewTask(env Env, p spec.Params, _ int) (load.Task, error) {
+func (HotDoc) NewTask(env Env, p spec.Params, _ int) (engine.Task, error) {
 	inc := bsoncore.NewDocumentBuilder().AppendInt64("count", 1)
 	if p.Bool("indexUpdate") {
 		inc.AppendInt64("ix", 1)

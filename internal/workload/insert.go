@@ -15,7 +15,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongobench/mongobench/internal/datagen"
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -104,7 +104,7 @@ func createIndexes(ctx context.Context, coll *mongo.Collection, n int) error {
 func indexedField(i int) string { return fmt.Sprintf("i%d", i) }
 
 // NewTask builds one worker's batch inserter.
-func (Insert) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+func (Insert) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	return &insertTask{
 		coll: env.DB.Collection(InsertCollection), gen: newInsertGen(p, env.Seed, worker),
 		batch: int(p.Int("batchSize")), docs: make([]any, 0, p.Int("batchSize")),

@@ -10,7 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongobench/mongobench/internal/datagen"
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -84,7 +84,7 @@ func kvDoc(dst []byte, key int64, payload []byte) []byte {
 }
 
 // NewTask builds one worker's kv task.
-func (KV) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+func (KV) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	idx, upd := bsoncore.AppendDocumentStart(nil)
 	upd = bsoncore.AppendDocumentElement(upd, "$inc", bsoncore.NewDocumentBuilder().AppendInt64("v", 1).Build())
 	upd, err := bsoncore.AppendDocumentEnd(upd, idx)

@@ -16,7 +16,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
 
 	"github.com/mongobench/mongobench/internal/datagen"
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -53,7 +53,7 @@ func sessionOptions() *options.SessionOptionsBuilder {
 }
 
 // NewTask builds one worker's transfer task, with its own session.
-func (Ledger) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+func (Ledger) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	sess, err := env.DB.Client().StartSession(sessionOptions())
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)

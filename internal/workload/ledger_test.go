@@ -7,7 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -30,9 +30,9 @@ func TestLedgerUnderWriteConflicts(t *testing.T) {
 			if err := (workload.Ledger{}).Setup(ctx, env, p); err != nil {
 				t.Fatal(err)
 			}
-			var tasks []load.Task
-			cfg := load.Config{Ops: []string{"txn"}, Workers: 8, Count: 400, Classify: workload.Classify}
-			r, err := load.Run(ctx, cfg, func(w int) (load.Task, error) {
+			var tasks []engine.Task
+			cfg := engine.Config{Ops: []string{"txn"}, Workers: 8, Count: 400, Classify: workload.Classify}
+			r, err := engine.Run(ctx, cfg, func(w int) (engine.Task, error) {
 				task, err := (workload.Ledger{}).NewTask(env, p, w)
 				tasks = append(tasks, task)
 				return task, err

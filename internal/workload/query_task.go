@@ -13,7 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongobench/mongobench/internal/datagen"
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -22,7 +22,7 @@ import (
 var errQueryNotFound = errors.New("query: no document with that _id")
 
 // NewTask builds one worker's query task over the key range setup chose.
-func (Query) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+func (Query) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	if env.Notes == nil {
 		return nil, errors.New("query: Env.Notes is needed to share the key range with the workers")
 	}

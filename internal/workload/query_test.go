@@ -8,7 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -23,7 +23,7 @@ func querySetup(t *testing.T, env workload.Env, p spec.Params) *workload.Notes {
 	return env.Notes
 }
 
-func queryTask(t *testing.T, env workload.Env, p spec.Params) load.Task {
+func queryTask(t *testing.T, env workload.Env, p spec.Params) engine.Task {
 	t.Helper()
 	task, err := (workload.Query{}).NewTask(env, p, 0)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongobench/mongobench/internal/datagen"
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -78,7 +78,7 @@ func (UpdateAPI) Setup(ctx context.Context, env Env, p spec.Params) error {
 type opSeq struct{ next atomic.Int64 }
 
 // NewTask builds one worker's writer.
-func (UpdateAPI) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+func (UpdateAPI) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	seq, err := env.Notes.sharedOrNew("updateapi.seq", func() (any, error) { return &opSeq{}, nil })
 	if err != nil {
 		return nil, err

@@ -10,14 +10,14 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // setUpAndRun sets w up and runs ops operations spread over workers
 // tasks at once; it returns the tasks and how many operations succeeded.
-func setUpAndRun(t *testing.T, w workload.Workload, env workload.Env, p spec.Params, workers, ops int) ([]load.Task, int64) {
+func setUpAndRun(t *testing.T, w workload.Workload, env workload.Env, p spec.Params, workers, ops int) ([]engine.Task, int64) {
 	t.Helper()
 	if err := w.Setup(context.Background(), env, p); err != nil {
 		t.Fatal(err)
@@ -26,10 +26,10 @@ func setUpAndRun(t *testing.T, w workload.Workload, env workload.Env, p spec.Par
 }
 
 // runTasks runs ops operations spread over workers new tasks at once.
-func runTasks(t *testing.T, w workload.Workload, env workload.Env, p spec.Params, workers, ops int) ([]load.Task, int64) {
+func runTasks(t *testing.T, w workload.Workload, env workload.Env, p spec.Params, workers, ops int) ([]engine.Task, int64) {
 	t.Helper()
 	ctx := context.Background()
-	tasks := make([]load.Task, workers)
+	tasks := make([]engine.Task, workers)
 	for i := range tasks {
 		task, err := w.NewTask(env, p, i)
 		if err != nil {

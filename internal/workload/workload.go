@@ -9,7 +9,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -136,7 +136,7 @@ type Workload interface {
 	// Setup resets and preloads the workload's collections.
 	Setup(ctx context.Context, env Env, p spec.Params) error
 	// NewTask builds the task of one worker.
-	NewTask(env Env, p spec.Params, worker int) (load.Task, error)
+	NewTask(env Env, p spec.Params, worker int) (engine.Task, error)
 }
 
 // Registry is the set of workloads the binary knows. It satisfies

@@ -10,9 +10,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -144,14 +144,14 @@ func TestClassifyRealErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		err  error
-		want load.Class
+		want engine.Class
 	}{
-		{"duplicate _id", dup, load.DuplicateKey},
-		{"expired deadline", timeout, load.Timeout},
-		{"no server", unreachable, load.Timeout},
-		{"write conflict", mongo.CommandError{Code: 112, Name: "WriteConflict"}, load.WriteConflict},
-		{"overloaded", mongo.CommandError{Code: 462, Labels: []string{"SystemOverloadedError"}}, load.Overload},
-		{"anything else", errors.New("boom"), load.Other},
+		{"duplicate _id", dup, engine.DuplicateKey},
+		{"expired deadline", timeout, engine.Timeout},
+		{"no server", unreachable, engine.Timeout},
+		{"write conflict", mongo.CommandError{Code: 112, Name: "WriteConflict"}, engine.WriteConflict},
+		{"overloaded", mongo.CommandError{Code: 462, Labels: []string{"SystemOverloadedError"}}, engine.Overload},
+		{"anything else", errors.New("boom"), engine.Other},
 	}
 	for _, tt := range tests {
 		if tt.err == nil {

@@ -16,7 +16,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongobench/mongobench/internal/datagen"
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/ycsb"
 )
@@ -258,7 +258,7 @@ func (w YCSB) Setup(ctx context.Context, env Env, p spec.Params) error {
 
 // NewTask builds one worker's task over the run's shared workload state
 // (the insert counter), which Setup created or the first task creates.
-func (w YCSB) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+func (w YCSB) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	if env.Notes == nil {
 		return nil, fmt.Errorf("%s: Env.Notes is needed to share the insert counter between workers", w.Name())
 	}

@@ -12,7 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/datagen"
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/wire"
 	"github.com/mongobench/mongobench/internal/ycsb"
@@ -95,7 +95,7 @@ func (w YCSBLoad) Setup(ctx context.Context, env Env, p spec.Params) error {
 }
 
 // NewTask builds one loader.
-func (w YCSBLoad) NewTask(env Env, p spec.Params, worker int) (load.Task, error) {
+func (w YCSBLoad) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	if env.Notes == nil {
 		return nil, fmt.Errorf("%s: Env.Notes is needed to share the batch counter between loaders", w.Name())
 	}

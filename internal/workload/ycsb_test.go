@@ -10,9 +10,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/ycsb"
 )
@@ -99,10 +99,10 @@ func TestYCSBPresetsRun(t *testing.T) {
 			}
 			checkYCSBRecord(t, coll, "user6284781860667377211", 10, 100)
 
-			var tasks []load.Task
+			var tasks []engine.Task
 			const ops = 300
-			cfg := load.Config{Ops: w.Ops(p), Workers: 4, Count: ops, Classify: workload.Classify}
-			r, err := load.Run(ctx, cfg, func(i int) (load.Task, error) {
+			cfg := engine.Config{Ops: w.Ops(p), Workers: 4, Count: ops, Classify: workload.Classify}
+			r, err := engine.Run(ctx, cfg, func(i int) (engine.Task, error) {
 				task, err := w.NewTask(env, p, i)
 				tasks = append(tasks, task)
 				return task, err

@@ -10,7 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/wire"
 	"github.com/mongobench/mongobench/internal/ycsb"
@@ -86,7 +86,7 @@ type ycsbWireTask struct {
 }
 
 var _ interface {
-	load.Task
+	engine.Task
 	Counter
 } = (*ycsbWireTask)(nil)
 

@@ -12,9 +12,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
-	"github.com/mongobench/mongobench/internal/load"
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/wire"
 	"github.com/mongobench/mongobench/internal/ycsb"
 )
@@ -136,15 +136,15 @@ func TestClassifyWireErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		err  error
-		want load.Class
+		want engine.Class
 	}{
-		{"duplicate _id", dup, load.DuplicateKey},
-		{"expired deadline", timeout, load.Timeout},
-		{"no server", unreachable, load.Network},
-		{"write conflict", &wire.Error{Code: 112, CodeName: "WriteConflict"}, load.WriteConflict},
-		{"overloaded", &wire.Error{Code: 462, Labels: []string{"SystemOverloadedError"}}, load.Overload},
-		{"max time", &wire.Error{Code: 50}, load.Timeout},
-		{"not found", errYCSBNotFound, load.Other},
+		{"duplicate _id", dup, engine.DuplicateKey},
+		{"expired deadline", timeout, engine.Timeout},
+		{"no server", unreachable, engine.Network},
+		{"write conflict", &wire.Error{Code: 112, CodeName: "WriteConflict"}, engine.WriteConflict},
+		{"overloaded", &wire.Error{Code: 462, Labels: []string{"SystemOverloadedError"}}, engine.Overload},
+		{"max time", &wire.Error{Code: 50}, engine.Timeout},
+		{"not found", errYCSBNotFound, engine.Other},
 	}
 	for _, tt := range tests {
 		if tt.err == nil {

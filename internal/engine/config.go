@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// A Task performs one operation and returns the index of its operation
+// type (into Config.Ops) and its error. Each worker owns one Task, so a
+// Task needs no locking of its own state.
+type Task interface {
+	Do(ctx context.Context) (op int, err error)
+}
+
+// TaskFunc adapts a function to a Task.
+type TaskFunc func(ctx context.Context) (int, error)
+
+// Do calls f.
+func (f TaskFunc) Do(ctx context.Context) (int, error) { return f(ctx) }
+
+var _ Task = TaskFunc(nil)
+
+// NewTask builds the Task of one worker.
+type NewTask func(worker int) (Task, error)
+
+// Phase marks a boundary of the measured phase.
+type Phase int
+
+// Phase boundaries reported to Config.OnPhase.
+const (
+	MeasureStart Phase = iota
+	MeasureEnd
+)
+
+// Config says how to drive a run.
+type Config struct {
+	// Ops names the operation types a Task can return.
+	Ops []string
+	// Workers is the number of closed-loop workers, or the most
+	// operations in flight at once in open loop.
+	Workers int
+	// Pacer lays out the open-loop schedule; nil means closed loop.
+	Pacer Pacer
+	// Warmup runs before the measured phase; its operations are not
+	// recorded.
+	Warmup time.Duration
+	// Duration bounds the measured phase; Count bounds its operations.
+	// At least one must be set; the run stops at whichever comes first.
+	Duration time.Duration
+	Count    int64
+	// Interval is the reporting interval (default one second).
+	Interval time.Duration
+	// LateAfter is the schedule lag past which an operation counts late
+	// (default 10ms); DropAfter the lag past which it is dropped instead
+	// of sent (default 10s).
+	LateAfter time.Duration
+	DropAfter time.Duration
+	// Grace is how long in-flight operations may run after a stop is
+	// requested before they are cancelled (default 5s).
+	Grace time.Duration
+	// Classify maps an operation's error to its class (default: Other).
+	Classify Classifier
+	// OnPhase is called at the measured phase's start and end
+	// (telemetry snapshots go here), and OnInterval after each interval
+	// closes. Both run in order on a goroutine of their own, so a slow
+	// callback never delays the measurement; all have returned when Run
+	// returns.
+	OnPhase    func(Phase, time.Time)
+	OnInterval func(*Interval)
+	// AtPhase is called on the engine's own goroutine at the measured
+	// phase's start and end, with the boundary's time, before OnPhase, for
+	// snapshots that must be taken at the boundary itself (the workload's
+	// counters, the host's CPU). It must be quick: no network, no waiting.
+	AtPhase func(Phase, time.Time)
+}
+
+func (c *Config) withDefaults() Config {
+	out := *c
+	if out.Interval <= 0 {
+		out.Interval = time.Second
+	}
+	if out.LateAfter <= 0 {
+		out.LateAfter = 10 * time.Millisecond
+	}
+	if out.DropAfter <= 0 {
+		out.DropAfter = 10 * time.Second
+	}
+	if out.Grace <= 0 {
+		out.Grace = 5 * time.Second
+	}
+	if out.Classify == nil {
+		out.Classify = func(error) Class { return Other }
+	}
+	return out
+}
+
+func (c *Config) validate() error {
+	var errs []error
+	if len(c.Ops) == 0 {
+		errs = append(errs, errors.New("no operation types"))
+	}
+	if c.Workers < 1 {
+		errs = append(errs, fmt.Errorf("workers: got %d, want at least 1", c.Workers))
+	}
+	if c.Duration <= 0 && c.Count <= 0 {
+		errs = append(errs, errors.New("neither a duration nor an operation count bounds the run"))
+	}
+	if c.Warmup < 0 || c.Duration < 0 || c.Count < 0 {
+		errs = append(errs, errors.New("warm-up, duration and count must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// Mode is "open" with a pacer and "closed" without.
+func (c *Config) Mode() string {
+	if c.Pacer != nil {
+		return "open"
+	}
+	return "closed"
+}

@@ -1,0 +1,315 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// coordinator closes intervals, reports phase boundaries and assembles the
+// result. It runs on the goroutine that called Run.
+type coordinator struct {
+	e         *engine
+	agg       *intervalAgg
+	totals    []OpTotals
+	lag       *hist.H // send lag over the phase
+	intervals []Interval
+	started   bool // the measured phase has begun
+	lastTick  time.Time
+	cpuStart  time.Duration
+	cpuLast   time.Duration
+	partial   bool
+	reason    string
+	stopAt    time.Time // when a stop was requested
+	// events runs the OnPhase and OnInterval callbacks, in order, on a
+	// goroutine of their own, so a slow callback (a serverStatus round
+	// trip, a terminal redraw) never delays draining the workers.
+	events     chan func()
+	eventsDone chan struct{}
+}
+
+func newCoordinator(e *engine) *coordinator {
+	c := &coordinator{e: e, agg: newIntervalAgg(len(e.cfg.Ops), e.closed), lag: hist.New(),
+		events: make(chan func(), 64), eventsDone: make(chan struct{})}
+	go func() {
+		for f := range c.events {
+			f()
+		}
+		close(c.eventsDone)
+	}()
+	c.totals = make([]OpTotals, len(e.cfg.Ops))
+	for i, name := range e.cfg.Ops {
+		c.totals[i] = OpTotals{Name: name, Latency: hist.New()}
+		c.totals[i].Service = c.totals[i].Latency
+		if !e.closed {
+			c.totals[i].Service = hist.New()
+		}
+	}
+	return c
+}
+
+// loop waits out the warm-up, then closes an interval every tick until the
+// workers finish. A cancelled ctx calls stop once and marks the run
+// partial; the loop still waits for the workers.
+func (c *coordinator) loop(ctx context.Context, finished <-chan struct{}, stop func(time.Time)) error {
+	done := ctx.Done()
+	timer := time.NewTimer(time.Until(c.e.warmEnd))
+	defer timer.Stop()
+	next := c.e.warmEnd
+	for {
+		select {
+		case <-timer.C:
+			if err := c.tick(next); err != nil {
+				return err
+			}
+			next = next.Add(c.e.cfg.Interval)
+			timer.Reset(time.Until(next))
+		case <-finished:
+			return nil
+		case <-done:
+			done = nil
+			c.partial, c.reason, c.stopAt = true, "interrupted", time.Now()
+			stop(c.stopAt)
+		}
+	}
+}
+
+// tick begins the measured phase at its first call, and closes the
+// interval ending at t at every later one.
+func (c *coordinator) tick(t time.Time) error {
+	if !c.started {
+		c.begin(t)
+		return nil
+	}
+	return c.rotate(t)
+}
+
+func (c *coordinator) begin(t time.Time) {
+	c.started = true
+	c.lastTick = t
+	c.cpuStart = processCPU()
+	c.cpuLast = c.cpuStart
+	c.e.peak.Store(c.e.inflight.Load())
+	if at := c.e.cfg.AtPhase; at != nil {
+		at(MeasureStart, t)
+	}
+	if on := c.e.cfg.OnPhase; on != nil {
+		c.events <- func() { on(MeasureStart, t) }
+	}
+}
+
+// rotate drains every worker into one interval ending at end, summarises
+// it, and adds it to the phase totals.
+func (c *coordinator) rotate(end time.Time) error {
+	c.agg.reset()
+	for _, w := range c.e.workers {
+		if err := w.drainInto(c.agg); err != nil {
+			return err
+		}
+	}
+	cpu := processCPU()
+	iv := Interval{
+		Index: len(c.intervals), Start: c.lastTick, Length: end.Sub(c.lastTick),
+		Late: c.agg.late, Dropped: c.agg.dropped, MaxLag: c.agg.maxLag,
+		PeakInFlight: c.e.peak.Swap(c.e.inflight.Load()), CPU: cpu - c.cpuLast,
+	}
+	c.cpuLast, c.lastTick = cpu, end
+	if err := hist.Merge(c.lag, c.agg.lag); err != nil {
+		return err
+	}
+	for i := range c.agg.ops {
+		op, err := c.closeOp(i)
+		if err != nil {
+			return err
+		}
+		iv.Ops = append(iv.Ops, op)
+	}
+	c.intervals = append(c.intervals, iv)
+	if on := c.e.cfg.OnInterval; on != nil {
+		shown := iv // a copy: the last interval may still absorb a tail
+		shown.Ops = slices.Clone(iv.Ops)
+		c.events <- func() { on(&shown) }
+	}
+	return nil
+}
+
+// closeOp summarises operation type i of the interval and merges it into
+// the phase totals.
+func (c *coordinator) closeOp(i int) (IntervalOp, error) {
+	a, t := &c.agg.ops[i], &c.totals[i]
+	op := IntervalOp{Name: t.Name, Count: a.count, Errors: a.errs}
+	var err error
+	if op.Latency, err = hist.Summarize(a.lat); err != nil {
+		return op, err
+	}
+	op.Service = op.Latency
+	if !c.e.closed {
+		if op.Service, err = hist.Summarize(a.svc); err != nil {
+			return op, err
+		}
+		if err = hist.Merge(t.Service, a.svc); err != nil {
+			return op, err
+		}
+	}
+	t.Count += a.count
+	t.Errors.add(&a.errs)
+	return op, hist.Merge(t.Latency, a.lat)
+}
+
+// end is when the measured phase ended: now, or for a stopped run the
+// later of the stop and the last completion, so the idle grace period
+// that follows a stop does not dilute its rates.
+func (c *coordinator) end(now time.Time) time.Time {
+	if c.stopAt.IsZero() {
+		return now
+	}
+	end := c.stopAt
+	if last := c.e.lastDone.Load(); last > 0 {
+		if t := c.e.start.Add(time.Duration(last)); t.After(end) {
+			end = t
+		}
+	}
+	if end.Before(c.lastTick) {
+		end = c.lastTick
+	}
+	return end
+}
+
+// closeLast closes the phase's final interval. A tail shorter than half
+// an interval joins the previous interval, so no interval's rate is
+// extrapolated from a few milliseconds.
+func (c *coordinator) closeLast(end time.Time) error {
+	n := len(c.intervals)
+	if n == 0 || end.Sub(c.lastTick) >= c.e.cfg.Interval/2 {
+		return c.rotate(end)
+	}
+	prev := c.intervals[n-1]
+	c.intervals = c.intervals[:n-1]
+	if err := c.rotate(end); err != nil {
+		return err
+	}
+	return c.intervals[n-1].absorb(&prev)
+}
+
+// absorb adds an earlier interval's recordings to iv, which then spans
+// both.
+func (iv *Interval) absorb(prev *Interval) error {
+	iv.Start, iv.Length = prev.Start, iv.Length+prev.Length
+	iv.Late += prev.Late
+	iv.Dropped += prev.Dropped
+	iv.MaxLag = max(iv.MaxLag, prev.MaxLag)
+	iv.PeakInFlight = max(iv.PeakInFlight, prev.PeakInFlight)
+	iv.CPU += prev.CPU
+	for i := range iv.Ops {
+		if err := iv.Ops[i].absorb(&prev.Ops[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (op *IntervalOp) absorb(prev *IntervalOp) error {
+	op.Count += prev.Count
+	op.Errors.add(&prev.Errors)
+	var err error
+	if op.Latency, err = mergeDists(op.Latency, prev.Latency); err != nil {
+		return err
+	}
+	op.Service, err = mergeDists(op.Service, prev.Service)
+	return err
+}
+
+// mergeDists merges two stored summaries through their histograms.
+func mergeDists(a, b result.Dist) (result.Dist, error) {
+	ha, err := hist.FromDist(a)
+	if err != nil {
+		return a, err
+	}
+	hb, err := hist.FromDist(b)
+	if err != nil {
+		return a, err
+	}
+	if err := hist.Merge(ha, hb); err != nil {
+		return a, err
+	}
+	return hist.Summarize(ha)
+}
+
+// finish closes the last, possibly short, interval and builds the result.
+// Every callback has run when it returns.
+func (c *coordinator) finish() (*Result, error) {
+	defer func() {
+		close(c.events)
+		<-c.eventsDone
+	}()
+	end := c.end(time.Now())
+	res := &Result{
+		Mode: c.e.cfg.Mode(), Workers: c.e.cfg.Workers, Ops: c.totals,
+		Cores: runtime.GOMAXPROCS(0), Partial: c.partial, Reason: c.reason,
+	}
+	if c.e.cfg.Pacer != nil {
+		res.Pacer = c.e.cfg.Pacer.String()
+	}
+	if !c.started && end.Before(c.e.warmEnd) {
+		res.Start, res.End = end, end
+		res.Partial, res.Reason = true, "stopped before the measured phase began"
+		return res, nil
+	}
+	if !c.started {
+		// The workers finished before the coordinator saw the warm-up
+		// end: the phase began at the warm-up's end all the same.
+		c.begin(c.e.warmEnd)
+	}
+	if err := c.closeLast(end); err != nil {
+		return nil, err
+	}
+	if at := c.e.cfg.AtPhase; at != nil {
+		at(MeasureEnd, end)
+	}
+	if on := c.e.cfg.OnPhase; on != nil {
+		c.events <- func() { on(MeasureEnd, end) }
+	}
+	res.Start, res.End, res.Intervals = c.e.warmEnd, end, c.intervals
+	res.Abandoned = c.e.abandoned.Load()
+	res.CPU = c.cpuLast - c.cpuStart
+	if !c.e.closed {
+		res.Lag = c.lag
+	}
+	res.Abandoned += c.e.unsent
+	res.tally()
+	res.ClientBound, res.Reasons = judgeClient(res, c.e.cfg)
+	return res, nil
+}
+
+func (r *Result) tally() {
+	for _, iv := range r.Intervals {
+		r.Late += iv.Late
+		r.Dropped += iv.Dropped
+		r.MaxLag = max(r.MaxLag, iv.MaxLag)
+	}
+	r.Intended = r.Completed() + r.Abandoned
+	if r.Mode == "open" {
+		r.Intended += r.Dropped
+	}
+}
+
+// Completed is the number of measured operations that finished, with or
+// without an error.
+func (r *Result) Completed() int64 {
+	var n int64
+	for _, t := range r.Ops {
+		n += t.Count + t.Errors.Total()
+	}
+	return n
+}
+
+// String is a one-line account of the run, for logs and tests.
+func (r *Result) String() string {
+	return fmt.Sprintf("%s loop, %d workers, %d ops in %v, %d late, %d dropped",
+		r.Mode, r.Workers, r.Completed(), r.End.Sub(r.Start).Round(time.Millisecond), r.Late, r.Dropped)
+}

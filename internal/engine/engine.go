@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// engine is one run in progress.
+type engine struct {
+	cfg      Config
+	closed   bool
+	start    time.Time
+	warmEnd  time.Time
+	sched    claimer
+	workers  []*workerRec
+	inflight atomic.Int64
+	peak     atomic.Int64 // most operations in flight in the current interval
+	stopping atomic.Bool
+	// abandoned counts measured operations cancelled in flight by a stop;
+	// unsent those due before the stop but never sent (set at the stop).
+	abandoned atomic.Int64
+	unsent    int64
+	// lastDone is the latest completion, as an offset from start.
+	lastDone atomic.Int64
+}
+
+// Run drives the configured operations until the measured phase ends, ctx
+// is cancelled, or a task fails to build. A cancelled run returns a result
+// marked partial with everything measured up to the stop.
+func Run(ctx context.Context, cfg Config, newTask NewTask) (*Result, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	e := &engine{cfg: cfg.withDefaults(), closed: cfg.Pacer == nil}
+	tasks, err := e.buildTasks(newTask)
+	if err != nil {
+		return nil, err
+	}
+	e.start = time.Now()
+	e.warmEnd = e.start.Add(e.cfg.Warmup)
+	e.sched = e.newSchedule()
+	return e.run(ctx, tasks)
+}
+
+func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
+	tasks := make([]Task, e.cfg.Workers)
+	e.workers = make([]*workerRec, e.cfg.Workers)
+	for i := range tasks {
+		t, err := newTask(i)
+		if err != nil {
+			return nil, fmt.Errorf("worker %d: %w", i, err)
+		}
+		tasks[i] = t
+		e.workers[i] = newWorkerRec(len(e.cfg.Ops), e.closed)
+	}
+	return tasks, nil
+}
+
+func (e *engine) newSchedule() claimer {
+	if e.closed {
+		s := &closedSchedule{warmEnd: e.warmEnd, count: e.cfg.Count}
+		if e.cfg.Duration > 0 {
+			s.end = e.warmEnd.Add(e.cfg.Duration)
+		}
+		return s
+	}
+	s := &openSchedule{pacer: e.cfg.Pacer, start: e.start, warmup: e.cfg.Warmup, count: e.cfg.Count}
+	if e.cfg.Duration > 0 {
+		s.end = e.cfg.Warmup + e.cfg.Duration
+	}
+	return s
+}
+
+func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
+	opCtx, cancelOps := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelOps()
+	var wg sync.WaitGroup
+	for i, t := range tasks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e.work(opCtx, ctx.Done(), e.workers[i], t)
+		}()
+	}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	c := newCoordinator(e)
+	err := c.loop(ctx, finished, func(now time.Time) {
+		e.stopping.Store(true)
+		e.unsent = e.sched.stop(now)
+		time.AfterFunc(e.cfg.Grace, cancelOps)
+	})
+	<-finished
+	res, ferr := c.finish()
+	return res, errors.Join(err, ferr)
+}
+
+// work is one worker's loop: claim a slot, wait for its time, send it,
+// record it.
+func (e *engine) work(ctx context.Context, stop <-chan struct{}, w *workerRec, t Task) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		s, ok := e.sched.claim(time.Now())
+		if !ok {
+			return
+		}
+		if !e.closed && !waitUntil(timer, s.at, stop) {
+			return
+		}
+		e.do(ctx, w, t, s)
+	}
+}
+
+// waitUntil sleeps until at, or returns false when stop closes first.
+func waitUntil(timer *time.Timer, at time.Time, stop <-chan struct{}) bool {
+	d := time.Until(at)
+	if d <= 0 {
+		return true
+	}
+	timer.Reset(d)
+	select {
+	case <-timer.C:
+		return true
+	case <-stop:
+		timer.Stop()
+		return false
+	}
+}
+
+func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
+	sent := time.Now()
+	if !e.closed && s.measured {
+		lag := sent.Sub(s.at)
+		if lag > e.cfg.DropAfter {
+			w.schedule(lag, false, true)
+			return
+		}
+		w.schedule(lag, lag > e.cfg.LateAfter, false)
+	}
+	e.enter()
+	op, err := t.Do(ctx)
+	done := time.Now()
+	e.inflight.Add(-1)
+	if !s.measured {
+		return
+	}
+	if err != nil && e.stopping.Load() && errors.Is(err, context.Canceled) {
+		e.abandoned.Add(1) // cancelled by our own stop, not a server failure
+		return
+	}
+	e.completedAt(done)
+	if err != nil {
+		w.failure(op, e.cfg.Classify(err))
+		return
+	}
+	w.success(op, done.Sub(s.at), done.Sub(sent))
+}
+
+// completedAt keeps the latest completion time.
+func (e *engine) completedAt(t time.Time) {
+	off := int64(t.Sub(e.start))
+	for {
+		last := e.lastDone.Load()
+		if off <= last || e.lastDone.CompareAndSwap(last, off) {
+			return
+		}
+	}
+}
+
+// enter counts an operation in flight and keeps the interval's peak.
+func (e *engine) enter() {
+	n := e.inflight.Add(1)
+	for {
+		p := e.peak.Load()
+		if n <= p || e.peak.CompareAndSwap(p, n) {
+			return
+		}
+	}
+}

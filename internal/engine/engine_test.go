@@ -1,0 +1,265 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/hist"
+)
+
+// sleepTask succeeds after d; its operation cycles through nOps types.
+func sleepTask(d time.Duration, nOps int) NewTask {
+	return func(int) (Task, error) {
+		var n int
+		return TaskFunc(func(ctx context.Context) (int, error) {
+			n++
+			select {
+			case <-time.After(d):
+				return n % nOps, nil
+			case <-ctx.Done():
+				return n % nOps, ctx.Err()
+			}
+		}), nil
+	}
+}
+
+func TestOpenLoopKeepsTheSchedule(t *testing.T) {
+	cfg := Config{Ops: []string{"read", "update"}, Workers: 16, Pacer: NewConstant(1000),
+		Warmup: 200 * time.Millisecond, Duration: 2 * time.Second}
+	r, err := Run(context.Background(), cfg, sleepTask(200*time.Microsecond, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Completed(); got != 2000 {
+		t.Errorf("measured ops: got %d want 2000 (%s)", got, r)
+	}
+	if r.Intended != 2000 || r.Dropped != 0 {
+		t.Errorf("intended/dropped: got %d/%d want 2000/0", r.Intended, r.Dropped)
+	}
+	// The phase ends when the last operation, due at 1.999s, completes;
+	// a shared machine may wake that worker late.
+	if got := r.End.Sub(r.Start); got < 1999*time.Millisecond || got > 2300*time.Millisecond {
+		t.Errorf("measured phase: got %v want 2s, give or take scheduling delay", got)
+	}
+	if r.Partial || r.ClientBound {
+		t.Errorf("partial %v clientBound %v %v: want neither", r.Partial, r.ClientBound, r.Reasons)
+	}
+}
+
+func TestClosedLoopStopsAtCount(t *testing.T) {
+	cfg := Config{Ops: []string{"a", "b"}, Workers: 4, Count: 500, Warmup: 50 * time.Millisecond}
+	r, err := Run(context.Background(), cfg, sleepTask(100*time.Microsecond, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Completed(); got != 500 {
+		t.Fatalf("completed: got %d want 500", got)
+	}
+	if r.Ops[0].Service != r.Ops[0].Latency {
+		t.Errorf("closed loop: service histogram is not the latency histogram")
+	}
+}
+
+func TestIntervalsMergeToTotals(t *testing.T) {
+	cfg := Config{Ops: []string{"a", "b"}, Workers: 8, Pacer: NewConstant(2000),
+		Duration: 1500 * time.Millisecond, Interval: 250 * time.Millisecond}
+	r, err := Run(context.Background(), cfg, sleepTask(300*time.Microsecond, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Intervals) < 6 {
+		t.Fatalf("intervals: got %d want at least 6", len(r.Intervals))
+	}
+	for i, name := range cfg.Ops {
+		merged, count := hist.New(), int64(0)
+		for _, iv := range r.Intervals {
+			h, err := hist.FromDist(iv.Ops[i].Latency)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := hist.Merge(merged, h); err != nil {
+				t.Fatal(err)
+			}
+			count += iv.Ops[i].Count
+		}
+		if count != r.Ops[i].Count || !merged.Equals(r.Ops[i].Latency) {
+			t.Errorf("%s: intervals merge to %d ops, totals hold %d; histograms equal: %v",
+				name, count, r.Ops[i].Count, merged.Equals(r.Ops[i].Latency))
+		}
+	}
+}
+
+// TestCoordinatedOmission freezes every operation for 500ms in the middle
+// of a 500/s run: latency from the intended start must show the freeze,
+// service time must not.
+func TestCoordinatedOmission(t *testing.T) {
+	var frozen sync.RWMutex
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		frozen.Lock()
+		time.Sleep(500 * time.Millisecond)
+		frozen.Unlock()
+	}()
+	newTask := func(int) (Task, error) {
+		return TaskFunc(func(context.Context) (int, error) {
+			frozen.RLock()
+			time.Sleep(100 * time.Microsecond)
+			frozen.RUnlock()
+			return 0, nil
+		}), nil
+	}
+	cfg := Config{Ops: []string{"op"}, Workers: 8, Pacer: NewConstant(500), Duration: 3 * time.Second}
+	r, err := Run(context.Background(), cfg, newTask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lat, svc := r.Ops[0].Latency.ValueAtPercentile(99), r.Ops[0].Service.ValueAtPercentile(99)
+	if lat < 300_000 {
+		t.Errorf("latency p99: got %dµs, want at least 300ms", lat)
+	}
+	if svc > lat/4 {
+		t.Errorf("service p99: got %dµs, want far below latency p99 %dµs", svc, lat)
+	}
+	if r.Late == 0 {
+		t.Errorf("late: got 0, want the operations held up by the freeze")
+	}
+	if got := r.Completed(); got != 1500 {
+		t.Errorf("completed: got %d want 1500: the schedule must not skip the frozen slots", got)
+	}
+}
+
+func TestErrorsAreClassifiedAndKeptOutOfLatency(t *testing.T) {
+	boom := errors.New("boom")
+	var n atomic.Int64
+	newTask := func(int) (Task, error) {
+		return TaskFunc(func(context.Context) (int, error) {
+			if n.Add(1)%4 == 0 {
+				return 0, boom
+			}
+			return 0, nil
+		}), nil
+	}
+	classify := func(err error) Class {
+		if errors.Is(err, boom) {
+			return Timeout
+		}
+		return Other
+	}
+	cfg := Config{Ops: []string{"op"}, Workers: 1, Count: 400, Classify: classify}
+	r, err := Run(context.Background(), cfg, newTask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := r.Ops[0]
+	if op.Errors[Timeout] != 100 || op.Errors.Total() != 100 {
+		t.Errorf("errors: got %v want 100 timeouts", op.Errors)
+	}
+	if op.Count != 300 || op.Latency.TotalCount() != 300 {
+		t.Errorf("successes: got count %d, histogram %d, want 300 both", op.Count, op.Latency.TotalCount())
+	}
+}
+
+func TestCancelGivesPartialResult(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(600*time.Millisecond, cancel)
+	cfg := Config{Ops: []string{"op"}, Workers: 4, Pacer: NewConstant(500), Duration: time.Minute}
+	r, err := Run(ctx, cfg, sleepTask(time.Millisecond, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Partial || r.Reason != "interrupted" {
+		t.Errorf("partial: got %v %q want true \"interrupted\"", r.Partial, r.Reason)
+	}
+	if got := r.Completed(); got < 200 || got > 400 {
+		t.Errorf("completed: got %d, want about 300", got)
+	}
+	if r.Ops[0].Errors.Total() != 0 {
+		t.Errorf("errors: got %v, want none from our own stop", r.Ops[0].Errors)
+	}
+}
+
+func TestOverloadDropsAndFlagsTheRun(t *testing.T) {
+	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(1000), Duration: 1500 * time.Millisecond,
+		DropAfter: 100 * time.Millisecond}
+	r, err := Run(context.Background(), cfg, sleepTask(20*time.Millisecond, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Dropped == 0 || !r.ClientBound {
+		t.Fatalf("dropped %d clientBound %v: want drops and a client-bound flag", r.Dropped, r.ClientBound)
+	}
+	if r.Intended != 1500 {
+		t.Errorf("intended: got %d want 1500 (completed plus dropped)", r.Intended)
+	}
+}
+
+func TestConfigRejectsUnboundedRun(t *testing.T) {
+	_, err := Run(context.Background(), Config{Ops: []string{"op"}, Workers: 1}, sleepTask(0, 1))
+	if err == nil {
+		t.Fatal("got nil error for a run with neither duration nor count")
+	}
+}
+
+func TestConstantPacerDoesNotDrift(t *testing.T) {
+	p := NewConstant(3)
+	var last time.Duration
+	for i := 0; i < 3_000_001; i++ {
+		last = p.Next()
+	}
+	if want := 1_000_000 * time.Second; last != want {
+		t.Fatalf("offset of op 3,000,000 at 3/s: got %v want %v", last, want)
+	}
+}
+
+func TestShortTailJoinsThePreviousInterval(t *testing.T) {
+	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(400), Duration: 1050 * time.Millisecond,
+		Interval: 250 * time.Millisecond}
+	r, err := Run(context.Background(), cfg, sleepTask(100*time.Microsecond, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	var total time.Duration
+	for i, iv := range r.Intervals {
+		if iv.Length < 125*time.Millisecond || iv.Length > 375*time.Millisecond {
+			t.Errorf("interval %d lasts %v, want 250ms, or up to half as much again for the last", i, iv.Length)
+		}
+		if i > 0 && !iv.Start.Equal(r.Intervals[i-1].Start.Add(r.Intervals[i-1].Length)) {
+			t.Errorf("interval %d starts at %v, not where interval %d ends", i, iv.Start, i-1)
+		}
+		total += iv.Length
+		h, err := hist.FromDist(iv.Ops[0].Latency)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.TotalCount() != iv.Ops[0].Count {
+			t.Errorf("interval %d: histogram holds %d, count says %d", i, h.TotalCount(), iv.Ops[0].Count)
+		}
+		n += iv.Ops[0].Count
+	}
+	if phase := r.End.Sub(r.Start); total != phase {
+		t.Errorf("intervals add up to %v, the phase lasted %v", total, phase)
+	}
+	if n != r.Ops[0].Count || n != 420 {
+		t.Errorf("intervals hold %d ops, totals %d, want 420", n, r.Ops[0].Count)
+	}
+}
+
+// TestRunFasterThanTheFirstTick: operations that all finish before the
+// coordinator's first tick are still measured.
+func TestRunFasterThanTheFirstTick(t *testing.T) {
+	for range 20 {
+		cfg := Config{Ops: []string{"op"}, Workers: 1, Count: 50}
+		r, err := Run(context.Background(), cfg, sleepTask(0, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Partial || r.Completed() != 50 {
+			t.Fatalf("got %s, partial %v %q; want 50 ops measured", r, r.Partial, r.Reason)
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"sync"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/hist"
+)
+
+// opRec is what a worker records for one operation type in the current
+// interval. In closed loop, svc is lat: latency equals service time.
+type opRec struct {
+	lat, svc *hist.H
+	count    int64
+	errs     ErrorCounts
+}
+
+// workerRec is one worker's recordings for the current interval. Its owner
+// records under mu; the coordinator drains it under mu at each interval.
+type workerRec struct {
+	mu      sync.Mutex
+	ops     []opRec
+	lag     *hist.H // open loop: intended start to actual send
+	late    int64
+	dropped int64
+	maxLag  time.Duration
+	closed  bool
+}
+
+func newWorkerRec(nOps int, closed bool) *workerRec {
+	w := &workerRec{ops: make([]opRec, nOps), closed: closed}
+	if !closed {
+		w.lag = hist.New()
+	}
+	return w
+}
+
+// success records a successful operation.
+func (w *workerRec) success(op int, lat, svc time.Duration) {
+	w.mu.Lock()
+	r := &w.ops[op]
+	if r.lat == nil {
+		r.alloc(w.closed)
+	}
+	r.count++
+	hist.Record(r.lat, lat)
+	if !w.closed {
+		hist.Record(r.svc, svc)
+	}
+	w.mu.Unlock()
+}
+
+func (r *opRec) alloc(closed bool) {
+	r.lat = hist.New()
+	r.svc = r.lat
+	if !closed {
+		r.svc = hist.New()
+	}
+}
+
+func (w *workerRec) failure(op int, c Class) {
+	w.mu.Lock()
+	w.ops[op].errs[c]++
+	w.mu.Unlock()
+}
+
+// schedule records an operation's lag behind its intended start.
+func (w *workerRec) schedule(lag time.Duration, late, dropped bool) {
+	w.mu.Lock()
+	if !dropped {
+		hist.Record(w.lag, lag)
+	}
+	if lag > w.maxLag {
+		w.maxLag = lag
+	}
+	if late {
+		w.late++
+	}
+	if dropped {
+		w.dropped++
+	}
+	w.mu.Unlock()
+}
+
+// drainInto moves the worker's interval recordings into agg and resets
+// them.
+func (w *workerRec) drainInto(agg *intervalAgg) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := range w.ops {
+		if err := agg.ops[i].take(&w.ops[i], w.closed); err != nil {
+			return err
+		}
+	}
+	if w.lag != nil && w.lag.TotalCount() > 0 {
+		if err := hist.Merge(agg.lag, w.lag); err != nil {
+			return err
+		}
+		w.lag.Reset()
+	}
+	agg.late += w.late
+	agg.dropped += w.dropped
+	agg.maxLag = max(agg.maxLag, w.maxLag)
+	w.late, w.dropped, w.maxLag = 0, 0, 0
+	return nil
+}
+
+// take moves src into r.
+func (r *opRec) take(src *opRec, closed bool) error {
+	r.count += src.count
+	r.errs.add(&src.errs)
+	src.count, src.errs = 0, ErrorCounts{}
+	if src.lat == nil || src.lat.TotalCount() == 0 {
+		return nil
+	}
+	if err := hist.Merge(r.lat, src.lat); err != nil {
+		return err
+	}
+	src.lat.Reset()
+	if closed {
+		return nil
+	}
+	if err := hist.Merge(r.svc, src.svc); err != nil {
+		return err
+	}
+	src.svc.Reset()
+	return nil
+}
+
+// intervalAgg gathers every worker's recordings for one interval.
+type intervalAgg struct {
+	ops     []opRec
+	lag     *hist.H
+	late    int64
+	dropped int64
+	maxLag  time.Duration
+}
+
+func newIntervalAgg(nOps int, closed bool) *intervalAgg {
+	a := &intervalAgg{ops: make([]opRec, nOps), lag: hist.New()}
+	for i := range a.ops {
+		a.ops[i].alloc(closed)
+	}
+	return a
+}
+
+func (a *intervalAgg) reset() {
+	for i := range a.ops {
+		r := &a.ops[i]
+		r.lat.Reset()
+		r.svc.Reset()
+		r.count, r.errs = 0, ErrorCounts{}
+	}
+	a.lag.Reset()
+	a.late, a.dropped, a.maxLag = 0, 0, 0
+}

@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestReviewSlowPhaseStartMisbucketsOps: the MeasureStart callback takes a
+// serverStatus snapshot on the coordinator goroutine (5s timeout in
+// bench). When it takes longer than one interval, the first interval is
+// drained late and holds every operation completed up to the drain, while
+// its Length still says one interval: the rate of interval 0 is inflated
+// and the next one's deflated. Intervals are meant to be bucketed by
+// completion time.
+func TestReviewSlowPhaseStartMisbucketsOps(t *testing.T) {
+	cfg := Config{Ops: []string{"op"}, Workers: 8, Pacer: NewConstant(1000),
+		Warmup: 100 * time.Millisecond, Duration: 4 * time.Second, Interval: time.Second,
+		OnPhase: func(p Phase, _ time.Time) {
+			if p == MeasureStart {
+				time.Sleep(1500 * time.Millisecond) // a slow serverStatus
+			}
+		}}
+	r, err := Run(context.Background(), cfg, sleepTask(100*time.Microsecond, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, iv := range r.Intervals {
+		if iv.Length < 900*time.Millisecond || iv.Length > 1100*time.Millisecond {
+			continue
+		}
+		rate := float64(iv.Completed()) / iv.Length.Seconds()
+		if rate < 900 || rate > 1100 {
+			t.Errorf("interval %d (%v long): %d ops, %.0f ops/s; the schedule ran at 1000/s",
+				i, iv.Length, iv.Completed(), rate)
+		}
+	}
+}
+
+// TestReviewInterruptDuringStallHidesIt: the server freezes at 600ms, the
+// user presses Ctrl-C at 1s. The slots due during the freeze were neither
+// sent, counted late nor dropped (the DESIGN's "never silently skipped"),
+// and the operations in flight are cancelled and then forgotten. They are
+// counted as abandoned, and the phase ends at the stop.
+func TestReviewInterruptDuringStallHidesIt(t *testing.T) {
+	freeze := make(chan struct{})
+	time.AfterFunc(600*time.Millisecond, func() { close(freeze) })
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(time.Second, cancel)
+	newTask := func(int) (Task, error) {
+		return TaskFunc(func(ctx context.Context) (int, error) {
+			select {
+			case <-freeze:
+				<-ctx.Done() // frozen until the grace period cancels it
+				return 0, ctx.Err()
+			case <-time.After(200 * time.Microsecond):
+				return 0, nil
+			}
+		}), nil
+	}
+	cfg := Config{Ops: []string{"op"}, Workers: 8, Pacer: NewConstant(500), Duration: time.Minute,
+		Grace: 500 * time.Millisecond}
+	r, err := Run(ctx, cfg, newTask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	due := int64(490) // slots due before the stop at 1s, at 500/s
+	accounted := r.Completed() + r.Dropped + r.Abandoned
+	t.Logf("%s; intended %d, accounted %d, abandoned %d, max latency %dµs", r, r.Intended, accounted, r.Abandoned, r.Ops[0].Latency.Max())
+	if r.Intended < due || accounted != r.Intended {
+		t.Errorf("intended: got %d (accounted %d), but about 500 operations were due before the stop", r.Intended, accounted)
+	}
+	if r.Abandoned < 150 {
+		t.Errorf("a 400ms stall before the stop left no trace: abandoned %d, want the ~200 due and in flight", r.Abandoned)
+	}
+	if phase := r.End.Sub(r.Start); phase > 1100*time.Millisecond {
+		t.Errorf("phase: got %v, want it to end at the stop (1s), not after the idle grace period", phase)
+	}
+}

@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Result is what a run measured, in its measured phase only.
+type Result struct {
+	Mode    string // "open" or "closed"
+	Pacer   string
+	Workers int
+	// Start and End bound the measured phase: from the end of the warm-up
+	// to the completion of its last operation.
+	Start, End time.Time
+	Partial    bool
+	Reason     string
+	Ops        []OpTotals // in Config.Ops order
+	Intervals  []Interval
+	// Intended is how many operations the schedule planned in the
+	// measured phase (open loop: completed plus dropped).
+	Intended int64
+	Late     int64
+	Dropped  int64
+	// Abandoned counts measured operations a stop left undone: due but
+	// never sent, or cancelled in flight after the grace period.
+	Abandoned int64
+	MaxLag    time.Duration
+	// Lag is the distribution of send lag, from intended start to actual
+	// send, of the measured operations (open loop only; nil otherwise).
+	// It is the part of latency the client itself adds.
+	Lag *hist.H
+	// CPU is this process's CPU time (user and system) in the phase.
+	CPU         time.Duration
+	Cores       int
+	ClientBound bool
+	Reasons     []string
+}
+
+// OpTotals is one operation type over the measured phase. In closed loop
+// Service is the same histogram as Latency.
+type OpTotals struct {
+	Name             string
+	Count            int64 // successes
+	Errors           ErrorCounts
+	Latency, Service *hist.H
+}
+
+// Interval is one reporting interval, bucketed by completion time.
+type Interval struct {
+	Index        int
+	Start        time.Time
+	Length       time.Duration
+	Ops          []IntervalOp
+	Late         int64
+	Dropped      int64
+	MaxLag       time.Duration
+	PeakInFlight int64
+	CPU          time.Duration
+}
+
+// IntervalOp is one operation type in one interval.
+type IntervalOp struct {
+	Name             string
+	Count            int64
+	Errors           ErrorCounts
+	Latency, Service result.Dist
+}
+
+// Completed is the number of operations that finished in the interval.
+func (iv *Interval) Completed() int64 {
+	var n int64
+	for _, op := range iv.Ops {
+		n += op.Count + op.Errors.Total()
+	}
+	return n
+}

@@ -1,0 +1,213 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/telemetry"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// Target is the server under test.
+type Target struct {
+	URI  string // as given, credentials included; never stored or printed
+	Kind string // "embedded-secantus", "embedded-mongod" or "external"
+	// PID and DataDir identify a server process on this host, whose host
+	// counters the run then records; zero when unknown or remote.
+	PID     int
+	DataDir string
+	// Profile names a local server profile, when the target is one.
+	Profile string
+	// Instance describes the target in the schema's terms (the atlas*
+	// fields of variant.instance); given values replace what bench_config
+	// would detect or leave out.
+	Instance map[string]any
+	// CacheSize is the server's storage cache in bytes when the caller
+	// knows it (a local server it started, or the user said); 0 when
+	// unknown. Workloads that size a working set against the cache read
+	// it when the server does not report its own; CacheSizeSource says
+	// where the size came from.
+	CacheSize       int64
+	CacheSizeSource string
+}
+
+// Options configure one run.
+type Options struct {
+	Scenario    *spec.Scenario
+	Registry    *workload.Registry
+	Target      Target
+	ToolVersion string
+	// Variant holds extra values that identify the run beyond its
+	// scenario (e.g. an SLA study's stage); they join variant and _id.
+	Variant map[string]any
+	// OnConnected is called once the target answers, with its version
+	// and topology; OnSetup reports setup progress (preloading);
+	// OnInterval reports each closed interval of the measured phase. Each
+	// may be nil.
+	OnConnected func(version, topology string)
+	OnSetup     func(stage string, done, total int64)
+	OnInterval  func(*engine.Interval)
+}
+
+// Run executes the scenario and returns its result document. When ctx is
+// cancelled during the measured phase, the result is returned marked
+// partial; cancelled before it, Run returns the context's error.
+func Run(ctx context.Context, o Options) (*result.Doc, error) {
+	sc := o.Scenario
+	w, err := o.Registry.Get(sc.Workload)
+	if err != nil {
+		return nil, err
+	}
+	client, err := Connect(ctx, o.Target.URI, sc.Threads+4)
+	if err != nil {
+		return nil, err
+	}
+	defer disconnect(client)
+	fp, err := fingerprint(ctx, client)
+	if err != nil {
+		return nil, err
+	}
+	if o.OnConnected != nil {
+		o.OnConnected(fp.version, fp.topology)
+	}
+	env := workload.Env{DB: client.Database(sc.Database), URI: o.Target.URI, Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{},
+		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
+	if err := prepare(ctx, w, env, sc.Params); err != nil {
+		return nil, err
+	}
+	o.Target = locate(ctx, client, o.Target)
+	r := &run{opts: o, client: client, fp: fp, ops: w.Ops(sc.Params)}
+	return r.measure(ctx, w, env)
+}
+
+func prepare(ctx context.Context, w workload.Workload, env workload.Env, p spec.Params) error {
+	if err := workload.Claim(ctx, env.DB); err != nil {
+		return err
+	}
+	if err := w.Setup(ctx, env, p); err != nil {
+		return fmt.Errorf("set up %s: %w", w.Name(), err)
+	}
+	return nil
+}
+
+func disconnect(c *mongo.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = c.Disconnect(ctx) // nothing useful to do with a failed goodbye
+}
+
+// run is one measurement in progress.
+type run struct {
+	opts   Options
+	client *mongo.Client
+	fp     fingerprintInfo
+	ops    []string
+	before telemetry.Status
+	after  telemetry.Status
+	tasks  []engine.Task
+	// sampler samples the server and host during the run.
+	sampler *telemetry.Sampler
+	// base holds the workload's counts at the measured phase's start.
+	base, baseCauses map[string]int64
+	errs             []error
+}
+
+func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env) (*result.Doc, error) {
+	sc := r.opts.Scenario
+	sampler := telemetry.NewSampler(r.opts.Target.URI, r.host())
+	r.sampler = sampler
+	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
+		return nil, fmt.Errorf("start telemetry: %w", err)
+	}
+	res, err := engine.Run(ctx, r.engineConfig(), func(worker int) (engine.Task, error) {
+		t, err := w.NewTask(env, sc.Params, worker)
+		r.tasks = append(r.tasks, t) // the engine builds tasks one at a time
+		return t, err
+	})
+	samples := sampler.Stop()
+	closeTasks(r.tasks)
+	if err != nil {
+		return nil, err
+	}
+	if res.Intended == 0 && res.Partial && ctx.Err() != nil {
+		return nil, fmt.Errorf("stopped before anything was measured: %w", ctx.Err())
+	}
+	d := r.document(res, samples)
+	r.addNotes(d, env.Notes)
+	return d, errors.Join(r.errs...)
+}
+
+// host returns the host reader of a server on this machine, or nil.
+func (r *run) host() *telemetry.Host {
+	t := r.opts.Target
+	if t.PID == 0 {
+		return nil
+	}
+	h, err := telemetry.NewHost(t.PID, t.DataDir)
+	if err != nil {
+		return nil // host counters are then reported missing
+	}
+	return h
+}
+
+func (r *run) engineConfig() engine.Config {
+	sc := r.opts.Scenario
+	cfg := engine.Config{
+		Ops: r.ops, Workers: sc.Threads,
+		Warmup: time.Duration(sc.Warmup), Duration: time.Duration(sc.Duration), Count: sc.Ops,
+		Interval: time.Duration(sc.Interval), DropAfter: time.Duration(sc.MaxLag),
+		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
+	}
+	if sc.Rate > 0 {
+		cfg.Pacer = engine.NewConstant(float64(sc.Rate))
+	}
+	return cfg
+}
+
+// countsAt takes, on the engine's goroutine at the measured phase's
+// boundaries: the host's counters (a sample stamped at the boundary, so a
+// phase shorter than the sampling interval has host figures), and at the
+// start the workload's counts (atomic loads) as the base the phase's
+// counts are measured from. Without a warm-up every count belongs to the
+// measured phase, so none is taken.
+func (r *run) countsAt(p engine.Phase, t time.Time) {
+	if r.sampler != nil {
+		r.sampler.Mark(t)
+	}
+	if p == engine.MeasureStart && r.opts.Scenario.Warmup > 0 {
+		r.base, r.baseCauses = r.counts()
+	}
+}
+
+// snapshot takes serverStatus at the measured phase's boundaries (on the
+// engine's callback goroutine).
+func (r *run) snapshot(p engine.Phase, _ time.Time) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := telemetry.ServerStatus(ctx, r.client)
+	if err != nil {
+		st = telemetry.Status{Time: time.Now()}
+	}
+	if p == engine.MeasureStart {
+		r.before = st
+	} else {
+		r.after = st
+	}
+}
+
+// closeTasks closes the tasks that hold connections of their own.
+func closeTasks(tasks []engine.Task) {
+	for _, t := range tasks {
+		if c, ok := t.(io.Closer); ok {
+			_ = c.Close() // the run is over; a failed close changes nothing
+		}
+	}
+}

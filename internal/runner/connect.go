@@ -1,0 +1,105 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/uri"
+)
+
+// connectTimeout bounds how long an unreachable server can hold a run up.
+const connectTimeout = 5 * time.Second
+
+// codeAuthFailed is the server's AuthenticationFailed error code.
+const codeAuthFailed = 18
+
+// ErrBadURI marks a connection string the driver cannot use: bad input,
+// not a failure of the server.
+var ErrBadURI = errors.New("bad connection string")
+
+// CheckURI reports whether target is a connection string the driver
+// accepts, without connecting. Its error wraps ErrBadURI and names the
+// target without its password.
+func CheckURI(target string) error {
+	_, err := clientOptions(target, 2)
+	return err
+}
+
+func clientOptions(target string, pool int) (*options.ClientOptions, error) {
+	opts := options.Client().ApplyURI(target).SetAppName("mongobench").
+		SetMaxPoolSize(uint64(max(pool, 2)))
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, uri.Redact(target), err)
+	}
+	return opts, nil
+}
+
+// Connect opens a client to uri with a pool large enough for the run and
+// checks that the server answers (and accepts the credentials) within a
+// few seconds. Errors name the target without its password.
+func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error) {
+	opts, err := clientOptions(target, pool)
+	if err != nil {
+		return nil, err
+	}
+	if opts.ServerSelectionTimeout == nil {
+		opts.SetServerSelectionTimeout(connectTimeout)
+	}
+	if opts.ConnectTimeout == nil {
+		opts.SetConnectTimeout(connectTimeout)
+	}
+	c, err := mongo.Connect(opts)
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, uri.Redact(target), err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 2*connectTimeout)
+	defer cancel()
+	if err := c.Ping(pctx, nil); err != nil {
+		disconnect(c)
+		var se mongo.ServerError
+		if errors.As(err, &se) && se.HasErrorCode(codeAuthFailed) {
+			return nil, fmt.Errorf("authentication failed for %s: %w", uri.Redact(target), err)
+		}
+		return nil, fmt.Errorf("cannot reach %s: %w", uri.Redact(target), err)
+	}
+	return c, nil
+}
+
+// fingerprintInfo identifies the server under test.
+type fingerprintInfo struct {
+	version  string
+	topology string
+}
+
+func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) {
+	var fp fingerprintInfo
+	var build struct {
+		Version string `bson:"version"`
+	}
+	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&build); err != nil {
+		return fp, fmt.Errorf("read server version: %w", err)
+	}
+	var hello struct {
+		SetName string `bson:"setName"`
+		Msg     string `bson:"msg"`
+	}
+	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&hello); err != nil {
+		return fp, fmt.Errorf("read server topology: %w", err)
+	}
+	fp.version = build.Version
+	switch {
+	case hello.Msg == "isdbgrid":
+		fp.topology = "sharded"
+	case hello.SetName != "":
+		fp.topology = "replicaSet " + hello.SetName
+	default:
+		fp.topology = "standalone"
+	}
+	return fp, nil
+}

@@ -1,0 +1,249 @@
+package runner
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/version"
+
+	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/telemetry"
+	"github.com/mongobench/mongobench/internal/uri"
+)
+
+// document assembles the result of a finished engine run.
+func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.Doc {
+	sc, t := r.opts.Scenario, r.opts.Target
+	phase := res.End.Sub(res.Start)
+	d := &result.Doc{
+		SchemaVersion: result.SchemaVersion, RunID: NewRunID(res.Start), TestName: sc.Name,
+		Label: sc.Label, Tags: sc.Tags, Repetition: sc.Repetition,
+		Start: res.Start.UTC(), End: res.End.UTC(), Duration: float64(phase) / float64(time.Millisecond),
+		Partial: res.Partial, PartialReason: res.Reason,
+		Variant: Variant(sc, r.opts.Variant), TestConfig: TestConfig(sc, r.opts.Variant), BenchConfig: r.benchConfig(),
+		BeforeStatus: r.before.Doc, AfterStatus: r.after.Doc,
+		Metrics:     telemetry.Series(samples, res.Start, res.End),
+		TestResults: map[string]any{"nOps": res.Completed()},
+		Schedule:    schedule(res, sc),
+		Client:      client(res),
+		Target: result.Target{
+			URI: uri.Redact(t.URI), ServerVersion: r.fp.version, Topology: r.fp.topology, Kind: t.Kind,
+			MonitoringMode: uri.MonitoringMode(t.URI), SameHost: t.PID != 0, Database: sc.Database,
+		},
+		Generator: generator(r.opts.ToolVersion),
+	}
+	d.ID = ID(sc, r.opts.Variant)
+	d.Ops = r.opStats(res.Ops, phase)
+	d.Intervals = intervals(res, samples)
+	return d
+}
+
+// NewRunID is sortable by time and unique: UTC start, then random hex.
+func NewRunID(start time.Time) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return start.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// ID identifies the test and variant: the test name, the label, then the
+// variant's values in name order. A re-run of the same variant replaces
+// its row in the results collection.
+func ID(sc *spec.Scenario, extra map[string]any) result.Ordered {
+	id := result.Ordered{{Key: "testname", Value: sc.Name}}
+	if sc.Label != "" {
+		id = append(id, result.KV{Key: "label", Value: sc.Label})
+	}
+	v := Variant(sc, extra)
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		id = append(id, result.KV{Key: k, Value: v[k]})
+	}
+	return id
+}
+
+// Variant is what a run varies: the workload's parameters, the pacing,
+// the concurrency, and any extra identifying values.
+func Variant(sc *spec.Scenario, extra map[string]any) map[string]any {
+	v := plainParams(sc.Params)
+	maps.Copy(v, extra)
+	v["numberOfThreads"] = sc.Threads
+	if sc.Rate > 0 {
+		v["targetRate"] = float64(sc.Rate)
+	}
+	if sz, ok := sc.Params["docSize"].(spec.Size); ok {
+		v["docSizeKB"] = float64(sz) / 1024
+	}
+	return v
+}
+
+// TestConfig is the scenario's full effective configuration.
+func TestConfig(sc *spec.Scenario, extra map[string]any) map[string]any {
+	c := Variant(sc, extra)
+	c["workload"] = sc.Workload
+	c["loop"] = "closed"
+	if sc.Rate > 0 {
+		c["loop"] = "open"
+	}
+	c["durationSec"] = time.Duration(sc.Duration).Seconds()
+	c["warmupSec"] = time.Duration(sc.Warmup).Seconds()
+	c["intervalSec"] = time.Duration(sc.Interval).Seconds()
+	c["maxLagSec"] = time.Duration(sc.MaxLag).Seconds()
+	c["ops"] = sc.Ops
+	c["seed"] = sc.Seed
+	return c
+}
+
+// plainParams converts typed parameter values to plain numbers and text.
+func plainParams(p spec.Params) map[string]any {
+	out := make(map[string]any, len(p))
+	for k, v := range p {
+		switch x := v.(type) {
+		case spec.Size:
+			out[k] = int64(x)
+		case spec.Duration:
+			out[k] = time.Duration(x).String()
+		default:
+			out[k] = x
+		}
+	}
+	return out
+}
+
+// benchConfig describes the environment in the schema's Atlas-shaped
+// terms: the target's description where given, else for a local target
+// its profile or kind and its data directory's disk; nothing it cannot
+// know.
+func (r *run) benchConfig() map[string]any {
+	t := r.opts.Target
+	c := map[string]any{"atlasInstanceType": t.Kind}
+	if t.Profile != "" {
+		c["atlasInstanceType"] = t.Profile
+	}
+	if gb, dev, ok := diskOf(t.DataDir); ok {
+		c["atlasDiskSizeGB"] = gb
+		c["atlasDiskType"] = dev
+	}
+	for _, k := range []string{"atlasInstanceType", "atlasDiskType", "atlasIOPS", "atlasDiskSizeGB"} {
+		if v, ok := t.Instance[k]; ok {
+			c[k] = v
+		}
+	}
+	return c
+}
+
+func (r *run) opStats(ops []engine.OpTotals, phase time.Duration) []result.OpStats {
+	out := make([]result.OpStats, 0, len(ops))
+	for _, op := range ops {
+		s := result.OpStats{Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors)}
+		if phase > 0 {
+			s.Rate = float64(op.Count) / phase.Seconds()
+		}
+		var err error
+		if s.Latency, err = hist.Summarize(op.Latency); err != nil {
+			r.errs = append(r.errs, err)
+		}
+		if s.Service, err = hist.Summarize(op.Service); err != nil {
+			r.errs = append(r.errs, err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func errorCounts(e engine.ErrorCounts) result.Errors {
+	return result.Errors{
+		Total: e.Total(), Timeout: e[engine.Timeout], Network: e[engine.Network],
+		WriteConflict: e[engine.WriteConflict], DuplicateKey: e[engine.DuplicateKey],
+		Overload: e[engine.Overload], Other: e[engine.Other],
+	}
+}
+
+func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
+	s := result.Schedule{
+		Mode: res.Mode, Pacer: res.Pacer, Workers: res.Workers, Intended: res.Intended,
+		Late: res.Late, Dropped: res.Dropped, Abandoned: res.Abandoned, MaxLag: ms(res.MaxLag),
+		LateThreshold: ms(10 * time.Millisecond), DropBound: ms(time.Duration(sc.MaxLag)),
+	}
+	if phase := res.End.Sub(res.Start); phase > 0 {
+		s.AchievedRate = float64(res.Completed()) / phase.Seconds()
+	}
+	if sc.Rate > 0 {
+		s.TargetRate = result.F(float64(sc.Rate))
+	}
+	if res.Lag != nil {
+		if lag, err := hist.Summarize(res.Lag); err == nil {
+			s.SendLag = &lag
+		}
+	}
+	return s
+}
+
+func client(res *engine.Result) result.Client {
+	c := result.Client{
+		CPUSeconds: res.CPU.Seconds(), Cores: res.Cores,
+		CPUPercent:  engine.CPUPercent(res.CPU, res.End.Sub(res.Start), res.Cores),
+		ClientBound: res.ClientBound, Reasons: res.Reasons,
+	}
+	if n := res.Completed(); n > 0 {
+		c.CPUPerOp = result.F(float64(res.CPU.Microseconds()) / float64(n))
+	}
+	return c
+}
+
+func intervals(res *engine.Result, samples []telemetry.Sample) []result.Interval {
+	out := make([]result.Interval, 0, len(res.Intervals))
+	for _, iv := range res.Intervals {
+		ri := result.Interval{
+			Start: iv.Start.UTC(), Seconds: iv.Length.Seconds(),
+			Late: iv.Late, Dropped: iv.Dropped, MaxLag: ms(iv.MaxLag),
+		}
+		if iv.Length > 0 {
+			ri.ClientCPU = result.F(engine.CPUPercent(iv.CPU, iv.Length, res.Cores))
+		}
+		for _, op := range iv.Ops {
+			ri.Ops = append(ri.Ops, result.OpStats{
+				Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors),
+				Rate: float64(op.Count) / iv.Length.Seconds(), Latency: op.Latency, Service: op.Service,
+			})
+		}
+		ri.Server, ri.Host = telemetry.Window(samples, iv.Start, iv.Start.Add(iv.Length))
+		out = append(out, ri)
+	}
+	return out
+}
+
+func generator(tool string) result.Generator {
+	host, _ := os.Hostname()
+	return result.Generator{
+		Host: host, ToolVersion: tool, DriverVersion: "go " + version.Driver,
+		GoVersion: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH, Cores: runtime.NumCPU(),
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// diskOf returns the size in GB of the filesystem holding dir and its
+// kind, when dir is known.
+func diskOf(dir string) (float64, string, bool) {
+	if dir == "" {
+		return 0, "", false
+	}
+	gb, err := filesystemGB(dir)
+	if err != nil {
+		return 0, "", false
+	}
+	return gb, fmt.Sprintf("local filesystem of %s", dir), true
+}

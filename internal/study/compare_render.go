@@ -1,0 +1,167 @@
+package study
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/texttable"
+)
+
+// WriteProfiles writes one line per label: its sweep, steps, price,
+// saturation throughput and the target it was reached at, each operation
+// type's throughput there, the highest target that held and the
+// operations per dollar.
+func WriteProfiles(w io.Writer, f Format, ps []Profile) error {
+	cl := cellsFor(f)
+	var ops []string
+	for _, p := range ps {
+		for _, o := range p.Ops {
+			if !slices.Contains(ops, o.Name) {
+				ops = append(ops, o.Name)
+			}
+		}
+	}
+	cols := []string{"label", "sweep", ">steps", ">$/hour", ">saturation ops/s", ">at target/s"}
+	for _, op := range ops {
+		cols = append(cols, ">"+op+" ops/s")
+	}
+	t := newTable(append(cols, ">highest target held/s", ">ops per $")...)
+	for _, p := range ps {
+		sat := thousands(p.Saturation)
+		if !p.Saturated {
+			sat = "≥ " + sat
+		}
+		row := []string{p.Label, p.Sweep, strconv.Itoa(p.Steps), dollars(cl, p.Cost), sat, thousands(p.SaturationTarget)}
+		for _, name := range ops {
+			row = append(row, opRateCell(cl, p.Ops, name))
+		}
+		t.Add(append(row, optThousands(cl, p.MaxHeld), cl.Opt(p.OpsPerDollar, compact))...)
+	}
+	return writeTable(t, w, f)
+}
+
+// WritePair writes the ratio table of p (saturation throughput, each
+// operation type's throughput at saturation, highest target held, price,
+// operations per dollar, p99 below and above saturation: A, B and A
+// against B), the table of the target rates both ran, and the verdict.
+func WritePair(w io.Writer, f Format, p Pair) error {
+	if err := writeTable(ratioTable(p, f), w, f); err != nil {
+		return err
+	}
+	if len(p.Matched) > 0 {
+		fmt.Fprintln(w)
+		if err := writeTable(matchedTable(p, f), w, f); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n", p.Verdict())
+	return err
+}
+
+func ratioTable(p Pair, f Format) *table {
+	cl := cellsFor(f)
+	a, b := p.A, p.B
+	t := newTable("", ">"+a.Label, ">"+b.Label, ">"+a.Label+" vs "+b.Label)
+	t.Add("saturation ops/s", thousands(a.Saturation), thousands(b.Saturation), ratioCell(cl, p.Saturation))
+	for _, o := range p.Ops {
+		t.Add(o.Name+" ops/s at saturation", thousands(o.A), thousands(o.B), ratioCell(cl, o.Ratio))
+	}
+	t.Add("highest target held/s", optThousands(cl, a.MaxHeld), optThousands(cl, b.MaxHeld), optRatio(cl, a.MaxHeld, b.MaxHeld))
+	t.Add("$/hour", dollars(cl, a.Cost), dollars(cl, b.Cost), cl.Opt(p.Cost, signedPercent))
+	t.Add("ops per $", cl.Opt(a.OpsPerDollar, compact), cl.Opt(b.OpsPerDollar, compact), cl.Opt(p.PerDollar, times))
+	for _, at := range []struct {
+		i    int
+		what string
+	}{{p.Below, "below saturation"}, {p.Above, "above saturation"}} {
+		if at.i < 0 {
+			continue
+		}
+		m := p.Matched[at.i]
+		name := fmt.Sprintf("p99 ms %s (%s/s, %s)", at.what, thousands(m.Rate), m.Regime(a.Label, b.Label))
+		pa, pb := m.A.P99(), m.B.P99()
+		t.Add(name, cl.Num(pa), cl.Num(pb), optRatio(cl, pa, pb))
+	}
+	return t
+}
+
+// matchedTable lists the target rates both ran: each label's achieved
+// rate and every operation type's p99, the p99 of A against B, and who
+// kept up.
+func matchedTable(p Pair, f Format) *table {
+	cl := cellsFor(f)
+	a, b := p.A.Label, p.B.Label
+	var ops []string
+	for _, m := range p.Matched {
+		for _, s := range []Side{m.A, m.B} {
+			for _, o := range s.Ops {
+				if !slices.Contains(ops, o.Name) {
+					ops = append(ops, o.Name)
+				}
+			}
+		}
+	}
+	cols := []string{">target/s"}
+	for _, l := range []string{a, b} {
+		cols = append(cols, ">"+l+" achieved/s")
+		for _, op := range ops {
+			cols = append(cols, ">"+l+" "+op+" p99 ms")
+		}
+	}
+	for _, op := range ops {
+		cols = append(cols, ">"+op+" p99 "+a+" vs "+b)
+	}
+	t := newTable(append(cols, "who keeps up")...)
+	for _, m := range p.Matched {
+		row := []string{thousands(m.Rate)}
+		for _, s := range []Side{m.A, m.B} {
+			row = append(row, thousands(s.Achieved))
+			for _, op := range ops {
+				row = append(row, cl.Num(s.op(op)))
+			}
+		}
+		for _, op := range ops {
+			row = append(row, optRatio(cl, m.A.op(op), m.B.op(op)))
+		}
+		t.Add(append(row, m.Regime(a, b))...)
+	}
+	return t
+}
+
+func opRateCell(cl texttable.Cells, ops []OpRate, name string) string {
+	for _, o := range ops {
+		if o.Name == name {
+			return thousands(o.Rate)
+		}
+	}
+	return cl.Missing
+}
+
+// ratioCell is a/b − 1 as a signed percentage; missing when b was 0.
+func ratioCell(cl texttable.Cells, r float64) string {
+	if r == 0 {
+		return cl.Missing
+	}
+	return signedPercent(r)
+}
+
+// optRatio is a/b − 1 as a signed percentage; missing when either is
+// missing or b is 0.
+func optRatio(cl texttable.Cells, a, b *float64) string {
+	if a == nil || b == nil || *b == 0 {
+		return cl.Missing
+	}
+	return signedPercent(*a / *b)
+}
+
+func dollars(cl texttable.Cells, v *float64) string {
+	if v == nil {
+		return cl.Missing
+	}
+	return strconv.FormatFloat(*v, 'f', 2, 64)
+}
+
+// CompareTitle names a comparison, as in "r6g vs r5".
+func CompareTitle(p Pair) string { return strings.Join([]string{p.A.Label, p.B.Label}, " vs ") }

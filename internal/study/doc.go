@@ -1,0 +1,24 @@
+// Package study holds the studies: the commands that make many runs and
+// decide from their results (sla, sweep, calibrate, compare), and the
+// tables they print.
+//
+// SLA (sla.go, run.go): transaction runs judged against a latency SLA;
+// one line per run, a summary per variant, the scaling study and the
+// journey of stages. A run passes when every percentile the SLA checks is
+// within its bound, it achieved at least a fraction (99% by default) of its
+// target rate, and no transaction failed permanently. Repetitions are
+// summarised by the median, maximum and sample standard deviation of their
+// per-run p99s; percentiles are never averaged within a run.
+//
+// Sweep (sweep.go): steps, Holds, Saturation, MaxAtSLA, the automatic rate
+// search and the spread of repetitions. Compare (compare.go): two labels'
+// sweeps side by side. Calibrate (calibrate.go): the knee of the thread
+// count.
+//
+// The package is pure: it reads result documents and writes to an
+// io.Writer. Each table renders for the terminal (aligned text, a missing
+// value shown as "—") or as Markdown (numeric columns right-aligned, a
+// missing value left empty). Latencies are milliseconds to three
+// significant figures; rates are whole operations per second with
+// thousands separators.
+package study

@@ -1,0 +1,149 @@
+package study
+
+import (
+	"cmp"
+	"fmt"
+	"github.com/mongobench/mongobench/internal/texttable"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The scaling table's marks for a target rate most runs passed, or not.
+const (
+	markPass = "✅"
+	markFail = "❌"
+)
+
+// WriteRuns writes one line per run, ordered by target rate, mode and
+// repetition: latencies, achieved rate, retries and the verdict against s.
+// Runs are numbered from 1.
+func WriteRuns(w io.Writer, f Format, runs []Run, s SLA) error {
+	c := cellsFor(f)
+	t := newTable("mode", ">TPS", ">run", ">p50 ms", ">p95 ms", ">p99 ms", ">max ms",
+		">achieved/s", ">retries", ">commit retries", ">server ops/txn", "verdict")
+	for _, r := range sortedRuns(runs) {
+		t.Add(r.Mode, thousands(r.TPS), strconv.Itoa(r.Rep+1),
+			c.Num(r.P50), c.Num(r.P95), c.Num(r.P99), c.Num(r.Max),
+			thousands(r.Achieved), count(r.Retries), count(r.CommitRetries), c.Num(r.OpsPerTxn), Judge(r, s).String())
+	}
+	return writeTable(t, w, f)
+}
+
+// sortedRuns returns a copy of runs ordered by rate, mode, repetition and
+// start.
+func sortedRuns(runs []Run) []Run {
+	out := slices.Clone(runs)
+	slices.SortStableFunc(out, func(a, b Run) int {
+		return cmp.Or(cmp.Compare(a.TPS, b.TPS), compareModes(a.Mode, b.Mode),
+			cmp.Compare(a.Rep, b.Rep), a.Start.Compare(b.Start))
+	})
+	return out
+}
+
+// WriteSummary writes the repetition summary: one column per variant and
+// target rate, one row per metric (pass count, p99 median, stddev, max).
+func WriteSummary(w io.Writer, f Format, sums []Summary) error {
+	c := cellsFor(f)
+	cols := []string{"metric"}
+	for _, s := range sums {
+		cols = append(cols, ">"+s.Mode+" @ "+thousands(s.TPS)+" TPS")
+	}
+	t := newTable(cols...)
+	t.Add(metricRow("runs passed", sums, func(s Summary) string { return fraction(s.Passed, s.Runs) })...)
+	t.Add(metricRow("p99 median ms", sums, func(s Summary) string { return c.Num(s.P99Median) })...)
+	t.Add(metricRow("p99 stddev ms", sums, func(s Summary) string { return c.Num(s.P99Stddev) })...)
+	t.Add(metricRow("p99 max ms", sums, func(s Summary) string { return c.Num(s.P99Max) })...)
+	return writeTable(t, w, f)
+}
+
+// metricRow returns a row of the summary table.
+func metricRow(name string, sums []Summary, cell func(Summary) string) []string {
+	row := []string{name}
+	for _, s := range sums {
+		row = append(row, cell(s))
+	}
+	return row
+}
+
+// WriteScaling writes the scaling study: one row per target rate, one
+// column per mode, each cell the median p99, ✅ when most runs passed
+// (❌ otherwise) and the pass count, then a footnote that says so and
+// states the SLA.
+func WriteScaling(w io.Writer, f Format, sums []Summary, s SLA) error {
+	c := cellsFor(f)
+	modes, rates := modesAndRates(sums)
+	cols := []string{">target TPS"}
+	for _, m := range modes {
+		cols = append(cols, ">"+m+" p99")
+	}
+	t := newTable(cols...)
+	for _, rate := range rates {
+		row := []string{thousands(rate)}
+		for _, m := range modes {
+			row = append(row, scalingCell(c, sums, m, rate))
+		}
+		t.Add(row...)
+	}
+	if err := writeTable(t, w, f); err != nil {
+		return err
+	}
+	return footnote(w, f, s)
+}
+
+// modesAndRates returns the modes (per-op first) and the target rates
+// (ascending) of sums.
+func modesAndRates(sums []Summary) (modes []string, rates []float64) {
+	for _, s := range sums {
+		if !slices.Contains(modes, s.Mode) {
+			modes = append(modes, s.Mode)
+		}
+		if !slices.Contains(rates, s.TPS) {
+			rates = append(rates, s.TPS)
+		}
+	}
+	slices.SortFunc(modes, compareModes)
+	slices.Sort(rates)
+	return modes, rates
+}
+
+// scalingCell formats the summary of mode at rate, as in "~7.53 ms ✅ 5/5".
+func scalingCell(c texttable.Cells, sums []Summary, mode string, rate float64) string {
+	i := slices.IndexFunc(sums, func(s Summary) bool { return s.Mode == mode && s.TPS == rate })
+	if i < 0 {
+		return c.Missing
+	}
+	s := sums[i]
+	mark := markFail
+	if s.Majority() {
+		mark = markPass
+	}
+	p99 := c.Missing
+	if s.P99Median != nil {
+		p99 = "~" + sig3(*s.P99Median) + " ms"
+	}
+	return strings.TrimSpace(p99 + " " + mark + " " + fraction(s.Passed, s.Runs))
+}
+
+// footnote explains the scaling table's cells.
+func footnote(w io.Writer, f Format, s SLA) error {
+	note := fmt.Sprintf("%s when most runs at that rate passed (k/N runs passed); p99 is the median of the runs' p99s. SLA: %s.",
+		markPass, s)
+	if f == Markdown {
+		note = "\n" + note
+	}
+	_, err := fmt.Fprintln(w, note)
+	return err
+}
+
+// WriteJourney writes one line per stage, mode and target rate, in the
+// order the stages were run: pass count and median p99.
+func WriteJourney(w io.Writer, f Format, rows []StageRow) error {
+	c := cellsFor(f)
+	t := newTable("stage", "mode", ">TPS", ">passed", ">p99 median ms")
+	for _, r := range rows {
+		t.Add(c.Text(r.Stage), r.Mode, thousands(r.TPS), fraction(r.Passed, r.Runs), c.Num(r.P99Median))
+	}
+	return writeTable(t, w, f)
+}

@@ -1,0 +1,65 @@
+package study
+
+import (
+	"bytes"
+	"github.com/mongobench/mongobench/internal/testsupport/golden"
+	"io"
+	"testing"
+	"time"
+)
+
+// study is a scaling study at 5,000, 6,000 and 7,000 TPS, each rate a
+// stage, with a run of each kind of failure.
+func study() []Run {
+	t0 := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
+	stages := map[float64]string{5000: "7 KB docs", 6000: "2.5 KB docs | w:majority", 7000: ""}
+	var runs []Run
+	for _, g := range []struct {
+		mode string
+		tps  float64
+		p99s []float64
+	}{
+		{"per-op", 5000, []float64{7.53, 7.2, 11.7, 6.9, 8.1}},
+		{"client-bulk", 5000, []float64{9.3, 9.1, 9.8, 8.7, 9.5}},
+		{"per-op", 6000, []float64{24.1, 23.8, 19.5}},
+		{"client-bulk", 6000, []float64{10, 10.4, 9.7}},
+		{"per-op", 7000, []float64{640, 0}},
+		{"client-bulk", 7000, []float64{16, 15.8}},
+	} {
+		for i, r := range withP99(g.mode, g.tps, g.p99s...) {
+			r.Stage, r.Start = stages[g.tps], t0.Add(time.Duration(len(runs))*time.Minute)
+			r.Retries, r.CommitRetries = int64(len(runs)*7), int64(len(runs)%3)
+			if i == 1 && g.mode == "per-op" && g.tps > 5000 {
+				r.Failed = 3
+			}
+			runs = append(runs, r)
+		}
+	}
+	// A per-op run at 7,000 TPS recorded nothing; a client-bulk one fell short of the rate.
+	runs[17].P50, runs[17].P95, runs[17].P99, runs[17].P999, runs[17].Max = nil, nil, nil, nil, nil
+	runs[17].Achieved, runs[17].Partial = 0, true
+	runs[19].Achieved = 6890
+	return runs
+}
+
+func TestGolden(t *testing.T) {
+	runs := study()
+	sums := Summarize(runs, sla20)
+	renders := map[string]func(io.Writer, Format) error{
+		"runs":    func(w io.Writer, f Format) error { return WriteRuns(w, f, runs, sla20) },
+		"summary": func(w io.Writer, f Format) error { return WriteSummary(w, f, append(sums[:2:2], sums[4:]...)) },
+		"scaling": func(w io.Writer, f Format) error { return WriteScaling(w, f, sums, sla20) },
+		"journey": func(w io.Writer, f Format) error { return WriteJourney(w, f, Journey(runs, sla20)) },
+	}
+	for name, render := range renders {
+		for ext, f := range map[string]Format{"txt": Text, "md": Markdown} {
+			t.Run(name+"."+ext, func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := render(&buf, f); err != nil {
+					t.Fatalf("render: got error %v, want nil", err)
+				}
+				golden.Check(t, name+"."+ext, buf.Bytes())
+			})
+		}
+	}
+}

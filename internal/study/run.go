@@ -1,0 +1,131 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// TestName is the test of the result documents this package reads.
+const TestName = "txn_sla"
+
+// TxnOp is the operation that holds a transaction's latency and failures.
+const TxnOp = "txn"
+
+// Run is one repetition of one variant at one target rate, as read from its
+// result document. Latencies are milliseconds; nil is not recorded.
+type Run struct {
+	RunID string
+	Mode  string // "per-op" or "client-bulk"
+	Stage string // free-text label of the configuration; "" = none
+	TPS   float64
+	Rep   int // 0-based
+	Start time.Time
+
+	P50, P95, P99, P999, Max *float64
+
+	Achieved      float64 // completed transactions per second
+	Failed        int64   // transactions that failed permanently
+	Retries       int64   // whole-transaction retries
+	CommitRetries int64
+	Aborts        int64
+	OpsPerTxn     *float64 // server operations per transaction
+	Partial       bool     // the run stopped early
+}
+
+// RunOf reads a Run from a txn_sla result document. Counters in
+// TestResults may be any of the integer or float types a round trip through
+// MongoDB or JSON yields.
+func RunOf(d *result.Doc) (Run, error) {
+	if d.TestName != TestName {
+		return Run{}, fmt.Errorf("run %s: test %q is not %s", d.RunID, d.TestName, TestName)
+	}
+	mode, _ := d.Variant["mode"].(string)
+	if mode == "" {
+		return Run{}, fmt.Errorf("run %s: variant has no mode", d.RunID)
+	}
+	stage, _ := d.Variant["stage"].(string)
+	tps, err := targetRate(d)
+	if err != nil {
+		return Run{}, fmt.Errorf("run %s: %w", d.RunID, err)
+	}
+	r := Run{RunID: d.RunID, Mode: mode, Stage: stage, TPS: tps, Rep: d.Repetition,
+		Start: d.Start, Achieved: d.Schedule.AchievedRate, Partial: d.Partial}
+	if op := d.Op(TxnOp); op != nil {
+		l := op.Latency
+		r.P50, r.P95, r.P99, r.P999, r.Max = l.P50, l.P95, l.P99, l.P999, l.Max
+		r.Failed = op.Errors.Total
+	}
+	if err := r.readCounters(d.TestResults); err != nil {
+		return Run{}, fmt.Errorf("run %s: testResults.%w", d.RunID, err)
+	}
+	return r, nil
+}
+
+// targetRate returns the variant's target rate, else the schedule's.
+func targetRate(d *result.Doc) (float64, error) {
+	v, ok, err := number(d.Variant, "targetRate")
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("variant.%w", err)
+	case ok:
+		return v, nil
+	case d.Schedule.TargetRate != nil:
+		return *d.Schedule.TargetRate, nil
+	}
+	return 0, fmt.Errorf("no target rate")
+}
+
+// readCounters reads the retry and abort counts and the server operations
+// per transaction; an absent counter is 0, an absent ratio nil.
+func (r *Run) readCounters(tr map[string]any) error {
+	counters := []struct {
+		key string
+		dst *int64
+	}{{"retries", &r.Retries}, {"commitRetries", &r.CommitRetries}, {"aborts", &r.Aborts}}
+	for _, c := range counters {
+		v, ok, err := number(tr, c.key)
+		if err != nil {
+			return err
+		}
+		if ok {
+			*c.dst = int64(math.Round(v))
+		}
+	}
+	v, ok, err := number(tr, "serverOpsPerOp")
+	if ok {
+		r.OpsPerTxn = &v
+	}
+	return err
+}
+
+// number reads m[key] as a float64, and whether it is present.
+func number(m map[string]any, key string) (float64, bool, error) {
+	switch n := m[key].(type) {
+	case nil:
+		return 0, false, nil
+	case int:
+		return float64(n), true, nil
+	case int32:
+		return float64(n), true, nil
+	case int64:
+		return float64(n), true, nil
+	case float32:
+		return float64(n), true, nil
+	case float64:
+		return n, true, nil
+	}
+	return 0, false, fmt.Errorf("%s: %v is a %T, not a number", key, m[key], m[key])
+}
+
+// hasLatency reports whether any latency of r was recorded.
+func (r Run) hasLatency() bool {
+	for _, p := range []*float64{r.P50, r.P95, r.P99, r.P999, r.Max} {
+		if p != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,171 @@
+package study
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DefaultRateFraction is the share of the target rate a run must achieve
+// when the SLA does not say.
+const DefaultRateFraction = 0.99
+
+// SLA is the bar a run must clear: latency bounds and a minimum achieved
+// rate. Every run must also finish without permanently failed transactions.
+type SLA struct {
+	P99  time.Duration // required
+	P95  time.Duration // 0 = not checked
+	P999 time.Duration // 0 = not checked
+	// MinRateFraction is the share of the target rate a run must achieve;
+	// 0 means DefaultRateFraction.
+	MinRateFraction float64
+}
+
+// ParseSLA reads the bounds as given on the command line ("20ms"); an
+// empty p95 or p999 is not checked, p99 is required.
+func ParseSLA(p99, p95, p999 string) (SLA, error) {
+	if p99 == "" {
+		return SLA{}, errors.New("p99: an SLA needs a p99 bound, such as 20ms")
+	}
+	s := SLA{MinRateFraction: DefaultRateFraction}
+	bounds := []struct {
+		name, text string
+		dst        *time.Duration
+	}{{"p99", p99, &s.P99}, {"p95", p95, &s.P95}, {"p999", p999, &s.P999}}
+	for _, b := range bounds {
+		d, err := parseBound(b.text)
+		if err != nil {
+			return SLA{}, fmt.Errorf("%s: %w", b.name, err)
+		}
+		*b.dst = d
+	}
+	return s, nil
+}
+
+// parseBound reads one latency bound; "" is 0 (not checked).
+func parseBound(text string) (time.Duration, error) {
+	if text == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(text)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration such as 20ms", text)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("%q: want a positive duration", text)
+	}
+	return d, nil
+}
+
+// rateFraction returns the share of the target rate a run must achieve.
+func (s SLA) rateFraction() float64 {
+	if s.MinRateFraction == 0 {
+		return DefaultRateFraction
+	}
+	return s.MinRateFraction
+}
+
+// check is one percentile bound applied to one run.
+type check struct {
+	name  string
+	limit time.Duration
+	got   *float64
+}
+
+// checks returns the percentile bounds the SLA sets, applied to r.
+func (s SLA) checks(r Run) []check {
+	all := []check{{"p95", s.P95, r.P95}, {"p99", s.P99, r.P99}, {"p999", s.P999, r.P999}}
+	return slices.DeleteFunc(all, func(c check) bool { return c.limit <= 0 })
+}
+
+// String describes the SLA, as in "p99 ≤ 20 ms, ≥ 99% of the target rate,
+// no failed transactions".
+func (s SLA) String() string {
+	var parts []string
+	for _, c := range s.checks(Run{}) {
+		parts = append(parts, c.name+" ≤ "+limitText(c.limit)+" ms")
+	}
+	parts = append(parts, "≥ "+percent(s.rateFraction())+"% of the target rate", "no failed transactions")
+	return strings.Join(parts, ", ")
+}
+
+// Verdict is the outcome of judging one run; Reasons say why it failed.
+type Verdict struct {
+	Pass    bool
+	Reasons []string
+}
+
+// String returns "PASS", or "FAIL: " and the reasons.
+func (v Verdict) String() string {
+	if v.Pass {
+		return "PASS"
+	}
+	return "FAIL: " + strings.Join(v.Reasons, "; ")
+}
+
+// Judge decides whether r meets s. A bound is met when the percentile is at
+// most the bound; a percentile that was not recorded fails; a run that
+// stopped early fails.
+func Judge(r Run, s SLA) Verdict {
+	reasons := latencyReasons(r, s)
+	if reason := rateReason(r, s); reason != "" {
+		reasons = append(reasons, reason)
+	}
+	if r.Failed > 0 {
+		reasons = append(reasons, plural(r.Failed, "transaction")+" failed")
+	}
+	if r.Partial {
+		reasons = append(reasons, "run stopped early")
+	}
+	return Verdict{Pass: len(reasons) == 0, Reasons: reasons}
+}
+
+// latencyReasons lists the percentile bounds r misses.
+func latencyReasons(r Run, s SLA) []string {
+	if !r.hasLatency() {
+		return []string{"no latency recorded"}
+	}
+	var out []string
+	for _, c := range s.checks(r) {
+		switch {
+		case c.got == nil:
+			out = append(out, "no "+c.name+" recorded")
+		case *c.got > ms(c.limit):
+			out = append(out, fmt.Sprintf("%s %s ms > %s ms", c.name, sig3(*c.got), limitText(c.limit)))
+		}
+	}
+	return out
+}
+
+// rateReason says why r's achieved rate is too low, or returns "". The
+// comparison allows for rounding, so a run at exactly the fraction passes;
+// the achieved rate shown is rounded down, so the reason never reads as
+// equal.
+func rateReason(r Run, s SLA) string {
+	need := s.rateFraction() * r.TPS
+	if r.Achieved >= need*(1-1e-9) {
+		return ""
+	}
+	return fmt.Sprintf("achieved %s/s < %s%% of %s/s",
+		thousands(math.Floor(r.Achieved)), percent(s.rateFraction()), thousands(r.TPS))
+}
+
+// ms converts a duration to milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// limitText formats a bound in milliseconds without trailing zeros.
+func limitText(d time.Duration) string { return trimFloat(ms(d)) }
+
+// percent formats a fraction as a percentage without trailing zeros.
+func percent(f float64) string { return trimFloat(math.Round(f*1e4) / 100) }
+
+// plural formats a count and a noun, as in "1 transaction", "3 transactions".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return count(n) + " " + noun + "s"
+}

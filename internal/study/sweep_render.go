@@ -1,0 +1,156 @@
+package study
+
+import (
+	"cmp"
+	"fmt"
+	"github.com/mongobench/mongobench/internal/texttable"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// WriteSweep writes the sweep table, one line per step ordered by target
+// rate and repetition (target, achieved, p50/p95/p99 of every operation
+// type, errors, late operations, whether it held and why not), then the
+// saturation throughput and the highest target that held c.
+func WriteSweep(w io.Writer, f Format, steps []Step, c Criteria) error {
+	cl := cellsFor(f)
+	sorted := slices.Clone(steps)
+	slices.SortStableFunc(sorted, func(a, b Step) int {
+		return cmp.Or(cmp.Compare(a.Rate, b.Rate), cmp.Compare(a.Rep, b.Rep))
+	})
+	reps := slices.ContainsFunc(steps, func(s Step) bool { return s.Rep > 0 })
+	ops := opNames(steps)
+	cols := []string{">target/s"}
+	if reps {
+		cols = append(cols, ">run")
+	}
+	cols = append(cols, ">achieved/s")
+	for _, op := range ops {
+		cols = append(cols, ">"+op+" p50 ms", ">"+op+" p95 ms", ">"+op+" p99 ms")
+	}
+	t := newTable(append(cols, ">errors", ">late", "holds")...)
+	for _, s := range sorted {
+		row := []string{thousands(s.Rate)}
+		if reps {
+			row = append(row, strconv.Itoa(s.Rep+1))
+		}
+		row = append(row, thousands(s.Achieved))
+		for _, name := range ops {
+			i := slices.IndexFunc(s.Ops, func(o OpLatency) bool { return o.Name == name })
+			if i < 0 {
+				row = append(row, cl.Missing, cl.Missing, cl.Missing)
+				continue
+			}
+			o := s.Ops[i]
+			row = append(row, cl.Num(o.P50), cl.Num(o.P95), cl.Num(o.P99))
+		}
+		row = append(row, count(s.Errors), count(s.Late), holdsCell(s, c))
+		t.Add(row...)
+	}
+	if err := writeTable(t, w, f); err != nil {
+		return err
+	}
+	return sweepLines(w, f, steps, c)
+}
+
+// holdsCell is ✅, or ❌ and the reasons.
+func holdsCell(s Step, c Criteria) string {
+	ok, reasons := Holds(s, c)
+	if ok {
+		return markPass
+	}
+	return markFail + " " + strings.Join(reasons, "; ")
+}
+
+// opNames returns the operation types of steps in the order first seen.
+func opNames(steps []Step) []string {
+	var out []string
+	for _, s := range steps {
+		for _, o := range s.Ops {
+			if !slices.Contains(out, o.Name) {
+				out = append(out, o.Name)
+			}
+		}
+	}
+	return out
+}
+
+// sweepLines states the saturation throughput and the highest target that
+// held.
+func sweepLines(w io.Writer, f Format, steps []Step, c Criteria) error {
+	var lines []string
+	if ach, at := Saturation(steps); at > 0 {
+		lines = append(lines, fmt.Sprintf("Saturation throughput: %s ops/s achieved (the highest achieved rate, at target %s/s).",
+			thousands(ach), thousands(at)))
+	}
+	if best, ok := MaxAtSLA(steps, c); ok {
+		lines = append(lines, fmt.Sprintf("Maximum throughput that held (%s): %s ops/s.", c, thousands(best)))
+	} else if len(steps) > 0 {
+		lines = append(lines, fmt.Sprintf("No target rate held (%s).", c))
+	}
+	sep := "\n"
+	if f == Markdown {
+		sep = "\n\n"
+	}
+	_, err := fmt.Fprint(w, "\n"+strings.Join(lines, sep)+"\n")
+	return err
+}
+
+// WriteSpread writes the spread of every target rate over its
+// repetitions: mean, sample stddev, min, max and coefficient of variation
+// of the achieved rate and of the p99, and whether the p99 was stable
+// (varied by at most 10% between runs, max/min − 1).
+func WriteSpread(w io.Writer, f Format, spreads []Spread) error {
+	cl := cellsFor(f)
+	t := newTable(">target/s", ">runs",
+		">achieved mean/s", ">sd", ">min", ">max", ">CV",
+		">p99 mean ms", ">sd", ">min", ">max", ">CV", "p99 stable")
+	for _, s := range spreads {
+		a, p := s.Achieved, s.P99
+		row := []string{thousands(s.Rate), strconv.Itoa(a.N),
+			thousands(a.Mean), optThousands(cl, a.Stddev), thousands(a.Min), thousands(a.Max), cvText(cl, a.CV)}
+		if p.N == 0 {
+			row = append(row, cl.Missing, cl.Missing, cl.Missing, cl.Missing, cl.Missing, cl.Missing)
+		} else {
+			row = append(row, sig3(p.Mean), cl.Num(p.Stddev), sig3(p.Min), sig3(p.Max), cvText(cl, p.CV), stableCell(cl, s))
+		}
+		t.Add(row...)
+	}
+	if err := writeTable(t, w, f); err != nil {
+		return err
+	}
+	note := fmt.Sprintf("p99 is each run's highest p99 over its operation types; CV is stddev/mean; %s when the p99 varied by more than %s%% between runs (max/min − 1).",
+		markFail, percent(P99Variation))
+	if f == Markdown {
+		note = "\n" + note
+	}
+	_, err := fmt.Fprintln(w, note)
+	return err
+}
+
+func optThousands(c texttable.Cells, v *float64) string {
+	if v == nil {
+		return c.Missing
+	}
+	return thousands(*v)
+}
+
+func cvText(c texttable.Cells, v *float64) string {
+	if v == nil {
+		return c.Missing
+	}
+	return sig3(*v*100) + "%"
+}
+
+// stableCell is ✅, ❌ and the variation, or missing below two p99s.
+func stableCell(c texttable.Cells, s Spread) string {
+	if s.P99.N < 2 {
+		return c.Missing
+	}
+	if s.Unstable {
+		return markFail + " " + sig3(s.P99.Variation*100) + "% apart"
+	}
+	return markPass
+}

@@ -1,0 +1,208 @@
+package template
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A Source runs an aggregation pipeline (a JSON array of stages, in
+// MongoDB Extended JSON) on a collection and returns the output documents
+// as plain Go values: nested map[string]any and []any, int64, float64,
+// string, bool, time.Time, nil.
+type Source interface {
+	Aggregate(ctx context.Context, collection string, pipelineJSON []byte) ([]map[string]any, error)
+}
+
+// Options tune Render.
+type Options struct {
+	// Name names the template in error messages ("template" if empty).
+	Name string
+	// KeepGoing renders a one-line error note in place of a broken
+	// block's table and goes on; Render then returns the document and all
+	// problems joined.
+	KeepGoing bool
+}
+
+// Render returns the template with each block's table written after it,
+// between the block and an end marker. Tables rendered earlier are
+// replaced. Without KeepGoing it stops at the first broken block.
+func Render(ctx context.Context, md []byte, src Source, opts Options) ([]byte, error) {
+	var out bytes.Buffer
+	var errs []error
+	pos := 0
+	for _, s := range scan(md) {
+		out.Write(md[pos:s.end])
+		if s.end == len(md) && (len(md) == 0 || md[len(md)-1] != '\n') {
+			out.WriteByte('\n')
+		}
+		pos = s.old
+		table, err := renderSpan(ctx, s, src)
+		if err != nil {
+			err = named(err, opts.Name)
+			if !opts.KeepGoing {
+				return nil, err
+			}
+			errs = append(errs, err)
+			table = note(err)
+		}
+		writeTable(&out, table)
+	}
+	out.Write(md[pos:])
+	return out.Bytes(), errors.Join(errs...)
+}
+
+// renderSpan runs a parsed block's pipeline and formats its table.
+func renderSpan(ctx context.Context, s span, src Source) (string, error) {
+	if s.err != nil {
+		return "", s.err
+	}
+	b := s.block
+	rows, err := src.Aggregate(ctx, b.Collection, b.Pipeline)
+	if err != nil {
+		return "", &Error{Line: b.Line, Err: err}
+	}
+	table, err := Table(b.Columns, b.Headers, rows)
+	if err != nil {
+		return "", &Error{Line: b.Line, Err: err}
+	}
+	return table, nil
+}
+
+// writeTable writes a rendered table and the end marker, set off by blank
+// lines so that Markdown sees a table.
+func writeTable(out *bytes.Buffer, table string) {
+	out.WriteString("\n")
+	out.WriteString(table)
+	out.WriteString("\n" + endMarker + "\n")
+}
+
+// named puts the template's name into a block error.
+func named(err error, name string) error {
+	var e *Error
+	if errors.As(err, &e) && e.Name == "" {
+		e.Name = name
+	}
+	return err
+}
+
+// note is the one-line Markdown written in place of a broken table.
+func note(err error) string {
+	return "> **Table not rendered:** " + escapeCell(err.Error()) + "\n"
+}
+
+// Table formats rows as a Markdown table: a header row, a separator that
+// right-aligns columns whose non-empty values are all numbers, and one row
+// per document. A missing or null value is an empty cell. Each column must
+// be present (null counts) in at least one row, unless there are no rows.
+func Table(columns, headers []string, rows []map[string]any) (string, error) {
+	cells, err := tableCells(columns, rows)
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	writeRow(&sb, escapeAll(headers))
+	writeRow(&sb, separators(columns, rows))
+	for _, r := range cells {
+		writeRow(&sb, r)
+	}
+	return sb.String(), nil
+}
+
+// tableCells formats every cell and checks that each column exists.
+func tableCells(columns []string, rows []map[string]any) ([][]string, error) {
+	seen := make([]bool, len(columns))
+	cells := make([][]string, len(rows))
+	for i, row := range rows {
+		cells[i] = make([]string, len(columns))
+		for j, col := range columns {
+			v, ok := Lookup(row, col)
+			seen[j] = seen[j] || ok
+			cells[i][j] = escapeCell(FormatValue(v))
+		}
+	}
+	if len(rows) == 0 {
+		return cells, nil
+	}
+	var missing []string
+	for j, ok := range seen {
+		if !ok {
+			missing = append(missing, fmt.Sprintf("%q", columns[j]))
+		}
+	}
+	if missing != nil {
+		return nil, fmt.Errorf("no output document has column %s (the pipeline's output fields are %s)", strings.Join(missing, ", "), fieldNames(rows))
+	}
+	return cells, nil
+}
+
+// separators right-aligns the numeric columns.
+func separators(columns []string, rows []map[string]any) []string {
+	seps := make([]string, len(columns))
+	for j, col := range columns {
+		seps[j] = "---"
+		if numericColumn(col, rows) {
+			seps[j] = "---:"
+		}
+	}
+	return seps
+}
+
+// numericColumn says whether a column has values and all are numbers.
+func numericColumn(col string, rows []map[string]any) bool {
+	found := false
+	for _, row := range rows {
+		v, _ := Lookup(row, col)
+		if v == nil {
+			continue
+		}
+		if _, ok := number(v); !ok {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+func writeRow(sb *strings.Builder, cells []string) {
+	sb.WriteString("|")
+	for _, c := range cells {
+		if c == "---" || c == "---:" {
+			sb.WriteString(c + "|")
+			continue
+		}
+		sb.WriteString(" " + c + " |")
+	}
+	sb.WriteString("\n")
+}
+
+// fieldNames lists the top-level fields of the first output document.
+func fieldNames(rows []map[string]any) string {
+	names := make([]string, 0, len(rows[0]))
+	for k := range rows[0] {
+		names = append(names, fmt.Sprintf("%q", k))
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+func escapeAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = escapeCell(s)
+	}
+	return out
+}
+
+// escapeCell keeps a value inside its cell: no pipes, no line breaks.
+func escapeCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\r\n", " ")
+	return strings.ReplaceAll(s, "\n", " ")
+}
