@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/testsupport/plantest"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/testsupport/plantest"
 )
 
 const tinyPlan = `name: tiny

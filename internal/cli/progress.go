@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/spec"
 )

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/store"
 )
 

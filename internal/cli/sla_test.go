@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/cli"
-	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 

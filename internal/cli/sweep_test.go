@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/cli"
-	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 // curveOf is a sweep's steps as a chart curve.

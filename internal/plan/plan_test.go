@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/testsupport/plantest"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/testsupport/plantest"
 )
 
 func seedPlan(t *testing.T, prices map[string]float64) Plan {

@@ -12,8 +12,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/version"
 
-	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/telemetry"

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/testsupport/golden"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
 // fStep is a YCSB-F-like step: half READ, half READ-MODIFY-WRITE.

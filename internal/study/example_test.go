@@ -3,8 +3,8 @@ package study_test
 import (
 	"fmt"
 
-	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 func ExampleJudge() {
