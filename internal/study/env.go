@@ -1,0 +1,73 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// Measure runs one scenario on the study's current target and returns its
+// result document. variant holds the values that identify the run within
+// its study; they are stored under variant.* and in _id.
+type Measure func(ctx context.Context, sc *spec.Scenario, variant map[string]any) (*result.Doc, error)
+
+// Keep stores a judged run (or rescues it to a file when the store fails),
+// shows its notes and writes its report.
+type Keep func(ctx context.Context, d *result.Doc) error
+
+// OnTarget points the study's Measure at a target for the time of fn: a
+// local profile's server is started before fn and stopped after it. fn is
+// handed the target's instance description in the schema's terms
+// (variant.instance).
+type OnTarget func(ctx context.Context, t spec.Target, fn func(instance map[string]any) error) error
+
+// Env is everything a study needs from outside: how to measure, where to
+// keep results, which workloads exist, and where to say what it does.
+// The cli fills it with the real runner and store; tests fill it with
+// recorded result documents.
+type Env struct {
+	Measure  Measure
+	Keep     Keep
+	OnTarget OnTarget      // catalog and plan only
+	Registry spec.Registry // checks the scenarios the study builds
+	// Say writes one progress line for people (the cli sends it to
+	// standard error).
+	Say func(format string, args ...any)
+}
+
+// say writes a progress line when the study has somewhere to write it.
+func (e Env) say(format string, args ...any) {
+	if e.Say != nil {
+		e.Say(format, args...)
+	}
+}
+
+// ErrStopped marks a study that ended because a run stopped early
+// (Ctrl-C): that run's partial result is kept, nothing after it is run.
+var ErrStopped = errors.New("interrupted")
+
+// stopped is the error of a run that stopped early, nil otherwise.
+func stopped(d *result.Doc) error {
+	if !d.Partial {
+		return nil
+	}
+	return fmt.Errorf("%w: run %s stopped early; its partial result is stored", ErrStopped, d.RunID)
+}
+
+// Scenario makes one run's scenario from a base that holds the study's
+// settings in typed fields, then the -p parameters, and validates it
+// against the registry. The base is copied, never changed.
+func Scenario(reg spec.Registry, base *spec.Scenario, params []string) (*spec.Scenario, error) {
+	sc := base.Clone()
+	var errs []error
+	for _, p := range params {
+		errs = append(errs, sc.SetParam(reg, p))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return sc, sc.Validate(reg)
+}
