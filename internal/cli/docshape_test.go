@@ -16,9 +16,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/cli"
-	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/testenv"
+	"github.com/mongobench/mongobench/internal/testsupport/golden"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
 // TestStoredDocumentShape pins the shape of the result documents that run,
