@@ -29,9 +29,9 @@ func loadRegistry() spec.MapRegistry {
 // run named after the workload.
 func TestLoadScenario(t *testing.T) {
 	for _, tt := range []struct {
-		params         []string
-		batches        int64
-		threads        int
+		params      []string
+		batches     int64
+		threads     int
 		recordcount int64
 	}{
 		{nil, 1, 4, 1000},
