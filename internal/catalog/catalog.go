@@ -10,6 +10,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // DefaultScale makes the whole insert family finish in minutes on a
@@ -60,13 +62,12 @@ type Variant struct {
 	Values map[string]any
 	// DocsPerOp is how many documents one operation writes.
 	DocsPerOp int64
-	// Warmup is an unmeasured phase before the measured one ("" for none),
-	// such as "5s".
-	Warmup string
-	// MaxDuration bounds the measured phase ("" for none): it ends after
+	// Warmup is an unmeasured phase before the measured one (0 for none).
+	Warmup spec.Duration
+	// MaxDuration bounds the measured phase (0 for none): it ends after
 	// Ops operations or MaxDuration, whichever comes first, so a slow
 	// variant cannot hold up the test.
-	MaxDuration string
+	MaxDuration spec.Duration
 }
 
 // Scale multiplies the reference sizes (document counts, total bytes);

@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // TestVariantsMatchTheReference checks each test's variant order and
@@ -157,10 +160,10 @@ func TestQueryVariantsMatchTheReference(t *testing.T) {
 			if paramValue(v, "records") != "60000000" || paramValue(v, "groupSize") != "400" || paramValue(v, "docSize") != "1KB" {
 				t.Errorf("%s variant %d: params %v, want 60 M × 1 KB in groups of 400", tt.test, i, v.Params)
 			}
-			if cached := paramValue(v, "cached") == "true"; cached != (v.Warmup != "") {
-				t.Errorf("%s variant %d: cached %v, warm-up %q; want a warm-up exactly for cached variants", tt.test, i, cached, v.Warmup)
+			if cached := paramValue(v, "cached") == "true"; cached != (v.Warmup != 0) {
+				t.Errorf("%s variant %d: cached %v, warm-up %v; want a warm-up exactly for cached variants", tt.test, i, cached, v.Warmup)
 			}
-			if v.MaxDuration == "" {
+			if v.MaxDuration == 0 {
 				t.Errorf("%s variant %d: no bound on the measured phase", tt.test, i)
 			}
 		}
@@ -170,7 +173,7 @@ func TestQueryVariantsMatchTheReference(t *testing.T) {
 	}
 	full, _ := Find("query_full")
 	small := full.Variants(DefaultScale)[0]
-	if paramValue(small, "records") != "120000" || small.Ops != 40000 || small.MaxDuration != "5s" {
+	if paramValue(small, "records") != "120000" || small.Ops != 40000 || small.MaxDuration != spec.Duration(5*time.Second) {
 		t.Errorf("default scale: records %s, %d queries, at most %s; want 120000, 40000, 5s", paramValue(small, "records"), small.Ops, small.MaxDuration)
 	}
 	names := []string{}

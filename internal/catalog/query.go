@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // The query tests' dataset: 60 M documents of 1 KB in groups of 400
@@ -54,10 +57,11 @@ func queryVariant(order int, q queryShape, s Scale) Variant {
 	v := Variant{
 		Order: order, Threads: s.threads(8), Ops: ops, Params: params,
 		Values:      map[string]any{"order": order, "comment": q.comment},
-		MaxDuration: fmt.Sprintf("%gs", math.Round(max(queryMinDuration, queryMaxDuration*float64(s)))),
+		MaxDuration: spec.Duration(math.Round(max(queryMinDuration, queryMaxDuration*float64(s)))) * spec.Duration(time.Second),
 	}
 	if q.cached {
-		v.Warmup = fmt.Sprintf("%gs", math.Round(10*min(queryWarmup, max(queryMinWarmup, 1500*float64(s))))/10)
+		tenths := math.Round(10 * min(queryWarmup, max(queryMinWarmup, 1500*float64(s))))
+		v.Warmup = spec.Duration(tenths) * spec.Duration(100*time.Millisecond)
 	}
 	return v
 }

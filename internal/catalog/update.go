@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // minUpdates is the fewest writes an update test's variant measures at
@@ -41,7 +44,7 @@ var concurrency = Test{
 			for _, threads := range concurrencyThreads {
 				order := len(out)
 				out = append(out, Variant{
-					Order: order, Threads: threads, Ops: n, DocsPerOp: 1, Warmup: "1s",
+					Order: order, Threads: threads, Ops: n, DocsPerOp: 1, Warmup: spec.Duration(time.Second),
 					Params: []string{fmt.Sprintf("records=%d", records), "docSize=1KB", "indexUpdate=" + strconv.FormatBool(indexed)},
 					Values: map[string]any{"order": order, "numberOfThreads": threads, "indexUpdate": indexed, "nUpdates": n},
 				})

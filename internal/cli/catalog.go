@@ -3,19 +3,16 @@ package cli
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/catalog"
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 func (a *app) catalogCmd() *cobra.Command {
@@ -120,11 +117,11 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 	}
 	defer closeStore()
 	s := newStudy(a, runner.Target{}, st, "") // the catalog's document is 'mongobench report'
-	docs := make([][]*result.Doc, len(tests))
-	err = s.runTargets(ctx, tests, targets, scale, f, docs)
+	c := study.Catalog{Tests: tests, Targets: targets, Scale: scale, Database: f.database}
+	docs, err := c.Run(ctx, s.targetEnv(f.cacheSize))
 	for i, t := range tests {
 		if len(docs[i]) > 0 {
-			printCatalogTable(a, t, docs[i], len(targets) > 1)
+			_ = study.WriteCatalogTable(a.stdout, t, docs[i], len(targets) > 1)
 		}
 	}
 	return err
@@ -143,178 +140,4 @@ func (a *app) catalogStore(ctx context.Context, f catalogFlags, targets []spec.T
 		return nil, nil, err
 	}
 	return a.openStore(ctx, f.resultsURI, f.file, t.URI)
-}
-
-// runTargets runs the tests on each target in turn (a profile's server
-// runs for all the tests at once), collecting each test's documents.
-func (s *studyRun) runTargets(ctx context.Context, tests []catalog.Test, targets []spec.Target, scale catalog.Scale, f catalogFlags, docs [][]*result.Doc) error {
-	for pos, tg := range targets {
-		if ctx.Err() != nil {
-			return fmt.Errorf("%w: stopped before target %s; the variants measured are stored", errInterrupted, tg.Label)
-		}
-		err := s.app.onTarget(ctx, tg, func(bt runner.Target) error {
-			if f.cacheSize > 0 {
-				bt.CacheSize, bt.CacheSizeSource = int64(f.cacheSize), "--cache-size"
-			}
-			s.target = bt
-			for i, t := range tests {
-				vs := t.VariantsOn(scale, pos, bt.Instance)
-				got, err := s.runTest(ctx, t, vs, tg.Label, f)
-				docs[i] = append(docs[i], got...)
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// runTest runs the variants of one test on the study's target and
-// returns the documents it stored.
-func (s *studyRun) runTest(ctx context.Context, t catalog.Test, vs []catalog.Variant, label string, f catalogFlags) ([]*result.Doc, error) {
-	on := ""
-	if label != "" {
-		on = " on " + label
-	}
-	s.app.say("%s%s: %s\n", t.Name, on, t.Description)
-	var docs []*result.Doc
-	for _, v := range vs {
-		d, err := s.runVariant(ctx, t, v, label, f)
-		if err != nil {
-			return docs, err
-		}
-		if err := s.keep(ctx, d); err != nil {
-			return docs, err
-		}
-		docs = append(docs, d)
-		if d.Partial {
-			return docs, fmt.Errorf("%w: %s stopped early; the variants measured are stored", errInterrupted, t.Name)
-		}
-	}
-	return docs, nil
-}
-
-func (s *studyRun) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, label string, f catalogFlags) (*result.Doc, error) {
-	sc, err := buildScenario(workload.Builtin(), t.Workload, map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
-		"ops": strconv.FormatInt(v.Ops, 10), "warmup": v.Warmup, "duration": v.MaxDuration, "database": f.database, "label": label}, v.Params)
-	if err != nil {
-		return nil, err
-	}
-	d, err := s.measure(ctx, sc, v.Values)
-	if err != nil {
-		return nil, err
-	}
-	addRates(d, t.Measure, v.DocsPerOp)
-	return d, nil
-}
-
-// addRates stores the measured phase's rates that the reference tables
-// read: documents and megabytes per second for ingest, updates per second,
-// queries and documents returned per second. Nothing is stored for a phase
-// with no duration, so a missing rate stays missing.
-func addRates(d *result.Doc, m catalog.Measure, docsPerOp int64) {
-	if d.Duration <= 0 {
-		return
-	}
-	secs := d.Duration / 1000
-	var ops int64
-	for _, op := range d.Ops {
-		ops += op.Count
-	}
-	switch m {
-	case catalog.Ingest:
-		docs := ops * docsPerOp
-		sizeKB, _ := d.Variant["docSizeKB"].(float64)
-		d.TestResults["docsInserted"] = docs
-		d.TestResults["DocsPerSecond"] = float64(docs) / secs
-		d.TestResults["MBPerSecond"] = float64(docs) * sizeKB / 1024 / secs
-	case catalog.Updates:
-		d.TestResults["nUpdates"] = ops
-		d.TestResults["UpdatesPerSecond"] = float64(ops) / secs
-	case catalog.Queries:
-		d.TestResults["nQueries"] = ops
-		d.TestResults["QueriesPerSecond"] = float64(ops) / secs
-		if n, ok := d.TestResults["docsReturned"].(int64); ok {
-			d.TestResults["DocsPerSecond"] = float64(n) / secs
-		}
-	}
-}
-
-// rateColumns are the testResults each measure's terminal table shows.
-var rateColumns = map[catalog.Measure][]string{
-	catalog.Ingest:  {"docsInserted", "DocsPerSecond", "MBPerSecond"},
-	catalog.Updates: {"nUpdates", "UpdatesPerSecond"},
-	catalog.Queries: {"nQueries", "QueriesPerSecond", "DocsPerSecond"},
-}
-
-// printCatalogTable prints one row per variant: the test's variant
-// columns (and the label, for several targets), threads, its rates, and
-// the p50/p99 of its first operation type.
-func printCatalogTable(a *app, t catalog.Test, docs []*result.Doc, labelled bool) {
-	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	cols := t.Columns
-	if labelled && !slices.Contains(cols, "label") {
-		cols = append([]string{"label"}, cols...)
-	}
-	fmt.Fprintf(tw, "%s\n", t.Name)
-	head := append(append(append([]string{"order"}, cols...), "threads"), rateColumns[t.Measure]...)
-	fmt.Fprintln(tw, strings.Join(append(head, "op", "p50 ms", "p99 ms"), "\t")+"\t")
-	for _, d := range docs {
-		row := []string{fmt.Sprint(d.Variant["order"])}
-		for _, c := range cols {
-			row = append(row, cellText(variantField(d, c)))
-		}
-		row = append(row, cellText(d.Variant["numberOfThreads"]))
-		for _, c := range rateColumns[t.Measure] {
-			row = append(row, cellText(d.TestResults[c]))
-		}
-		if len(d.Ops) > 0 {
-			op := d.Ops[0]
-			row = append(row, op.Name, msText(op.Latency.P50), msText(op.Latency.P99))
-		} else {
-			row = append(row, "—", "—", "—")
-		}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
-	}
-	_ = tw.Flush()
-}
-
-// variantField reads a column of the catalog's table: the label, or a
-// variant field, with a dotted path reading inside one (instance.cost).
-func variantField(d *result.Doc, path string) any {
-	if path == "label" {
-		if d.Label == "" {
-			return nil
-		}
-		return d.Label
-	}
-	var v any = d.Variant
-	for _, k := range strings.Split(path, ".") {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
-
-// cellText formats a stored value for the terminal: rates with one
-// decimal below 100, whole numbers above, and a dash for a missing value.
-func cellText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "—"
-	case float64:
-		if x < 100 {
-			return strconv.FormatFloat(x, 'f', 1, 64)
-		}
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	}
-	return fmt.Sprint(v)
 }

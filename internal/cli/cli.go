@@ -13,6 +13,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/template"
 	"github.com/mongobench/mongobench/internal/uri"
 )
@@ -30,8 +31,8 @@ const (
 )
 
 // errInterrupted marks a run stopped by Ctrl-C whose partial result was
-// kept.
-var errInterrupted = errors.New("interrupted")
+// kept; a study's stop is the same error.
+var errInterrupted = study.ErrStopped
 
 // usageError is bad input from the user: flags, arguments, files.
 type usageError struct{ err error }

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -55,40 +52,13 @@ before its measured run phase.`,
 	return cmd
 }
 
-// scenario builds the load's scenario: closed loop, loaders workers, one
-// operation per batch, no warm-up.
-func (f loadFlags) scenario(uri string) (*spec.Scenario, error) {
-	reg := workload.YCSBLoads()
-	if !strings.HasPrefix(f.workload, "ycsb-") {
-		return nil, fmt.Errorf("--workload: %q has no load phase; want one of ycsb-a … ycsb-f", f.workload)
-	}
-	name := f.workload + "-load"
-	w, err := reg.Get(name)
-	if err != nil {
-		return nil, fmt.Errorf("--workload: %q has no load phase; want one of ycsb-a … ycsb-f", f.workload)
-	}
-	set := map[string]string{"name": f.workload, "uri": uri, "database": f.database, "label": f.label, "warmup": "0s"}
-	sc, err := buildScenario(reg, name, set, f.params)
-	if err != nil {
-		return nil, err
-	}
-	batches, _, err := w.(workload.YCSBLoad).LoadBatches(sc.Params)
-	if err != nil {
-		return nil, err
-	}
-	if batches == 0 {
-		return nil, errors.New("nothing to load: insertcount is 0")
-	}
-	set["ops"] = strconv.FormatInt(batches, 10)
-	set["threads"] = strconv.FormatInt(sc.Params.Int("loaders"), 10)
-	return buildScenario(reg, name, set, f.params)
-}
-
 func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 	if f.workload == "" {
 		return usage(errors.New("--workload: required, one of ycsb-a … ycsb-f"))
 	}
-	if _, err := f.scenario(""); err != nil {
+	l := study.Load{Workload: f.workload, Params: f.params, Database: f.database, Label: f.label}
+	reg := workload.YCSBLoads()
+	if _, err := l.Scenario(reg); err != nil {
 		return usage(err)
 	}
 	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
@@ -96,56 +66,20 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 		return err
 	}
 	defer closeStore()
-	sc, err := f.scenario(t.URI)
-	if err != nil {
+	l.URI = t.URI
+	if _, err := l.Scenario(reg); err != nil {
 		return usage(err)
 	}
 	s := newStudy(a, t, st, f.reportDir)
-	s.registry = workload.YCSBLoads()
-	a.say("%s load: %d loaders, %d batches of up to %d records\n", f.workload, sc.Threads, sc.Ops, sc.Params.Int("batchSize"))
-	d, err := s.measure(ctx, sc, map[string]any{"phase": "load"})
-	if err != nil {
+	s.registry = reg
+	d, err := l.Run(ctx, study.Env{Measure: s.measure, Keep: s.keep, Registry: reg, Say: a.say})
+	if d == nil {
 		return err
 	}
-	loadRates(d)
-	if err := s.keep(ctx, d); err != nil {
-		return err
-	}
-	fmt.Fprintln(a.stdout, loadLine(d))
+	fmt.Fprintln(a.stdout, study.LoadLine(d))
 	a.say("result %s stored in %s\n", d.RunID, st.Where())
 	for _, p := range s.reports {
 		a.say("report: %s\n", p)
 	}
-	return stopped(d)
-}
-
-// loadRates adds docsPerSec and MBPerSec (10^6 bytes of BSON) over the
-// measured phase to testResults.
-func loadRates(d *result.Doc) {
-	secs := d.Duration / 1000
-	docs, _ := d.TestResults["docs"].(int64)
-	bytes, _ := d.TestResults["bytes"].(int64)
-	if secs <= 0 {
-		return
-	}
-	d.TestResults["docsPerSec"] = float64(docs) / secs
-	d.TestResults["MBPerSec"] = float64(bytes) / 1e6 / secs
-}
-
-// loadLine states what the load did, as in "loaded 100000 records (116 MB)
-// in 18.2 s: 5494 docs/s, 6.37 MB/s; batch p50 140 ms, p99 410 ms; 0
-// failed batches".
-func loadLine(d *result.Doc) string {
-	docs, _ := d.TestResults["docs"].(int64)
-	bytes, _ := d.TestResults["bytes"].(int64)
-	dps, _ := d.TestResults["docsPerSec"].(float64)
-	mbps, _ := d.TestResults["MBPerSec"].(float64)
-	s := fmt.Sprintf("loaded %d records (%.1f MB) in %.1f s: %.0f docs/s, %.2f MB/s", docs, float64(bytes)/1e6, d.Duration/1000, dps, mbps)
-	if op := d.Op(workload.BatchInsert); op != nil {
-		if l := op.Latency; l.P50 != nil && l.P99 != nil {
-			s += fmt.Sprintf("; batch p50 %s ms, p99 %s ms", msText(l.P50), msText(l.P99))
-		}
-		s += fmt.Sprintf("; %d failed batches", op.Errors.Total)
-	}
-	return s
+	return err
 }

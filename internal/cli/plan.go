@@ -1,24 +1,21 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/plan"
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -83,18 +80,19 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 		return err
 	}
 	defer closeStore()
+	p := study.Plan{Spec: pl, Runs: pl.Runs, Where: st.Where(),
+		Stored: func(ctx context.Context) ([]result.Doc, error) { return st.List(ctx, 0) }}
+	if f.runs > 0 {
+		p.Runs = f.runs
+	}
 	var runErr error
 	if !f.fromResults {
-		runs := pl.Runs
-		if f.runs > 0 {
-			runs = f.runs
-		}
-		runErr = a.measurePlan(ctx, pl, runs, st, f.reportDir)
+		runErr = p.Measure(ctx, newStudy(a, runner.Target{}, st, f.reportDir).targetEnv(0))
 		if errors.Is(runErr, errInterrupted) {
 			return runErr
 		}
 	}
-	ans, err := a.answerPlan(ctx, pl, st)
+	ans, err := p.Answer(ctx)
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
@@ -109,199 +107,25 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	return errors.Join(runErr, a.writePlanReport(pl, ans, f.reportDir))
 }
 
-// measurePlan makes runs repetitions of every candidate, alternating
-// candidates within a repetition, numbering repetitions after those
-// already stored so earlier batches are kept.
-func (a *app) measurePlan(ctx context.Context, pl *spec.Plan, runs int, st store.Store, reportDir string) error {
-	next, err := nextRepetitions(ctx, st, pl)
+// writePlanReport writes the plan's Markdown report and its bar charts.
+func (a *app) writePlanReport(pl *spec.Plan, ans plan.Answer, dir string) error {
+	var md bytes.Buffer
+	charts, err := study.WritePlanReport(&md, pl, ans)
 	if err != nil {
 		return err
 	}
-	s := newStudy(a, runner.Target{}, st, reportDir)
-	for rep := range runs {
-		for _, c := range pl.Candidates {
-			a.say("plan %s: %s, run %d of %d\n", pl.Name, c.Label, rep+1, runs)
-			err := a.onTarget(ctx, c, func(bt runner.Target) error {
-				s.target = bt
-				sc := pl.Scenario.Clone()
-				sc.Label, sc.Repetition = c.Label, next[c.Label]+rep
-				variant := map[string]any{"plan": pl.Name, "candidate": c.Label, "instance": catalog.Instance(c)}
-				d, err := s.measure(ctx, sc, variant)
-				if err != nil {
-					return err
-				}
-				if err := s.keep(ctx, d); err != nil {
-					return err
-				}
-				return stopped(d)
-			})
-			if err != nil {
-				return fmt.Errorf("plan %s: candidate %s: %w", pl.Name, c.Label, err)
-			}
-		}
-	}
-	return nil
-}
-
-// nextRepetitions returns, per candidate, the first repetition number not
-// stored yet.
-func nextRepetitions(ctx context.Context, st store.Store, pl *spec.Plan) (map[string]int, error) {
-	docs, err := planDocs(ctx, st, pl.Name)
-	if err != nil {
-		return nil, err
-	}
-	next := map[string]int{}
-	for _, d := range docs {
-		c, _ := d.Variant["candidate"].(string)
-		next[c] = max(next[c], d.Repetition+1)
-	}
-	return next, nil
-}
-
-// planDocs reads the stored, complete runs of a plan.
-func planDocs(ctx context.Context, st store.Store, name string) ([]result.Doc, error) {
-	all, err := st.List(ctx, 0)
-	if err != nil {
-		return nil, err
-	}
-	var out []result.Doc
-	for _, d := range all {
-		if p, _ := d.Variant["plan"].(string); p == name && !d.Partial {
-			out = append(out, d)
-		}
-	}
-	return out, nil
-}
-
-// answerPlan evaluates the plan on its stored runs, with the plan file's
-// prices (so a price change needs no new runs).
-func (a *app) answerPlan(ctx context.Context, pl *spec.Plan, st store.Store) (plan.Answer, error) {
-	docs, err := planDocs(ctx, st, pl.Name)
-	if err != nil {
-		return plan.Answer{}, err
-	}
-	p := plan.Plan{Demand: pl.Demand, Constraints: pl.Constraints}
-	var missing []string
-	for _, c := range pl.Candidates {
-		cand := plan.Candidate{Name: c.Label, Description: c.Instance.Type, Baseline: c.Baseline,
-			Monthly: c.Price.PerMonth(), Currency: c.Price.Currency}
-		for i := range docs {
-			if docs[i].Variant["candidate"] == c.Label {
-				cand.Runs = append(cand.Runs, plan.RunOf(&docs[i]))
-			}
-		}
-		if len(cand.Runs) == 0 {
-			missing = append(missing, c.Label)
-		}
-		p.Candidates = append(p.Candidates, cand)
-	}
-	if len(missing) > 0 {
-		return plan.Answer{}, fmt.Errorf("plan %s: no stored runs of %s in %s (run 'mongobench plan' without --from-results)",
-			pl.Name, strings.Join(missing, ", "), st.Where())
-	}
-	return plan.Evaluate(p)
-}
-
-// writePlanReport writes the plan's Markdown report and its bar charts.
-func (a *app) writePlanReport(pl *spec.Plan, ans plan.Answer, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	name := "plan-" + pl.Name
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Capacity plan: %s\n\n", pl.Name)
-	fmt.Fprintf(&b, "Workload `%s`, %d thread(s), %s per run; %s.\n\n", pl.Scenario.Workload, pl.Scenario.Threads,
-		pl.Scenario.Duration, demandText(ans, pl))
-	if len(pl.Constraints) > 0 {
-		var cs []string
-		for _, c := range pl.Constraints {
-			cs = append(cs, "`"+c.Text+"`")
-		}
-		fmt.Fprintf(&b, "Constraints: %s.\n\n", strings.Join(cs, ", "))
-	}
-	b.WriteString("## Recommendation\n\n")
-	plan.WriteVerdicts(&b, ans, true)
-	b.WriteString("\n## Candidates\n\n")
-	if err := plan.WriteCandidates(&b, ans, true); err != nil {
-		return err
-	}
-	b.WriteString("\n## Stages\n\n")
-	if err := plan.WriteStages(&b, ans, true); err != nil {
-		return err
-	}
-	b.WriteString("\n## Charts\n\n")
-	for _, ch := range planCharts(ans) {
-		svg, err := report.BarChart(ch.title, ch.unit, "baseline", ch.bars)
-		if err != nil {
+	for _, c := range charts {
+		if err := os.WriteFile(filepath.Join(dir, c.File), c.SVG, 0o644); err != nil {
 			return err
 		}
-		if svg == nil {
-			continue
-		}
-		file := name + "-" + ch.file + ".svg"
-		if err := os.WriteFile(filepath.Join(dir, file), svg, 0o644); err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "![%s](%s)\n\n", ch.title, file)
 	}
-	path := filepath.Join(dir, name+".md")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	path := filepath.Join(dir, study.PlanReportName(pl)+".md")
+	if err := os.WriteFile(path, md.Bytes(), 0o644); err != nil {
 		return err
 	}
 	a.say("report: %s\n", path)
 	return nil
-}
-
-func demandText(ans plan.Answer, pl *spec.Plan) string {
-	if ans.OpsPerUser == 0 {
-		return "demand in explicit rates"
-	}
-	return fmt.Sprintf("today's %.0f users load the baseline (%s) to %.0f%% of what it sustains: %.4g ops/s per user",
-		pl.Demand.Users, ans.Baseline, pl.Demand.Load*100, ans.OpsPerUser)
-}
-
-type planChart struct {
-	title, unit, file string
-	bars              []report.Bar
-}
-
-// planCharts are the report's bar charts: throughput, each operation
-// type's p95, monthly cost and throughput per cost unit.
-func planCharts(ans plan.Answer) []planChart {
-	bar := func(as plan.Assessment, v *float64) report.Bar {
-		return report.Bar{Name: as.Name, Value: v, Marked: as.Baseline}
-	}
-	val := func(v float64) *float64 { return &v }
-	charts := []planChart{
-		{title: "Sustained throughput", unit: "ops/s", file: "throughput"},
-	}
-	var ops []string
-	for _, as := range ans.Assessments {
-		for op := range as.Latency {
-			if !slices.Contains(ops, op) {
-				ops = append(ops, op)
-			}
-		}
-	}
-	slices.Sort(ops)
-	for _, op := range ops {
-		charts = append(charts, planChart{title: op + " p95 latency", unit: "ms", file: strings.ToLower(op) + "-p95"})
-	}
-	charts = append(charts,
-		planChart{title: "Monthly cost", unit: ans.Currency + "/month", file: "cost"},
-		planChart{title: "Throughput per cost unit", unit: "ops/s per " + ans.Currency + "/month", file: "per-cost"})
-	for _, as := range ans.Assessments {
-		charts[0].bars = append(charts[0].bars, bar(as, val(as.Throughput)))
-		for i, op := range ops {
-			var v *float64
-			if d, ok := as.Latency[op]; ok {
-				v = d.P95
-			}
-			charts[1+i].bars = append(charts[1+i].bars, bar(as, v))
-		}
-		n := len(charts)
-		charts[n-2].bars = append(charts[n-2].bars, bar(as, val(as.Monthly)))
-		charts[n-1].bars = append(charts[n-1].bars, bar(as, val(as.ThroughputPerCostUnit)))
-	}
-	return charts
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/testsupport/plantest"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
 const tinyPlan = `name: tiny
@@ -30,6 +31,7 @@ constraints: ["p99 READ <= 10s", "errors <= 1%"]
 // constraints all pass. A second invocation adds a run; --from-results
 // runs nothing.
 func TestPlan(t *testing.T) {
+	testenv.Servers(t)
 	dir := t.TempDir()
 	planFile := filepath.Join(dir, "plan.yaml")
 	if err := os.WriteFile(planFile, []byte(tinyPlan), 0o644); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 // profileStopTimeout bounds how long stopping a profile's server may take.
@@ -117,6 +118,25 @@ func (a *app) onTarget(ctx context.Context, t spec.Target, fn func(runner.Target
 		bt.CacheSize, bt.CacheSizeSource = int64(c), "profile "+t.Label
 	}
 	return fn(bt)
+}
+
+// targetEnv is the Env of a study that runs on targets (catalog, plan):
+// s measures and keeps, and OnTarget points s at each target in turn
+// (onTarget), the target's cache size replaced by cacheSize when it is
+// set (--cache-size).
+func (s *studyRun) targetEnv(cacheSize spec.Size) study.Env {
+	return study.Env{
+		Measure: s.measure, Keep: s.keep, Registry: s.registry, Say: s.app.say,
+		OnTarget: func(ctx context.Context, t spec.Target, fn func(map[string]any) error) error {
+			return s.app.onTarget(ctx, t, func(bt runner.Target) error {
+				if cacheSize > 0 {
+					bt.CacheSize, bt.CacheSizeSource = int64(cacheSize), "--cache-size"
+				}
+				s.target = bt
+				return fn(bt.Instance)
+			})
+		},
+	}
 }
 
 // startProfileServer starts a profile's server in a fresh directory under

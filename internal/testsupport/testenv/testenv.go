@@ -78,6 +78,15 @@ func Own(t testing.TB, o server.Options) *server.Handle {
 	return h
 }
 
+// Servers skips, under -short, a test whose command starts servers of
+// its own (local profiles).
+func Servers(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts servers of its own; -short skips it")
+	}
+}
+
 // DBName returns a database name unique to the test.
 func DBName(t testing.TB) string {
 	return fmt.Sprintf("mbtest_%d", time.Now().UnixNano()%1e12)

@@ -1,0 +1,218 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mongobench/mongobench/internal/catalog"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// Catalog runs tests of the catalog (the sections of the MongoDB
+// Performance Tables) on targets: every test on the first target, then
+// every test on the next, each variant a run of its own.
+type Catalog struct {
+	Tests   []catalog.Test
+	Targets []spec.Target // in order; a test that varies the target stores the position as _id.order
+	Scale   catalog.Scale
+	// Database holds the workloads' data ("" for the default).
+	Database string
+}
+
+// Run runs the tests' variants on each target in turn through
+// env.OnTarget, adds the rates the reference tables read to each
+// result, and keeps every one. It returns each test's results in run
+// order, also when it ends early: after a run stopped early (its partial
+// result is kept) or a cancelled context, the error wraps ErrStopped.
+func (c Catalog) Run(ctx context.Context, env Env) ([][]*result.Doc, error) {
+	docs := make([][]*result.Doc, len(c.Tests))
+	for pos, tg := range c.Targets {
+		if ctx.Err() != nil {
+			return docs, fmt.Errorf("%w: stopped before target %s; the variants measured are stored", ErrStopped, tg.Label)
+		}
+		err := env.OnTarget(ctx, tg, func(instance map[string]any) error {
+			for i, t := range c.Tests {
+				got, err := c.runTest(ctx, env, t, t.VariantsOn(c.Scale, pos, instance), tg.Label)
+				docs[i] = append(docs[i], got...)
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return docs, err
+		}
+	}
+	return docs, nil
+}
+
+// runTest runs the variants of one test on the current target and
+// returns the results it kept.
+func (c Catalog) runTest(ctx context.Context, env Env, t catalog.Test, vs []catalog.Variant, label string) ([]*result.Doc, error) {
+	on := ""
+	if label != "" {
+		on = " on " + label
+	}
+	env.say("%s%s: %s\n", t.Name, on, t.Description)
+	var docs []*result.Doc
+	for _, v := range vs {
+		d, err := c.runVariant(ctx, env, t, v, label)
+		if err != nil {
+			return docs, err
+		}
+		if err := env.Keep(ctx, d); err != nil {
+			return docs, err
+		}
+		docs = append(docs, d)
+		if d.Partial {
+			return docs, fmt.Errorf("%w: %s stopped early; the variants measured are stored", ErrStopped, t.Name)
+		}
+	}
+	return docs, nil
+}
+
+func (c Catalog) runVariant(ctx context.Context, env Env, t catalog.Test, v catalog.Variant, label string) (*result.Doc, error) {
+	sc, err := Scenario(env.Registry, c.scenario(t, v, label), v.Params)
+	if err != nil {
+		return nil, err
+	}
+	d, err := env.Measure(ctx, sc, v.Values)
+	if err != nil {
+		return nil, err
+	}
+	CatalogRates(d, t.Measure, v.DocsPerOp)
+	return d, nil
+}
+
+// scenario is a variant's run before its -p parameters: the test's
+// workload and name, the variant's threads, operations, warm-up and bound.
+func (c Catalog) scenario(t catalog.Test, v catalog.Variant, label string) *spec.Scenario {
+	return &spec.Scenario{
+		Workload: t.Workload, Name: t.Name, Database: c.Database, Label: label,
+		Threads: v.Threads, Ops: v.Ops, Warmup: v.Warmup, Duration: v.MaxDuration,
+	}
+}
+
+// CatalogRates stores the measured phase's rates that the reference
+// tables read: documents and megabytes per second for ingest, updates per
+// second, queries and documents returned per second. Nothing is stored
+// for a phase with no duration, so a missing rate stays missing.
+func CatalogRates(d *result.Doc, m catalog.Measure, docsPerOp int64) {
+	if d.Duration <= 0 {
+		return
+	}
+	secs := d.Duration / 1000
+	var ops int64
+	for _, op := range d.Ops {
+		ops += op.Count
+	}
+	switch m {
+	case catalog.Ingest:
+		docs := ops * docsPerOp
+		sizeKB, _ := d.Variant["docSizeKB"].(float64)
+		d.TestResults["docsInserted"] = docs
+		d.TestResults["DocsPerSecond"] = float64(docs) / secs
+		d.TestResults["MBPerSecond"] = float64(docs) * sizeKB / 1024 / secs
+	case catalog.Updates:
+		d.TestResults["nUpdates"] = ops
+		d.TestResults["UpdatesPerSecond"] = float64(ops) / secs
+	case catalog.Queries:
+		d.TestResults["nQueries"] = ops
+		d.TestResults["QueriesPerSecond"] = float64(ops) / secs
+		if n, ok := d.TestResults["docsReturned"].(int64); ok {
+			d.TestResults["DocsPerSecond"] = float64(n) / secs
+		}
+	}
+}
+
+// catalogRateColumns are the testResults each measure's terminal table
+// shows.
+var catalogRateColumns = map[catalog.Measure][]string{
+	catalog.Ingest:  {"docsInserted", "DocsPerSecond", "MBPerSecond"},
+	catalog.Updates: {"nUpdates", "UpdatesPerSecond"},
+	catalog.Queries: {"nQueries", "QueriesPerSecond", "DocsPerSecond"},
+}
+
+// WriteCatalogTable writes a test's terminal table, one row per result:
+// the test's variant columns (and the label, when labelled: results of
+// several targets), threads, its rates, and the p50/p99 of its first
+// operation type.
+func WriteCatalogTable(w io.Writer, t catalog.Test, docs []*result.Doc, labelled bool) error {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	cols := t.Columns
+	if labelled && !slices.Contains(cols, "label") {
+		cols = append([]string{"label"}, cols...)
+	}
+	fmt.Fprintf(tw, "%s\n", t.Name)
+	head := append(append(append([]string{"order"}, cols...), "threads"), catalogRateColumns[t.Measure]...)
+	fmt.Fprintln(tw, strings.Join(append(head, "op", "p50 ms", "p99 ms"), "\t")+"\t")
+	for _, d := range docs {
+		row := []string{fmt.Sprint(d.Variant["order"])}
+		for _, c := range cols {
+			row = append(row, catalogCell(catalogField(d, c)))
+		}
+		row = append(row, catalogCell(d.Variant["numberOfThreads"]))
+		for _, c := range catalogRateColumns[t.Measure] {
+			row = append(row, catalogCell(d.TestResults[c]))
+		}
+		if len(d.Ops) > 0 {
+			op := d.Ops[0]
+			row = append(row, op.Name, latencyCell(op.Latency.P50), latencyCell(op.Latency.P99))
+		} else {
+			row = append(row, "—", "—", "—")
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	return tw.Flush()
+}
+
+// catalogField reads a column of the catalog's table: the label, or a
+// variant field, with a dotted path reading inside one (instance.cost).
+func catalogField(d *result.Doc, path string) any {
+	if path == "label" {
+		if d.Label == "" {
+			return nil
+		}
+		return d.Label
+	}
+	var v any = d.Variant
+	for _, k := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// catalogCell formats a stored value for the terminal: rates with one
+// decimal below 100, whole numbers above, and a dash for a missing value.
+func catalogCell(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "—"
+	case float64:
+		if x < 100 {
+			return strconv.FormatFloat(x, 'f', 1, 64)
+		}
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+// latencyCell formats a latency in milliseconds to three significant
+// figures for the terminal; a dash when it was not recorded.
+func latencyCell(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*v, 'g', 3, 64)
+}

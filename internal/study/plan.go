@@ -1,0 +1,253 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/catalog"
+	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// Plan is a capacity plan's study: it measures the plan's scenario on
+// every candidate, and answers the plan from all the runs of the plan
+// stored so far, so batches of runs may be made at different times.
+type Plan struct {
+	Spec *spec.Plan
+	// Runs is how many repetitions of every candidate Measure makes.
+	Runs int
+	// Stored reads the stored result documents; the plan picks its own
+	// (variant.plan, complete runs only).
+	Stored func(ctx context.Context) ([]result.Doc, error)
+	// Where names the results store in errors.
+	Where string
+}
+
+// Measure makes Runs repetitions of every candidate, alternating
+// candidates within a repetition, each on its target through
+// env.OnTarget. Repetitions are numbered after those already stored, so
+// earlier batches are kept. A run that stopped early ends it with an
+// error wrapping ErrStopped.
+func (p Plan) Measure(ctx context.Context, env Env) error {
+	docs, err := p.docs(ctx)
+	if err != nil {
+		return err
+	}
+	next := nextRepetitions(docs)
+	pl := p.Spec
+	for rep := range p.Runs {
+		for _, c := range pl.Candidates {
+			env.say("plan %s: %s, run %d of %d\n", pl.Name, c.Label, rep+1, p.Runs)
+			err := env.OnTarget(ctx, c, func(map[string]any) error {
+				return p.measure(ctx, env, c, next[c.Label]+rep)
+			})
+			if err != nil {
+				return fmt.Errorf("plan %s: candidate %s: %w", pl.Name, c.Label, err)
+			}
+		}
+	}
+	return nil
+}
+
+// measure makes one run of the plan's scenario on candidate c, numbered
+// rep, and keeps it.
+func (p Plan) measure(ctx context.Context, env Env, c spec.Target, rep int) error {
+	base := p.Spec.Scenario.Clone()
+	base.Label, base.Repetition = c.Label, rep
+	sc, err := Scenario(env.Registry, base, nil)
+	if err != nil {
+		return err
+	}
+	variant := map[string]any{"plan": p.Spec.Name, "candidate": c.Label, "instance": catalog.Instance(c)}
+	d, err := env.Measure(ctx, sc, variant)
+	if err != nil {
+		return err
+	}
+	if err := env.Keep(ctx, d); err != nil {
+		return err
+	}
+	return stopped(d)
+}
+
+// Answer evaluates the plan on its stored runs, with the plan's prices
+// (so a price change needs no new runs).
+func (p Plan) Answer(ctx context.Context) (plan.Answer, error) {
+	docs, err := p.docs(ctx)
+	if err != nil {
+		return plan.Answer{}, err
+	}
+	return AnswerPlan(p.Spec, docs, p.Where)
+}
+
+// docs reads the plan's stored, complete runs.
+func (p Plan) docs(ctx context.Context) ([]result.Doc, error) {
+	all, err := p.Stored(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return PlanDocs(all, p.Spec.Name), nil
+}
+
+// PlanDocs picks the complete runs of the plan named name.
+func PlanDocs(all []result.Doc, name string) []result.Doc {
+	var out []result.Doc
+	for _, d := range all {
+		if n, _ := d.Variant["plan"].(string); n == name && !d.Partial {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// nextRepetitions returns, per candidate, the first repetition number not
+// stored yet.
+func nextRepetitions(docs []result.Doc) map[string]int {
+	next := map[string]int{}
+	for _, d := range docs {
+		c, _ := d.Variant["candidate"].(string)
+		next[c] = max(next[c], d.Repetition+1)
+	}
+	return next
+}
+
+// AnswerPlan evaluates the plan pl on its runs docs (PlanDocs), priced
+// as pl says. Every candidate needs a run; where names the results store
+// in the error that says which have none.
+func AnswerPlan(pl *spec.Plan, docs []result.Doc, where string) (plan.Answer, error) {
+	p := plan.Plan{Demand: pl.Demand, Constraints: pl.Constraints}
+	var missing []string
+	for _, c := range pl.Candidates {
+		cand := plan.Candidate{Name: c.Label, Description: c.Instance.Type, Baseline: c.Baseline,
+			Monthly: c.Price.PerMonth(), Currency: c.Price.Currency}
+		for i := range docs {
+			if docs[i].Variant["candidate"] == c.Label {
+				cand.Runs = append(cand.Runs, plan.RunOf(&docs[i]))
+			}
+		}
+		if len(cand.Runs) == 0 {
+			missing = append(missing, c.Label)
+		}
+		p.Candidates = append(p.Candidates, cand)
+	}
+	if len(missing) > 0 {
+		return plan.Answer{}, fmt.Errorf("plan %s: no stored runs of %s in %s (run 'mongobench plan' without --from-results)",
+			pl.Name, strings.Join(missing, ", "), where)
+	}
+	return plan.Evaluate(p)
+}
+
+// PlanChart is an SVG chart of the plan report, under the file name the
+// report links it by.
+type PlanChart struct {
+	File string
+	SVG  []byte
+}
+
+// PlanReportName is the plan report's file name without its extension;
+// its charts' names start with it.
+func PlanReportName(pl *spec.Plan) string { return "plan-" + pl.Name }
+
+// WritePlanReport writes the plan's Markdown report to w and returns the
+// bar charts it links, to be written beside it: throughput, each
+// operation type's p95, monthly cost and throughput per cost unit, the
+// baseline marked. A chart with no value is left out.
+func WritePlanReport(w io.Writer, pl *spec.Plan, ans plan.Answer) ([]PlanChart, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Capacity plan: %s\n\n", pl.Name)
+	fmt.Fprintf(&b, "Workload `%s`, %d thread(s), %s per run; %s.\n\n", pl.Scenario.Workload, pl.Scenario.Threads,
+		pl.Scenario.Duration, demandText(ans, pl))
+	if len(pl.Constraints) > 0 {
+		var cs []string
+		for _, c := range pl.Constraints {
+			cs = append(cs, "`"+c.Text+"`")
+		}
+		fmt.Fprintf(&b, "Constraints: %s.\n\n", strings.Join(cs, ", "))
+	}
+	b.WriteString("## Recommendation\n\n")
+	plan.WriteVerdicts(&b, ans, true)
+	b.WriteString("\n## Candidates\n\n")
+	if err := plan.WriteCandidates(&b, ans, true); err != nil {
+		return nil, err
+	}
+	b.WriteString("\n## Stages\n\n")
+	if err := plan.WriteStages(&b, ans, true); err != nil {
+		return nil, err
+	}
+	b.WriteString("\n## Charts\n\n")
+	var out []PlanChart
+	for _, ch := range planCharts(ans) {
+		svg, err := report.BarChart(ch.title, ch.unit, "baseline", ch.bars)
+		if err != nil {
+			return nil, err
+		}
+		if svg == nil {
+			continue
+		}
+		file := PlanReportName(pl) + "-" + ch.file + ".svg"
+		out = append(out, PlanChart{File: file, SVG: svg})
+		fmt.Fprintf(&b, "![%s](%s)\n\n", ch.title, file)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func demandText(ans plan.Answer, pl *spec.Plan) string {
+	if ans.OpsPerUser == 0 {
+		return "demand in explicit rates"
+	}
+	return fmt.Sprintf("today's %.0f users load the baseline (%s) to %.0f%% of what it sustains: %.4g ops/s per user",
+		pl.Demand.Users, ans.Baseline, pl.Demand.Load*100, ans.OpsPerUser)
+}
+
+type planChart struct {
+	title, unit, file string
+	bars              []report.Bar
+}
+
+// planCharts are the report's bar charts: throughput, each operation
+// type's p95, monthly cost and throughput per cost unit.
+func planCharts(ans plan.Answer) []planChart {
+	bar := func(as plan.Assessment, v *float64) report.Bar {
+		return report.Bar{Name: as.Name, Value: v, Marked: as.Baseline}
+	}
+	val := func(v float64) *float64 { return &v }
+	charts := []planChart{
+		{title: "Sustained throughput", unit: "ops/s", file: "throughput"},
+	}
+	var ops []string
+	for _, as := range ans.Assessments {
+		for op := range as.Latency {
+			if !slices.Contains(ops, op) {
+				ops = append(ops, op)
+			}
+		}
+	}
+	slices.Sort(ops)
+	for _, op := range ops {
+		charts = append(charts, planChart{title: op + " p95 latency", unit: "ms", file: strings.ToLower(op) + "-p95"})
+	}
+	charts = append(charts,
+		planChart{title: "Monthly cost", unit: ans.Currency + "/month", file: "cost"},
+		planChart{title: "Throughput per cost unit", unit: "ops/s per " + ans.Currency + "/month", file: "per-cost"})
+	for _, as := range ans.Assessments {
+		charts[0].bars = append(charts[0].bars, bar(as, val(as.Throughput)))
+		for i, op := range ops {
+			var v *float64
+			if d, ok := as.Latency[op]; ok {
+				v = d.P95
+			}
+			charts[1+i].bars = append(charts[1+i].bars, bar(as, v))
+		}
+		n := len(charts)
+		charts[n-2].bars = append(charts[n-2].bars, bar(as, val(as.Monthly)))
+		charts[n-1].bars = append(charts[n-1].bars, bar(as, val(as.ThroughputPerCostUnit)))
+	}
+	return charts
+}
