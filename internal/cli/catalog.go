@@ -15,7 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 func (a *app) catalogCmd() *cobra.Command {
@@ -200,7 +200,7 @@ func (s *studyRun) runTest(ctx context.Context, t catalog.Test, vs []catalog.Var
 }
 
 func (s *studyRun) runVariant(ctx context.Context, t catalog.Test, v catalog.Variant, label string, f catalogFlags) (*result.Doc, error) {
-	sc, err := buildScenario(workload.Builtin(), t.Workload, map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
+	sc, err := buildScenario(builtin.Registry(), t.Workload, map[string]string{"name": t.Name, "threads": strconv.Itoa(v.Threads),
 		"ops": strconv.FormatInt(v.Ops, 10), "warmup": v.Warmup, "duration": v.MaxDuration, "database": f.database, "label": label}, v.Params)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,8 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
+	"github.com/mongobench/mongobench/internal/workload/ycsb"
 )
 
 // loadFlags configure a measured YCSB load phase.
@@ -58,7 +59,7 @@ before its measured run phase.`,
 // scenario builds the load's scenario: closed loop, loaders workers, one
 // operation per batch, no warm-up.
 func (f loadFlags) scenario(uri string) (*spec.Scenario, error) {
-	reg := workload.YCSBLoads()
+	reg := builtin.YCSBLoads()
 	if !strings.HasPrefix(f.workload, "ycsb-") {
 		return nil, fmt.Errorf("--workload: %q has no load phase; want one of ycsb-a … ycsb-f", f.workload)
 	}
@@ -72,7 +73,7 @@ func (f loadFlags) scenario(uri string) (*spec.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	batches, _, err := w.(workload.YCSBLoad).LoadBatches(sc.Params)
+	batches, _, err := w.(ycsb.Load).LoadBatches(sc.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 		return usage(err)
 	}
 	s := newStudy(a, t, st, f.reportDir)
-	s.registry = workload.YCSBLoads()
+	s.registry = builtin.YCSBLoads()
 	a.say("%s load: %d loaders, %d batches of up to %d records\n", f.workload, sc.Threads, sc.Ops, sc.Params.Int("batchSize"))
 	d, err := s.measure(ctx, sc, map[string]any{"phase": "load"})
 	if err != nil {
@@ -141,7 +142,7 @@ func loadLine(d *result.Doc) string {
 	dps, _ := d.TestResults["docsPerSec"].(float64)
 	mbps, _ := d.TestResults["MBPerSec"].(float64)
 	s := fmt.Sprintf("loaded %d records (%.1f MB) in %.1f s: %.0f docs/s, %.2f MB/s", docs, float64(bytes)/1e6, d.Duration/1000, dps, mbps)
-	if op := d.Op(workload.BatchInsert); op != nil {
+	if op := d.Op(ycsb.BatchInsert); op != nil {
 		if l := op.Latency; l.P50 != nil && l.P99 != nil {
 			s += fmt.Sprintf("; batch p50 %s ms, p99 %s ms", msText(l.P50), msText(l.P99))
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 type planFlags struct {
@@ -66,7 +66,7 @@ unit, the baseline marked. See suites/plan-local.yaml.`,
 }
 
 func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
-	pl, err := spec.ParsePlanFile(path, workload.Builtin())
+	pl, err := spec.ParsePlanFile(path, builtin.Registry())
 	if err != nil {
 		return usage(err)
 	}
