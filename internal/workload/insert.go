@@ -21,7 +21,7 @@ import (
 
 // Insert measures ingest: every operation is one unordered insertMany of
 // batchSize new documents of docSize bytes, with an _id of the chosen kind
-// and secondaryIndexes indexed random integer fields. Setup recreates the
+// and secondaryIndexes indexed random integer fields. Prepare recreates the
 // collection with its indexes and preloads preload documents.
 type Insert struct{}
 

@@ -20,7 +20,7 @@ import (
 // Mode "per-op" sends four ordinary writes inside the transaction;
 // "client-bulk" sends the same four writes as one MongoDB 8.0 client-level
 // bulkWrite. Write concern is majority with journal; read concern is
-// snapshot unless the server refuses it (see Setup).
+// snapshot unless the server refuses it (see Prepare).
 type Ledger struct{}
 
 var _ Workload = Ledger{}
