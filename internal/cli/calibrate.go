@@ -14,7 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // calibrateFlags configure a closed-loop thread calibration.
@@ -151,7 +151,7 @@ func (f calibrateFlags) scenario(threads int, uri string) (*spec.Scenario, error
 		"threads": strconv.Itoa(threads), "duration": f.duration, "warmup": f.warmup,
 		"uri": uri, "database": f.database, "label": f.label,
 	}
-	return buildScenario(workload.Builtin(), f.workload, set, f.params)
+	return buildScenario(builtin.Registry(), f.workload, set, f.params)
 }
 
 func (cal *calibration) finish() error {

@@ -8,6 +8,7 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 func (a *app) cleanCmd() *cobra.Command {
@@ -50,7 +51,7 @@ func (a *app) workloadsCmd() *cobra.Command {
 		Short: "List the workloads and their parameters (-p name=value)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			reg := workload.Builtin()
+			reg := builtin.Registry()
 			for _, name := range reg.Workloads() {
 				w, _ := reg.Get(name)
 				fmt.Fprintf(a.stdout, "%s — %s\n", name, w.Summary())

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // loadFlags configure a measured YCSB load phase.
@@ -57,7 +57,7 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 		return usage(errors.New("--workload: required, one of ycsb-a … ycsb-f"))
 	}
 	l := study.Load{Workload: f.workload, Params: f.params, Database: f.database, Label: f.label}
-	reg := workload.YCSBLoads()
+	reg := builtin.YCSBLoads()
 	if _, err := l.Scenario(reg); err != nil {
 		return usage(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 type planFlags struct {
@@ -63,7 +63,7 @@ unit, the baseline marked. See suites/plan-local.yaml.`,
 }
 
 func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
-	pl, err := spec.ParsePlanFile(path, workload.Builtin())
+	pl, err := spec.ParsePlanFile(path, builtin.Registry())
 	if err != nil {
 		return usage(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // runFlags are the run command's own flags; scenario settings are plain
@@ -90,7 +91,7 @@ still stores what was measured, marked partial.`,
 // scenario builds the scenario from an optional file, then flags, then
 // -p parameters, and validates it.
 func (a *app) scenario(fs *pflag.FlagSet, args []string, params []string) (*spec.Scenario, error) {
-	reg := workload.Builtin()
+	reg := builtin.Registry()
 	sc := &spec.Scenario{}
 	if len(args) == 1 {
 		var err error
@@ -180,7 +181,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, describe(sc), redact(t.URI), version, topology)
 	}
 	d, err := runner.Run(ctx, runner.Options{
-		Scenario: sc, Registry: workload.Builtin(), Target: t, ToolVersion: Version,
+		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
 		OnConnected: announce, OnSetup: p.setup, OnInterval: p.interval,
 	})
 	p.done()

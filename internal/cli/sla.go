@@ -17,6 +17,7 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // slaFlags configure an SLA study.
@@ -229,7 +230,7 @@ func (s *slaStudy) scenario(tps float64, mode string, rep int) (*spec.Scenario, 
 		"threads": s.f.threads, "database": s.f.database, "label": s.f.label,
 	}
 	params := append(append([]string(nil), s.f.params...), "mode="+mode)
-	return buildScenario(workload.Builtin(), "ledger", set, params)
+	return buildScenario(builtin.Registry(), "ledger", set, params)
 }
 
 func (s *slaStudy) allFailed(tps float64) bool {

@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // study is what the commands that make many runs (sla, sweep, catalog)
@@ -28,7 +29,7 @@ type studyRun struct {
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
-	return &studyRun{app: a, registry: workload.Builtin(), target: t, store: st, reportDir: reportDir, noted: map[string]bool{}}
+	return &studyRun{app: a, registry: builtin.Registry(), target: t, store: st, reportDir: reportDir, noted: map[string]bool{}}
 }
 
 // measure runs one scenario with a live progress line; variant holds the

@@ -18,7 +18,7 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // sweepFlags configure a throughput sweep.
@@ -251,7 +251,7 @@ func (f sweepFlags) scenario(rate float64, rep, index int, id, uri string) (*spe
 		"warmup": f.warmup, "repetition": strconv.Itoa(rep), "uri": uri,
 		"threads": f.threads, "database": f.database, "label": f.label,
 	}
-	return buildScenario(workload.Builtin(), f.workload, set, f.params)
+	return buildScenario(builtin.Registry(), f.workload, set, f.params)
 }
 
 // finish prints the tables and writes the sweep report.

@@ -78,24 +78,31 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if o.OnConnected != nil {
 		o.OnConnected(fp.version, fp.topology)
 	}
-	env := workload.Env{DB: client.Database(sc.Database), URI: o.Target.URI, Seed: sc.Seed, Progress: o.OnSetup, Notes: &workload.Notes{},
+	env := workload.Env{DB: client.Database(sc.Database), URI: o.Target.URI, Seed: sc.Seed, Progress: o.OnSetup,
 		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
-	if err := prepare(ctx, w, env, sc.Params); err != nil {
+	prepared, err := prepare(ctx, w, env, sc.Params)
+	if err != nil {
 		return nil, err
 	}
+	settings, err := prepared.Decided.TestConfig()
+	if err != nil {
+		return nil, fmt.Errorf("set up %s: %w", w.Name(), err)
+	}
 	o.Target = locate(ctx, client, o.Target)
-	r := &run{opts: o, client: client, fp: fp, ops: w.Ops(sc.Params)}
-	return r.measure(ctx, w, env)
+	r := &run{opts: o, client: client, fp: fp, ops: w.Ops(sc.Params), settings: settings, warnings: prepared.Decided.Warnings}
+	return r.measure(ctx, prepared.Tasks)
 }
 
-func prepare(ctx context.Context, w workload.Workload, env workload.Env, p spec.Params) error {
+// prepare claims the data database and prepares the workload's run.
+func prepare(ctx context.Context, w workload.Workload, env workload.Env, p spec.Params) (workload.Run, error) {
 	if err := workload.Claim(ctx, env.DB); err != nil {
-		return err
+		return workload.Run{}, err
 	}
-	if err := w.Setup(ctx, env, p); err != nil {
-		return fmt.Errorf("set up %s: %w", w.Name(), err)
+	prepared, err := w.Prepare(ctx, env, p)
+	if err != nil {
+		return workload.Run{}, fmt.Errorf("set up %s: %w", w.Name(), err)
 	}
-	return nil
+	return prepared, nil
 }
 
 func disconnect(c *mongo.Client) {
@@ -110,9 +117,13 @@ type run struct {
 	client *mongo.Client
 	fp     fingerprintInfo
 	ops    []string
-	before telemetry.Status
-	after  telemetry.Status
-	tasks  []engine.Task
+	// settings and warnings are what the workload's setup decided: its
+	// effective settings (test_config fields) and notes.
+	settings map[string]any
+	warnings []string
+	before   telemetry.Status
+	after    telemetry.Status
+	tasks    []engine.Task
 	// sampler samples the server and host during the run.
 	sampler *telemetry.Sampler
 	// base holds the workload's counts at the measured phase's start.
@@ -120,7 +131,7 @@ type run struct {
 	errs             []error
 }
 
-func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env) (*result.Doc, error) {
+func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, error) {
 	sc := r.opts.Scenario
 	sampler := telemetry.NewSampler(r.opts.Target.URI, r.host())
 	r.sampler = sampler
@@ -128,7 +139,7 @@ func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env
 		return nil, fmt.Errorf("start telemetry: %w", err)
 	}
 	res, err := engine.Run(ctx, r.engineConfig(), func(worker int) (engine.Task, error) {
-		t, err := w.NewTask(env, sc.Params, worker)
+		t, err := tasks.NewTask(worker)
 		r.tasks = append(r.tasks, t) // the engine builds tasks one at a time
 		return t, err
 	})
@@ -141,7 +152,7 @@ func (r *run) measure(ctx context.Context, w workload.Workload, env workload.Env
 		return nil, fmt.Errorf("stopped before anything was measured: %w", ctx.Err())
 	}
 	d := r.document(res, samples)
-	r.addNotes(d, env.Notes)
+	r.addNotes(d)
 	return d, errors.Join(r.errs...)
 }
 

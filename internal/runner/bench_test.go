@@ -18,12 +18,13 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // scenario builds a validated scenario from flag-style settings.
 func scenario(t *testing.T, db string, flags map[string]string, params ...string) *spec.Scenario {
 	t.Helper()
-	reg := workload.Builtin()
+	reg := builtin.Registry()
 	sc := &spec.Scenario{Workload: "kv"}
 	for k, v := range flags {
 		if err := sc.SetFlag(k, v); err != nil {
@@ -46,7 +47,7 @@ func scenario(t *testing.T, db string, flags map[string]string, params ...string
 
 func run(t *testing.T, sc *spec.Scenario, target runner.Target) *result.Doc {
 	t.Helper()
-	d, err := runner.Run(context.Background(), runner.Options{Scenario: sc, Registry: workload.Builtin(), Target: target, ToolVersion: "test"})
+	d, err := runner.Run(context.Background(), runner.Options{Scenario: sc, Registry: builtin.Registry(), Target: target, ToolVersion: "test"})
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}

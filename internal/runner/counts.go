@@ -2,6 +2,7 @@ package runner
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -9,14 +10,15 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-// addNotes stores what the workload decided and counted: effective
-// settings into test_config, warnings into notes, every worker's counts
+// addNotes stores what the workload's setup decided and what its tasks
+// counted: effective settings into test_config, warnings into notes,
+// every worker's counts
 // over the measured phase (warm-up subtracted) into testResults (retry
 // causes under retryCauses), and the server operations each completed
 // operation cost.
-func (r *run) addNotes(d *result.Doc, n *workload.Notes) {
-	maps.Copy(d.TestConfig, n.Effective())
-	d.Notes = n.Warnings()
+func (r *run) addNotes(d *result.Doc) {
+	maps.Copy(d.TestConfig, r.settings)
+	d.Notes = slices.Clone(r.warnings)
 	counts, causes := r.counts()
 	for k, v := range counts {
 		d.TestResults[k] = v - r.base[k]

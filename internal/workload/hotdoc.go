@@ -50,9 +50,16 @@ func (HotDoc) Params() []spec.ParamSpec {
 // Ops names the one operation type: an update of the hot document.
 func (HotDoc) Ops(spec.Params) []string { return []string{"update"} }
 
-// Setup recreates the collection, preloads it, and with indexUpdate
-// builds the index on ix.
-func (HotDoc) Setup(ctx context.Context, env Env, p spec.Params) error {
+// Prepare recreates the collection, preloads it, and with indexUpdate
+// builds the index on ix. The workers share nothing.
+func (w HotDoc) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
+	if err := w.setup(ctx, env, p); err != nil {
+		return Run{}, err
+	}
+	return stateless(env, p, w.newTask), nil
+}
+
+func (HotDoc) setup(ctx context.Context, env Env, p spec.Params) error {
 	if err := ResetCollection(ctx, env.DB, HotDocCollection); err != nil {
 		return err
 	}
@@ -70,8 +77,8 @@ func (HotDoc) Setup(ctx context.Context, env Env, p spec.Params) error {
 	return nil
 }
 
-// NewTask builds one worker's updater of the hot document.
-func (HotDoc) NewTask(env Env, p spec.Params, _ int) (engine.Task, error) {
+// newTask builds one worker's updater of the hot document.
+func (HotDoc) newTask(env Env, p spec.Params, _ int) (engine.Task, error) {
 	inc := bsoncore.NewDocumentBuilder().AppendInt64("count", 1)
 	if p.Bool("indexUpdate") {
 		inc.AppendInt64("ix", 1)

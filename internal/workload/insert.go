@@ -21,7 +21,7 @@ import (
 
 // Insert measures ingest: every operation is one unordered insertMany of
 // batchSize new documents of docSize bytes, with an _id of the chosen kind
-// and secondaryIndexes indexed random integer fields. Setup recreates the
+// and secondaryIndexes indexed random integer fields. Prepare recreates the
 // collection with its indexes and preloads preload documents.
 type Insert struct{}
 
@@ -64,8 +64,16 @@ func (Insert) Params() []spec.ParamSpec {
 // Ops names the one operation type: a batch insert.
 func (Insert) Ops(spec.Params) []string { return []string{"insert"} }
 
-// Setup recreates the collection with its indexes, then preloads.
-func (Insert) Setup(ctx context.Context, env Env, p spec.Params) error {
+// Prepare recreates the collection with its indexes, then preloads. The
+// workers share nothing.
+func (w Insert) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
+	if err := w.setup(ctx, env, p); err != nil {
+		return Run{}, err
+	}
+	return stateless(env, p, w.newTask), nil
+}
+
+func (Insert) setup(ctx context.Context, env Env, p spec.Params) error {
 	if err := ResetCollection(ctx, env.DB, InsertCollection); err != nil {
 		return err
 	}
@@ -79,12 +87,12 @@ func (Insert) Setup(ctx context.Context, env Env, p spec.Params) error {
 	}
 	g := newInsertGen(p, env.Seed, -1)
 	var mu sync.Mutex // the loaders share one generator
-	l := &loader{coll: coll, total: n, batch: p.Int("batchSize"), build: func(dst []byte, _ int64) []byte {
+	l := &Loader{Coll: coll, Total: n, Batch: p.Int("batchSize"), Build: func(dst []byte, _ int64) []byte {
 		mu.Lock()
 		defer mu.Unlock()
 		return g.appendDoc(dst)
 	}}
-	return l.run(ctx, int(p.Int("loaders")), func(done int64) { env.progress("preload", done, n) })
+	return l.Run(ctx, int(p.Int("loaders")), func(done int64) { env.ReportProgress("preload", done, n) })
 }
 
 func createIndexes(ctx context.Context, coll *mongo.Collection, n int) error {
@@ -103,8 +111,8 @@ func createIndexes(ctx context.Context, coll *mongo.Collection, n int) error {
 
 func indexedField(i int) string { return fmt.Sprintf("i%d", i) }
 
-// NewTask builds one worker's batch inserter.
-func (Insert) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
+// newTask builds one worker's batch inserter.
+func (Insert) newTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	return &insertTask{
 		coll: env.DB.Collection(InsertCollection), gen: newInsertGen(p, env.Seed, worker),
 		batch: int(p.Int("batchSize")), docs: make([]any, 0, p.Int("batchSize")),

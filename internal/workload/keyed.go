@@ -50,8 +50,8 @@ func appendKeyed(dst []byte, key, count int64, payload []byte) []byte {
 // preload inserts the documents of keys [0, total) with the parallel
 // loader.
 func (k keyedDocs) preload(ctx context.Context, env Env, coll *mongo.Collection, total, batch int64, loaders int) error {
-	l := &loader{coll: coll, total: total, batch: batch, build: func(dst []byte, key int64) []byte {
+	l := &Loader{Coll: coll, Total: total, Batch: batch, Build: func(dst []byte, key int64) []byte {
 		return k.append(dst, key, 0)
 	}}
-	return l.run(ctx, loaders, func(done int64) { env.progress("preload", done, total) })
+	return l.Run(ctx, loaders, func(done int64) { env.ReportProgress("preload", done, total) })
 }

@@ -54,24 +54,31 @@ func (KV) Params() []spec.ParamSpec {
 // Ops names the kv operation types.
 func (KV) Ops(spec.Params) []string { return []string{"read", "update"} }
 
-// Setup drops the kv collection and preloads records documents in
-// parallel batches.
-func (KV) Setup(ctx context.Context, env Env, p spec.Params) error {
+// Prepare drops the kv collection and preloads records documents in
+// parallel batches. The workers share nothing.
+func (w KV) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
+	if err := w.setup(ctx, env, p); err != nil {
+		return Run{}, err
+	}
+	return stateless(env, p, w.newTask), nil
+}
+
+func (KV) setup(ctx context.Context, env Env, p spec.Params) error {
 	if err := ResetCollection(ctx, env.DB, KVCollection); err != nil {
 		return err
 	}
 	payload := datagen.Payload(int(p.Size("docSize"))+4096, uint64(env.Seed))
 	size := int(p.Size("docSize")) - kvOverhead
-	l := &loader{
-		coll:  env.DB.Collection(KVCollection),
-		total: p.Int("records"),
-		batch: p.Int("batchSize"),
-		build: func(dst []byte, k int64) []byte {
+	l := &Loader{
+		Coll:  env.DB.Collection(KVCollection),
+		Total: p.Int("records"),
+		Batch: p.Int("batchSize"),
+		Build: func(dst []byte, k int64) []byte {
 			off := int(k*61) % (len(payload) - size)
 			return kvDoc(dst, k, payload[off:off+size])
 		},
 	}
-	return l.run(ctx, int(p.Int("loaders")), func(done int64) { env.progress("preload", done, l.total) })
+	return l.Run(ctx, int(p.Int("loaders")), func(done int64) { env.ReportProgress("preload", done, l.Total) })
 }
 
 func kvDoc(dst []byte, key int64, payload []byte) []byte {
@@ -83,8 +90,8 @@ func kvDoc(dst []byte, key int64, payload []byte) []byte {
 	return dst
 }
 
-// NewTask builds one worker's kv task.
-func (KV) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
+// newTask builds one worker's kv task.
+func (KV) newTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	idx, upd := bsoncore.AppendDocumentStart(nil)
 	upd = bsoncore.AppendDocumentElement(upd, "$inc", bsoncore.NewDocumentBuilder().AppendInt64("v", 1).Build())
 	upd, err := bsoncore.AppendDocumentEnd(upd, idx)

@@ -20,7 +20,7 @@ import (
 // Mode "per-op" sends four ordinary writes inside the transaction;
 // "client-bulk" sends the same four writes as one MongoDB 8.0 client-level
 // bulkWrite. Write concern is majority with journal; read concern is
-// snapshot unless the server refuses it (see Setup).
+// snapshot unless the server refuses it (see Prepare).
 type Ledger struct{}
 
 var _ Workload = Ledger{}
@@ -81,23 +81,47 @@ func shapeOf(p spec.Params) ledgerShape {
 	return ledgerShape{p.Int("accounts"), p.Int("accountFields"), int64(p.Size("accountSize")), p.Int("summaryBuckets")}
 }
 
-// Setup loads accounts and summary buckets, reusing data already loaded
+// Prepare loads accounts and summary buckets, reusing data already loaded
 // with the same shape (transfers keep every invariant, so repeated runs
-// may share it), then checks which read concern the server accepts for
-// the chosen transactions.
-func (Ledger) Setup(ctx context.Context, env Env, p spec.Params) error {
+// may share it), then decides which read concern the transactions use:
+// the chosen one, if the server accepts it. The workers share that
+// decision.
+func (Ledger) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	if err := loadLedger(ctx, env, p); err != nil {
-		return err
+		return Run{}, err
 	}
-	return probeReadConcern(ctx, env, p)
+	rc, warnings, err := probeReadConcern(ctx, env, p)
+	if err != nil {
+		return Run{}, err
+	}
+	return Run{
+		Decided: Decisions{Settings: ledgerSettings{ReadConcern: rc}, Warnings: warnings},
+		Tasks:   &ledgerRun{env: env, p: p, readConcern: rc},
+	}, nil
 }
+
+// ledgerSettings are the ledger's effective settings.
+type ledgerSettings struct {
+	// ReadConcern is what the transactions send ("default": none).
+	ReadConcern string `bson:"readConcern"`
+}
+
+// ledgerRun is a prepared ledger run: the read concern its workers'
+// transactions use.
+type ledgerRun struct {
+	env         Env
+	p           spec.Params
+	readConcern string
+}
+
+var _ Tasks = (*ledgerRun)(nil)
 
 func loadLedger(ctx context.Context, env Env, p spec.Params) error {
 	want := shapeOf(p)
 	var have ledgerShape
 	err := env.DB.Collection(ledgerMeta).FindOne(ctx, bson.D{{Key: "_id", Value: "shape"}}).Decode(&have)
 	if err == nil && have == want {
-		env.progress("reuse accounts", want.Accounts, want.Accounts)
+		env.ReportProgress("reuse accounts", want.Accounts, want.Accounts)
 		return nil
 	}
 	if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
@@ -123,14 +147,14 @@ func loadAccounts(ctx context.Context, env Env, p spec.Params) error {
 	fields := int(p.Int("accountFields"))
 	fill := fillerSize(int(p.Size("accountSize")), fields, func(f []byte) []byte { return accountDoc(nil, 0, fields, f) })
 	payload := datagen.Payload(fill+4096, uint64(env.Seed))
-	l := &loader{
-		coll: env.DB.Collection(AccountsCollection), total: p.Int("accounts"), batch: p.Int("batchSize"),
-		build: func(dst []byte, k int64) []byte {
+	l := &Loader{
+		Coll: env.DB.Collection(AccountsCollection), Total: p.Int("accounts"), Batch: p.Int("batchSize"),
+		Build: func(dst []byte, k int64) []byte {
 			off := int(k*31) % 4096
 			return accountDoc(dst, k, fields, payload[off:off+fill])
 		},
 	}
-	return l.run(ctx, int(p.Int("loaders")), func(done int64) { env.progress("load accounts", done, l.total) })
+	return l.Run(ctx, int(p.Int("loaders")), func(done int64) { env.ReportProgress("load accounts", done, l.Total) })
 }
 
 func loadSummary(ctx context.Context, env Env, buckets int64) error {
@@ -174,26 +198,26 @@ func fieldName(i int) string { return fmt.Sprintf("f%d", i) }
 // bulkWrite that opens a transaction (MongoDB 8.0 accepts it); there,
 // both modes run with the server's default read concern, so the two stay
 // comparable, and the result says so.
-func probeReadConcern(ctx context.Context, env Env, p spec.Params) error {
-	rc := p.String("readConcern")
-	env.Notes.Set("readConcern", rc)
+//
+// It returns the read concern the transactions use and, when that is not
+// the one asked for, a warning saying why.
+func probeReadConcern(ctx context.Context, env Env, p spec.Params) (rc string, warnings []string, err error) {
+	rc = p.String("readConcern")
 	if rc == "default" {
-		return nil
+		return rc, nil, nil
 	}
-	err := probeBulkTxn(ctx, env.DB, rc)
+	err = probeBulkTxn(ctx, env.DB, rc)
 	if err == nil {
-		return nil
+		return rc, nil, nil
 	}
 	if !strings.Contains(err.Error(), "readConcern") {
 		if p.String("mode") == ModeClientBulk {
-			return fmt.Errorf("the server cannot run a client-level bulkWrite in a transaction: %w", err)
+			return "", nil, fmt.Errorf("the server cannot run a client-level bulkWrite in a transaction: %w", err)
 		}
-		return nil // per-op does not need bulkWrite
+		return rc, nil, nil // per-op does not need bulkWrite
 	}
-	env.Notes.Set("readConcern", "default")
-	env.Notes.Warn(fmt.Sprintf("the server refuses readConcern %q on a client-level bulkWrite in a transaction (%v); "+
-		"both modes run with the server's default read concern so they stay comparable", rc, err))
-	return nil
+	return "default", []string{fmt.Sprintf("the server refuses readConcern %q on a client-level bulkWrite in a transaction (%v); "+
+		"both modes run with the server's default read concern so they stay comparable", rc, err)}, nil
 }
 
 // probeBulkTxn runs two client-bulk transactions on one session, as a

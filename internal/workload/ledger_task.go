@@ -17,7 +17,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/datagen"
 	"github.com/mongobench/mongobench/internal/engine"
-	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // Transaction error labels (the drivers' transactions specification).
@@ -53,15 +52,14 @@ func sessionOptions() *options.SessionOptionsBuilder {
 }
 
 // NewTask builds one worker's transfer task, with its own session.
-func (Ledger) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
+func (r *ledgerRun) NewTask(worker int) (engine.Task, error) {
+	env, p := r.env, r.p
 	sess, err := env.DB.Client().StartSession(sessionOptions())
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)
 	}
-	rc, _ := env.Notes.Get("readConcern")
-	rcName, _ := rc.(string)
 	t := &ledgerTask{
-		db: env.DB, sess: sess, opts: txnOptions(rcName), bulk: p.String("mode") == ModeClientBulk,
+		db: env.DB, sess: sess, opts: txnOptions(r.readConcern), bulk: p.String("mode") == ModeClientBulk,
 		accounts: env.DB.Collection(AccountsCollection), entries: env.DB.Collection(EntriesCollection),
 		summary: env.DB.Collection(SummaryCollection),
 		rnd:     datagen.Rand(env.Seed, worker), keys: datagen.Uniform{N: p.Int("accounts")},

@@ -26,14 +26,12 @@ func TestLedgerUnderWriteConflicts(t *testing.T) {
 			db := ownedDB(t)
 			ctx := context.Background()
 			p := ledgerParams(t, "mode="+mode, "accounts=4", "summaryBuckets=1", "accountFields=3", "accountSize=300B")
-			env := workload.Env{DB: db, Seed: 3, Notes: &workload.Notes{}}
-			if err := (workload.Ledger{}).Setup(ctx, env, p); err != nil {
-				t.Fatal(err)
-			}
+			env := workload.Env{DB: db, Seed: 3}
+			run := prepare(t, workload.Ledger{}, env, p)
 			var tasks []engine.Task
 			cfg := engine.Config{Ops: []string{"txn"}, Workers: 8, Count: 400, Classify: workload.Classify}
 			r, err := engine.Run(ctx, cfg, func(w int) (engine.Task, error) {
-				task, err := (workload.Ledger{}).NewTask(env, p, w)
+				task, err := run.Tasks.NewTask(w)
 				tasks = append(tasks, task)
 				return task, err
 			})
@@ -46,7 +44,7 @@ func TestLedgerUnderWriteConflicts(t *testing.T) {
 					counts[k] += v
 				}
 			}
-			t.Logf("%s: %v; errors by class %v; notes %v", r, counts, r.Ops[0].Errors, env.Notes.Warnings())
+			t.Logf("%s: %v; errors by class %v; notes %v", r, counts, r.Ops[0].Errors, run.Decided.Warnings)
 			if counts["retries"] == 0 {
 				t.Errorf("retries: got 0, want the write conflicts of 8 workers on 4 accounts to be retried")
 			}
@@ -80,10 +78,8 @@ func TestLedgerDocumentShape(t *testing.T) {
 	db := ownedDB(t)
 	ctx := context.Background()
 	p := ledgerParams(t, "accounts=50", "accountFields=110", "accountSize=2500B", "entrySize=300B")
-	env := workload.Env{DB: db, Seed: 1, Notes: &workload.Notes{}}
-	if err := (workload.Ledger{}).Setup(ctx, env, p); err != nil {
-		t.Fatal(err)
-	}
+	env := workload.Env{DB: db, Seed: 1}
+	run := prepare(t, workload.Ledger{}, env, p)
 	raw, err := db.Collection(workload.AccountsCollection).FindOne(ctx, bson.D{{Key: "_id", Value: int64(7)}}).Raw()
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +91,7 @@ func TestLedgerDocumentShape(t *testing.T) {
 	if got := len(elems); got != 112 {
 		t.Errorf("account fields: got %d, want 110 filler + _id + balance", got)
 	}
-	task, err := (workload.Ledger{}).NewTask(env, p, 0)
+	task, err := run.Tasks.NewTask(0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,9 +108,7 @@ func TestLedgerDocumentShape(t *testing.T) {
 	start := time.Now()
 	var stages []string
 	env.Progress = func(stage string, _, _ int64) { stages = append(stages, stage) }
-	if err := (workload.Ledger{}).Setup(ctx, env, p); err != nil {
-		t.Fatal(err)
-	}
+	prepare(t, workload.Ledger{}, env, p)
 	if len(stages) != 1 || stages[0] != "reuse accounts" {
 		t.Errorf("second setup: stages %v in %v, want the loaded accounts reused", stages, time.Since(start))
 	}

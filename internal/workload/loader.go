@@ -14,31 +14,33 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
-// loader inserts the documents of keys [0, total) into a collection in
-// parallel unordered insertMany batches. build appends the BSON document
-// of one key to dst.
-type loader struct {
-	coll  *mongo.Collection
-	total int64
-	batch int64
-	build func(dst []byte, key int64) []byte
-	// open returns one worker's inserter; nil inserts with the driver's
-	// insertMany on coll.
-	open func(ctx context.Context) (batchInserter, error)
+// Loader inserts the documents of keys [0, Total) into a collection in
+// parallel unordered batches of Batch keys, the preload of every workload.
+// Build appends the BSON document of one key to dst.
+type Loader struct {
+	Coll  *mongo.Collection
+	Total int64
+	Batch int64
+	Build func(dst []byte, key int64) []byte
+	// Open returns one worker's inserter; nil inserts with the driver's
+	// insertMany on Coll.
+	Open func(ctx context.Context) (BatchInserter, error)
 	next atomic.Int64
 	done atomic.Int64
 }
 
-// batchInserter is one loader worker's way to insert the documents of keys
-// [first, last), and to release what it holds when the load ends.
-type batchInserter interface {
-	insert(ctx context.Context, first, last int64) error
-	close() error
+// BatchInserter is one loader worker's way to insert the documents of
+// keys [first, last), and to release what it holds when the load ends.
+type BatchInserter interface {
+	Insert(ctx context.Context, first, last int64) error
+	Close() error
 }
 
-// run loads with the given number of parallel connections, reporting the
+var _ BatchInserter = (*driverInserter)(nil)
+
+// Run loads with the given number of parallel connections, reporting the
 // documents inserted so far after every batch.
-func (l *loader) run(ctx context.Context, workers int, progress func(done int64)) error {
+func (l *Loader) Run(ctx context.Context, workers int, progress func(done int64)) error {
 	errs := make(chan error, workers)
 	var wg sync.WaitGroup
 	for range workers {
@@ -58,22 +60,22 @@ func (l *loader) run(ctx context.Context, workers int, progress func(done int64)
 	return nil
 }
 
-func (l *loader) loadBatches(ctx context.Context, progress func(int64)) (err error) {
-	ins := batchInserter(&driverInserter{l: l, docs: make([]any, 0, l.batch), opts: options.InsertMany().SetOrdered(false)})
-	if l.open != nil {
-		if ins, err = l.open(ctx); err != nil {
+func (l *Loader) loadBatches(ctx context.Context, progress func(int64)) (err error) {
+	ins := BatchInserter(&driverInserter{l: l, docs: make([]any, 0, l.Batch), opts: options.InsertMany().SetOrdered(false)})
+	if l.Open != nil {
+		if ins, err = l.Open(ctx); err != nil {
 			return err
 		}
 	}
-	defer func() { err = errors.Join(err, ins.close()) }()
+	defer func() { err = errors.Join(err, ins.Close()) }()
 	for {
-		first := l.next.Add(l.batch) - l.batch
-		if first >= l.total {
+		first := l.next.Add(l.Batch) - l.Batch
+		if first >= l.Total {
 			return nil
 		}
-		last := min(first+l.batch, l.total)
-		if err := ins.insert(ctx, first, last); err != nil {
-			return fmt.Errorf("preload %s: %w", l.coll.Name(), err)
+		last := min(first+l.Batch, l.Total)
+		if err := ins.Insert(ctx, first, last); err != nil {
+			return fmt.Errorf("preload %s: %w", l.Coll.Name(), err)
 		}
 		progress(l.done.Add(last - first))
 	}
@@ -82,26 +84,28 @@ func (l *loader) loadBatches(ctx context.Context, progress func(int64)) (err err
 // driverInserter inserts a batch with one unordered insertMany, reusing
 // its buffers.
 type driverInserter struct {
-	l    *loader
+	l    *Loader
 	buf  []byte
 	docs []any
 	opts *options.InsertManyOptionsBuilder
 }
 
-func (d *driverInserter) insert(ctx context.Context, first, last int64) error {
+// Insert inserts the batch with one insertMany.
+func (d *driverInserter) Insert(ctx context.Context, first, last int64) error {
 	d.buf, d.docs = d.l.buildBatch(d.buf[:0], d.docs[:0], first, last)
-	_, err := d.l.coll.InsertMany(ctx, d.docs, d.opts)
+	_, err := d.l.Coll.InsertMany(ctx, d.docs, d.opts)
 	return err
 }
 
-func (*driverInserter) close() error { return nil }
+// Close releases nothing: the driver owns the connection.
+func (*driverInserter) Close() error { return nil }
 
 // buildBatch appends the documents of keys [first, last) to buf and
 // returns them as slices of it.
-func (l *loader) buildBatch(buf []byte, docs []any, first, last int64) ([]byte, []any) {
+func (l *Loader) buildBatch(buf []byte, docs []any, first, last int64) ([]byte, []any) {
 	ends := make([]int, 0, last-first)
 	for k := first; k < last; k++ {
-		buf = l.build(buf, k)
+		buf = l.Build(buf, k)
 		ends = append(ends, len(buf))
 	}
 	start := 0

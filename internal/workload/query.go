@@ -72,9 +72,6 @@ const (
 	queryPayloadMax     = 64 << 20
 )
 
-// querySharedKey is the Notes key of the run's query space.
-const querySharedKey = "query"
-
 // Name is "query".
 func (Query) Name() string { return "query" }
 
@@ -106,7 +103,8 @@ func (Query) Params() []spec.ParamSpec {
 func (Query) Ops(spec.Params) []string { return []string{"query"} }
 
 // querySpace is what setup decided and the tasks read: the layout and
-// the range of groups queries pick from.
+// the range of groups queries pick from. It is the state a query run's
+// workers share.
 type querySpace struct {
 	layout    queryLayout
 	keyGroups int64 // queries pick groups 0..keyGroups-1 and _ids below keyGroups × groupSize
@@ -124,35 +122,43 @@ type queryShape struct {
 // queryShapeVersion changes whenever the documents or indexes change.
 const queryShapeVersion = 2
 
-// Setup finds the server's cache size, sizes and loads (or reuses) the
-// dataset, chooses the key range, records the sizes in test_config and,
-// for a cached range, reads it once so the measured phase starts warm.
-func (Query) Setup(ctx context.Context, env Env, p spec.Params) error {
-	if env.Notes == nil {
-		return errors.New("query: Env.Notes is needed to share the key range with the workers")
-	}
+// Prepare finds the server's cache size, sizes and loads (or reuses) the
+// dataset, chooses the key range the workers share, decides the sizes
+// test_config records and, for a cached range, reads it once so the
+// measured phase starts warm.
+func (Query) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	cache, source, err := queryCacheSize(ctx, env, p)
 	if err != nil {
-		return err
+		return Run{}, err
 	}
 	docSize := int64(p.Size("docSize"))
 	minRecords := max(p.Int("records"), int64(math.Ceil(p.Float("uncachedFactor")*float64(cache)/float64(docSize))))
 	l := newQueryLayout(minRecords, p.Int("groupSize"), p.Int("stripeGroups"))
 	reused, err := loadQueryData(ctx, env, p, l)
 	if err != nil {
-		return err
+		return Run{}, err
 	}
 	space := querySpace{layout: l, keyGroups: l.groups}
 	if p.Bool("cached") {
 		space.keyGroups = l.cachedGroups(docSize, int64(cachedShare*float64(cache)))
 	}
-	noteQuerySizes(env.Notes, p, space, cache, source, reused)
-	env.Notes.setShared(querySharedKey, space)
+	run := Run{Decided: querySizes(p, space, cache, source, reused), Tasks: &queryRun{env: env, p: p, space: space}}
 	if p.Bool("cached") {
-		return warmQueryRange(ctx, env, space)
+		if err := warmQueryRange(ctx, env, space); err != nil {
+			return Run{}, err
+		}
 	}
-	return nil
+	return run, nil
 }
+
+// queryRun is a prepared query run: the key range its workers share.
+type queryRun struct {
+	env   Env
+	p     spec.Params
+	space querySpace
+}
+
+var _ Tasks = (*queryRun)(nil)
 
 // queryCacheSize returns the server's cache size in bytes and where it
 // came from.
@@ -189,7 +195,7 @@ func loadQueryData(ctx context.Context, env Env, p spec.Params, l queryLayout) (
 			return false, fmt.Errorf("query: count %s: %w", QueryCollection, err)
 		}
 		if n == l.records {
-			env.progress("reuse dataset", n, n)
+			env.ReportProgress("reuse dataset", n, n)
 			return true, nil
 		}
 	} else if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
@@ -230,15 +236,15 @@ func loadQueryDocs(ctx context.Context, env Env, p spec.Params, l queryLayout) e
 	// sizes and disk reads are not flattered by block compression.
 	windows := int64(max(1, min(queryPayloadWindows, queryPayloadMax/max(fill, 1))))
 	payload := datagen.Payload(int(windows)*fill, uint64(env.Seed)+13)
-	ld := &loader{
-		coll: env.DB.Collection(QueryCollection), total: l.records, batch: p.Int("batchSize"),
-		build: func(dst []byte, k int64) []byte {
+	ld := &Loader{
+		Coll: env.DB.Collection(QueryCollection), Total: l.records, Batch: p.Int("batchSize"),
+		Build: func(dst []byte, k int64) []byte {
 			g, seq := l.doc(k)
 			off := int(k%windows) * fill
 			return queryDoc(dst, k, g, seq, payload[off:off+fill])
 		},
 	}
-	return ld.run(ctx, int(p.Int("loaders")), func(done int64) { env.progress("load", done, l.records) })
+	return ld.Run(ctx, int(p.Int("loaders")), func(done int64) { env.ReportProgress("load", done, l.records) })
 }
 
 // queryDoc appends document k of group g: {_id, group, seq, cat, catCopy,
@@ -255,37 +261,51 @@ func queryDoc(dst []byte, k, g, seq int64, payload []byte) []byte {
 	return dst
 }
 
-// noteQuerySizes records the cache, dataset and working-set sizes in
-// test_config, and a note when the key range is not what its name says.
-func noteQuerySizes(n *Notes, p spec.Params, s querySpace, cache int64, source string, reused bool) {
+// querySettings are the query workload's effective settings: the cache,
+// dataset and working-set sizes.
+type querySettings struct {
+	CacheSizeBytes    int64   `bson:"cacheSizeBytes"`
+	CacheSizeSource   string  `bson:"cacheSizeSource"`
+	DatasetDocs       int64   `bson:"datasetDocs"`
+	DatasetBytes      int64   `bson:"datasetBytes"`
+	Groups            int64   `bson:"groups"`
+	KeyRangeGroups    int64   `bson:"keyRangeGroups"`
+	KeyRangeDocs      int64   `bson:"keyRangeDocs"`
+	WorkingSetBytes   int64   `bson:"workingSetBytes"`
+	WorkingSetToCache float64 `bson:"workingSetToCache"`
+	DatasetReused     bool    `bson:"datasetReused"`
+	// CacheRuleMet says whether the key range is what its name says.
+	CacheRuleMet bool `bson:"cacheRuleMet"`
+}
+
+// querySizes decides the cache, dataset and working-set sizes test_config
+// records, and a warning when the key range is not what its name says.
+func querySizes(p spec.Params, s querySpace, cache int64, source string, reused bool) Decisions {
 	docSize := int64(p.Size("docSize"))
 	l := s.layout
 	dataset := l.records * docSize
 	working := s.keyGroups * l.groupSize * docSize
 	cached := p.Bool("cached")
-	n.Set("cacheSizeBytes", cache)
-	n.Set("cacheSizeSource", source)
-	n.Set("datasetDocs", l.records)
-	n.Set("datasetBytes", dataset)
-	n.Set("groups", l.groups)
-	n.Set("keyRangeGroups", s.keyGroups)
-	n.Set("keyRangeDocs", s.keyGroups*l.groupSize)
-	n.Set("workingSetBytes", working)
-	n.Set("workingSetToCache", float64(working)/float64(cache))
-	n.Set("datasetReused", reused)
 	asStated := float64(working) >= 2*float64(cache)
 	if cached {
 		asStated = float64(working) <= cachedShare*float64(cache)
 	}
-	n.Set("cacheRuleMet", asStated)
+	d := Decisions{Settings: querySettings{
+		CacheSizeBytes: cache, CacheSizeSource: source,
+		DatasetDocs: l.records, DatasetBytes: dataset, Groups: l.groups,
+		KeyRangeGroups: s.keyGroups, KeyRangeDocs: s.keyGroups * l.groupSize,
+		WorkingSetBytes: working, WorkingSetToCache: float64(working) / float64(cache),
+		DatasetReused: reused, CacheRuleMet: asStated,
+	}}
 	switch {
 	case cached && !asStated:
-		n.Warn(fmt.Sprintf("cached key range: its smallest unit (%d groups, %d MB) is more than half the server's cache (%d MB); the working set may not fit",
+		d.Warnings = append(d.Warnings, fmt.Sprintf("cached key range: its smallest unit (%d groups, %d MB) is more than half the server's cache (%d MB); the working set may not fit",
 			s.keyGroups, working>>20, cache>>20))
 	case !cached && !asStated:
-		n.Warn(fmt.Sprintf("uncached key range: the dataset (%d MB) is less than twice the server's cache (%d MB), so many reads hit the cache",
+		d.Warnings = append(d.Warnings, fmt.Sprintf("uncached key range: the dataset (%d MB) is less than twice the server's cache (%d MB), so many reads hit the cache",
 			dataset>>20, cache>>20))
 	}
+	return d
 }
 
 // warmQueryRange reads the documents and index entries of the cached key
@@ -305,7 +325,7 @@ func warmQueryRange(ctx context.Context, env Env, s querySpace) error {
 			options.Find().SetProjection(bson.D{{Key: "_id", Value: 0}, {Key: "group", Value: 1}, {Key: "cat", Value: 1}}).SetHint(bson.D{{Key: "group", Value: 1}, {Key: "cat", Value: 1}})},
 	}
 	for i, r := range reads {
-		env.progress("warm cached range", int64(i), int64(len(reads)))
+		env.ReportProgress("warm cached range", int64(i), int64(len(reads)))
 		cur, err := coll.Find(ctx, r.filter, r.opts.SetBatchSize(10000))
 		if err != nil {
 			return fmt.Errorf("query: warm the cached range: %w", err)
@@ -320,6 +340,6 @@ func warmQueryRange(ctx context.Context, env Env, s querySpace) error {
 			return fmt.Errorf("query: warm the cached range: %w", err)
 		}
 	}
-	env.progress("warm cached range", int64(len(reads)), int64(len(reads)))
+	env.ReportProgress("warm cached range", int64(len(reads)), int64(len(reads)))
 	return nil
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/datagen"
 	"github.com/mongobench/mongobench/internal/engine"
-	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // errQueryNotFound is a lookup by _id that found nothing: the dataset is
@@ -22,20 +21,8 @@ import (
 var errQueryNotFound = errors.New("query: no document with that _id")
 
 // NewTask builds one worker's query task over the key range setup chose.
-func (Query) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
-	if env.Notes == nil {
-		return nil, errors.New("query: Env.Notes is needed to share the key range with the workers")
-	}
-	v, err := env.Notes.sharedOrNew(querySharedKey, func() (any, error) {
-		return nil, errors.New("query: setup has not chosen the key range")
-	})
-	if err != nil {
-		return nil, err
-	}
-	space, ok := v.(querySpace)
-	if !ok {
-		return nil, fmt.Errorf("query: shared state is %T", v)
-	}
+func (r *queryRun) NewTask(worker int) (engine.Task, error) {
+	env, p, space := r.env, r.p, r.space
 	docs := p.Int("docsPerQuery")
 	t := &queryTask{
 		coll: env.DB.Collection(QueryCollection), rnd: datagen.Rand(env.Seed, worker), space: space,

@@ -13,23 +13,35 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-// querySetup runs the query workload's setup and returns its notes.
-func querySetup(t *testing.T, env workload.Env, p spec.Params) *workload.Notes {
+// querySetup prepares a query run.
+func querySetup(t *testing.T, env workload.Env, p spec.Params) workload.Run {
 	t.Helper()
-	env.Notes = &workload.Notes{}
-	if err := (workload.Query{}).Setup(context.Background(), env, p); err != nil {
+	run, err := (workload.Query{}).Prepare(context.Background(), env, p)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return env.Notes
+	return run
 }
 
-func queryTask(t *testing.T, env workload.Env, p spec.Params) engine.Task {
+// queryTask builds a task with parameters p over the key range run's
+// setup chose.
+func queryTask(t *testing.T, run workload.Run, p spec.Params) engine.Task {
 	t.Helper()
-	task, err := (workload.Query{}).NewTask(env, p, 0)
+	task, err := workload.QueryTaskWith(run, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return task
+}
+
+// effective returns the test_config fields run's setup decided.
+func effective(t *testing.T, run workload.Run) map[string]any {
+	t.Helper()
+	e, err := run.Decided.TestConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 func ints(t *testing.T, docs []bson.M, field string) []int64 {
@@ -57,9 +69,8 @@ func TestQueryShapesReturnTheirDocuments(t *testing.T) {
 	}
 
 	env := workload.Env{DB: db, Seed: 3}
-	notes := querySetup(t, env, p("query=term", "cached=true"))
-	env.Notes = notes
-	eff := notes.Effective()
+	run := querySetup(t, env, p("query=term", "cached=true"))
+	eff := effective(t, run)
 	want := map[string]any{"cacheSizeBytes": int64(4 << 20), "cacheSizeSource": "parameter", "datasetDocs": int64(8400),
 		"groups": int64(21), "keyRangeGroups": int64(4), "workingSetBytes": int64(4 * 400 * 1024), "cacheRuleMet": true, "datasetReused": false}
 	for k, v := range want {
@@ -86,7 +97,7 @@ func TestQueryShapesReturnTheirDocuments(t *testing.T) {
 	const g = 2
 	docsOf := func(shape string, extra ...string) []bson.M {
 		t.Helper()
-		docs, err := workload.QueryDocs(ctx, queryTask(t, env, p(append([]string{"query=" + shape}, extra...)...)), g)
+		docs, err := workload.QueryDocs(ctx, queryTask(t, run, p(append([]string{"query=" + shape}, extra...)...)), g)
 		if err != nil {
 			t.Fatalf("%s: %v", shape, err)
 		}
@@ -118,19 +129,18 @@ func TestQueryShapesReturnTheirDocuments(t *testing.T) {
 
 	// Counts and the uncached range.
 	uncached := p("query=term", "cached=false")
-	notes = querySetup(t, env, uncached)
-	if e := notes.Effective(); e["datasetReused"] != true || e["keyRangeGroups"] != int64(21) || e["cacheRuleMet"] != true {
+	run = querySetup(t, env, uncached)
+	if e := effective(t, run); e["datasetReused"] != true || e["keyRangeGroups"] != int64(21) || e["cacheRuleMet"] != true {
 		t.Errorf("second setup: reused %v, key range %v groups, rule met %v; want true, 21, true",
 			e["datasetReused"], e["keyRangeGroups"], e["cacheRuleMet"])
 	}
-	env.Notes = notes
 	for _, tt := range []struct {
 		shape string
 		per   int64
 	}{{"id", 1}, {"term", 100}, {"in", 10}, {"filter", 100}} {
-		task := queryTask(t, env, p("query="+tt.shape, "cached=false", "docsPerQuery=10"))
+		task := queryTask(t, run, p("query="+tt.shape, "cached=false", "docsPerQuery=10"))
 		if tt.shape == "term" || tt.shape == "filter" {
-			task = queryTask(t, env, p("query="+tt.shape, "cached=false"))
+			task = queryTask(t, run, p("query="+tt.shape, "cached=false"))
 		}
 		for range 5 {
 			if _, err := task.Do(ctx); err != nil {
@@ -149,8 +159,8 @@ func TestQueryInTakesDistinctGroups(t *testing.T) {
 	db := ownedDB(t)
 	env := workload.Env{DB: db, Seed: 5}
 	p := paramsOf(t, "query", "query=in", "cached=false", "records=800", "groupSize=4", "stripeGroups=10", "cacheSize=64KB")
-	env.Notes = querySetup(t, env, p)
-	docs, err := workload.QueryDocs(context.Background(), queryTask(t, env, p), 0)
+	run := querySetup(t, env, p)
+	docs, err := workload.QueryDocs(context.Background(), queryTask(t, run, p), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,26 +182,26 @@ func TestQueryCacheSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := status.LookupErr("wiredTiger", "cache", "maximum bytes configured"); err == nil {
-		notes := querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, p)
-		if got := notes.Effective()["cacheSizeSource"]; got != "serverStatus" {
+		run := querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, p)
+		if got := effective(t, run)["cacheSizeSource"]; got != "serverStatus" {
 			t.Errorf("cache size source: got %v, want serverStatus (the server reports it)", got)
 		}
 		return
 	}
-	err = (workload.Query{}).Setup(context.Background(), workload.Env{DB: db, Notes: &workload.Notes{}}, p)
+	_, err = (workload.Query{}).Prepare(context.Background(), workload.Env{DB: db}, p)
 	if err == nil || !strings.Contains(err.Error(), "cacheSize") {
 		t.Errorf("unknown cache size: got %v, want an error asking for cacheSize", err)
 	}
-	notes := querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, p)
-	e := notes.Effective()
+	run := querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, p)
+	e := effective(t, run)
 	if e["cacheSizeSource"] != "caller" || e["cacheSizeBytes"] != int64(1<<20) || e["cacheRuleMet"] != true {
 		t.Errorf("cache size: got %v from %v, rule met %v; want 1 MB from the caller, a cached 400 KB range that fits",
 			e["cacheSizeBytes"], e["cacheSizeSource"], e["cacheRuleMet"])
 	}
 	// A dataset kept small (uncachedFactor=0) is not uncached: say so.
-	notes = querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, paramsOf(t, "query", "query=id", "cached=false",
+	run = querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, paramsOf(t, "query", "query=id", "cached=false",
 		"records=400", "uncachedFactor=0", "stripeGroups=2"))
-	if e := notes.Effective(); e["cacheRuleMet"] != false || len(notes.Warnings()) != 1 {
-		t.Errorf("uncached 400 KB with a 1 MB cache: rule met %v, notes %v; want false and one note", e["cacheRuleMet"], notes.Warnings())
+	if e := effective(t, run); e["cacheRuleMet"] != false || len(run.Decided.Warnings) != 1 {
+		t.Errorf("uncached 400 KB with a 1 MB cache: rule met %v, notes %v; want false and one note", e["cacheRuleMet"], run.Decided.Warnings)
 	}
 }

@@ -64,27 +64,39 @@ func (UpdateAPI) Params() []spec.ParamSpec {
 // Ops names the one operation type after the update function.
 func (UpdateAPI) Ops(p spec.Params) []string { return []string{p.String("updateFunction")} }
 
-// Setup recreates the collection and preloads it, so every run starts
-// with the same keys and its share of new keys is exact.
-func (UpdateAPI) Setup(ctx context.Context, env Env, p spec.Params) error {
+// Prepare recreates the collection and preloads it, so every run starts
+// with the same keys and its share of new keys is exact. The workers
+// share the numbering of the run's operations.
+func (UpdateAPI) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	if err := ResetCollection(ctx, env.DB, UpdateAPICollection); err != nil {
-		return err
+		return Run{}, err
 	}
 	docs := newKeyedDocs(int64(p.Size("docSize")), env.Seed)
-	return docs.preload(ctx, env, env.DB.Collection(UpdateAPICollection), p.Int("records"), p.Int("batchSize"), int(p.Int("loaders")))
+	err := docs.preload(ctx, env, env.DB.Collection(UpdateAPICollection), p.Int("records"), p.Int("batchSize"), int(p.Int("loaders")))
+	if err != nil {
+		return Run{}, err
+	}
+	return Run{Tasks: &updateRun{env: env, p: p}}, nil
 }
 
 // opSeq numbers the operations of a run across its workers.
 type opSeq struct{ next atomic.Int64 }
 
+// updateRun is a prepared updateapi run: its workers share the
+// operation numbering.
+type updateRun struct {
+	env Env
+	p   spec.Params
+	seq opSeq
+}
+
+var _ Tasks = (*updateRun)(nil)
+
 // NewTask builds one worker's writer.
-func (UpdateAPI) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
-	seq, err := env.Notes.sharedOrNew("updateapi.seq", func() (any, error) { return &opSeq{}, nil })
-	if err != nil {
-		return nil, err
-	}
+func (r *updateRun) NewTask(worker int) (engine.Task, error) {
+	env, p := r.env, r.p
 	return &updateTask{
-		coll: env.DB.Collection(UpdateAPICollection), seq: seq.(*opSeq),
+		coll: env.DB.Collection(UpdateAPICollection), seq: &r.seq,
 		docs: newKeyedDocs(int64(p.Size("docSize")), env.Seed), rnd: datagen.Rand(env.Seed, worker),
 		records: p.Int("records"), pct: p.Float("percentNew"),
 		find: p.String("updateFunction") == FuncFindOneAndUpdate, upsert: p.Bool("upsert"),

@@ -19,19 +19,16 @@ import (
 // tasks at once; it returns the tasks and how many operations succeeded.
 func setUpAndRun(t *testing.T, w workload.Workload, env workload.Env, p spec.Params, workers, ops int) ([]engine.Task, int64) {
 	t.Helper()
-	if err := w.Setup(context.Background(), env, p); err != nil {
-		t.Fatal(err)
-	}
-	return runTasks(t, w, env, p, workers, ops)
+	return runTasks(t, prepare(t, w, env, p).Tasks, workers, ops)
 }
 
 // runTasks runs ops operations spread over workers new tasks at once.
-func runTasks(t *testing.T, w workload.Workload, env workload.Env, p spec.Params, workers, ops int) ([]engine.Task, int64) {
+func runTasks(t *testing.T, run workload.Tasks, workers, ops int) ([]engine.Task, int64) {
 	t.Helper()
 	ctx := context.Background()
 	tasks := make([]engine.Task, workers)
 	for i := range tasks {
-		task, err := w.NewTask(env, p, i)
+		task, err := run.NewTask(i)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +68,7 @@ func TestHotDocCountsEveryUpdate(t *testing.T) {
 	db := ownedDB(t)
 	for _, indexed := range []bool{false, true} {
 		p := paramsOf(t, "hotdoc", "records=300", "docSize=512B", fmt.Sprintf("indexUpdate=%v", indexed), "batchSize=100")
-		env := workload.Env{DB: db, Seed: 3, Notes: &workload.Notes{}}
+		env := workload.Env{DB: db, Seed: 3}
 		_, ok := setUpAndRun(t, workload.HotDoc{}, env, p, 16, 400)
 		coll := db.Collection(workload.HotDocCollection)
 		var hot struct {
@@ -130,7 +127,7 @@ func TestUpdateAPIWritesTheShareOfNewKeys(t *testing.T) {
 				name := fmt.Sprintf("%s upsert=%v percentNew=%d", fn, upsert, pct)
 				p := paramsOf(t, "updateapi", fmt.Sprintf("records=%d", records), "docSize=1KB", "updateFunction="+fn,
 					fmt.Sprintf("upsert=%v", upsert), fmt.Sprintf("percentNew=%d", pct), "batchSize=64")
-				env := workload.Env{DB: db, Seed: 5, Notes: &workload.Notes{}}
+				env := workload.Env{DB: db, Seed: 5}
 				tasks, ok := setUpAndRun(t, workload.UpdateAPI{}, env, p, 4, ops)
 				wantNew := int64(ops * pct / 100)
 				var inserts, upserts int64
@@ -196,12 +193,10 @@ func TestUpdateAPIUsesItsFunction(t *testing.T) {
 	const ops = 50
 	for _, fn := range []string{workload.FuncUpdateOne, workload.FuncFindOneAndUpdate} {
 		p := paramsOf(t, "updateapi", "records=100", "updateFunction="+fn)
-		env := workload.Env{DB: db, Seed: 1, Notes: &workload.Notes{}}
-		if err := (workload.UpdateAPI{}).Setup(context.Background(), env, p); err != nil {
-			t.Fatal(err)
-		}
+		env := workload.Env{DB: db, Seed: 1}
+		run := prepare(t, workload.UpdateAPI{}, env, p)
 		before := opcounters(t, db)
-		if _, ok := runTasks(t, workload.UpdateAPI{}, env, p, 1, ops); ok != ops {
+		if _, ok := runTasks(t, run.Tasks, 1, ops); ok != ops {
 			t.Fatalf("%s: %d of %d ops succeeded", fn, ok, ops)
 		}
 		after := opcounters(t, db)

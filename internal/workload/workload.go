@@ -3,10 +3,9 @@ package workload
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
-	"sync"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/mongobench/mongobench/internal/engine"
@@ -15,8 +14,7 @@ import (
 
 // Env is what a workload works with: the data database (owned by the
 // tool) and its connection string, the run's seed, a progress callback
-// for long setups, notes where setup records what it decided, and the
-// server's cache size when the caller knows it.
+// for long setups, and the server's cache size when the caller knows it.
 type Env struct {
 	DB *mongo.Database
 	// URI is the connection string DB came from (credentials included,
@@ -24,7 +22,6 @@ type Env struct {
 	URI      string
 	Seed     int64
 	Progress func(stage string, done, total int64)
-	Notes    *Notes
 	// CacheSize is the server's storage cache in bytes as the caller knows
 	// it (0: unknown), and CacheSizeSource where the caller got it; a
 	// server that reports its own cache overrides it.
@@ -32,93 +29,9 @@ type Env struct {
 	CacheSizeSource string
 }
 
-// Notes holds what a workload's setup decided about the target: effective
-// settings (stored in the result's test_config) and warnings for people
-// (stored and printed). Setup writes it; tasks read it.
-type Notes struct {
-	mu        sync.Mutex
-	effective map[string]any
-	warnings  []string
-	shared    map[string]any // state the tasks of one run share (not stored)
-}
-
-// Set records an effective setting.
-func (n *Notes) Set(key string, v any) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.effective == nil {
-		n.effective = map[string]any{}
-	}
-	n.effective[key] = v
-}
-
-// Get returns an effective setting.
-func (n *Notes) Get(key string) (any, bool) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	v, ok := n.effective[key]
-	return v, ok
-}
-
-// setShared stores state every task of the run shares, such as the YCSB
-// insert counters; it is not part of the result.
-func (n *Notes) setShared(key string, v any) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.shared == nil {
-		n.shared = map[string]any{}
-	}
-	n.shared[key] = v
-}
-
-// sharedOrNew returns the shared state under key, building and storing it
-// with build when there is none yet.
-func (n *Notes) sharedOrNew(key string, build func() (any, error)) (any, error) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if v, ok := n.shared[key]; ok {
-		return v, nil
-	}
-	v, err := build()
-	if err != nil {
-		return nil, err
-	}
-	if n.shared == nil {
-		n.shared = map[string]any{}
-	}
-	n.shared[key] = v
-	return v, nil
-}
-
-// Warn records a warning.
-func (n *Notes) Warn(msg string) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.warnings = append(n.warnings, msg)
-}
-
-// Effective returns a copy of the effective settings.
-func (n *Notes) Effective() map[string]any {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return maps.Clone(n.effective)
-}
-
-// Warnings returns the warnings recorded.
-func (n *Notes) Warnings() []string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return slices.Clone(n.warnings)
-}
-
-// A Counter is a task that counts workload-specific events (retries,
-// aborts); the run sums every worker's counts into the result, less
-// those of the warm-up. Counts must be safe to call while the task runs.
-type Counter interface {
-	Counts() map[string]int64
-}
-
-func (e Env) progress(stage string, done, total int64) {
+// ReportProgress reports a long setup's progress, when the caller asked
+// for it.
+func (e Env) ReportProgress(stage string, done, total int64) {
 	if e.Progress != nil {
 		e.Progress(stage, done, total)
 	}
@@ -133,10 +46,69 @@ type Workload interface {
 	Params() []spec.ParamSpec
 	// Ops names the operation types its tasks return, by index.
 	Ops(p spec.Params) []string
-	// Setup resets and preloads the workload's collections.
-	Setup(ctx context.Context, env Env, p spec.Params) error
-	// NewTask builds the task of one worker.
-	NewTask(env Env, p spec.Params, worker int) (engine.Task, error)
+	// Prepare resets and preloads the workload's collections, decides
+	// what the target needs, and returns the prepared run.
+	Prepare(ctx context.Context, env Env, p spec.Params) (Run, error)
+}
+
+// A Run is a prepared run of a workload: what its setup decided, which
+// the result stores, and the state its workers share, which makes each
+// worker's task.
+type Run struct {
+	Decided Decisions
+	Tasks   Tasks
+}
+
+// Tasks makes the task of each worker of a prepared run. The state the
+// workers share (an insert counter, a key range) is the implementation's
+// own, typed per workload.
+type Tasks interface {
+	NewTask(worker int) (engine.Task, error)
+}
+
+// TasksFunc adapts a function to Tasks, for a workload whose workers share
+// nothing.
+type TasksFunc func(worker int) (engine.Task, error)
+
+var _ Tasks = TasksFunc(nil)
+
+// NewTask calls f.
+func (f TasksFunc) NewTask(worker int) (engine.Task, error) { return f(worker) }
+
+// Decisions are what a workload's setup decided about the target:
+// Settings, the effective settings, stored in the result's test_config,
+// and Warnings for people, stored in the result's notes and printed.
+//
+// Settings is nil or a struct whose bson fields are the test_config fields
+// it sets, of types int64, float64, bool or string (they are stored as
+// such).
+type Decisions struct {
+	Settings any
+	Warnings []string
+}
+
+// TestConfig returns the test_config fields Settings sets (nil when it
+// is nil).
+func (d Decisions) TestConfig() (map[string]any, error) {
+	if d.Settings == nil {
+		return nil, nil
+	}
+	raw, err := bson.Marshal(d.Settings)
+	if err != nil {
+		return nil, fmt.Errorf("settings %T: %w", d.Settings, err)
+	}
+	var m map[string]any
+	if err := bson.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("settings %T: %w", d.Settings, err)
+	}
+	return m, nil
+}
+
+// A Counter is a task that counts workload-specific events (retries,
+// aborts); the run sums every worker's counts into the result, less
+// those of the warm-up. Counts must be safe to call while the task runs.
+type Counter interface {
+	Counts() map[string]int64
 }
 
 // Registry is the set of workloads the binary knows. It satisfies
@@ -144,13 +116,6 @@ type Workload interface {
 type Registry struct{ byName map[string]Workload }
 
 var _ spec.Registry = (*Registry)(nil)
-
-// Builtin returns the registry of every built-in workload.
-func Builtin() *Registry {
-	return NewRegistry(KV{}, Ledger{}, Insert{}, HotDoc{}, UpdateAPI{}, Query{},
-		YCSB{Preset: "a"}, YCSB{Preset: "b"}, YCSB{Preset: "c"},
-		YCSB{Preset: "d"}, YCSB{Preset: "e"}, YCSB{Preset: "f"})
-}
 
 // NewRegistry returns a registry of the given workloads.
 func NewRegistry(ws ...Workload) *Registry {
@@ -187,4 +152,10 @@ func (r *Registry) Get(name string) (Workload, error) {
 		return nil, fmt.Errorf("unknown workload %q (known: %v)", name, r.Workloads())
 	}
 	return w, nil
+}
+
+// stateless is the run of a workload whose workers share nothing: each
+// worker's task is newTask's.
+func stateless(env Env, p spec.Params, newTask func(Env, spec.Params, int) (engine.Task, error)) Run {
+	return Run{Tasks: TasksFunc(func(worker int) (engine.Task, error) { return newTask(env, p, worker) })}
 }

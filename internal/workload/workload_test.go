@@ -14,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -34,7 +35,7 @@ func ownedDB(t *testing.T) *mongo.Database {
 // -p assignments.
 func paramsOf(t *testing.T, name string, assignments ...string) spec.Params {
 	t.Helper()
-	reg := workload.Builtin()
+	reg := builtin.Registry()
 	sc := &spec.Scenario{Workload: name}
 	for _, a := range assignments {
 		if err := sc.SetParam(reg, a); err != nil {
@@ -51,14 +52,14 @@ func params(t *testing.T, assignments ...string) spec.Params {
 	return paramsOf(t, "kv", assignments...)
 }
 
-func TestParamSpecsAreWellFormed(t *testing.T) {
-	reg := workload.Builtin()
-	for _, name := range reg.Workloads() {
-		specs, _ := reg.ParamSpecs(name)
-		if err := spec.CheckParamSpecs(specs); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
+// prepare prepares a run of w.
+func prepare(t *testing.T, w workload.Workload, env workload.Env, p spec.Params) workload.Run {
+	t.Helper()
+	run, err := w.Prepare(context.Background(), env, p)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return run
 }
 
 // TestKVDocumentsHaveTheAskedSize preloads real documents and checks their
@@ -70,9 +71,7 @@ func TestKVDocumentsHaveTheAskedSize(t *testing.T) {
 		p := params(t, "records=250", "docSize="+size, "batchSize=100", "loaders=3")
 		var last int64
 		env := workload.Env{DB: db, Seed: 7, Progress: func(_ string, done, _ int64) { last = max(last, done) }}
-		if err := (workload.KV{}).Setup(ctx, env, p); err != nil {
-			t.Fatal(err)
-		}
+		prepare(t, workload.KV{}, env, p)
 		coll := db.Collection(workload.KVCollection)
 		if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != 250 || last != 250 {
 			t.Fatalf("docSize %s: count %d (err %v), progress %d: want 250", size, n, err, last)
@@ -92,10 +91,7 @@ func TestKVTaskReadsAndUpdates(t *testing.T) {
 	ctx := context.Background()
 	p := params(t, "records=50", "readPercent=50")
 	env := workload.Env{DB: db, Seed: 1}
-	if err := (workload.KV{}).Setup(ctx, env, p); err != nil {
-		t.Fatal(err)
-	}
-	task, err := (workload.KV{}).NewTask(env, p, 0)
+	task, err := prepare(t, workload.KV{}, env, p).Tasks.NewTask(0)
 	if err != nil {
 		t.Fatal(err)
 	}

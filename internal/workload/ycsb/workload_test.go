@@ -1,4 +1,4 @@
-package workload_test
+package ycsb_test
 
 import (
 	"context"
@@ -14,36 +14,38 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/workload"
-	"github.com/mongobench/mongobench/internal/ycsb"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
+	"github.com/mongobench/mongobench/internal/workload/ycsb"
+	core "github.com/mongobench/mongobench/internal/ycsb"
 )
 
 func ycsbParams(t *testing.T, name string, assignments ...string) spec.Params {
 	return paramsOf(t, name, assignments...)
 }
 
-func ycsbWorkload(t *testing.T, name string) workload.YCSB {
+func ycsbWorkload(t *testing.T, name string) ycsb.Workload {
 	t.Helper()
-	w, err := workload.Builtin().Get(name)
+	w, err := builtin.Registry().Get(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w.(workload.YCSB)
+	return w.(ycsb.Workload)
 }
 
 // TestYCSBParamsArePresets checks that every YCSB property is declared
 // and that the defaults convert back into exactly the preset.
 func TestYCSBParamsArePresets(t *testing.T) {
-	if got, want := slices.Sorted(slices.Values(workload.YCSBPropertyNames())), ycsb.Names(); !slices.Equal(got, want) {
-		t.Errorf("declared YCSB properties %v, want every property ycsb.Properties accepts %v", got, want)
+	if got, want := slices.Sorted(slices.Values(ycsb.PropertyNames())), core.Names(); !slices.Equal(got, want) {
+		t.Errorf("declared YCSB properties %v, want every property core.Properties accepts %v", got, want)
 	}
-	for _, preset := range ycsb.PresetNames() {
+	for _, preset := range core.PresetNames() {
 		name := "ycsb-" + preset
 		w := ycsbWorkload(t, name)
 		got, err := w.Properties(ycsbParams(t, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want, _ := ycsb.Preset(preset); got != want {
+		if want, _ := core.Preset(preset); got != want {
 			t.Errorf("%s defaults: got %+v, want the preset %+v", name, got, want)
 		}
 	}
@@ -58,7 +60,7 @@ func TestYCSBParamsArePresets(t *testing.T) {
 }
 
 func TestYCSBParamsAreValidated(t *testing.T) {
-	reg := workload.Builtin()
+	reg := builtin.Registry()
 	for _, bad := range []string{"readproportion=1.5", "requestdistribution=pareto", "fieldcount=0", "nosuchproperty=1", "insertorder=random"} {
 		sc := &spec.Scenario{Workload: "ycsb-b"}
 		if err := sc.SetParam(reg, bad); err == nil {
@@ -76,7 +78,7 @@ func TestYCSBParamsAreValidated(t *testing.T) {
 // operations with 4 closed-loop workers and checks the mix, the inserts,
 // the scans and the stored records.
 func TestYCSBPresetsRun(t *testing.T) {
-	for _, preset := range ycsb.PresetNames() {
+	for _, preset := range core.PresetNames() {
 		name := "ycsb-" + preset
 		t.Run(name, func(t *testing.T) {
 			db := ownedDB(t)
@@ -88,11 +90,9 @@ func TestYCSBPresetsRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			var loaded int64
-			env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 5, Notes: &workload.Notes{}, // the wire client
+			env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 5, // the wire client
 				Progress: func(_ string, done, _ int64) { loaded = max(loaded, done) }}
-			if err := w.Setup(ctx, env, p); err != nil {
-				t.Fatal(err)
-			}
+			run := prepare(t, w, env, p)
 			coll := db.Collection("usertable")
 			if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != 500 || loaded != 500 {
 				t.Fatalf("after load: %d records (err %v), progress %d; want 500", n, err, loaded)
@@ -103,7 +103,7 @@ func TestYCSBPresetsRun(t *testing.T) {
 			const ops = 300
 			cfg := engine.Config{Ops: w.Ops(p), Workers: 4, Count: ops, Classify: workload.Classify}
 			r, err := engine.Run(ctx, cfg, func(i int) (engine.Task, error) {
-				task, err := w.NewTask(env, p, i)
+				task, err := run.Tasks.NewTask(i)
 				tasks = append(tasks, task)
 				return task, err
 			})
@@ -121,8 +121,8 @@ func TestYCSBPresetsRun(t *testing.T) {
 				props.ScanProportion, props.ReadModifyWriteProportion}
 			var total int64
 			for i, op := range r.Ops {
-				if op.Name != ycsb.Op(i).String() {
-					t.Errorf("op %d: named %q, want %q", i, op.Name, ycsb.Op(i))
+				if op.Name != core.Op(i).String() {
+					t.Errorf("op %d: named %q, want %q", i, op.Name, core.Op(i))
 				}
 				if e := op.Errors.Total(); e != 0 {
 					t.Errorf("%s: %d errors %+v, want none", op.Name, e, op.Errors)
@@ -138,18 +138,18 @@ func TestYCSBPresetsRun(t *testing.T) {
 			if total != ops {
 				t.Errorf("operations: %d succeeded, want %d", total, ops)
 			}
-			inserts := r.Ops[ycsb.Insert].Count
+			inserts := r.Ops[core.Insert].Count
 			if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != 500+inserts {
 				t.Errorf("after the run: %d records (err %v), want 500 + %d inserted", n, err, inserts)
 			}
-			if scans := r.Ops[ycsb.Scan].Count; scans > 0 {
+			if scans := r.Ops[core.Scan].Count; scans > 0 {
 				if counts["scanned"] == 0 || counts["scanned"] > scans*props.MaxScanLength {
 					t.Errorf("scans returned %d records in %d scans, want 1..%d each", counts["scanned"], scans, props.MaxScanLength)
 				}
 			}
 			if inserts > 0 {
 				// The first run-phase insert is key number recordcount.
-				checkYCSBRecord(t, coll, ycsb.KeyName(500, 1, false), 10, 100)
+				checkYCSBRecord(t, coll, core.KeyName(500, 1, false), 10, 100)
 			}
 		})
 	}
@@ -164,23 +164,21 @@ func TestYCSBOverrides(t *testing.T) {
 	p := ycsbParams(t, "ycsb-a", "recordcount=300", "insertstart=100", "insertcount=150",
 		"insertorder=ordered", "zeropadding=6", "fieldcount=3", "fieldlength=20",
 		"readallfields=false", "writeallfields=true", "requestdistribution=uniform", "table=ycsbsplit")
-	env := workload.Env{DB: db, Seed: 9, Notes: &workload.Notes{}}
-	if err := w.Setup(ctx, env, p); err != nil {
-		t.Fatal(err)
-	}
+	env := workload.Env{DB: db, Seed: 9}
+	run := prepare(t, w, env, p)
 	coll := db.Collection("ycsbsplit")
 	if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != 150 {
 		t.Fatalf("records: %d (err %v), want insertcount 150", n, err)
 	}
 	checkYCSBRecord(t, coll, "user000100", 3, 20)
 	checkYCSBRecord(t, coll, "user000249", 3, 20)
-	task, err := w.NewTask(env, p, 0)
+	task, err := run.Tasks.NewTask(0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 200 {
 		if op, err := task.Do(ctx); err != nil {
-			t.Fatalf("%s: %v", ycsb.Op(op), err)
+			t.Fatalf("%s: %v", core.Op(op), err)
 		}
 	}
 	checkYCSBRecord(t, coll, "user000100", 3, 20)

@@ -1,4 +1,4 @@
-package workload_test
+package ycsb_test
 
 import (
 	"context"
@@ -26,11 +26,9 @@ func TestYCSBWireMatchesDriver(t *testing.T) {
 			"readproportion=0.3", "updateproportion=0.2", "insertproportion=0.1", "scanproportion=0.2",
 			"readmodifywriteproportion=0.2", "readallfields=false", "writeallfields=false",
 			"maxscanlength=20", "table=t_"+client, "client="+client)
-		env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 11, Notes: &workload.Notes{}}
-		if err := w.Setup(ctx, env, p); err != nil {
-			t.Fatal(err)
-		}
-		task, err := w.NewTask(env, p, 0)
+		env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 11}
+		run := prepare(t, w, env, p)
+		task, err := run.Tasks.NewTask(0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +38,7 @@ func TestYCSBWireMatchesDriver(t *testing.T) {
 			}
 		}
 		counts[client] = task.(workload.Counter).Counts()
-		if got := env.Notes.Effective()["client"]; got != client {
+		if got := effective(t, run)["client"]; got != client {
 			t.Errorf("test_config.client: got %v, want %s", got, client)
 		}
 		cur, err := db.Collection("t_"+client).Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
@@ -74,14 +72,12 @@ func TestYCSBClientFallsBack(t *testing.T) {
 	db := ownedDB(t)
 	w := ycsbWorkload(t, "ycsb-c")
 	p := ycsbParams(t, "ycsb-c", "recordcount=10")
-	env := workload.Env{DB: db, URI: testenv.URI(t) + "&compressors=zlib", Seed: 1, Notes: &workload.Notes{}}
-	if err := w.Setup(context.Background(), env, p); err != nil {
-		t.Fatal(err)
-	}
-	if got := env.Notes.Effective()["client"]; got != "driver" {
+	env := workload.Env{DB: db, URI: testenv.URI(t) + "&compressors=zlib", Seed: 1}
+	run := prepare(t, w, env, p)
+	if got := effective(t, run)["client"]; got != "driver" {
 		t.Errorf("test_config.client: got %v, want driver", got)
 	}
-	if ws := env.Notes.Warnings(); len(ws) != 1 {
+	if ws := run.Decided.Warnings; len(ws) != 1 {
 		t.Errorf("warnings: got %q, want one naming the unsupported option", ws)
 	}
 }

@@ -1,4 +1,4 @@
-package workload
+package ycsb
 
 import (
 	"context"
@@ -16,53 +16,64 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/wire"
-	"github.com/mongobench/mongobench/internal/ycsb"
+	"github.com/mongobench/mongobench/internal/workload"
+	core "github.com/mongobench/mongobench/internal/ycsb"
 )
 
-// wireTask loads a small ycsb-e table (the wire client) and returns a
+// openWireTask loads a small ycsb-e table (the wire client) and returns a
 // wire task over it.
-func wireTask(t *testing.T, assignments ...string) (*ycsbWireTask, *mongo.Collection) {
+func openWireTask(t *testing.T, assignments ...string) (*wireTask, *mongo.Collection) {
 	t.Helper()
-	uri := testenv.URI(t)
-	db := testenv.Client(t, uri).Database(testenv.DBName(t))
-	t.Cleanup(func() { _ = DropOwned(context.Background(), db) })
-	if err := Claim(context.Background(), db); err != nil {
-		t.Fatal(err)
+	wt, db := openPresetTask(t, "e", append([]string{"recordcount=100", "minscanlength=5", "maxscanlength=5"}, assignments...)...)
+	return wt, db.Collection("usertable")
+}
+
+// openPresetTask loads the table of a preset's workload with the given
+// -p assignments, in a database of the test's own, and returns a wire
+// task over it, closed when the test ends.
+func openPresetTask(tb testing.TB, preset string, assignments ...string) (*wireTask, *mongo.Database) {
+	tb.Helper()
+	uri := testenv.URI(tb)
+	db := testenv.Client(tb, uri).Database(testenv.DBName(tb))
+	tb.Cleanup(func() { _ = workload.DropOwned(context.Background(), db) })
+	if err := workload.Claim(context.Background(), db); err != nil {
+		tb.Fatal(err)
 	}
-	w := YCSB{Preset: "e"}
+	w := Workload{Preset: preset}
 	sc := &spec.Scenario{Workload: w.Name()}
-	reg := Builtin()
-	for _, a := range append([]string{"recordcount=100", "minscanlength=5", "maxscanlength=5"}, assignments...) {
+	reg := workload.NewRegistry(w)
+	for _, a := range assignments {
 		if err := sc.SetParam(reg, a); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	if err := sc.Validate(reg); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	env := Env{DB: db, URI: uri, Seed: 3, Notes: &Notes{}}
-	if err := w.Setup(context.Background(), env, sc.Params); err != nil {
-		t.Fatal(err)
-	}
-	task, err := w.NewTask(env, sc.Params, 0)
+	env := workload.Env{DB: db, URI: uri, Seed: 3}
+	run, err := w.Prepare(context.Background(), env, sc.Params)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	wt, ok := task.(*ycsbWireTask)
+	task, err := run.Tasks.NewTask(0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	wt, ok := task.(*wireTask)
 	if !ok {
-		t.Fatalf("task is %T, want the wire task", task)
+		tb.Fatalf("task is %T, want the wire task", task)
 	}
-	t.Cleanup(func() { _ = wt.Close() })
-	return wt, db.Collection("usertable")
+	tb.Cleanup(func() { _ = wt.Close() })
+	return wt, db
 }
 
 // TestYCSBWireReadsAndScans checks that a read returns the stored record
 // (every field, or the projected one) and a scan the right keys in order.
 func TestYCSBWireReadsAndScans(t *testing.T) {
 	ctx := context.Background()
-	task, coll := wireTask(t)
+	task, coll := openWireTask(t)
 	for _, keynum := range []int64{0, 17, 99} {
-		key := ycsb.KeyName(keynum, 1, false)
+		key := core.KeyName(keynum, 1, false)
 		want, err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: key}}).Raw()
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +116,7 @@ func TestYCSBWireReadsAndScans(t *testing.T) {
 		t.Errorf("read of a missing key: got %v, want mongo.ErrNoDocuments", err)
 	}
 
-	one, _ := wireTask(t, "readallfields=false")
+	one, _ := openWireTask(t, "readallfields=false")
 	got, err := one.read(ctx, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -119,9 +130,9 @@ func TestYCSBWireReadsAndScans(t *testing.T) {
 // as the driver's are classified.
 func TestClassifyWireErrors(t *testing.T) {
 	ctx := context.Background()
-	task, coll := wireTask(t)
+	task, coll := openWireTask(t)
 	// The next insert's key is recordcount: make it exist already.
-	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: ycsb.KeyName(100, 1, false)}}); err != nil {
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: core.KeyName(100, 1, false)}}); err != nil {
 		t.Fatal(err)
 	}
 	dup := task.insert(ctx)
@@ -144,14 +155,14 @@ func TestClassifyWireErrors(t *testing.T) {
 		{"write conflict", &wire.Error{Code: 112, CodeName: "WriteConflict"}, engine.WriteConflict},
 		{"overloaded", &wire.Error{Code: 462, Labels: []string{"SystemOverloadedError"}}, engine.Overload},
 		{"max time", &wire.Error{Code: 50}, engine.Timeout},
-		{"not found", errYCSBNotFound, engine.Other},
+		{"not found", errNotFound, engine.Other},
 	}
 	for _, tt := range tests {
 		if tt.err == nil {
 			t.Errorf("%s: no error", tt.name)
 			continue
 		}
-		if got := Classify(tt.err); got != tt.want {
+		if got := workload.Classify(tt.err); got != tt.want {
 			t.Errorf("%s (%v): got %v want %v", tt.name, tt.err, got, tt.want)
 		}
 	}
@@ -167,29 +178,7 @@ func TestClassifyWireErrors(t *testing.T) {
 func BenchmarkYCSBWire(b *testing.B) {
 	for _, preset := range []string{"a", "c"} {
 		b.Run(preset, func(b *testing.B) {
-			uri := testenv.URI(b)
-			db := testenv.Client(b, uri).Database(testenv.DBName(b))
-			b.Cleanup(func() { _ = DropOwned(context.Background(), db) })
-			if err := Claim(context.Background(), db); err != nil {
-				b.Fatal(err)
-			}
-			w := YCSB{Preset: preset}
-			sc := &spec.Scenario{Workload: w.Name()}
-			if err := sc.SetParam(Builtin(), "recordcount=2000"); err != nil {
-				b.Fatal(err)
-			}
-			if err := sc.Validate(Builtin()); err != nil {
-				b.Fatal(err)
-			}
-			env := Env{DB: db, URI: uri, Seed: 3, Notes: &Notes{}}
-			if err := w.Setup(context.Background(), env, sc.Params); err != nil {
-				b.Fatal(err)
-			}
-			task, err := w.NewTask(env, sc.Params, 0)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer task.(*ycsbWireTask).Close()
+			task, _ := openPresetTask(b, preset, "recordcount=2000")
 			ctx := context.Background()
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -1,11 +1,10 @@
-package workload
+package ycsb
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -13,7 +12,8 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/wire"
-	"github.com/mongobench/mongobench/internal/ycsb"
+	"github.com/mongobench/mongobench/internal/workload"
+	core "github.com/mongobench/mongobench/internal/ycsb"
 )
 
 // YCSB client paths: the lean wire client (internal/wire) or the driver.
@@ -22,15 +22,11 @@ const (
 	clientDriver = "driver"
 )
 
-// ycsbClientKey is the Notes key of the run's client decision.
-const ycsbClientKey = "ycsb.client"
-
-// ycsbClient is which client the run's YCSB operations use.
-type ycsbClient struct {
-	path  string       // clientWire or clientDriver
-	opts  wire.Options // for clientWire
-	why   string       // why the driver runs when the wire client was asked for
-	noted sync.Once
+// client is which client the run's YCSB operations use.
+type client struct {
+	path string       // clientWire or clientDriver
+	opts wire.Options // for clientWire
+	why  string       // why the driver runs when the wire client was asked for
 }
 
 // clientParam declares the client choice.
@@ -38,37 +34,39 @@ var clientParam = spec.ParamSpec{Name: "client", Kind: spec.KindEnum, Default: c
 	Values: []string{clientWire, clientDriver},
 	Help:   "the client of the hot operations and the load: wire (lean OP_MSG client; the driver when the connection string needs what it lacks) or driver"}
 
-// chooseClient decides the run's client once: the wire client when asked
-// for and the connection string allows it, else the driver, with a
-// warning saying why. The effective path is test_config.client.
-func chooseClient(env Env, p spec.Params) *ycsbClient {
-	v, _ := env.Notes.sharedOrNew(ycsbClientKey, func() (any, error) {
-		c := &ycsbClient{path: clientDriver}
-		if asked := p.String("client"); asked != "" && asked != clientWire {
-			return c, nil
-		}
-		switch opts, err := wire.Parse(env.URI); {
-		case env.URI == "":
-			c.why = "no connection string for the wire client"
-		case err != nil:
-			c.why = fmt.Sprintf("the wire client cannot use this connection string (%v)", err)
-		default:
-			c.path, c.opts = clientWire, opts
-		}
-		return c, nil
-	})
-	c := v.(*ycsbClient)
-	c.noted.Do(func() {
-		env.Notes.Set("client", c.path)
-		if c.why != "" {
-			env.Notes.Warn("ycsb: " + c.why + "; the driver runs the operations and the load")
-		}
-	})
+// chooseClient decides the run's client from the connection string and
+// the client asked for: the wire client when asked for and the connection
+// string allows it, else the driver, saying why when the wire client was
+// asked for.
+func chooseClient(uri, asked string) *client {
+	c := &client{path: clientDriver}
+	if asked != "" && asked != clientWire {
+		return c
+	}
+	switch opts, err := wire.Parse(uri); {
+	case uri == "":
+		c.why = "no connection string for the wire client"
+	case err != nil:
+		c.why = fmt.Sprintf("the wire client cannot use this connection string (%v)", err)
+	default:
+		c.path, c.opts = clientWire, opts
+	}
 	return c
 }
 
+// decided is what a run on the client decided: the effective path (stored
+// as test_config.client), whether the records were loaded before the run,
+// and a warning when the driver runs in place of the wire client.
+func (c *client) decided(loadedBefore bool) workload.Decisions {
+	d := workload.Decisions{Settings: settings{Client: c.path, LoadedBefore: loadedBefore}}
+	if c.why != "" {
+		d.Warnings = []string{"ycsb: " + c.why + "; the driver runs the operations and the load"}
+	}
+	return d
+}
+
 // dialWire opens a wire connection for a YCSB worker or loader.
-func dialWire(ctx context.Context, c *ycsbClient) (*wire.Conn, error) {
+func dialWire(ctx context.Context, c *client) (*wire.Conn, error) {
 	conn, err := wire.Dial(ctx, c.opts)
 	if err != nil {
 		return nil, fmt.Errorf("wire client: %w", err)
@@ -76,48 +74,48 @@ func dialWire(ctx context.Context, c *ycsbClient) (*wire.Conn, error) {
 	return conn, nil
 }
 
-// ycsbWireTask runs a worker's YCSB operations over its own wire
-// connection, drawing keys, fields and values exactly as ycsbTask does,
+// wireTask runs a worker's YCSB operations over its own wire
+// connection, drawing keys, fields and values exactly as task does,
 // so a seed gives the same operations and documents on either path.
-type ycsbWireTask struct {
-	*ycsbTask
+type wireTask struct {
+	*task
 	conn     *wire.Conn
 	db, coll string
 }
 
 var _ interface {
 	engine.Task
-	Counter
-} = (*ycsbWireTask)(nil)
+	workload.Counter
+} = (*wireTask)(nil)
 
 // newWireTask wraps a driver task's generators with a wire connection.
-func newWireTask(t *ycsbTask, c *ycsbClient, db string) (*ycsbWireTask, error) {
+func newWireTask(t *task, c *client, db string) (*wireTask, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*c.opts.ConnectTimeout)
 	defer cancel()
 	conn, err := dialWire(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return &ycsbWireTask{ycsbTask: t, conn: conn, db: db, coll: t.props.Table}, nil
+	return &wireTask{task: t, conn: conn, db: db, coll: t.props.Table}, nil
 }
 
 // Close closes the worker's connection.
-func (t *ycsbWireTask) Close() error { return t.conn.Close() }
+func (t *wireTask) Close() error { return t.conn.Close() }
 
 // Do performs the next operation of the mix and returns its index in Ops.
-func (t *ycsbWireTask) Do(ctx context.Context) (int, error) {
+func (t *wireTask) Do(ctx context.Context) (int, error) {
 	op := t.kw.NextOp(t.rnd)
 	var err error
 	switch op {
-	case ycsb.Read:
+	case core.Read:
 		_, err = t.read(ctx, t.kw.NextKeynum(t.rnd))
-	case ycsb.Update:
+	case core.Update:
 		err = t.update(ctx, t.kw.NextKeynum(t.rnd))
-	case ycsb.Insert:
+	case core.Insert:
 		err = t.insert(ctx)
-	case ycsb.Scan:
+	case core.Scan:
 		_, err = t.scan(ctx, t.kw.NextKeynum(t.rnd))
-	case ycsb.ReadModifyWrite:
+	case core.ReadModifyWrite:
 		keynum := t.kw.NextKeynum(t.rnd)
 		if _, err = t.read(ctx, keynum); err == nil {
 			err = t.update(ctx, keynum)
@@ -129,7 +127,7 @@ func (t *ycsbWireTask) Do(ctx context.Context) (int, error) {
 }
 
 // appendKeyFilter appends {_id: key} as the element name.
-func (t *ycsbWireTask) appendKeyFilter(dst []byte, name string) []byte {
+func (t *wireTask) appendKeyFilter(dst []byte, name string) []byte {
 	idx, dst := bsoncore.AppendDocumentElementStart(dst, name)
 	dst = appendStringBytes(dst, "_id", t.rb.key)
 	dst, _ = bsoncore.AppendDocumentEnd(dst, idx)
@@ -139,7 +137,7 @@ func (t *ycsbWireTask) appendKeyFilter(dst []byte, name string) []byte {
 // read finds the record by _id, every field or one random field, and
 // returns it (valid until the next operation); a missing record is
 // mongo.ErrNoDocuments, as on the driver path.
-func (t *ycsbWireTask) read(ctx context.Context, keynum int64) (bsoncore.Document, error) {
+func (t *wireTask) read(ctx context.Context, keynum int64) (bsoncore.Document, error) {
 	t.rb.appendKey(keynum)
 	msg := t.conn.Start()
 	idx, msg := bsoncore.AppendDocumentStart(msg)
@@ -173,7 +171,7 @@ func (t *ycsbWireTask) read(ctx context.Context, keynum int64) (bsoncore.Documen
 }
 
 // update $sets every field or one random field with new values.
-func (t *ycsbWireTask) update(ctx context.Context, keynum int64) error {
+func (t *wireTask) update(ctx context.Context, keynum int64) error {
 	t.rb.appendKey(keynum)
 	msg, seq := startWrite(t.conn, "update", t.db, t.coll, true, "updates")
 	stmt, msg := bsoncore.AppendDocumentStart(msg)
@@ -189,14 +187,14 @@ func (t *ycsbWireTask) update(ctx context.Context, keynum int64) error {
 	}
 	if n, _ := wire.Field(reply, "n"); wire.Int(n) == 0 {
 		t.notFound.Add(1)
-		return errYCSBNotFound
+		return errNotFound
 	}
 	return nil
 }
 
 // insert inserts the record of the next insert key number and
-// acknowledges the key whatever the outcome, as ycsbTask.insert does.
-func (t *ycsbWireTask) insert(ctx context.Context) error {
+// acknowledges the key whatever the outcome, as task.insert does.
+func (t *wireTask) insert(ctx context.Context) error {
 	keynum := t.wl.Inserts.Next()
 	msg, seq := startWrite(t.conn, "insert", t.db, t.coll, true, "documents")
 	msg = t.rb.appendRecord(msg, keynum, t.kw, t.rnd)
@@ -211,11 +209,11 @@ func (t *ycsbWireTask) insert(ctx context.Context) error {
 // scan reads up to the next scan length records from the start key in
 // _id order and returns how many came back; each batch is handed to
 // each, when set, before the next is read.
-func (t *ycsbWireTask) scan(ctx context.Context, keynum int64) (int64, error) {
+func (t *wireTask) scan(ctx context.Context, keynum int64) (int64, error) {
 	return t.scanEach(ctx, keynum, nil)
 }
 
-func (t *ycsbWireTask) scanEach(ctx context.Context, keynum int64, each func(bsoncore.Array)) (int64, error) {
+func (t *wireTask) scanEach(ctx context.Context, keynum int64, each func(bsoncore.Array)) (int64, error) {
 	t.rb.appendKey(keynum)
 	n := t.kw.ScanLength(t.rnd)
 	batch := int32(min(n, math.MaxInt32))
@@ -262,14 +260,14 @@ func (t *ycsbWireTask) scanEach(ctx context.Context, keynum int64, each func(bso
 }
 
 // appendKeyFilterOp appends _id: {$gte: key}.
-func (t *ycsbWireTask) appendKeyFilterOp(dst []byte) []byte {
+func (t *wireTask) appendKeyFilterOp(dst []byte) []byte {
 	gte, dst := bsoncore.AppendDocumentElementStart(dst, "_id")
 	dst = appendStringBytes(dst, "$gte", t.rb.key)
 	dst, _ = bsoncore.AppendDocumentEnd(dst, gte)
 	return dst
 }
 
-func (t *ycsbWireTask) getMore(ctx context.Context, id int64, batch int32) (bsoncore.Document, error) {
+func (t *wireTask) getMore(ctx context.Context, id int64, batch int32) (bsoncore.Document, error) {
 	msg := t.conn.Start()
 	idx, msg := bsoncore.AppendDocumentStart(msg)
 	msg = bsoncore.AppendInt64Element(msg, "getMore", id)
@@ -280,7 +278,7 @@ func (t *ycsbWireTask) getMore(ctx context.Context, id int64, batch int32) (bson
 	return t.conn.RoundTrip(ctx, msg, wire.NoRetry)
 }
 
-func (t *ycsbWireTask) killCursor(ctx context.Context, id int64) error {
+func (t *wireTask) killCursor(ctx context.Context, id int64) error {
 	msg := t.conn.Start()
 	idx, msg := bsoncore.AppendDocumentStart(msg)
 	msg = bsoncore.AppendStringElement(msg, "killCursors", t.coll)
@@ -323,8 +321,8 @@ type wireInserter struct {
 
 // openWireInserter is a loader's open for the wire client: each worker
 // dials its own connection.
-func openWireInserter(c *ycsbClient, db, coll string, build func([]byte, int64) []byte) func(context.Context) (batchInserter, error) {
-	return func(ctx context.Context) (batchInserter, error) {
+func openWireInserter(c *client, db, coll string, build func([]byte, int64) []byte) func(context.Context) (workload.BatchInserter, error) {
+	return func(ctx context.Context) (workload.BatchInserter, error) {
 		conn, err := dialWire(ctx, c)
 		if err != nil {
 			return nil, err
@@ -333,11 +331,15 @@ func openWireInserter(c *ycsbClient, db, coll string, build func([]byte, int64) 
 	}
 }
 
-func (w *wireInserter) insert(ctx context.Context, first, last int64) error {
+var _ workload.BatchInserter = (*wireInserter)(nil)
+
+// Insert inserts the records of key numbers [first, last).
+func (w *wireInserter) Insert(ctx context.Context, first, last int64) error {
 	return wireInsertRange(ctx, w.conn, w.db, w.coll, first, last, w.build)
 }
 
-func (w *wireInserter) close() error { return w.conn.Close() }
+// Close closes the inserter's connection.
+func (w *wireInserter) Close() error { return w.conn.Close() }
 
 // wireInsertRange inserts the records of key numbers [first, last) in as
 // many messages as their size needs.

@@ -1,4 +1,4 @@
-package workload
+package ycsb
 
 import (
 	"context"
@@ -15,21 +15,22 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/wire"
-	"github.com/mongobench/mongobench/internal/ycsb"
+	"github.com/mongobench/mongobench/internal/workload"
+	core "github.com/mongobench/mongobench/internal/ycsb"
 )
 
-// YCSBLoad is YCSB's load phase of a core workload as a measured run of
-// its own ("ycsb-a-load" … "ycsb-f-load"): setup only empties the table,
-// then each operation inserts the next batch of batchSize records
-// (insertcount from insertstart, as the ycsb workloads' setup loads them)
-// with one unordered insertMany. Its one operation type is BATCH-INSERT,
-// whose latency is a whole batch's. The run must be bounded to
-// LoadBatches operations (mongobench load does this), with loaders workers
-// and no warm-up; its tasks count the records ("docs") and BSON bytes
-// ("bytes") they inserted.
-type YCSBLoad struct{ YCSB }
+// Load is YCSB's load phase of a core workload as a measured run of its
+// own ("ycsb-a-load" … "ycsb-f-load"): setup only empties the table, then
+// each operation inserts the next batch of batchSize records (insertcount
+// from insertstart, as the ycsb workloads' setup loads them) with one
+// unordered insertMany. Its one operation type is BATCH-INSERT, whose
+// latency is a whole batch's. The run must be bounded to LoadBatches
+// operations (mongobench load does this), with loaders workers and no
+// warm-up; its tasks count the records ("docs") and BSON bytes ("bytes")
+// they inserted.
+type Load struct{ Workload }
 
-var _ Workload = YCSBLoad{}
+var _ workload.Workload = Load{}
 
 // BatchInsert is the load phase's operation type: one insertMany batch.
 const BatchInsert = "BATCH-INSERT"
@@ -37,102 +38,84 @@ const BatchInsert = "BATCH-INSERT"
 // errLoadDone is an operation asked for after every batch was claimed.
 var errLoadDone = errors.New("ycsb load: every batch is loaded already")
 
-// ycsbLoadShared is the Notes key of the load's shared batch counter.
-const ycsbLoadShared = "ycsbLoad"
-
-// YCSBLoads returns the registry of the load phases of YCSB A–F.
-func YCSBLoads() *Registry {
-	var ws []Workload
-	for _, p := range []string{"a", "b", "c", "d", "e", "f"} {
-		ws = append(ws, YCSBLoad{YCSB{Preset: p}})
-	}
-	return NewRegistry(ws...)
-}
-
 // Name is the run workload's name and "-load".
-func (w YCSBLoad) Name() string { return w.YCSB.Name() + "-load" }
+func (w Load) Name() string { return w.Workload.Name() + "-load" }
 
 // Summary describes the workload in one line.
-func (w YCSBLoad) Summary() string {
+func (w Load) Summary() string {
 	return "YCSB load phase of workload " + w.Preset + ": batched parallel inserts of the records"
 }
 
 // Ops names the one operation type.
-func (YCSBLoad) Ops(spec.Params) []string { return []string{BatchInsert} }
+func (Load) Ops(spec.Params) []string { return []string{BatchInsert} }
 
 // LoadBatches returns how many batches load the records p describes, and
 // the records.
-func (w YCSBLoad) LoadBatches(p spec.Params) (batches, records int64, err error) {
+func (w Load) LoadBatches(p spec.Params) (batches, records int64, err error) {
 	props, err := w.Properties(p)
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", w.Name(), err)
 	}
 	_, records = props.InsertRange()
-	batch := p.Int("batchSize")
-	return (records + batch - 1) / batch, records, nil
+	return batchCount(records, p.Int("batchSize")), records, nil
 }
 
-// ycsbLoad is the state the load's tasks share.
-type ycsbLoad struct {
-	wl    *ycsb.Workload
-	start int64 // first key number
-	total int64 // records to load
-	batch int64
-	next  atomic.Int64 // next record (0-based) to claim
-}
+// batchCount is how many batches of up to batch records insert records
+// records.
+func batchCount(records, batch int64) int64 { return (records + batch - 1) / batch }
 
-// Setup empties the table; the load itself is the measured run.
-func (w YCSBLoad) Setup(ctx context.Context, env Env, p spec.Params) error {
+// Prepare empties the table and decides the client; the load itself is
+// the measured run. The loaders share the batch counter.
+func (w Load) Prepare(ctx context.Context, env workload.Env, p spec.Params) (workload.Run, error) {
 	wl, err := w.newShared(p)
 	if err != nil {
-		return err
+		return workload.Run{}, err
 	}
+	if err := workload.ResetCollection(ctx, env.DB, wl.P.Table); err != nil {
+		return workload.Run{}, err
+	}
+	c := chooseClient(env.URI, p.String("client"))
 	start, total := wl.P.InsertRange()
-	if env.Notes != nil {
-		env.Notes.setShared(ycsbLoadShared, &ycsbLoad{wl: wl, start: start, total: total, batch: p.Int("batchSize")})
-	}
-	return ResetCollection(ctx, env.DB, wl.P.Table)
+	r := &loadRun{env: env, client: c, wl: wl, start: start, total: total, batch: p.Int("batchSize")}
+	return workload.Run{Decided: c.decided(false), Tasks: r}, nil
 }
 
+// loadRun is a prepared load: the state its loaders share.
+type loadRun struct {
+	env    workload.Env
+	client *client
+	wl     *core.Workload
+	start  int64 // first key number
+	total  int64 // records to load
+	batch  int64
+	next   atomic.Int64 // next record (0-based) to claim
+}
+
+var _ workload.Tasks = (*loadRun)(nil)
+
 // NewTask builds one loader.
-func (w YCSBLoad) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
-	if env.Notes == nil {
-		return nil, fmt.Errorf("%s: Env.Notes is needed to share the batch counter between loaders", w.Name())
-	}
-	v, err := env.Notes.sharedOrNew(ycsbLoadShared, func() (any, error) {
-		wl, err := w.newShared(p)
-		if err != nil {
-			return nil, err
-		}
-		start, total := wl.P.InsertRange()
-		return &ycsbLoad{wl: wl, start: start, total: total, batch: p.Int("batchSize")}, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	s, ok := v.(*ycsbLoad)
-	if !ok {
-		return nil, fmt.Errorf("%s: shared state is %T", w.Name(), v)
-	}
-	t := &ycsbLoadTask{
+func (s *loadRun) NewTask(worker int) (engine.Task, error) {
+	env := s.env
+	t := &loadTask{
 		shared: s, coll: env.DB.Collection(s.wl.P.Table), db: env.DB.Name(),
 		rb: newRecordBuilder(s.wl.P, env.Seed, worker), kw: s.wl.Worker(), rnd: datagen.Rand(env.Seed, worker),
 		insert: options.InsertMany().SetOrdered(false),
 	}
-	if c := chooseClient(env, p); c.path == clientWire {
-		if t.conn, err = dialWire(context.Background(), c); err != nil {
+	if s.client.path == clientWire {
+		var err error
+		if t.conn, err = dialWire(context.Background(), s.client); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
 }
 
-// ycsbLoadTask is one loader: each Do inserts the next batch.
-type ycsbLoadTask struct {
-	shared *ycsbLoad
+// loadTask is one loader: each Do inserts the next batch.
+type loadTask struct {
+	shared *loadRun
 	coll   *mongo.Collection
 	rb     *recordBuilder
-	kw     *ycsb.Worker
+	kw     *core.Worker
 	rnd    *rand.Rand
 	insert *options.InsertManyOptionsBuilder
 	// conn is the loader's wire connection; nil when the driver loads.
@@ -145,15 +128,15 @@ type ycsbLoadTask struct {
 	inserted, bytes atomic.Int64
 }
 
-var _ Counter = (*ycsbLoadTask)(nil)
+var _ workload.Counter = (*loadTask)(nil)
 
 // Counts are the records and BSON bytes this loader inserted so far.
-func (t *ycsbLoadTask) Counts() map[string]int64 {
+func (t *loadTask) Counts() map[string]int64 {
 	return map[string]int64{"docs": t.inserted.Load(), "bytes": t.bytes.Load()}
 }
 
 // Do builds and inserts the next batch.
-func (t *ycsbLoadTask) Do(ctx context.Context) (int, error) {
+func (t *loadTask) Do(ctx context.Context) (int, error) {
 	s := t.shared
 	first := s.next.Add(s.batch) - s.batch
 	if first >= s.total {
@@ -183,7 +166,7 @@ func (t *ycsbLoadTask) Do(ctx context.Context) (int, error) {
 
 // doWire inserts records first..last over the loader's wire connection,
 // in as many messages as their size needs.
-func (t *ycsbLoadTask) doWire(ctx context.Context, first, last int64) error {
+func (t *loadTask) doWire(ctx context.Context, first, last int64) error {
 	s := t.shared
 	var bytes int64
 	build := func(dst []byte, k int64) []byte {
@@ -201,7 +184,7 @@ func (t *ycsbLoadTask) doWire(ctx context.Context, first, last int64) error {
 }
 
 // Close closes the loader's wire connection, if it has one.
-func (t *ycsbLoadTask) Close() error {
+func (t *loadTask) Close() error {
 	if t.conn == nil {
 		return nil
 	}

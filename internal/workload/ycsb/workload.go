@@ -1,4 +1,4 @@
-package workload
+package ycsb
 
 import (
 	"context"
@@ -18,10 +18,11 @@ import (
 	"github.com/mongobench/mongobench/internal/datagen"
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/ycsb"
+	"github.com/mongobench/mongobench/internal/workload"
+	core "github.com/mongobench/mongobench/internal/ycsb"
 )
 
-// YCSB is one of YCSB's core workloads A–F ("ycsb-a" … "ycsb-f"): the
+// Workload is one of YCSB's core workloads A–F ("ycsb-a" … "ycsb-f"): the
 // preset's properties are the parameter defaults, and every property of
 // YCSB's CoreWorkload can be overridden under its YCSB name. Documents are
 // stored as YCSB's MongoDB binding stores them: collection usertable (the
@@ -31,30 +32,27 @@ import (
 // One difference from YCSB's own reports: YCSB's DB wrapper also records
 // the read and the update inside a READ-MODIFY-WRITE under READ and
 // UPDATE; here each operation is recorded once, under its own type.
-type YCSB struct {
+type Workload struct {
 	Preset string // "a" … "f"
 }
 
-var _ Workload = YCSB{}
+var _ workload.Workload = Workload{}
 
-// YCSB operation types, in Ops order (ycsb.Op's order).
-var ycsbOps = []string{
-	ycsb.Read.String(), ycsb.Update.String(), ycsb.Insert.String(),
-	ycsb.Scan.String(), ycsb.ReadModifyWrite.String(),
+// YCSB operation types, in Ops order (core.Op's order).
+var ops = []string{
+	core.Read.String(), core.Update.String(), core.Insert.String(),
+	core.Scan.String(), core.ReadModifyWrite.String(),
 }
 
-// errYCSBNotFound is an update that matched no record, which YCSB's
+// errNotFound is an update that matched no record, which YCSB's
 // MongoDB binding reports as NOT_FOUND (a failed operation).
-var errYCSBNotFound = errors.New("ycsb: no record with that key")
-
-// ycsbShared is the Notes key of the run's shared ycsb.Workload.
-const ycsbShared = "ycsb"
+var errNotFound = errors.New("ycsb: no record with that key")
 
 // Name is "ycsb-" and the preset letter.
-func (w YCSB) Name() string { return "ycsb-" + w.Preset }
+func (w Workload) Name() string { return "ycsb-" + w.Preset }
 
 // Summary describes the workload in one line.
-func (w YCSB) Summary() string {
+func (w Workload) Summary() string {
 	switch w.Preset {
 	case "a":
 		return "YCSB workload A: update heavy, 50% reads / 50% updates, zipfian"
@@ -72,88 +70,88 @@ func (w YCSB) Summary() string {
 	return "YCSB core workload " + w.Preset
 }
 
-// ycsbProp declares one YCSB property as a parameter; get renders the
+// propertyParam declares one YCSB property as a parameter; get renders the
 // preset's value as its default.
-type ycsbProp struct {
+type propertyParam struct {
 	name     string
 	kind     spec.ParamKind
 	min, max string
 	values   []string
 	help     string
-	get      func(ycsb.Properties) string
+	get      func(core.Properties) string
 }
 
-func i64(f func(ycsb.Properties) int64) func(ycsb.Properties) string {
-	return func(p ycsb.Properties) string { return strconv.FormatInt(f(p), 10) }
+func i64(f func(core.Properties) int64) func(core.Properties) string {
+	return func(p core.Properties) string { return strconv.FormatInt(f(p), 10) }
 }
 
-func f64(f func(ycsb.Properties) float64) func(ycsb.Properties) string {
-	return func(p ycsb.Properties) string { return strconv.FormatFloat(f(p), 'g', -1, 64) }
+func f64(f func(core.Properties) float64) func(core.Properties) string {
+	return func(p core.Properties) string { return strconv.FormatFloat(f(p), 'g', -1, 64) }
 }
 
-func fraction(name, help string, f func(ycsb.Properties) float64) ycsbProp {
-	return ycsbProp{name: name, kind: spec.KindFloat, min: "0", max: "1", help: help, get: f64(f)}
+func fraction(name, help string, f func(core.Properties) float64) propertyParam {
+	return propertyParam{name: name, kind: spec.KindFloat, min: "0", max: "1", help: help, get: f64(f)}
 }
 
-// ycsbProps are every property ycsb.Properties.Set accepts.
-var ycsbProps = []ycsbProp{
+// propertyParams are every property core.Properties.Set accepts.
+var propertyParams = []propertyParam{
 	{name: "recordcount", kind: spec.KindInt, min: "0", help: "records in the database (keys 0..recordcount-1); 0 means 2^31-1, as YCSB",
-		get: i64(func(p ycsb.Properties) int64 { return p.RecordCount })},
+		get: i64(func(p core.Properties) int64 { return p.RecordCount })},
 	{name: "operationcount", kind: spec.KindInt, min: "0", help: "YCSB's run length; here it only sizes the zipfian key space as YCSB does (the run is bounded by --ops/--duration)",
-		get: i64(func(p ycsb.Properties) int64 { return p.OperationCount })},
+		get: i64(func(p core.Properties) int64 { return p.OperationCount })},
 	{name: "table", kind: spec.KindString, help: "collection name",
-		get: func(p ycsb.Properties) string { return p.Table }},
+		get: func(p core.Properties) string { return p.Table }},
 	{name: "fieldcount", kind: spec.KindInt, min: "1", max: "10000", help: "fields per record",
-		get: i64(func(p ycsb.Properties) int64 { return p.FieldCount })},
+		get: i64(func(p core.Properties) int64 { return p.FieldCount })},
 	{name: "fieldnameprefix", kind: spec.KindString, help: "field name prefix (field0, field1, …)",
-		get: func(p ycsb.Properties) string { return p.FieldNamePrefix }},
+		get: func(p core.Properties) string { return p.FieldNamePrefix }},
 	{name: "fieldlength", kind: spec.KindInt, min: "0", max: "1048576", help: "field value length in bytes (the maximum for non-constant distributions)",
-		get: i64(func(p ycsb.Properties) int64 { return p.FieldLength })},
+		get: i64(func(p core.Properties) int64 { return p.FieldLength })},
 	{name: "minfieldlength", kind: spec.KindInt, min: "0", max: "1048576", help: "minimum field length (uniform and zipfian field length distributions)",
-		get: i64(func(p ycsb.Properties) int64 { return p.MinFieldLength })},
+		get: i64(func(p core.Properties) int64 { return p.MinFieldLength })},
 	{name: "fieldlengthdistribution", kind: spec.KindEnum, values: []string{"constant", "uniform", "zipfian"}, help: "distribution of field lengths",
-		get: func(p ycsb.Properties) string { return p.FieldLengthDistribution }},
+		get: func(p core.Properties) string { return p.FieldLengthDistribution }},
 	{name: "readallfields", kind: spec.KindBool, help: "reads and scans return every field (false: one random field)",
-		get: func(p ycsb.Properties) string { return strconv.FormatBool(p.ReadAllFields) }},
+		get: func(p core.Properties) string { return strconv.FormatBool(p.ReadAllFields) }},
 	{name: "writeallfields", kind: spec.KindBool, help: "updates $set every field (false: one random field)",
-		get: func(p ycsb.Properties) string { return strconv.FormatBool(p.WriteAllFields) }},
-	fraction("readproportion", "share of READ operations", func(p ycsb.Properties) float64 { return p.ReadProportion }),
-	fraction("updateproportion", "share of UPDATE operations", func(p ycsb.Properties) float64 { return p.UpdateProportion }),
-	fraction("insertproportion", "share of INSERT operations", func(p ycsb.Properties) float64 { return p.InsertProportion }),
-	fraction("scanproportion", "share of SCAN operations", func(p ycsb.Properties) float64 { return p.ScanProportion }),
-	fraction("readmodifywriteproportion", "share of READ-MODIFY-WRITE operations", func(p ycsb.Properties) float64 { return p.ReadModifyWriteProportion }),
+		get: func(p core.Properties) string { return strconv.FormatBool(p.WriteAllFields) }},
+	fraction("readproportion", "share of READ operations", func(p core.Properties) float64 { return p.ReadProportion }),
+	fraction("updateproportion", "share of UPDATE operations", func(p core.Properties) float64 { return p.UpdateProportion }),
+	fraction("insertproportion", "share of INSERT operations", func(p core.Properties) float64 { return p.InsertProportion }),
+	fraction("scanproportion", "share of SCAN operations", func(p core.Properties) float64 { return p.ScanProportion }),
+	fraction("readmodifywriteproportion", "share of READ-MODIFY-WRITE operations", func(p core.Properties) float64 { return p.ReadModifyWriteProportion }),
 	{name: "requestdistribution", kind: spec.KindEnum, values: []string{"uniform", "zipfian", "latest", "hotspot", "sequential"}, help: "key distribution of reads, updates, scans and RMW (zipfian is scrambled, constant 0.99)",
-		get: func(p ycsb.Properties) string { return p.RequestDistribution }},
+		get: func(p core.Properties) string { return p.RequestDistribution }},
 	{name: "minscanlength", kind: spec.KindInt, min: "1", help: "fewest records a scan asks for",
-		get: i64(func(p ycsb.Properties) int64 { return p.MinScanLength })},
+		get: i64(func(p core.Properties) int64 { return p.MinScanLength })},
 	{name: "maxscanlength", kind: spec.KindInt, min: "1", help: "most records a scan asks for",
-		get: i64(func(p ycsb.Properties) int64 { return p.MaxScanLength })},
+		get: i64(func(p core.Properties) int64 { return p.MaxScanLength })},
 	{name: "scanlengthdistribution", kind: spec.KindEnum, values: []string{"uniform", "zipfian"}, help: "distribution of scan lengths",
-		get: func(p ycsb.Properties) string { return p.ScanLengthDistribution }},
+		get: func(p core.Properties) string { return p.ScanLengthDistribution }},
 	{name: "insertorder", kind: spec.KindEnum, values: []string{"hashed", "ordered"}, help: "key names: hashed (FNV, YCSB's default) or in order",
-		get: func(p ycsb.Properties) string { return p.InsertOrder }},
+		get: func(p core.Properties) string { return p.InsertOrder }},
 	{name: "zeropadding", kind: spec.KindInt, min: "0", max: "64", help: "key numbers are left-padded with zeros to this many digits",
-		get: func(p ycsb.Properties) string { return strconv.Itoa(p.ZeroPadding) }},
+		get: func(p core.Properties) string { return strconv.Itoa(p.ZeroPadding) }},
 	{name: "insertstart", kind: spec.KindInt, min: "0", help: "first key this client loads and operates on (to split a key space between clients)",
-		get: i64(func(p ycsb.Properties) int64 { return p.InsertStart })},
+		get: i64(func(p core.Properties) int64 { return p.InsertStart })},
 	{name: "insertcount", kind: spec.KindInt, min: "0", help: "keys this client loads from insertstart; 0 means recordcount - insertstart",
-		get: i64(func(p ycsb.Properties) int64 { return p.InsertCount })},
-	fraction("hotspotdatafraction", "hotspot distribution: share of keys that are hot", func(p ycsb.Properties) float64 { return p.HotspotDataFraction }),
-	fraction("hotspotopnfraction", "hotspot distribution: share of operations on hot keys", func(p ycsb.Properties) float64 { return p.HotspotOpnFraction }),
+		get: i64(func(p core.Properties) int64 { return p.InsertCount })},
+	fraction("hotspotdatafraction", "hotspot distribution: share of keys that are hot", func(p core.Properties) float64 { return p.HotspotDataFraction }),
+	fraction("hotspotopnfraction", "hotspot distribution: share of operations on hot keys", func(p core.Properties) float64 { return p.HotspotOpnFraction }),
 }
 
-// YCSBPropertyNames returns the YCSB properties the workloads declare as
-// parameters (every property ycsb.Properties.Set accepts).
-func YCSBPropertyNames() []string {
-	names := make([]string, len(ycsbProps))
-	for i, d := range ycsbProps {
+// PropertyNames returns the YCSB properties the workloads declare as
+// parameters (every property core.Properties.Set accepts).
+func PropertyNames() []string {
+	names := make([]string, len(propertyParams))
+	for i, d := range propertyParams {
 		names[i] = d.name
 	}
 	return names
 }
 
-func (w YCSB) preset() ycsb.Properties {
-	p, ok := ycsb.Preset(w.Preset)
+func (w Workload) preset() core.Properties {
+	p, ok := core.Preset(w.Preset)
 	if !ok {
 		panic("workload: unknown YCSB preset " + strconv.Quote(w.Preset))
 	}
@@ -162,10 +160,10 @@ func (w YCSB) preset() ycsb.Properties {
 
 // Params declares every YCSB property with the preset's value as its
 // default, and the load phase's batch size and parallelism.
-func (w YCSB) Params() []spec.ParamSpec {
+func (w Workload) Params() []spec.ParamSpec {
 	preset := w.preset()
-	specs := make([]spec.ParamSpec, 0, len(ycsbProps)+2)
-	for _, d := range ycsbProps {
+	specs := make([]spec.ParamSpec, 0, len(propertyParams)+2)
+	for _, d := range propertyParams {
 		specs = append(specs, spec.ParamSpec{Name: d.name, Kind: d.kind, Default: d.get(preset),
 			Min: d.min, Max: d.max, Values: d.values, Help: d.help})
 	}
@@ -180,9 +178,9 @@ func (w YCSB) Params() []spec.ParamSpec {
 
 // Properties converts validated parameters into YCSB properties: the
 // preset, then each declared property given in p, through Set.
-func (w YCSB) Properties(p spec.Params) (ycsb.Properties, error) {
+func (w Workload) Properties(p spec.Params) (core.Properties, error) {
 	props := w.preset()
-	for _, d := range ycsbProps {
+	for _, d := range propertyParams {
 		v, ok := p[d.name]
 		if !ok {
 			continue
@@ -208,36 +206,50 @@ func (w YCSB) Properties(p spec.Params) (ycsb.Properties, error) {
 }
 
 // Ops names the operation types as YCSB reports them.
-func (YCSB) Ops(spec.Params) []string { return ycsbOps }
+func (Workload) Ops(spec.Params) []string { return ops }
 
-func (w YCSB) newShared(p spec.Params) (*ycsb.Workload, error) {
+func (w Workload) newShared(p spec.Params) (*core.Workload, error) {
 	props, err := w.Properties(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", w.Name(), err)
 	}
-	return ycsb.New(props)
+	return core.New(props)
 }
 
-// Setup resets the table and runs YCSB's load phase: insertcount records
-// from insertstart, in parallel unordered insertMany batches, over the
-// wire client or the driver (parameter client). The load is setup, so it
-// is not part of the measured run.
-func (w YCSB) Setup(ctx context.Context, env Env, p spec.Params) error {
+// Prepare decides the run's client (parameter client), then resets the
+// table and runs YCSB's load phase: insertcount records from insertstart,
+// in parallel unordered insertMany batches, over that client. The load is
+// setup, so it is not part of the measured run. With load=false it checks
+// instead that the table holds the records an earlier load put there.
+//
+// The run's workers share a fresh YCSB workload (its insert counter
+// starts again at recordcount) and the client.
+func (w Workload) Prepare(ctx context.Context, env workload.Env, p spec.Params) (workload.Run, error) {
 	wl, err := w.newShared(p)
 	if err != nil {
-		return err
+		return workload.Run{}, err
 	}
-	if env.Notes != nil {
-		// A fresh workload per setup: the run's insert counter starts
-		// again at recordcount.
-		env.Notes.setShared(ycsbShared, wl)
+	c := chooseClient(env.URI, p.String("client"))
+	r := workload.Run{Decided: c.decided(false), Tasks: &run{env: env, wl: wl, client: c}}
+	_, count := wl.P.InsertRange()
+	if !p.Bool("load") {
+		if err := checkLoaded(ctx, env, wl.P.Table, count); err != nil {
+			return workload.Run{}, err
+		}
+		r.Decided = c.decided(true)
+		return r, nil
 	}
+	if err := load(ctx, env, p, wl, c); err != nil {
+		return workload.Run{}, err
+	}
+	return r, nil
+}
+
+// load resets the table and loads the records of the insert range.
+func load(ctx context.Context, env workload.Env, p spec.Params, wl *core.Workload, c *client) error {
 	props := wl.P
 	start, count := props.InsertRange()
-	if !p.Bool("load") {
-		return checkLoaded(ctx, env, props.Table, count)
-	}
-	if err := ResetCollection(ctx, env.DB, props.Table); err != nil {
+	if err := workload.ResetCollection(ctx, env.DB, props.Table); err != nil {
 		return err
 	}
 	rb := newRecordBuilder(props, env.Seed, -1)
@@ -248,30 +260,38 @@ func (w YCSB) Setup(ctx context.Context, env Env, p spec.Params) error {
 		defer mu.Unlock()
 		return rb.appendRecord(dst, start+k, kw, rnd)
 	}
-	progress := func(done int64) { env.progress("load", done, count) }
-	l := &loader{coll: env.DB.Collection(props.Table), total: count, batch: p.Int("batchSize"), build: build}
-	if c := chooseClient(env, p); c.path == clientWire {
-		l.open = openWireInserter(c, env.DB.Name(), props.Table, build)
+	progress := func(done int64) { env.ReportProgress("load", done, count) }
+	l := &workload.Loader{Coll: env.DB.Collection(props.Table), Total: count, Batch: p.Int("batchSize"), Build: build}
+	if c.path == clientWire {
+		l.Open = openWireInserter(c, env.DB.Name(), props.Table, build)
 	}
-	return l.run(ctx, int(p.Int("loaders")), progress)
+	return l.Run(ctx, int(p.Int("loaders")), progress)
 }
 
-// NewTask builds one worker's task over the run's shared workload state
-// (the insert counter), which Setup created or the first task creates.
-func (w YCSB) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
-	if env.Notes == nil {
-		return nil, fmt.Errorf("%s: Env.Notes is needed to share the insert counter between workers", w.Name())
-	}
-	v, err := env.Notes.sharedOrNew(ycsbShared, func() (any, error) { return w.newShared(p) })
-	if err != nil {
-		return nil, err
-	}
-	wl, ok := v.(*ycsb.Workload)
-	if !ok {
-		return nil, fmt.Errorf("%s: shared state is %T", w.Name(), v)
-	}
+// settings are a YCSB run's effective settings.
+type settings struct {
+	// Client is the path the operations and the load take: wire or driver.
+	Client string `bson:"client"`
+	// LoadedBefore says the run is over records an earlier load put in
+	// the table (load=false).
+	LoadedBefore bool `bson:"loadedBefore,omitempty"`
+}
+
+// run is a prepared YCSB run: the state its workers share, the YCSB
+// workload (with its insert counter) and the client.
+type run struct {
+	env    workload.Env
+	wl     *core.Workload
+	client *client
+}
+
+var _ workload.Tasks = (*run)(nil)
+
+// NewTask builds one worker's task over the run's shared workload state.
+func (r *run) NewTask(worker int) (engine.Task, error) {
+	env, wl := r.env, r.wl
 	props := wl.P
-	t := &ycsbTask{
+	t := &task{
 		coll:  env.DB.Collection(props.Table),
 		wl:    wl,
 		kw:    wl.Worker(),
@@ -286,8 +306,8 @@ func (w YCSB) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 		t.oneField[i] = options.FindOne().SetProjection(t.projections[i])
 	}
 	t.sortID = bson.Raw(bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).Build())
-	if c := chooseClient(env, p); c.path == clientWire {
-		return newWireTask(t, c, env.DB.Name())
+	if r.client.path == clientWire {
+		return newWireTask(t, r.client, env.DB.Name())
 	}
 	return t, nil
 }
@@ -295,13 +315,13 @@ func (w YCSB) NewTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 // recordBuilder appends YCSB records and field values as BSON into the
 // caller's buffers. Values are windows of a random payload.
 type recordBuilder struct {
-	props   ycsb.Properties
+	props   core.Properties
 	fields  []string
 	payload []byte
 	key     []byte
 }
 
-func newRecordBuilder(props ycsb.Properties, seed int64, worker int) *recordBuilder {
+func newRecordBuilder(props core.Properties, seed int64, worker int) *recordBuilder {
 	b := &recordBuilder{props: props, fields: make([]string, props.FieldCount), key: make([]byte, 0, 32)}
 	for i := range b.fields {
 		b.fields[i] = props.FieldNamePrefix + strconv.Itoa(i)
@@ -312,11 +332,11 @@ func newRecordBuilder(props ycsb.Properties, seed int64, worker int) *recordBuil
 
 // appendKey sets b.key to the name of key number keynum.
 func (b *recordBuilder) appendKey(keynum int64) {
-	b.key = ycsb.AppendKeyName(b.key[:0], keynum, b.props.ZeroPadding, b.props.Ordered())
+	b.key = core.AppendKeyName(b.key[:0], keynum, b.props.ZeroPadding, b.props.Ordered())
 }
 
 // appendRecord appends the whole record of key number keynum.
-func (b *recordBuilder) appendRecord(dst []byte, keynum int64, kw *ycsb.Worker, r *rand.Rand) []byte {
+func (b *recordBuilder) appendRecord(dst []byte, keynum int64, kw *core.Worker, r *rand.Rand) []byte {
 	b.appendKey(keynum)
 	idx, dst := bsoncore.AppendDocumentStart(dst)
 	dst = appendStringBytes(dst, "_id", b.key)
@@ -330,7 +350,7 @@ func (b *recordBuilder) appendRecord(dst []byte, keynum int64, kw *ycsb.Worker, 
 // appendValue appends one field with a value of the next field length.
 // appendSet appends an update's $set: new values of every field, or of
 // one random field.
-func (b *recordBuilder) appendSet(dst []byte, all bool, kw *ycsb.Worker, r *rand.Rand) []byte {
+func (b *recordBuilder) appendSet(dst []byte, all bool, kw *core.Worker, r *rand.Rand) []byte {
 	set, dst := bsoncore.AppendDocumentElementStart(dst, "$set")
 	if all {
 		for _, name := range b.fields {
@@ -343,7 +363,7 @@ func (b *recordBuilder) appendSet(dst []byte, all bool, kw *ycsb.Worker, r *rand
 	return dst
 }
 
-func (b *recordBuilder) appendValue(dst []byte, name string, kw *ycsb.Worker, r *rand.Rand) []byte {
+func (b *recordBuilder) appendValue(dst []byte, name string, kw *core.Worker, r *rand.Rand) []byte {
 	n := int(min(max(kw.FieldLength(r), 0), b.props.FieldLength))
 	off := r.IntN(len(b.payload) - n + 1)
 	return bsoncore.AppendBinaryElement(dst, name, 0, b.payload[off:off+n])
@@ -358,14 +378,14 @@ func appendStringBytes(dst []byte, key string, val []byte) []byte {
 	return append(dst, 0)
 }
 
-// ycsbTask is one worker's YCSB operations. Filters, updates and records
+// task is one worker's YCSB operations. Filters, updates and records
 // are appended into reused buffers.
-type ycsbTask struct {
+type task struct {
 	coll        *mongo.Collection
-	wl          *ycsb.Workload
-	kw          *ycsb.Worker
+	wl          *core.Workload
+	kw          *core.Worker
 	rnd         *rand.Rand
-	props       ycsb.Properties
+	props       core.Properties
 	rb          *recordBuilder
 	oneField    []*options.FindOneOptionsBuilder // projection of field i
 	projections []bson.Raw
@@ -378,25 +398,25 @@ type ycsbTask struct {
 
 // Counts reports the records scans returned and the reads and updates
 // that found no record.
-func (t *ycsbTask) Counts() map[string]int64 {
+func (t *task) Counts() map[string]int64 {
 	return map[string]int64{"scanned": t.scanned.Load(), "notFound": t.notFound.Load()}
 }
 
 // Do performs the next operation of the mix and returns its index in
 // Ops.
-func (t *ycsbTask) Do(ctx context.Context) (int, error) {
+func (t *task) Do(ctx context.Context) (int, error) {
 	op := t.kw.NextOp(t.rnd)
 	var err error
 	switch op {
-	case ycsb.Read:
+	case core.Read:
 		err = t.read(ctx, t.kw.NextKeynum(t.rnd))
-	case ycsb.Update:
+	case core.Update:
 		err = t.update(ctx, t.kw.NextKeynum(t.rnd))
-	case ycsb.Insert:
+	case core.Insert:
 		err = t.insert(ctx)
-	case ycsb.Scan:
+	case core.Scan:
 		err = t.scan(ctx, t.kw.NextKeynum(t.rnd))
-	case ycsb.ReadModifyWrite:
+	case core.ReadModifyWrite:
 		keynum := t.kw.NextKeynum(t.rnd)
 		if err = t.read(ctx, keynum); err == nil {
 			err = t.update(ctx, keynum)
@@ -408,7 +428,7 @@ func (t *ycsbTask) Do(ctx context.Context) (int, error) {
 }
 
 // keyFilter builds {_id: key} into t.filter.
-func (t *ycsbTask) keyFilter(keynum int64) bson.Raw {
+func (t *task) keyFilter(keynum int64) bson.Raw {
 	t.rb.appendKey(keynum)
 	idx, dst := bsoncore.AppendDocumentStart(t.filter[:0])
 	dst = appendStringBytes(dst, "_id", t.rb.key)
@@ -417,7 +437,7 @@ func (t *ycsbTask) keyFilter(keynum int64) bson.Raw {
 }
 
 // read finds the record by _id: every field, or one random field.
-func (t *ycsbTask) read(ctx context.Context, keynum int64) error {
+func (t *task) read(ctx context.Context, keynum int64) error {
 	filter := t.keyFilter(keynum)
 	var res *mongo.SingleResult
 	if t.props.ReadAllFields {
@@ -433,7 +453,7 @@ func (t *ycsbTask) read(ctx context.Context, keynum int64) error {
 }
 
 // update $sets every field or one random field with new values.
-func (t *ycsbTask) update(ctx context.Context, keynum int64) error {
+func (t *task) update(ctx context.Context, keynum int64) error {
 	filter := t.keyFilter(keynum)
 	idx, dst := bsoncore.AppendDocumentStart(t.doc[:0])
 	dst = t.rb.appendSet(dst, t.props.WriteAllFields, t.kw, t.rnd)
@@ -444,7 +464,7 @@ func (t *ycsbTask) update(ctx context.Context, keynum int64) error {
 	}
 	if res.Acknowledged && res.MatchedCount == 0 {
 		t.notFound.Add(1)
-		return errYCSBNotFound
+		return errNotFound
 	}
 	return nil
 }
@@ -453,7 +473,7 @@ func (t *ycsbTask) update(ctx context.Context, keynum int64) error {
 // acknowledged once the insert returns, whether it succeeded or not, as
 // YCSB does (in a finally block), so the latest distribution and the
 // bound on chosen keys follow the inserts.
-func (t *ycsbTask) insert(ctx context.Context) error {
+func (t *task) insert(ctx context.Context) error {
 	keynum := t.wl.Inserts.Next()
 	t.doc = t.rb.appendRecord(t.doc[:0], keynum, t.kw, t.rnd)
 	_, err := t.coll.InsertOne(ctx, bson.Raw(t.doc))
@@ -465,7 +485,7 @@ func (t *ycsbTask) insert(ctx context.Context) error {
 
 // scan reads up to the next scan length records from the start key in
 // _id order, the whole result.
-func (t *ycsbTask) scan(ctx context.Context, keynum int64) error {
+func (t *task) scan(ctx context.Context, keynum int64) error {
 	t.rb.appendKey(keynum)
 	idx, dst := bsoncore.AppendDocumentStart(t.filter[:0])
 	gte, dst := bsoncore.AppendDocumentElementStart(dst, "_id")
@@ -499,7 +519,7 @@ func (t *ycsbTask) scan(ctx context.Context, keynum int64) error {
 // checkLoaded makes sure the table holds the records a run over an
 // earlier load expects: exactly count of them (a run that inserted grows
 // the table, and its inserts would collide with the next run's).
-func checkLoaded(ctx context.Context, env Env, table string, count int64) error {
+func checkLoaded(ctx context.Context, env workload.Env, table string, count int64) error {
 	n, err := env.DB.Collection(table).CountDocuments(ctx, bson.D{})
 	if err != nil {
 		return fmt.Errorf("count %s: %w", table, err)
@@ -507,6 +527,5 @@ func checkLoaded(ctx context.Context, env Env, table string, count int64) error 
 	if n != count {
 		return fmt.Errorf("load=false: %s holds %d records, the run expects %d: load them with 'mongobench load' and the same recordcount/insertstart/insertcount", table, n, count)
 	}
-	env.Notes.Set("loadedBefore", true)
 	return nil
 }
