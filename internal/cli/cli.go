@@ -13,6 +13,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/template"
 	"github.com/mongobench/mongobench/internal/uri"
 )
@@ -64,7 +65,7 @@ func (a *app) exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, errInterrupted), errors.Is(err, study.ErrStopped):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitInterrupted
 	case errors.As(err, &ue), errors.Is(err, runner.ErrBadURI), isCobraUsage(err):
