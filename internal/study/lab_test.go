@@ -37,9 +37,9 @@ type outcome struct {
 type lab struct {
 	model func(sc *spec.Scenario) outcome
 
-	stopAt     int   // the run (1-based) that stops early, as Ctrl-C does; 0 none
-	failAt     int   // the run whose measurement fails; 0 none
-	keepFailAt int   // the run whose keeping fails; 0 none
+	stopAt     int // the run (1-based) that stops early, as Ctrl-C does; 0 none
+	failAt     int // the run whose measurement fails; 0 none
+	keepFailAt int // the run whose keeping fails; 0 none
 	measured   []*spec.Scenario
 	variants   []map[string]any
 	kept       []*result.Doc
