@@ -188,7 +188,11 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 				return usage(fmt.Errorf("--p99: %w", err))
 			}
 			return sf.with(a, cmd, func(st store.Store) error {
-				runs, err := storedSLARuns(cmd.Context(), st)
+				docs, err := st.List(cmd.Context(), 0)
+				if err != nil {
+					return err
+				}
+				runs, err := study.RunsOf(docs)
 				if err != nil {
 					return err
 				}
@@ -210,24 +214,4 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 	cmd.Flags().StringVar(&p999, "p999", "", "also require p99.9 within this")
 	cmd.Flags().BoolVar(&md, "markdown", false, "print a Markdown table")
 	return cmd
-}
-
-// storedSLARuns reads every stored txn_sla run.
-func storedSLARuns(ctx context.Context, st store.Store) ([]study.Run, error) {
-	docs, err := st.List(ctx, 0)
-	if err != nil {
-		return nil, err
-	}
-	var runs []study.Run
-	for i := range docs {
-		if docs[i].TestName != study.TestName {
-			continue
-		}
-		r, err := study.RunOf(&docs[i])
-		if err != nil {
-			return nil, fmt.Errorf("run %s: %w", docs[i].RunID, err)
-		}
-		runs = append(runs, r)
-	}
-	return runs, nil
 }

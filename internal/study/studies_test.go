@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
@@ -539,5 +540,29 @@ func TestCompareSweeps(t *testing.T) {
 	if _, err := CompareSweeps([]Contender{fast, other}, sweepCriteria); !errors.Is(err, ErrMixedWorkloads) ||
 		err.Error() != "the latest sweeps ran different workloads (fast: kv, other: ycsb-b); choose one with --workload" {
 		t.Errorf("mixed workloads: got %v", err)
+	}
+}
+
+// TestRunsOf reads the SLA runs among stored documents of several tests.
+func TestRunsOf(t *testing.T) {
+	l := &lab{model: saturating(1e6)}
+	if _, err := (SLAStudy{SLA: SLA{P99: time.Second}, Rates: List{100}, Runs: 2, Modes: []string{"per-op"},
+		Base: Base{Scenario: &spec.Scenario{Name: TestName, Workload: "ledger"}}}).Run(context.Background(), l.env()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (SweepStudy{ID: "S", Base: kvBase(t), Rates: List{100}, Repeat: 1}).Run(context.Background(), l.env()); err != nil {
+		t.Fatal(err)
+	}
+	var docs []result.Doc
+	for _, d := range l.kept {
+		docs = append(docs, *d)
+	}
+	runs, err := RunsOf(docs)
+	if err != nil || len(runs) != 2 || runs[1].Rep != 1 {
+		t.Errorf("got %d runs (%v), want the 2 SLA runs of 3 documents", len(runs), err)
+	}
+	delete(docs[0].Variant, "mode")
+	if _, err := RunsOf(docs); err == nil || !strings.HasPrefix(err.Error(), "run run-01: ") {
+		t.Errorf("a run without a mode: got %v", err)
 	}
 }
