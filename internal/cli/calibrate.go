@@ -5,14 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/runner"
-	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
@@ -67,7 +64,8 @@ of steps and the knee.`,
 	return cmd
 }
 
-func (f calibrateFlags) check() (study.Calibration, error) {
+// study validates the flags and returns the calibration they describe.
+func (f calibrateFlags) study() (study.CalibrateStudy, error) {
 	var errs []error
 	if f.workload == "" {
 		errs = append(errs, errors.New("--workload: required, such as ycsb-b (see 'mongobench workloads')"))
@@ -78,15 +76,19 @@ func (f calibrateFlags) check() (study.Calibration, error) {
 	if f.minGain <= 0 || f.minGain >= 1 {
 		errs = append(errs, fmt.Errorf("--min-gain: got %v, want a share between 0 and 1, such as 0.05", f.minGain))
 	}
-	return study.Calibration{Start: f.start, Factor: f.factor, Max: f.maxT, MinGain: f.minGain}, errors.Join(errs...)
+	base, err := studyBase(f.workload, [][2]string{{"duration", f.duration}, {"warmup", f.warmup},
+		{"database", f.database}, {"label", f.label}}, f.params)
+	errs = append(errs, err)
+	search := study.Calibration{Start: f.start, Factor: f.factor, Max: f.maxT, MinGain: f.minGain}
+	return study.CalibrateStudy{Search: search, Base: base}, errors.Join(errs...)
 }
 
 func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
-	c, err := f.check()
+	c, err := f.study()
 	if err != nil {
 		return usage(err)
 	}
-	if _, err := f.scenario(f.start, ""); err != nil {
+	if err := c.Check(study.Env{Registry: builtin.Registry()}); err != nil {
 		return usage(err)
 	}
 	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
@@ -94,80 +96,23 @@ func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
 		return err
 	}
 	defer closeStore()
-	cal := &calibration{studyRun: newStudy(a, t, st, f.reportDir), f: f, c: c, id: runner.NewRunID(time.Now())}
-	runErr := cal.run(ctx)
-	return errors.Join(runErr, cal.finish())
+	c.ID, c.Base.Scenario.URI = runner.NewRunID(time.Now()), t.URI
+	run := newStudy(a, t, st, f.reportDir)
+	res, runErr := c.Run(ctx, run.env())
+	return errors.Join(runErr, run.finishCalibrate(res))
 }
 
-// calibration is one invocation of mongobench calibrate.
-type calibration struct {
-	*studyRun
-	f     calibrateFlags
-	c     study.Calibration
-	id    string
-	steps []study.ThreadStep
-}
-
-func (cal *calibration) run(ctx context.Context) error {
-	cal.app.say("calibration %s of %s: double the threads until a step gains < %s%% while p99 climbs\n",
-		cal.id, cal.f.workload, strconv.FormatFloat(cal.c.MinGain*100, 'f', -1, 64))
-	for {
-		n, ok := cal.c.Next(cal.steps)
-		if !ok {
-			return nil
-		}
-		sc, err := cal.f.scenario(n, cal.target.URI)
-		if err != nil {
-			return usage(err)
-		}
-		d, err := cal.measure(ctx, sc, map[string]any{"calibration": cal.id, "calibrationStep": len(cal.steps) + 1})
-		if err != nil {
-			return err
-		}
-		s := study.ThreadStepOf(d)
-		cal.steps = append(cal.steps, s)
-		entry := map[string]any{"id": cal.id, "step": len(cal.steps)}
-		if g := study.Gain(cal.steps, len(cal.steps)-1); g != nil {
-			entry["gain"] = *g
-		}
-		d.TestResults["calibration"] = entry
-		if err := cal.keep(ctx, d); err != nil {
-			return err
-		}
-		p99 := "—"
-		if s.P99 != nil {
-			p99 = msText(s.P99)
-		}
-		cal.app.say("step %d %4d threads: %.0f ops/s, p99 %s ms, %d errors\n", len(cal.steps), s.Threads, s.Achieved, p99, s.Errors)
-		if err := stopped(d); err != nil {
-			return err
-		}
-	}
-}
-
-// scenario builds one step's closed-loop scenario.
-func (f calibrateFlags) scenario(threads int, uri string) (*spec.Scenario, error) {
-	set := map[string]string{
-		"threads": strconv.Itoa(threads), "duration": f.duration, "warmup": f.warmup,
-		"uri": uri, "database": f.database, "label": f.label,
-	}
-	return buildScenario(builtin.Registry(), f.workload, set, f.params)
-}
-
-func (cal *calibration) finish() error {
-	if len(cal.steps) == 0 {
+// finishCalibrate prints the table and the knee and writes the
+// calibration report.
+func (s *studyRun) finishCalibrate(res study.CalibrateResult) error {
+	if len(res.Steps) == 0 {
 		return nil
 	}
-	fmt.Fprintln(cal.app.stdout)
-	if err := cal.table(cal.app.stdout, study.Text); err != nil {
+	fmt.Fprintln(s.app.stdout)
+	if err := res.WriteTables(s.app.stdout, study.Text); err != nil {
 		return err
 	}
-	return cal.writeSummary("calibrate-"+cal.id, func(b *strings.Builder) error {
-		fmt.Fprintf(b, "# Thread calibration of %s\n\nCalibration %s, closed loop, %s per step.\n\n", cal.f.workload, cal.id, cal.f.duration)
-		return cal.table(b, study.Markdown)
+	return s.writeSummary(res.ReportName(), func(w io.Writer, runs []string) ([]study.File, error) {
+		return nil, res.WriteReport(w, runs)
 	})
-}
-
-func (cal *calibration) table(w io.Writer, f study.Format) error {
-	return study.WriteCalibration(w, f, cal.steps, cal.c)
 }

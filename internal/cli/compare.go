@@ -1,20 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 )
@@ -109,26 +106,34 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 		return err
 	}
 	defer closeFn()
-	profiles, curves, err := loadProfiles(ctx, st, f, costs, crit)
+	contenders, err := storedSweeps(ctx, st, f, costs)
 	if err != nil {
 		return err
 	}
-	pairs := make([]study.Pair, 0, len(profiles)-1)
-	for _, p := range profiles[1:] {
-		pairs = append(pairs, study.Compare(profiles[0], p, crit))
+	c, err := study.CompareSweeps(contenders, crit)
+	if errors.Is(err, study.ErrMixedWorkloads) {
+		return usage(err)
+	}
+	if err != nil {
+		return err
 	}
 	if f.asJSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"criteria": crit.String(), "profiles": profiles, "pairs": pairs})
+		return enc.Encode(map[string]any{"criteria": crit.String(), "profiles": c.Profiles, "pairs": c.Pairs})
 	}
-	if err := writeComparison(a.stdout, study.Text, profiles, pairs); err != nil {
+	if err := c.WriteTables(a.stdout, study.Text); err != nil {
 		return err
 	}
 	if f.reportDir == "" {
 		return nil
 	}
-	path, err := writeCompareReport(f.reportDir, crit, profiles, pairs, curves)
+	var b bytes.Buffer
+	files, err := c.WriteReport(&b)
+	if err != nil {
+		return err
+	}
+	path, err := writeReportFiles(f.reportDir, c.ReportName(), b.Bytes(), files)
 	if err != nil {
 		return err
 	}
@@ -136,96 +141,27 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	return nil
 }
 
-// loadProfiles reads each label's latest sweep from the store, and
-// returns its profile and its chart curve.
-func loadProfiles(ctx context.Context, st store.Store, f compareFlags, costs map[string]float64, c study.Criteria) ([]study.Profile, []report.Curve, error) {
-	var out []study.Profile
-	var curves []report.Curve
+// storedSweeps reads each label's stored sweep runs, with its price when
+// given.
+func storedSweeps(ctx context.Context, st store.Store, f compareFlags, costs map[string]float64) ([]study.Contender, error) {
+	var out []study.Contender
 	for _, label := range f.labels {
 		docs, err := st.Sweeps(ctx, store.Query{Label: label, Workload: f.workload})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		steps := make([]study.Step, 0, len(docs))
-		for i := range docs {
-			s, err := study.StepOf(&docs[i])
-			if err != nil {
-				return nil, nil, err
-			}
-			steps = append(steps, s)
-		}
-		steps = study.LatestSweep(steps)
-		if len(steps) == 0 {
+		if len(docs) == 0 {
 			what := "no stored sweep has label " + strconv.Quote(label)
 			if f.workload != "" {
 				what += " and workload " + f.workload
 			}
-			return nil, nil, fmt.Errorf("%s in %s (run 'mongobench sweep --label %s' first)", what, st.Where(), label)
+			return nil, fmt.Errorf("%s in %s (run 'mongobench sweep --label %s' first)", what, st.Where(), label)
 		}
-		var cost *float64
+		c := study.Contender{Label: label, Docs: docs}
 		if v, ok := costs[label]; ok {
-			cost = &v
+			c.Cost = &v
 		}
-		out = append(out, study.ProfileOf(label, steps, cost, c))
-		curves = append(curves, curveOf(label, steps))
+		out = append(out, c)
 	}
-	for _, p := range out[1:] {
-		if p.Workload != out[0].Workload {
-			return nil, nil, usage(fmt.Errorf("the latest sweeps ran different workloads (%s: %s, %s: %s); choose one with --workload",
-				out[0].Label, out[0].Workload, p.Label, p.Workload))
-		}
-	}
-	return out, curves, nil
-}
-
-// writeComparison writes the profiles, then each pair's tables and
-// verdict.
-func writeComparison(w io.Writer, f study.Format, profiles []study.Profile, pairs []study.Pair) error {
-	if err := study.WriteProfiles(w, f, profiles); err != nil {
-		return err
-	}
-	for _, p := range pairs {
-		title := "\n" + study.CompareTitle(p) + "\n\n"
-		if f == study.Markdown {
-			title = "\n## " + study.CompareTitle(p) + "\n\n"
-		}
-		fmt.Fprint(w, title)
-		if err := study.WritePair(w, f, p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeCompareReport writes compare-A-vs-B….md into dir and returns its
-// path.
-func writeCompareReport(dir string, c study.Criteria, profiles []study.Profile, pairs []study.Pair, curves []report.Curve) (string, error) {
-	var b strings.Builder
-	labels := make([]string, len(profiles))
-	for i, p := range profiles {
-		labels[i] = p.Label
-	}
-	fmt.Fprintf(&b, "# %s: %s\n\nA target holds when %s.\n\n", strings.Join(labels, " vs "), profiles[0].Workload, c)
-	if err := writeComparison(&b, study.Markdown, profiles, pairs); err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	name := "compare-" + strings.Join(labels, "-vs-")
-	if err := writeSweepCharts(&b, dir, name, strings.Join(labels, " vs ")+" ("+profiles[0].Workload+")", curves); err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, fileSafe(name)+".md")
-	return path, os.WriteFile(path, []byte(b.String()), 0o644)
-}
-
-// fileSafe replaces what a file name should not hold.
-func fileSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ' ' || r == ':' {
-			return '_'
-		}
-		return r
-	}, s)
+	return out, nil
 }

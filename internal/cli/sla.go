@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
@@ -89,8 +87,11 @@ modes fail (or --tps-max).`,
 }
 
 func (a *app) runSLA(ctx context.Context, f slaFlags) error {
-	sla, rates, modes, err := f.check()
+	s, err := f.study()
 	if err != nil {
+		return usage(err)
+	}
+	if err := s.Check(study.Env{Registry: builtin.Registry()}); err != nil {
 		return usage(err)
 	}
 	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
@@ -98,22 +99,32 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 		return err
 	}
 	defer closeStore()
-	s := &slaStudy{studyRun: newStudy(a, t, st, f.reportDir), f: f, sla: sla, modes: modes}
-	runErr := s.run(ctx, rates)
-	return errors.Join(runErr, s.finish(ctx))
+	s.Base.Scenario.URI = t.URI
+	run := newStudy(a, t, st, f.reportDir)
+	res, runErr := s.Run(ctx, run.env())
+	return errors.Join(runErr, run.finishSLA(ctx, res, f.database))
 }
 
-// check validates the flags and returns the SLA, the rates (nil: auto)
-// and the modes.
-func (f slaFlags) check() (study.SLA, []float64, []string, error) {
+// study validates the flags and returns the SLA study they describe.
+func (f slaFlags) study() (study.SLAStudy, error) {
 	var errs []error
 	sla, err := study.ParseSLA(f.p99, f.p95, f.p999)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--p99/--p95/--p999: %w", err))
 	}
-	rates, err := parseRates(f.tps)
-	if err != nil {
+	var rates study.Search
+	list, auto, err := study.ParseRates("--tps", f.tps)
+	switch {
+	case f.tps == "":
+		errs = append(errs, errors.New("--tps: required: a list of rates such as 500,1000, or auto"))
+	case err != nil:
 		errs = append(errs, err)
+	case auto && (f.tpsStart <= 0 || f.tpsStep <= 0):
+		errs = append(errs, errors.New("--tps auto: --tps-start and --tps-step must be positive"))
+	case auto:
+		rates = study.Ladder{Start: f.tpsStart, Step: f.tpsStep, Max: f.tpsMax}
+	default:
+		rates = list
 	}
 	if f.runs < 1 {
 		errs = append(errs, fmt.Errorf("--runs: got %d, want at least 1", f.runs))
@@ -124,170 +135,37 @@ func (f slaFlags) check() (study.SLA, []float64, []string, error) {
 			errs = append(errs, fmt.Errorf("--modes: %q is not a mode: want %s and/or %s", m, workload.ModePerOp, workload.ModeClientBulk))
 		}
 	}
-	if rates == nil && (f.tpsStart <= 0 || f.tpsStep <= 0) {
-		errs = append(errs, errors.New("--tps auto: --tps-start and --tps-step must be positive"))
-	}
-	return sla, rates, modes, errors.Join(errs...)
+	base, err := studyBase("ledger", [][2]string{{"name", study.TestName}, {"duration", f.duration}, {"warmup", f.warmup},
+		{"threads", f.threads}, {"database", f.database}, {"label", f.label}}, f.params)
+	errs = append(errs, err)
+	return study.SLAStudy{SLA: sla, Rates: rates, Runs: f.runs, Modes: modes, Stage: f.stage, Base: base}, errors.Join(errs...)
 }
 
-// parseRates reads "500,1000" (nil for "auto").
-func parseRates(s string) ([]float64, error) {
-	if s == "auto" {
-		return nil, nil
-	}
-	if s == "" {
-		return nil, errors.New("--tps: required: a list of rates such as 500,1000, or auto")
-	}
-	var out []float64
-	for _, part := range strings.Split(s, ",") {
-		r, err := spec.ParseRate(strings.TrimSpace(part))
-		if err != nil {
-			return nil, fmt.Errorf("--tps: %q: %w", part, err)
-		}
-		out = append(out, float64(r))
-	}
-	return out, nil
-}
-
-// slaStudy is one invocation of mongobench sla.
-type slaStudy struct {
-	*studyRun
-	f     slaFlags
-	sla   study.SLA
-	modes []string
-	runs  []study.Run
-}
-
-// run measures every rate (or steps up in auto mode until every mode
-// fails), alternating modes within each repetition.
-func (s *slaStudy) run(ctx context.Context, rates []float64) error {
-	s.app.say("SLA: %s; %d runs per mode and rate\n", s.sla, s.f.runs)
-	if rates != nil {
-		for _, tps := range rates {
-			if err := s.level(ctx, tps); err != nil {
-				return err
-			}
-		}
+// finishSLA prints the tables, audits the ledger and writes the SLA
+// report.
+func (s *studyRun) finishSLA(ctx context.Context, res study.SLAResult, database string) error {
+	if len(res.Runs) == 0 {
 		return nil
 	}
-	for tps := s.f.tpsStart; tps <= s.f.tpsMax; tps += s.f.tpsStep {
-		if err := s.level(ctx, tps); err != nil {
-			return err
-		}
-		if s.allFailed(tps) {
-			s.app.say("every mode failed at %.0f TPS: stopping\n", tps)
-			return nil
-		}
-	}
-	return nil
-}
-
-// level runs every repetition of every mode at one rate.
-func (s *slaStudy) level(ctx context.Context, tps float64) error {
-	for rep := range s.f.runs {
-		for _, mode := range s.modes {
-			if err := s.one(ctx, tps, mode, rep); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// one measures, judges, stores and reports one run.
-func (s *slaStudy) one(ctx context.Context, tps float64, mode string, rep int) error {
-	sc, err := s.scenario(tps, mode, rep)
-	if err != nil {
-		return usage(err)
-	}
-	d, err := s.measure(ctx, sc, map[string]any{"stage": s.f.stage, "mode": mode})
-	if err != nil {
-		return err
-	}
-	return s.record(ctx, d)
-}
-
-func (s *slaStudy) record(ctx context.Context, d *result.Doc) error {
-	r, err := study.RunOf(d)
-	if err != nil {
-		return err
-	}
-	v := study.Judge(r, s.sla)
-	d.TestResults["sla"] = map[string]any{"spec": s.sla.String(), "pass": v.Pass, "reasons": v.Reasons}
-	if err := s.keep(ctx, d); err != nil {
-		return err
-	}
-	s.runs = append(s.runs, r)
-	s.app.say("%-11s %6.0f TPS run %d: p99 %s ms, %.0f/s, %d retries: %s\n",
-		r.Mode, r.TPS, r.Rep+1, msText(r.P99), r.Achieved, r.Retries, v)
-	return stopped(d)
-}
-
-func (s *slaStudy) scenario(tps float64, mode string, rep int) (*spec.Scenario, error) {
-	set := map[string]string{
-		"name": study.TestName, "rate": strconv.FormatFloat(tps, 'f', -1, 64), "duration": s.f.duration,
-		"warmup": s.f.warmup, "repetition": strconv.Itoa(rep), "uri": s.target.URI,
-		"threads": s.f.threads, "database": s.f.database, "label": s.f.label,
-	}
-	params := append(append([]string(nil), s.f.params...), "mode="+mode)
-	return buildScenario(builtin.Registry(), "ledger", set, params)
-}
-
-func (s *slaStudy) allFailed(tps float64) bool {
-	for _, sum := range study.Summarize(s.runs, s.sla) {
-		if sum.TPS == tps && sum.Majority() {
-			return false
-		}
-	}
-	return true
-}
-
-// finish prints the tables, audits the ledger and writes the SLA report.
-func (s *slaStudy) finish(ctx context.Context) error {
-	if len(s.runs) == 0 {
-		return nil
-	}
-	sums := study.Summarize(s.runs, s.sla)
 	out := s.app.stdout
 	fmt.Fprintln(out)
-	if err := s.tables(out, study.Text, sums); err != nil {
+	if err := res.WriteTables(out, study.Text); err != nil {
 		return err
 	}
-	audit := s.audit(ctx)
+	audit := auditLedger(ctx, s.target.URI, database)
 	fmt.Fprintf(out, "\naudit: %s\n", audit)
-	return s.writeReport(sums, audit)
+	name := "sla-" + time.Now().UTC().Format("20060102T150405Z")
+	return s.writeSummary(name, func(w io.Writer, runs []string) ([]study.File, error) {
+		return nil, res.WriteReport(w, audit, runs)
+	})
 }
 
-func (s *slaStudy) tables(w io.Writer, f study.Format, sums []study.Summary) error {
-	if err := study.WriteRuns(w, f, s.runs, s.sla); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	if err := study.WriteSummary(w, f, sums); err != nil {
-		return err
-	}
-	if distinctRates(s.runs) > 1 {
-		fmt.Fprintln(w)
-		return study.WriteScaling(w, f, sums, s.sla)
-	}
-	return nil
-}
-
-func distinctRates(runs []study.Run) int {
-	seen := map[float64]bool{}
-	for _, r := range runs {
-		seen[r.TPS] = true
-	}
-	return len(seen)
-}
-
-// audit reconciles the ledger after the study.
-func (s *slaStudy) audit(ctx context.Context) string {
-	db := s.f.database
+// auditLedger reconciles the ledger after the study.
+func auditLedger(ctx context.Context, uri, db string) string {
 	if db == "" {
 		db = spec.DefaultDatabase
 	}
-	a, err := runner.AuditLedger(context.WithoutCancel(ctx), s.target.URI, db)
+	a, err := runner.AuditLedger(context.WithoutCancel(ctx), uri, db)
 	if err != nil {
 		return "not done: " + err.Error()
 	}
@@ -295,28 +173,6 @@ func (s *slaStudy) audit(ctx context.Context) string {
 		return "FAILED: " + strings.Join(p, "; ")
 	}
 	return fmt.Sprintf("%d transfers, %d accounts: balances conserved, every entry one debit and one credit", a.Entries, a.Accounts)
-}
-
-func (s *slaStudy) writeReport(sums []study.Summary, audit string) error {
-	name := "sla-" + time.Now().UTC().Format("20060102T150405Z")
-	return s.writeSummary(name, func(b *strings.Builder) error {
-		fmt.Fprintf(b, "# Transactions at a fixed rate: %s\n\n", s.sla)
-		if s.f.stage != "" {
-			fmt.Fprintf(b, "Stage: %s\n\n", s.f.stage)
-		}
-		if err := s.tables(b, study.Markdown, sums); err != nil {
-			return err
-		}
-		fmt.Fprintf(b, "\nAudit: %s\n", audit)
-		return nil
-	})
-}
-
-func msText(v *float64) string {
-	if v == nil {
-		return "—"
-	}
-	return strconv.FormatFloat(*v, 'g', 3, 64)
 }
 
 func (a *app) slaJourneyCmd() *cobra.Command {
@@ -333,7 +189,11 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 				return usage(fmt.Errorf("--p99: %w", err))
 			}
 			return sf.with(a, cmd, func(st store.Store) error {
-				runs, err := storedSLARuns(cmd.Context(), st)
+				docs, err := st.List(cmd.Context(), 0)
+				if err != nil {
+					return err
+				}
+				runs, err := study.RunsOf(docs)
 				if err != nil {
 					return err
 				}
@@ -355,24 +215,4 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 	cmd.Flags().StringVar(&p999, "p999", "", "also require p99.9 within this")
 	cmd.Flags().BoolVar(&md, "markdown", false, "print a Markdown table")
 	return cmd
-}
-
-// storedSLARuns reads every stored txn_sla run.
-func storedSLARuns(ctx context.Context, st store.Store) ([]study.Run, error) {
-	docs, err := st.List(ctx, 0)
-	if err != nil {
-		return nil, err
-	}
-	var runs []study.Run
-	for i := range docs {
-		if docs[i].TestName != study.TestName {
-			continue
-		}
-		r, err := study.RunOf(&docs[i])
-		if err != nil {
-			return nil, fmt.Errorf("run %s: %w", docs[i].RunID, err)
-		}
-		runs = append(runs, r)
-	}
-	return runs, nil
 }

@@ -1,23 +1,27 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"strconv"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
-// study is what the commands that make many runs (sla, sweep, catalog)
-// share: the target and results store, the notes already shown, and each
-// run's report.
+// studyRun is what the commands that make many runs (sla, sweep,
+// calibrate, catalog, plan, load) share: the target and results store,
+// the notes already shown, and each run's report.
 type studyRun struct {
 	app       *app
 	registry  *workload.Registry // the workloads it runs (default: the built-in ones)
@@ -30,6 +34,11 @@ type studyRun struct {
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
 	return &studyRun{app: a, registry: builtin.Registry(), target: t, store: st, reportDir: reportDir, noted: map[string]bool{}}
+}
+
+// env is the seam a study runs through: the real runner and store.
+func (s *studyRun) env() study.Env {
+	return study.Env{Measure: s.measure, Keep: s.keep, Registry: s.registry, Say: s.app.say}
 }
 
 // measure runs one scenario with a live progress line; variant holds the
@@ -45,7 +54,8 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant map[s
 }
 
 // keep stores a run (or rescues it to a file), shows each of its notes
-// once per study, and writes its report.
+// once per study, and writes its report; a report that cannot be written
+// is a warning, never the loss of the stored run.
 func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 	if err := s.store.Save(context.WithoutCancel(ctx), d); err != nil {
 		return s.app.rescue(d, err)
@@ -59,9 +69,12 @@ func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 	if s.reportDir == "" {
 		return nil
 	}
-	if path, err := writeReport(d, s.reportDir); err == nil {
-		s.reports = append(s.reports, path)
+	path, err := writeReport(d, s.reportDir)
+	if err != nil {
+		s.app.say("warning: run %s is stored, but its report was not written: %v\n", d.RunID, err)
+		return nil
 	}
+	s.reports = append(s.reports, path)
 	return nil
 }
 
@@ -73,28 +86,68 @@ func stopped(d *result.Doc) error {
 	return fmt.Errorf("%w: run %s stopped early; its partial result is stored", errInterrupted, d.RunID)
 }
 
-// writeSummary writes the study's Markdown report, name.md: what body
-// writes, then links to the runs' reports; nothing without a report
+// studyBase is a study's scenario from its command's settings (flag name
+// → text, "" not given) and -p parameters.
+func studyBase(workloadName string, settings [][2]string, params []string) (study.Base, error) {
+	sc := &spec.Scenario{Workload: workloadName}
+	var errs []error
+	for _, kv := range settings {
+		if kv[1] != "" {
+			errs = append(errs, sc.SetFlag(kv[0], kv[1]))
+		}
+	}
+	return study.Base{Scenario: sc, Params: params}, errors.Join(errs...)
+}
+
+// writeSummary writes the study's Markdown report, name.md, and the files
+// it links into the report directory, and says where; render is handed
+// the file names of the runs' reports. Nothing without a report
 // directory.
-func (s *studyRun) writeSummary(name string, body func(*strings.Builder) error) error {
+func (s *studyRun) writeSummary(name string, render func(w io.Writer, runs []string) ([]study.File, error)) error {
 	if s.reportDir == "" {
 		return nil
 	}
-	var b strings.Builder
-	if err := body(&b); err != nil {
+	runs := make([]string, len(s.reports))
+	for i, p := range s.reports {
+		runs[i] = filepath.Base(p)
+	}
+	var b bytes.Buffer
+	files, err := render(&b, runs)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(&b, "\n## Runs\n\n")
-	for _, p := range s.reports {
-		fmt.Fprintf(&b, "- [%s](%s)\n", filepath.Base(p), filepath.Base(p))
-	}
-	if err := os.MkdirAll(s.reportDir, 0o755); err != nil {
-		return err
-	}
-	path := filepath.Join(s.reportDir, name+".md")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	path, err := writeReportFiles(s.reportDir, name, b.Bytes(), files)
+	if err != nil {
 		return err
 	}
 	s.app.say("report: %s\n", path)
 	return nil
+}
+
+// writeReportFiles writes dir/name.md and the files it links (paths
+// relative to dir), and returns the report's path.
+func writeReportFiles(dir, name string, md []byte, files []study.File) (string, error) {
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name+".md")
+	return path, os.WriteFile(path, md, 0o644)
+}
+
+// msText formats a latency in milliseconds to three significant figures,
+// "—" when not recorded.
+func msText(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*v, 'g', 3, 64)
 }

@@ -1,22 +1,14 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/report"
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
-	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
@@ -86,12 +78,12 @@ achieved rate and p99 per rate.`,
 }
 
 func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
-	crit, rates, err := f.check()
+	s, err := f.study()
 	if err != nil {
 		return usage(err)
 	}
 	// Build one scenario before connecting, so bad parameters fail fast.
-	if _, err := f.scenario(firstRate(rates, f.start), 0, 1, "", ""); err != nil {
+	if err := s.Check(study.Env{Registry: builtin.Registry()}); err != nil {
 		return usage(err)
 	}
 	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
@@ -99,21 +91,14 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 		return err
 	}
 	defer closeStore()
-	s := &sweep{studyRun: newStudy(a, t, st, f.reportDir), f: f, crit: crit, id: runner.NewRunID(time.Now())}
-	runErr := s.run(ctx, rates)
-	return errors.Join(runErr, s.finish())
+	s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), t.URI
+	run := newStudy(a, t, st, f.reportDir)
+	res, runErr := s.Run(ctx, run.env())
+	return errors.Join(runErr, run.finishSweep(res))
 }
 
-func firstRate(rates []float64, start float64) float64 {
-	if len(rates) > 0 {
-		return rates[0]
-	}
-	return start
-}
-
-// check validates the flags and returns the criteria and the rates (nil:
-// auto).
-func (f sweepFlags) check() (study.Criteria, []float64, error) {
+// study validates the flags and returns the sweep they describe.
+func (f sweepFlags) study() (study.SweepStudy, error) {
 	var errs []error
 	c := study.Criteria{MinFraction: study.DefaultSweepFraction, MaxErrors: f.maxErrors}
 	if f.workload == "" {
@@ -126,170 +111,36 @@ func (f sweepFlags) check() (study.Criteria, []float64, error) {
 	if f.repeat < 1 {
 		errs = append(errs, fmt.Errorf("--repeat: got %d, want at least 1", f.repeat))
 	}
-	var rates []float64
-	switch f.rates {
-	case "":
+	var rates study.Search
+	list, auto, err := study.ParseRates("--rates", f.rates)
+	switch {
+	case f.rates == "":
 		errs = append(errs, errors.New("--rates: required: a list of rates such as 1000,2000,5000, or auto"))
-	case "auto":
-		if f.start <= 0 || f.factor <= 1 || f.max < f.start {
-			errs = append(errs, errors.New("--rates auto: want --start > 0, --factor > 1 and --max ≥ --start"))
-		}
+	case err != nil:
+		errs = append(errs, err)
+	case auto && (f.start <= 0 || f.factor <= 1 || f.max < f.start):
+		errs = append(errs, errors.New("--rates auto: want --start > 0, --factor > 1 and --max ≥ --start"))
+	case auto:
+		rates = study.Auto{Start: f.start, Factor: f.factor, Max: f.max}
 	default:
-		for _, part := range strings.Split(f.rates, ",") {
-			r, err := spec.ParseRate(strings.TrimSpace(part))
-			if err != nil {
-				errs = append(errs, fmt.Errorf("--rates: %q: %w", part, err))
-				continue
-			}
-			rates = append(rates, float64(r))
-		}
+		rates = list
 	}
-	return c, rates, errors.Join(errs...)
+	base, err := studyBase(f.workload, [][2]string{{"duration", f.duration}, {"warmup", f.warmup},
+		{"threads", f.threads}, {"database", f.database}, {"label", f.label}}, f.params)
+	errs = append(errs, err)
+	return study.SweepStudy{Base: base, Rates: rates, Repeat: f.repeat, Criteria: c, Cost: f.costPerHour}, errors.Join(errs...)
 }
 
-// sweep is one invocation of mongobench sweep.
-type sweep struct {
-	*studyRun
-	f     sweepFlags
-	crit  study.Criteria
-	id    string
-	steps []study.Step
-}
-
-// run measures the listed rates, or searches automatically.
-func (s *sweep) run(ctx context.Context, rates []float64) error {
-	s.app.say("sweep %s of %s: a step holds when %s\n", s.id, s.f.workload, s.crit)
-	if rates != nil {
-		for i, r := range rates {
-			if _, err := s.level(ctx, r, i+1); err != nil {
-				return err
-			}
-		}
+// finishSweep prints the tables and writes the sweep report.
+func (s *studyRun) finishSweep(res study.SweepResult) error {
+	if len(res.Steps) == 0 {
 		return nil
 	}
-	auto := study.Auto{Start: s.f.start, Factor: s.f.factor, Max: s.f.max}
-	var tried []study.Tried
-	for {
-		r, ok := auto.Next(tried)
-		if !ok {
-			return nil
-		}
-		held, err := s.level(ctx, r, len(tried)+1)
-		if err != nil {
-			return err
-		}
-		tried = append(tried, study.Tried{Rate: r, Held: held})
-	}
-}
-
-// level runs every repetition at one rate and reports whether most held.
-func (s *sweep) level(ctx context.Context, rate float64, index int) (bool, error) {
-	held := 0
-	for rep := range s.f.repeat {
-		st, err := s.one(ctx, rate, index, rep)
-		if err != nil {
-			return false, err
-		}
-		if ok, _ := study.Holds(st, s.crit); ok {
-			held++
-		}
-	}
-	return 2*held > s.f.repeat, nil
-}
-
-// one measures, stores and reports one step.
-func (s *sweep) one(ctx context.Context, rate float64, index, rep int) (study.Step, error) {
-	sc, err := s.f.scenario(rate, rep, index, s.id, s.target.URI)
-	if err != nil {
-		return study.Step{}, usage(err)
-	}
-	d, err := s.measure(ctx, sc, s.f.variant(s.id, index, rep))
-	if err != nil {
-		return study.Step{}, err
-	}
-	return s.record(ctx, d)
-}
-
-func (s *sweep) record(ctx context.Context, d *result.Doc) (study.Step, error) {
-	st, err := study.StepOf(d)
-	if err != nil {
-		return st, err
-	}
-	ok, reasons := study.Holds(st, s.crit)
-	d.TestResults["sweep"] = map[string]any{"id": s.id, "step": st.Index, "criteria": s.crit.String(), "holds": ok, "reasons": reasons}
-	if err := s.keep(ctx, d); err != nil {
-		return st, err
-	}
-	s.steps = append(s.steps, st)
-	verdict := "holds"
-	if !ok {
-		verdict = "fails: " + strings.Join(reasons, "; ")
-	}
-	p99 := "—"
-	if v := st.P99(); v != nil {
-		p99 = msText(v)
-	}
-	s.app.say("step %d %8.0f/s run %d: achieved %.0f/s, p99 %s ms, %d errors, %d late: %s\n",
-		st.Index, st.Rate, st.Rep+1, st.Achieved, p99, st.Errors, st.Late, verdict)
-	return st, stopped(d)
-}
-
-// variant is what identifies a step within its sweep, and the target's
-// price when given (instance.cost, cents per hour).
-func (f sweepFlags) variant(id string, index, rep int) map[string]any {
-	v := map[string]any{"sweep": id, "sweepStep": index, "repetition": rep}
-	if f.costPerHour > 0 {
-		v["instance"] = map[string]any{"cost": math.Round(f.costPerHour*1e4) / 1e2}
-	}
-	return v
-}
-
-// scenario builds the step's scenario; the test name is the workload's.
-func (f sweepFlags) scenario(rate float64, rep, index int, id, uri string) (*spec.Scenario, error) {
-	set := map[string]string{
-		"rate": strconv.FormatFloat(rate, 'f', -1, 64), "duration": f.duration,
-		"warmup": f.warmup, "repetition": strconv.Itoa(rep), "uri": uri,
-		"threads": f.threads, "database": f.database, "label": f.label,
-	}
-	return buildScenario(builtin.Registry(), f.workload, set, f.params)
-}
-
-// finish prints the tables and writes the sweep report.
-func (s *sweep) finish() error {
-	if len(s.steps) == 0 {
-		return nil
-	}
-	out := s.app.stdout
-	fmt.Fprintln(out)
-	if err := s.tables(out, study.Text); err != nil {
+	fmt.Fprintln(s.app.stdout)
+	if err := res.WriteTables(s.app.stdout, study.Text); err != nil {
 		return err
 	}
-	return s.writeReport()
-}
-
-func (s *sweep) tables(w io.Writer, f study.Format) error {
-	if err := study.WriteSweep(w, f, s.steps, s.crit); err != nil {
-		return err
-	}
-	if s.f.repeat > 1 {
-		fmt.Fprintln(w)
-		return study.WriteSpread(w, f, study.Spreads(s.steps))
-	}
-	return nil
-}
-
-func (s *sweep) writeReport() error {
-	return s.writeSummary("sweep-"+s.id, func(b *strings.Builder) error {
-		fmt.Fprintf(b, "# Throughput sweep of %s\n\nSweep %s. A step holds when %s.\n\n", s.f.workload, s.id, s.crit)
-		if s.f.label != "" {
-			fmt.Fprintf(b, "Label: %s\n\n", s.f.label)
-		}
-		if err := s.tables(b, study.Markdown); err != nil {
-			return err
-		}
-		label := cmp.Or(s.f.label, s.f.workload)
-		return writeSweepCharts(b, s.reportDir, "sweep-"+s.id, s.f.workload+" sweep "+s.id, []report.Curve{curveOf(label, s.steps)})
-	})
+	return s.writeSummary(res.ReportName(), res.WriteReport)
 }
 
 // criteriaFlags reads --sla and --max-errors into c, returning what is

@@ -90,11 +90,15 @@ func (c Calibration) Knee(steps []ThreadStep) (int, bool) {
 	return 0, false
 }
 
-// Next returns the thread count to run after steps, or false when the
-// search is over: a knee was found, or Max was reached.
-func (c Calibration) Next(steps []ThreadStep) (int, bool) {
-	if len(steps) == 0 {
-		return c.Start, c.Start > 0 && c.Start <= c.Max
+// Next returns the thread count to run after the trials, or false when
+// the search is over: a knee was found, or Max was reached.
+func (c Calibration) Next(tried []Trial) (float64, bool) {
+	if len(tried) == 0 {
+		return float64(c.Start), c.Start > 0 && c.Start <= c.Max
+	}
+	steps := make([]ThreadStep, len(tried))
+	for i, t := range tried {
+		steps[i] = ThreadStep{Threads: int(t.Value), Achieved: t.Achieved, P99: t.P99}
 	}
 	if _, ok := c.Knee(steps); ok {
 		return 0, false
@@ -103,7 +107,12 @@ func (c Calibration) Next(steps []ThreadStep) (int, bool) {
 	if last >= c.Max {
 		return 0, false
 	}
-	return min(max(last*c.Factor, last+1), c.Max), true
+	return float64(min(max(last*c.Factor, last+1), c.Max)), true
+}
+
+// trial is the step as a search sees it.
+func (s ThreadStep) trial() Trial {
+	return Trial{Value: float64(s.Threads), Held: true, Achieved: s.Achieved, P99: s.P99}
 }
 
 // WriteCalibration writes one line per step (threads, achieved rate, gain

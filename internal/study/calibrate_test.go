@@ -17,6 +17,15 @@ func curve() []ThreadStep {
 	return []ThreadStep{ts(1, 1500, fl(1.1)), ts(2, 2800, fl(1.3)), ts(4, 4700, fl(2.0)), ts(8, 5930, fl(4.1)), ts(16, 6054, fl(9.8))}
 }
 
+// trials are the steps as the search sees them.
+func trials(steps []ThreadStep) []Trial {
+	out := make([]Trial, len(steps))
+	for i, s := range steps {
+		out[i] = s.trial()
+	}
+	return out
+}
+
 var cal = Calibration{Start: 1, Factor: 2, Max: 256}
 
 func TestKnee(t *testing.T) {
@@ -46,7 +55,7 @@ func TestCalibrationNext(t *testing.T) {
 		name  string
 		c     Calibration
 		steps []ThreadStep
-		want  int
+		want  float64
 		ok    bool
 	}{
 		{"first", cal, nil, 1, true},
@@ -57,9 +66,9 @@ func TestCalibrationNext(t *testing.T) {
 		{"factor 1 still grows", Calibration{Start: 1, Factor: 1, Max: 8}, curve()[:1], 2, true},
 		{"bad start", Calibration{Start: 0, Factor: 2, Max: 8}, nil, 0, false},
 	} {
-		got, ok := tc.c.Next(tc.steps)
+		got, ok := tc.c.Next(trials(tc.steps))
 		if got != tc.want || ok != tc.ok {
-			t.Errorf("%s: got %d, %v; want %d, %v", tc.name, got, ok, tc.want, tc.ok)
+			t.Errorf("%s: got %v, %v; want %v, %v", tc.name, got, ok, tc.want, tc.ok)
 		}
 	}
 }

@@ -1,6 +1,17 @@
 // Package study holds the studies: the commands that make many runs and
 // decide from their results (sla, sweep, calibrate, compare), and the
-// tables they print.
+// tables and reports they print.
+//
+// A study runs through an Env (env.go): it builds each run's scenario
+// from a Base, measures it with Env.Measure, judges the result document,
+// records the verdict in its testResults, and hands it to Env.Keep. It
+// never talks to MongoDB itself; the cli fills Env with the runner and
+// the store, tests with constructed result documents. SweepStudy,
+// SLAStudy and CalibrateStudy (*_study.go) each ask a Search (search.go:
+// List, Auto, Ladder, Calibration) for the next value to measure, from
+// the Trials so far; Majority decides a value measured several times.
+// Their Markdown reports (report.go) render to an io.Writer and return
+// the chart files they link.
 //
 // SLA (sla.go, run.go): transaction runs judged against a latency SLA;
 // one line per run, a summary per variant, the scaling study and the

@@ -64,6 +64,22 @@ func RunOf(d *result.Doc) (Run, error) {
 	return r, nil
 }
 
+// RunsOf reads the txn_sla runs among docs, skipping other tests.
+func RunsOf(docs []result.Doc) ([]Run, error) {
+	var runs []Run
+	for i := range docs {
+		if docs[i].TestName != TestName {
+			continue
+		}
+		r, err := RunOf(&docs[i])
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", docs[i].RunID, err)
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
 // targetRate returns the variant's target rate, else the schedule's.
 func targetRate(d *result.Doc) (float64, error) {
 	v, ok, err := number(d.Variant, "targetRate")

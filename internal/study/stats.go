@@ -22,7 +22,7 @@ type Summary struct {
 }
 
 // Majority reports whether most runs passed.
-func (s Summary) Majority() bool { return 2*s.Passed > s.Runs }
+func (s Summary) Majority() bool { return Majority(s.Passed, s.Runs) }
 
 // Summarize groups runs by mode and target rate, ordered by rate, then
 // mode (per-op before client-bulk).

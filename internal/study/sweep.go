@@ -199,7 +199,7 @@ type Level struct {
 }
 
 // Holds reports whether most repetitions held.
-func (l Level) Holds() bool { return 2*l.Held > len(l.Steps) }
+func (l Level) Holds() bool { return Majority(l.Held, len(l.Steps)) }
 
 // Levels groups steps by target rate, ascending.
 func Levels(steps []Step, c Criteria) []Level {
@@ -256,22 +256,16 @@ type Auto struct {
 	MaxBisect          int     // 0 means 4
 }
 
-// Tried is a target rate already measured and whether it held.
-type Tried struct {
-	Rate float64
-	Held bool
-}
-
 // Next returns the next target rate to measure after tried (in the order
 // measured), or false when the search is over. Rates are whole operations
 // per second.
-func (a Auto) Next(tried []Tried) (float64, bool) {
+func (a Auto) Next(tried []Trial) (float64, bool) {
 	if len(tried) == 0 {
 		return math.Round(a.Start), a.Start > 0 && a.Start <= a.Max
 	}
-	firstBad := slices.IndexFunc(tried, func(t Tried) bool { return !t.Held })
+	firstBad := slices.IndexFunc(tried, func(t Trial) bool { return !t.Held })
 	if firstBad < 0 {
-		last := tried[len(tried)-1].Rate
+		last := tried[len(tried)-1].Value
 		if last >= a.Max {
 			return 0, false
 		}
@@ -280,12 +274,12 @@ func (a Auto) Next(tried []Tried) (float64, bool) {
 	good, bad := 0.0, math.Inf(1)
 	for _, t := range tried {
 		if t.Held {
-			good = max(good, t.Rate)
+			good = max(good, t.Value)
 		}
 	}
 	for _, t := range tried {
-		if !t.Held && t.Rate > good {
-			bad = min(bad, t.Rate)
+		if !t.Held && t.Value > good {
+			bad = min(bad, t.Value)
 		}
 	}
 	minGap, maxBisect := cmp.Or(a.MinGap, 0.10), cmp.Or(a.MaxBisect, 4)

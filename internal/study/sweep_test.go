@@ -93,17 +93,17 @@ func TestSaturationAndMaxAtSLA(t *testing.T) {
 
 func TestAutoNext(t *testing.T) {
 	a := Auto{Start: 500, Factor: 2, Max: 100000}
-	h := func(rates ...float64) []Tried { // positive held, negative failed
-		var out []Tried
+	h := func(rates ...float64) []Trial { // positive held, negative failed
+		var out []Trial
 		for _, r := range rates {
-			out = append(out, Tried{Rate: math.Abs(r), Held: r > 0})
+			out = append(out, Trial{Value: math.Abs(r), Held: r > 0})
 		}
 		return out
 	}
 	for _, tc := range []struct {
 		name  string
 		a     Auto
-		tried []Tried
+		tried []Trial
 		want  float64 // 0: done
 	}{
 		{"start", a, nil, 500},
@@ -135,7 +135,7 @@ func TestAutoNext(t *testing.T) {
 		if !ok {
 			break
 		}
-		tried = append(tried, Tried{Rate: r, Held: r <= 1000})
+		tried = append(tried, Trial{Value: r, Held: r <= 1000})
 		if len(tried) > 20 {
 			t.Fatal("search does not end")
 		}

@@ -1,0 +1,91 @@
+package study
+
+import (
+	"context"
+	"io"
+	"strconv"
+
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// CalibrateStudy is one invocation of mongobench calibrate: a workload
+// closed loop with the thread counts its search chooses, until the knee.
+// Every step is a stored run whose variant carries the calibration id and
+// calibrationStep, and whose testResults.calibration records its gain.
+type CalibrateStudy struct {
+	ID     string      // the calibration's id, shared by its steps
+	Search Calibration // the thread counts and when to stop
+	Base   Base        // each step's scenario but for its threads
+}
+
+// CalibrateResult is what a calibration measured, in the order run.
+type CalibrateResult struct {
+	Study CalibrateStudy
+	Steps []ThreadStep
+}
+
+// Check builds the first step's scenario, so that a bad workload or
+// parameter fails before anything connects.
+func (c CalibrateStudy) Check(env Env) error {
+	n, ok := c.Search.Next(nil)
+	if !ok {
+		return nil
+	}
+	_, err := c.scenario(env, n)
+	return err
+}
+
+// Run measures the thread counts the search chooses until it ends, a run
+// fails or one stops early (ErrStopped). The result holds every step
+// measured, also on error.
+func (c CalibrateStudy) Run(ctx context.Context, env Env) (CalibrateResult, error) {
+	res := CalibrateResult{Study: c}
+	env.say("calibration %s of %s: double the threads until a step gains < %s%% while p99 climbs\n",
+		c.ID, c.Base.Scenario.Workload, strconv.FormatFloat(c.Search.minGain()*100, 'f', -1, 64))
+	var tried []Trial
+	for {
+		n, ok := c.Search.Next(tried)
+		if !ok {
+			return res, nil
+		}
+		s, err := c.step(ctx, env, &res, n)
+		if err != nil {
+			return res, err
+		}
+		tried = append(tried, s.trial())
+	}
+}
+
+// step measures, records and keeps one step.
+func (c CalibrateStudy) step(ctx context.Context, env Env, res *CalibrateResult, threads float64) (ThreadStep, error) {
+	sc, err := c.scenario(env, threads)
+	if err != nil {
+		return ThreadStep{}, err
+	}
+	d, err := env.Measure(ctx, sc, map[string]any{"calibration": c.ID, "calibrationStep": len(res.Steps) + 1})
+	if err != nil {
+		return ThreadStep{}, err
+	}
+	s := ThreadStepOf(d)
+	res.Steps = append(res.Steps, s)
+	entry := map[string]any{"id": c.ID, "step": len(res.Steps)}
+	if g := Gain(res.Steps, len(res.Steps)-1); g != nil {
+		entry["gain"] = *g
+	}
+	d.TestResults["calibration"] = entry
+	if err := env.Keep(ctx, d); err != nil {
+		return s, err
+	}
+	env.say("step %d %4d threads: %.0f ops/s, p99 %s ms, %d errors\n", len(res.Steps), s.Threads, s.Achieved, progressMS(s.P99), s.Errors)
+	return s, stopped(d)
+}
+
+// scenario is the closed-loop scenario of one step.
+func (c CalibrateStudy) scenario(env Env, threads float64) (*spec.Scenario, error) {
+	return c.Base.scenario(env, func(sc *spec.Scenario) { sc.Threads = int(threads) })
+}
+
+// WriteTables writes the table of steps and the knee.
+func (r CalibrateResult) WriteTables(w io.Writer, f Format) error {
+	return WriteCalibration(w, f, r.Steps, r.Study.Search)
+}

@@ -1,0 +1,118 @@
+package study
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Contender is one label of a comparison: its stored sweep runs, of which
+// the latest sweep is compared.
+type Contender struct {
+	Label string
+	Docs  []result.Doc
+	Cost  *float64 // dollars per hour given by the user; nil: the price stored with the sweep
+}
+
+// Comparison is the latest sweeps of two or more labels side by side: the
+// first label compared with each of the others.
+type Comparison struct {
+	Criteria Criteria
+	Profiles []Profile
+	Pairs    []Pair
+	Curves   []report.Curve // one chart line per label
+}
+
+// ErrMixedWorkloads marks a comparison of sweeps of different workloads.
+var ErrMixedWorkloads = errors.New("the latest sweeps ran different workloads")
+
+// CompareSweeps compares the latest sweep of each contender under c.
+// The sweeps must have run one workload.
+func CompareSweeps(cs []Contender, c Criteria) (Comparison, error) {
+	out := Comparison{Criteria: c}
+	for _, ct := range cs {
+		steps := make([]Step, 0, len(ct.Docs))
+		for i := range ct.Docs {
+			s, err := StepOf(&ct.Docs[i])
+			if err != nil {
+				return Comparison{}, err
+			}
+			steps = append(steps, s)
+		}
+		steps = LatestSweep(steps)
+		out.Profiles = append(out.Profiles, ProfileOf(ct.Label, steps, ct.Cost, c))
+		out.Curves = append(out.Curves, ChartCurve(ct.Label, steps))
+	}
+	if len(out.Profiles) == 0 {
+		return out, nil
+	}
+	first := out.Profiles[0]
+	for _, p := range out.Profiles[1:] {
+		if p.Workload != first.Workload {
+			return Comparison{}, fmt.Errorf("%w (%s: %s, %s: %s); choose one with --workload",
+				ErrMixedWorkloads, first.Label, first.Workload, p.Label, p.Workload)
+		}
+	}
+	for _, p := range out.Profiles[1:] {
+		out.Pairs = append(out.Pairs, Compare(first, p, c))
+	}
+	return out, nil
+}
+
+// WriteTables writes the profiles, then each pair's tables and verdict.
+func (c Comparison) WriteTables(w io.Writer, f Format) error {
+	if err := WriteProfiles(w, f, c.Profiles); err != nil {
+		return err
+	}
+	for _, p := range c.Pairs {
+		title := "\n" + CompareTitle(p) + "\n\n"
+		if f == Markdown {
+			title = "\n## " + CompareTitle(p) + "\n\n"
+		}
+		if _, err := io.WriteString(w, title); err != nil {
+			return err
+		}
+		if err := WritePair(w, f, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c Comparison) labels() []string {
+	out := make([]string, len(c.Profiles))
+	for i, p := range c.Profiles {
+		out[i] = p.Label
+	}
+	return out
+}
+
+// ReportName is the comparison report's file name without ".md",
+// compare-A-vs-B….
+func (c Comparison) ReportName() string {
+	return SafeName("compare-" + strings.Join(c.labels(), "-vs-"))
+}
+
+// WriteReport writes the comparison's Markdown report: the labels, the
+// criteria, the tables and the charts; it returns the charts.
+func (c Comparison) WriteReport(out io.Writer) ([]File, error) {
+	if len(c.Profiles) == 0 {
+		return nil, errors.New("nothing to compare")
+	}
+	labels := strings.Join(c.labels(), " vs ")
+	workload := c.Profiles[0].Workload
+	w := &writer{w: out}
+	w.printf("# %s: %s\n\nA target holds when %s.\n\n", labels, workload, c.Criteria)
+	if err := c.WriteTables(w, Markdown); err != nil {
+		return nil, err
+	}
+	charts, err := writeSweepCharts(w, c.ReportName(), labels+" ("+workload+")", c.Curves)
+	if err != nil {
+		return nil, err
+	}
+	return charts, w.err
+}

@@ -1,0 +1,162 @@
+package study
+
+import (
+	"context"
+	"io"
+
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// SLAStudy is one invocation of mongobench sla: the ledger workload open
+// loop at the rates its search chooses, Runs times per mode and rate,
+// alternating modes within each repetition so that machine noise falls on
+// every mode alike. Every run is stored with its verdict in
+// testResults.sla.
+type SLAStudy struct {
+	SLA   SLA
+	Rates Search   // List, or Ladder for --tps auto
+	Runs  int      // repetitions per mode and rate; at least 1
+	Modes []string // ledger modes, run in this order
+	Stage string   // free-text stage of a tuning journey, stored in the variant
+	Base  Base     // the ledger scenario but for its rate, repetition and mode
+}
+
+// SLAResult is what an SLA study measured, in the order run.
+type SLAResult struct {
+	Study SLAStudy
+	Runs  []Run
+}
+
+// Check builds the first run's scenario, so that a bad parameter fails
+// before anything connects.
+func (s SLAStudy) Check(env Env) error {
+	tps, ok := s.Rates.Next(nil)
+	if !ok || len(s.Modes) == 0 {
+		return nil
+	}
+	_, err := s.scenario(env, tps, s.Modes[0], 0)
+	return err
+}
+
+// Run measures every rate the search chooses until it ends (with Ladder,
+// once every mode failed at a rate), a run fails or one stops early
+// (ErrStopped). The result holds every run measured, also on error.
+func (s SLAStudy) Run(ctx context.Context, env Env) (SLAResult, error) {
+	res := SLAResult{Study: s}
+	env.say("SLA: %s; %d runs per mode and rate\n", s.SLA, s.Runs)
+	var tried []Trial
+	for {
+		tps, ok := s.Rates.Next(tried)
+		if !ok {
+			break
+		}
+		if err := s.level(ctx, env, &res, tps); err != nil {
+			return res, err
+		}
+		tried = append(tried, res.trial(tps))
+	}
+	if _, ladder := s.Rates.(Ladder); ladder && len(tried) > 0 && !tried[len(tried)-1].Held {
+		env.say("every mode failed at %.0f TPS: stopping\n", tried[len(tried)-1].Value)
+	}
+	return res, nil
+}
+
+// level runs every repetition of every mode at one rate.
+func (s SLAStudy) level(ctx context.Context, env Env, res *SLAResult, tps float64) error {
+	for rep := range s.Runs {
+		for _, mode := range s.Modes {
+			if err := s.one(ctx, env, res, tps, mode, rep); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// one measures, judges and keeps one run.
+func (s SLAStudy) one(ctx context.Context, env Env, res *SLAResult, tps float64, mode string, rep int) error {
+	sc, err := s.scenario(env, tps, mode, rep)
+	if err != nil {
+		return err
+	}
+	d, err := env.Measure(ctx, sc, map[string]any{"stage": s.Stage, "mode": mode})
+	if err != nil {
+		return err
+	}
+	r, err := RunOf(d)
+	if err != nil {
+		return err
+	}
+	v := Judge(r, s.SLA)
+	d.TestResults["sla"] = map[string]any{"spec": s.SLA.String(), "pass": v.Pass, "reasons": v.Reasons}
+	if err := env.Keep(ctx, d); err != nil {
+		return err
+	}
+	res.Runs = append(res.Runs, r)
+	env.say("%-11s %6.0f TPS run %d: p99 %s ms, %.0f/s, %d retries: %s\n",
+		r.Mode, r.TPS, r.Rep+1, progressMS(r.P99), r.Achieved, r.Retries, v)
+	return stopped(d)
+}
+
+// scenario is the scenario of one run; the mode is set after the -p
+// parameters, so it wins over one given there.
+func (s SLAStudy) scenario(env Env, tps float64, mode string, rep int) (*spec.Scenario, error) {
+	return s.Base.scenario(env, func(sc *spec.Scenario) {
+		sc.Rate, sc.Repetition = spec.Rate(tps), rep
+	}, "mode="+mode)
+}
+
+// trial sums up the runs at tps: it held when most runs of some mode
+// passed.
+func (r SLAResult) trial(tps float64) Trial {
+	held := false
+	for _, sum := range Summarize(r.Runs, r.Study.SLA) {
+		if sum.TPS == tps && sum.Majority() {
+			held = true
+		}
+	}
+	var achieved, p99s []float64
+	for _, run := range r.Runs {
+		if run.TPS != tps {
+			continue
+		}
+		achieved = append(achieved, run.Achieved)
+		if run.P99 != nil {
+			p99s = append(p99s, *run.P99)
+		}
+	}
+	return trialOf(tps, held, achieved, p99s)
+}
+
+// Summaries are the runs summed up per mode and rate.
+func (r SLAResult) Summaries() []Summary { return Summarize(r.Runs, r.Study.SLA) }
+
+// WriteTables writes the runs, the summary per mode and rate, and with
+// several rates the scaling table.
+func (r SLAResult) WriteTables(w io.Writer, f Format) error {
+	sums := r.Summaries()
+	if err := WriteRuns(w, f, r.Runs, r.Study.SLA); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
+	}
+	if err := WriteSummary(w, f, sums); err != nil {
+		return err
+	}
+	if distinctRates(r.Runs) > 1 {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+		return WriteScaling(w, f, sums, r.Study.SLA)
+	}
+	return nil
+}
+
+func distinctRates(runs []Run) int {
+	seen := map[float64]bool{}
+	for _, r := range runs {
+		seen[r.TPS] = true
+	}
+	return len(seen)
+}

@@ -1,0 +1,142 @@
+package study
+
+import (
+	"context"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// SweepStudy is one invocation of mongobench sweep: a workload open loop
+// at the target rates its search chooses, each Repeat times. Every step
+// is a stored run whose variant carries the sweep id, sweepStep and
+// repetition, and whose testResults.sweep records whether it held.
+type SweepStudy struct {
+	ID       string   // the sweep's id, shared by its steps
+	Base     Base     // each step's scenario but for its rate and repetition
+	Rates    Search   // List or Auto
+	Repeat   int      // runs per target rate; at least 1
+	Criteria Criteria // when a step holds
+	Cost     float64  // the target's price in dollars per hour, stored as instance.cost in cents; 0 unknown
+}
+
+// SweepResult is what a sweep measured, in the order run.
+type SweepResult struct {
+	Study SweepStudy
+	Steps []Step
+}
+
+// Check builds the first step's scenario, so that a bad workload or
+// parameter fails before anything connects.
+func (s SweepStudy) Check(env Env) error {
+	rate, ok := s.Rates.Next(nil)
+	if !ok {
+		return nil
+	}
+	_, err := s.scenario(env, rate, 0)
+	return err
+}
+
+// Run measures the rates the search chooses, every repetition of each,
+// until the search ends, a run fails or one stops early (ErrStopped).
+// The result holds every step measured, also on error.
+func (s SweepStudy) Run(ctx context.Context, env Env) (SweepResult, error) {
+	res := SweepResult{Study: s}
+	env.say("sweep %s of %s: a step holds when %s\n", s.ID, s.Base.Scenario.Workload, s.Criteria)
+	var tried []Trial
+	for {
+		rate, ok := s.Rates.Next(tried)
+		if !ok {
+			return res, nil
+		}
+		t, err := s.level(ctx, env, &res, rate, len(tried)+1)
+		if err != nil {
+			return res, err
+		}
+		tried = append(tried, t)
+	}
+}
+
+// level runs every repetition at one rate; the trial holds when most
+// did.
+func (s SweepStudy) level(ctx context.Context, env Env, res *SweepResult, rate float64, index int) (Trial, error) {
+	held := 0
+	var achieved, p99s []float64
+	for rep := range s.Repeat {
+		st, err := s.step(ctx, env, res, rate, index, rep)
+		if err != nil {
+			return Trial{}, err
+		}
+		if ok, _ := Holds(st, s.Criteria); ok {
+			held++
+		}
+		achieved = append(achieved, st.Achieved)
+		if p := st.P99(); p != nil {
+			p99s = append(p99s, *p)
+		}
+	}
+	return trialOf(rate, Majority(held, s.Repeat), achieved, p99s), nil
+}
+
+// step measures, judges and keeps one run.
+func (s SweepStudy) step(ctx context.Context, env Env, res *SweepResult, rate float64, index, rep int) (Step, error) {
+	sc, err := s.scenario(env, rate, rep)
+	if err != nil {
+		return Step{}, err
+	}
+	d, err := env.Measure(ctx, sc, s.variant(index, rep))
+	if err != nil {
+		return Step{}, err
+	}
+	st, err := StepOf(d)
+	if err != nil {
+		return st, err
+	}
+	ok, reasons := Holds(st, s.Criteria)
+	d.TestResults["sweep"] = map[string]any{"id": s.ID, "step": st.Index, "criteria": s.Criteria.String(), "holds": ok, "reasons": reasons}
+	if err := env.Keep(ctx, d); err != nil {
+		return st, err
+	}
+	res.Steps = append(res.Steps, st)
+	verdict := "holds"
+	if !ok {
+		verdict = "fails: " + strings.Join(reasons, "; ")
+	}
+	env.say("step %d %8.0f/s run %d: achieved %.0f/s, p99 %s ms, %d errors, %d late: %s\n",
+		st.Index, st.Rate, st.Rep+1, st.Achieved, progressMS(st.P99()), st.Errors, st.Late, verdict)
+	return st, stopped(d)
+}
+
+// scenario is the scenario of one step at rate.
+func (s SweepStudy) scenario(env Env, rate float64, rep int) (*spec.Scenario, error) {
+	return s.Base.scenario(env, func(sc *spec.Scenario) {
+		sc.Rate, sc.Repetition = spec.Rate(rate), rep
+	})
+}
+
+// variant is what identifies a step within its sweep, and the target's
+// price when given (instance.cost, cents per hour).
+func (s SweepStudy) variant(index, rep int) map[string]any {
+	v := map[string]any{"sweep": s.ID, "sweepStep": index, "repetition": rep}
+	if s.Cost > 0 {
+		v["instance"] = map[string]any{"cost": math.Round(s.Cost*1e4) / 1e2}
+	}
+	return v
+}
+
+// WriteTables writes the table of steps with the saturation and the
+// highest target held, and with repetitions the spread per rate.
+func (r SweepResult) WriteTables(w io.Writer, f Format) error {
+	if err := WriteSweep(w, f, r.Steps, r.Study.Criteria); err != nil {
+		return err
+	}
+	if r.Study.Repeat > 1 {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+		return WriteSpread(w, f, Spreads(r.Steps))
+	}
+	return nil
+}
