@@ -65,7 +65,7 @@ func (a *app) exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.Is(err, errInterrupted), errors.Is(err, study.ErrStopped):
+	case errors.Is(err, errInterrupted):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitInterrupted
 	case errors.As(err, &ue), errors.Is(err, runner.ErrBadURI), isCobraUsage(err):
