@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -100,7 +101,7 @@ func TestCatalogTargetProfiles(t *testing.T) {
 		Target      struct {
 			Kind string `bson:"kind"`
 		} `bson:"target"`
-		TestResults map[string]any `bson:"testResults"`
+		TestResults result.TestResults `bson:"testResults"`
 	}
 	coll := connect(t, h.URI).Database(store.DefaultDatabase).Collection(store.ResultsCollection)
 	for _, test := range []string{"insert_instancesize", "insert_iops"} {
@@ -138,8 +139,8 @@ func TestCatalogTargetProfiles(t *testing.T) {
 			if !strings.HasPrefix(r.Target.Kind, "profile-") {
 				t.Errorf("%s %s: target.kind %q, want profile-…", test, w.label, r.Target.Kind)
 			}
-			if rate, ok := r.TestResults["DocsPerSecond"].(float64); !ok || rate <= 0 {
-				t.Errorf("%s %s: DocsPerSecond %v, want a rate > 0", test, w.label, r.TestResults["DocsPerSecond"])
+			if rate := r.TestResults.DocsPerSecond; rate == nil || *rate <= 0 {
+				t.Errorf("%s %s: DocsPerSecond %v, want a rate > 0", test, w.label, rate)
 			}
 		}
 	}

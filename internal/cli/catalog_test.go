@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"fmt"
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,8 +41,8 @@ func TestCatalogInsertTests(t *testing.T) {
 		if !hasOrder || d.Duration <= 0 || d.TestConfig["totalDocsToInsert"] == nil {
 			t.Errorf("%s: _id %v, duration %v, test_config %v", d.RunID, d.ID, d.Duration, d.TestConfig)
 		}
-		if rate, ok := d.TestResults["DocsPerSecond"].(float64); !ok || rate <= 0 {
-			t.Errorf("%s order %v: DocsPerSecond %v", name, order, d.TestResults["DocsPerSecond"])
+		if rate := d.TestResults.DocsPerSecond; rate == nil || *rate <= 0 {
+			t.Errorf("%s order %v: DocsPerSecond %v", name, order, rate)
 		}
 		if n := d.Op("insert"); n == nil || n.Errors.Total != 0 {
 			t.Errorf("%s order %v: insert errors %+v (duplicate _id?)", name, order, n)
@@ -69,7 +70,7 @@ func TestCatalogUpdateTests(t *testing.T) {
 	for _, d := range docs {
 		name, _ := d.ID.Get("testname")
 		order, _ := d.ID.Get("order")
-		v, r := d.Variant, d.TestResults
+		v, r := d.Variant, stored(t, d.TestResults)
 		n := asInt(v["nUpdates"])
 		if n <= 0 || asInt(r["nUpdates"]) != n || d.Duration <= 0 || v["numberOfThreads"] == nil {
 			t.Errorf("%s %v: nUpdates %v stored, %v measured; duration %v; threads %v", name, order, v["nUpdates"], r["nUpdates"], d.Duration, v["numberOfThreads"])
@@ -211,11 +212,10 @@ func TestCatalogQueryTests(t *testing.T) {
 		if reused := d.TestConfig["datasetReused"]; reused != (i > 0) {
 			t.Errorf("%s: datasetReused %v, want the first variant only to load", got[i], reused)
 		}
-		q, _ := d.TestResults["QueriesPerSecond"].(float64)
-		n, _ := d.TestResults["DocsPerSecond"].(float64)
-		if q <= 0 || n <= 0 || d.TestResults["docsReturned"] == nil {
-			t.Errorf("%s: QueriesPerSecond %v, docsReturned %v, DocsPerSecond %v", got[i], d.TestResults["QueriesPerSecond"],
-				d.TestResults["docsReturned"], d.TestResults["DocsPerSecond"])
+		tr := d.TestResults
+		if tr.QueriesPerSecond == nil || *tr.QueriesPerSecond <= 0 || tr.DocsPerSecond == nil || *tr.DocsPerSecond <= 0 || tr.DocsReturned == nil {
+			t.Errorf("%s: QueriesPerSecond %v, docsReturned %v, DocsPerSecond %v", got[i], tr.QueriesPerSecond,
+				tr.DocsReturned, tr.DocsPerSecond)
 		}
 		if op := d.Op("query"); op == nil || op.Errors.Total != 0 {
 			t.Errorf("%s: query op %+v, want no errors", got[i], op)
@@ -271,4 +271,19 @@ func TestCatalogQueryFetchIO(t *testing.T) {
 	if res := got[i+1]; len(res.rows) != 1 || res.rows[0][0] != "disk-a" {
 		t.Errorf("resource usage: got %v, want one row for disk-a", res.rows)
 	}
+}
+
+// stored is testResults as the results collection holds it, by field
+// name, for checks that read fields by their stored names.
+func stored(t *testing.T, tr result.TestResults) map[string]any {
+	t.Helper()
+	raw, err := bson.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := bson.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -39,7 +39,7 @@ func TestInterruptStoresPartialResult(t *testing.T) {
 	if !d.Partial || d.PartialReason != "interrupted" {
 		t.Errorf("partial: got %v %q, want true \"interrupted\"", d.Partial, d.PartialReason)
 	}
-	if n := d.TestResults["nOps"]; n == nil {
+	if n := d.TestResults.NOps; n == nil {
 		t.Errorf("nOps: missing")
 	}
 	if d.Schedule.Intended < 100 || d.Duration > 10000 {

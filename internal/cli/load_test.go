@@ -47,7 +47,7 @@ func TestLoad(t *testing.T) {
 		if op := d.Op("BATCH-INSERT"); op == nil || op.Count != 6 || op.Errors.Total != 0 {
 			t.Errorf("%s: ops: got %+v, want 6 BATCH-INSERT, no errors", client, d.Ops)
 		}
-		tr := d.TestResults
+		tr := stored(t, d.TestResults)
 		if tr["docs"] != int64(3000) || tr["bytes"] == nil || tr["docsPerSec"] == nil || tr["MBPerSec"] == nil {
 			t.Errorf("%s: testResults: got %v, want docs 3000, bytes, docsPerSec, MBPerSec", client, tr)
 		}

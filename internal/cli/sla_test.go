@@ -47,7 +47,7 @@ func TestSLAStudy(t *testing.T) {
 			t.Fatalf("run %s: server ops per txn %v, stage %q", r.RunID, r.OpsPerTxn, r.Stage)
 		}
 		perTxn[r.Mode] = min(perTxn[r.Mode], *r.OpsPerTxn)
-		if _, ok := docs[i].TestResults["sla"]; !ok {
+		if docs[i].TestResults.SLA == nil {
 			t.Errorf("run %s: no stored verdict", r.RunID)
 		}
 	}

@@ -39,7 +39,7 @@ type Doc struct {
 	BeforeStatus map[string]any `bson:"before_status,omitempty" json:"before_status,omitempty"`
 	AfterStatus  map[string]any `bson:"after_status,omitempty" json:"after_status,omitempty"`
 	Metrics      Metrics        `bson:"metrics" json:"metrics"`
-	TestResults  map[string]any `bson:"testResults,omitempty" json:"testResults,omitempty"`
+	TestResults  TestResults    `bson:"testResults" json:"testResults"`
 
 	Schedule  Schedule   `bson:"schedule" json:"schedule"`
 	Ops       []OpStats  `bson:"ops" json:"ops"`

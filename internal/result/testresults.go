@@ -11,9 +11,6 @@ type TestResults struct {
 	// Counts are what the workload's tasks counted over the measured
 	// phase (warm-up subtracted).
 	Counts `bson:",inline"`
-	// RetryCauses counts the retries of a transaction workload by cause
-	// (the server's error code name, or the error class).
-	RetryCauses map[string]int64 `bson:"retryCauses,omitempty" json:"retryCauses,omitempty"`
 	// ServerOpsPerOp is the growth of the server's opcounters over the
 	// measured phase per completed operation.
 	ServerOpsPerOp *float64 `bson:"serverOpsPerOp,omitempty" json:"serverOpsPerOp,omitempty"`
@@ -47,6 +44,10 @@ type Counts struct {
 	// YCSB load
 	Docs  *int64 `bson:"docs,omitempty" json:"docs,omitempty"`
 	Bytes *int64 `bson:"bytes,omitempty" json:"bytes,omitempty"`
+	// RetryCauses counts the retries of a transaction workload by cause
+	// (the server's error code name, or the error class); only causes
+	// seen are present.
+	RetryCauses map[string]int64 `bson:"retryCauses,omitempty" json:"retryCauses,omitempty"`
 }
 
 // fields lists the counts, so that sums and differences treat every one
@@ -70,6 +71,12 @@ func (c *Counts) Add(o Counts) {
 		}
 		*p = &v
 	}
+	for k, n := range o.RetryCauses {
+		if c.RetryCauses == nil {
+			c.RetryCauses = map[string]int64{}
+		}
+		c.RetryCauses[k] += n
+	}
 }
 
 // Sub subtracts base's counts from c (counts at the measured phase's end
@@ -82,6 +89,17 @@ func (c *Counts) Sub(base Counts) {
 		}
 		v := **p - **theirs[i]
 		*p = &v
+	}
+	for k, n := range base.RetryCauses {
+		if c.RetryCauses == nil {
+			break
+		}
+		if c.RetryCauses[k] -= n; c.RetryCauses[k] == 0 {
+			delete(c.RetryCauses, k)
+		}
+	}
+	if len(c.RetryCauses) == 0 {
+		c.RetryCauses = nil
 	}
 }
 
@@ -127,4 +145,21 @@ type Calibration struct {
 	ID   string   `bson:"id" json:"id"`
 	Step int      `bson:"step" json:"step"`
 	Gain *float64 `bson:"gain,omitempty" json:"gain,omitempty"`
+}
+
+// Map returns the counts present by their stored names (retry causes
+// under "cause:<name>"), for printing and for tests.
+func (c Counts) Map() map[string]int64 {
+	names := []string{"txns", "retries", "commitRetries", "aborts", "failed", "docsReturned",
+		"insertsOnMiss", "upserts", "scanned", "notFound", "docs", "bytes"}
+	m := map[string]int64{}
+	for i, p := range c.fields() {
+		if *p != nil {
+			m[names[i]] = **p
+		}
+	}
+	for k, n := range c.RetryCauses {
+		m["cause:"+k] = n
+	}
+	return m
 }

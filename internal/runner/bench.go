@@ -127,8 +127,8 @@ type run struct {
 	// sampler samples the server and host during the run.
 	sampler *telemetry.Sampler
 	// base holds the workload's counts at the measured phase's start.
-	base, baseCauses map[string]int64
-	errs             []error
+	base result.Counts
+	errs []error
 }
 
 func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, error) {
@@ -194,7 +194,7 @@ func (r *run) countsAt(p engine.Phase, t time.Time) {
 		r.sampler.Mark(t)
 	}
 	if p == engine.MeasureStart && r.opts.Scenario.Warmup > 0 {
-		r.base, r.baseCauses = r.counts()
+		r.base = r.counts()
 	}
 }
 

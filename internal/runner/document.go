@@ -32,7 +32,7 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 		Variant: Variant(sc, r.opts.Variant), TestConfig: TestConfig(sc, r.opts.Variant), BenchConfig: r.benchConfig(),
 		BeforeStatus: r.before.Doc, AfterStatus: r.after.Doc,
 		Metrics:     telemetry.Series(samples, res.Start, res.End),
-		TestResults: map[string]any{"nOps": res.Completed()},
+		TestResults: result.TestResults{NOps: result.Ptr(res.Completed())},
 		Schedule:    schedule(res, sc),
 		Client:      client(res),
 		Target: result.Target{

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"github.com/mongobench/mongobench/internal/result"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func (c *countingTask) Do(context.Context) (int, error) {
 	return 0, nil
 }
 
-func (c *countingTask) Counts() map[string]int64 { return map[string]int64{"txns": c.txns.Load()} }
+func (c *countingTask) Counts() result.Counts { return result.Counts{Txns: result.Ptr(c.txns.Load())} }
 
 // TestReviewWorkloadCountsIncludeWarmup: testResults holds the workload's
 // own counts (txns, retries, aborts, scanned, notFound) next to nOps, but
@@ -39,12 +40,13 @@ func TestReviewWorkloadCountsIncludeWarmup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts, _ := r.counts()
+	counts := r.counts()
+	counts.Sub(r.base)
 	// An operation in flight when the phase begins (at most one per
 	// worker) started in the warm-up, so nOps leaves it out while the
 	// counts, taken from the phase's start, include its completion.
-	if diff := counts["txns"] - r.base["txns"] - res.Completed(); diff < 0 || diff > int64(cfg.Workers) {
+	if diff := *counts.Txns - res.Completed(); diff < 0 || diff > int64(cfg.Workers) {
 		t.Errorf("testResults.txns = %d, nOps = %d: want the measured phase's counts (± the %d in flight at its start)",
-			counts["txns"]-r.base["txns"], res.Completed(), cfg.Workers)
+			*counts.Txns, res.Completed(), cfg.Workers)
 	}
 }

@@ -58,14 +58,14 @@ func sortedMaps(v any) any {
 
 // doc returns the result with its test and variant id restored, and the
 // embedded documents of its _id, variant, test_config, bench_config and
-// testResults as plain Go maps and slices, as the pure packages read them.
+// testResults as plain Go maps and slices (testResults is typed), as the pure packages read them.
 func (s stored) doc() result.Doc {
 	d := s.Doc
 	d.ID = nil
 	for _, e := range s.TestID {
 		d.ID = append(d.ID, result.KV{Key: e.Key, Value: plain(e.Value)})
 	}
-	for _, m := range []map[string]any{d.Variant, d.TestConfig, d.BenchConfig, d.TestResults} {
+	for _, m := range []map[string]any{d.Variant, d.TestConfig, d.BenchConfig} {
 		for k, v := range m {
 			m[k] = plain(v)
 		}

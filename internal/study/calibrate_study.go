@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"github.com/mongobench/mongobench/internal/result"
 	"io"
 	"strconv"
 
@@ -68,11 +69,7 @@ func (c CalibrateStudy) step(ctx context.Context, env Env, res *CalibrateResult,
 	}
 	s := ThreadStepOf(d)
 	res.Steps = append(res.Steps, s)
-	entry := map[string]any{"id": c.ID, "step": len(res.Steps)}
-	if g := Gain(res.Steps, len(res.Steps)-1); g != nil {
-		entry["gain"] = *g
-	}
-	d.TestResults["calibration"] = entry
+	d.TestResults.Calibration = &result.Calibration{ID: c.ID, Step: len(res.Steps), Gain: Gain(res.Steps, len(res.Steps)-1)}
 	if err := env.Keep(ctx, d); err != nil {
 		return s, err
 	}

@@ -113,23 +113,60 @@ func CatalogRates(d *result.Doc, m catalog.Measure, docsPerOp int64) {
 	for _, op := range d.Ops {
 		ops += op.Count
 	}
+	tr := &d.TestResults.Catalog
 	switch m {
 	case catalog.Ingest:
 		docs := ops * docsPerOp
-		sizeKB, _ := d.Variant["docSizeKB"].(float64)
-		d.TestResults["docsInserted"] = docs
-		d.TestResults["DocsPerSecond"] = float64(docs) / secs
-		d.TestResults["MBPerSecond"] = float64(docs) * sizeKB / 1024 / secs
+		var sizeKB float64
+		if v := result.VariantOf(d).DocSizeKB; v != nil {
+			sizeKB = *v
+		}
+		tr.DocsInserted = result.Ptr(docs)
+		tr.DocsPerSecond = result.Ptr(float64(docs) / secs)
+		tr.MBPerSecond = result.Ptr(float64(docs) * sizeKB / 1024 / secs)
 	case catalog.Updates:
-		d.TestResults["nUpdates"] = ops
-		d.TestResults["UpdatesPerSecond"] = float64(ops) / secs
+		tr.NUpdates = result.Ptr(ops)
+		tr.UpdatesPerSecond = result.Ptr(float64(ops) / secs)
 	case catalog.Queries:
-		d.TestResults["nQueries"] = ops
-		d.TestResults["QueriesPerSecond"] = float64(ops) / secs
-		if n, ok := d.TestResults["docsReturned"].(int64); ok {
-			d.TestResults["DocsPerSecond"] = float64(n) / secs
+		tr.NQueries = result.Ptr(ops)
+		tr.QueriesPerSecond = result.Ptr(float64(ops) / secs)
+		if n := d.TestResults.DocsReturned; n != nil {
+			tr.DocsPerSecond = result.Ptr(float64(*n) / secs)
 		}
 	}
+}
+
+// catalogRate is the rate a catalog table's column shows, nil when the
+// run has none.
+func catalogRate(tr result.TestResults, column string) any {
+	var v any
+	switch column {
+	case "docsInserted":
+		v = tr.DocsInserted
+	case "DocsPerSecond":
+		v = tr.DocsPerSecond
+	case "MBPerSecond":
+		v = tr.MBPerSecond
+	case "nUpdates":
+		v = tr.NUpdates
+	case "UpdatesPerSecond":
+		v = tr.UpdatesPerSecond
+	case "nQueries":
+		v = tr.NQueries
+	case "QueriesPerSecond":
+		v = tr.QueriesPerSecond
+	}
+	switch p := v.(type) {
+	case *int64:
+		if p != nil {
+			return *p
+		}
+	case *float64:
+		if p != nil {
+			return *p
+		}
+	}
+	return nil
 }
 
 // catalogRateColumns are the testResults each measure's terminal table
@@ -160,7 +197,7 @@ func WriteCatalogTable(w io.Writer, t catalog.Test, docs []*result.Doc, labelled
 		}
 		row = append(row, catalogCell(d.Variant["numberOfThreads"]))
 		for _, c := range catalogRateColumns[t.Measure] {
-			row = append(row, catalogCell(d.TestResults[c]))
+			row = append(row, catalogCell(catalogRate(d.TestResults, c)))
 		}
 		if len(d.Ops) > 0 {
 			op := d.Ops[0]

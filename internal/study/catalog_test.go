@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func (f *targetsFake) env() study.Env {
 				return f.doc(n, sc, variant), nil
 			}
 			return &result.Doc{RunID: fmt.Sprintf("run-%d", n), TestName: sc.Name, Label: sc.Label, Repetition: sc.Repetition,
-				Variant: maps.Clone(variant), TestResults: map[string]any{}}, nil
+				Variant: maps.Clone(variant), TestResults: result.TestResults{}}, nil
 		},
 		Keep: func(_ context.Context, d *result.Doc) error {
 			f.kept = append(f.kept, d)
@@ -189,7 +190,7 @@ func TestCatalogStops(t *testing.T) {
 	tests := findTests(t, "insert_idtype", "insert_iops")
 	f := &targetsFake{reg: catalogRegistry(tests...)}
 	f.doc = func(n int, sc *spec.Scenario, v map[string]any) *result.Doc {
-		return &result.Doc{RunID: fmt.Sprint(n), TestName: sc.Name, Variant: v, TestResults: map[string]any{}, Partial: n == 1}
+		return &result.Doc{RunID: fmt.Sprint(n), TestName: sc.Name, Variant: v, TestResults: result.TestResults{}, Partial: n == 1}
 	}
 	c := study.Catalog{Tests: tests, Targets: twoTargets(), Scale: catalog.DefaultScale}
 	docs, err := c.Run(context.Background(), f.env())
@@ -206,7 +207,7 @@ func TestCatalogStops(t *testing.T) {
 		if n == 3 { // the last run on the first target
 			cancel()
 		}
-		return &result.Doc{TestName: sc.Name, Variant: v, TestResults: map[string]any{}}
+		return &result.Doc{TestName: sc.Name, Variant: v, TestResults: result.TestResults{}}
 	}
 	docs, err = c.Run(ctx, f.env())
 	if !errors.Is(err, study.ErrStopped) || !strings.Contains(err.Error(), "stopped before target b") {
@@ -227,26 +228,27 @@ func TestCatalogRates(t *testing.T) {
 		docsPerOp int64
 		duration  float64
 		variant   map[string]any
-		results   map[string]any
-		want      map[string]any
+		results   result.TestResults
+		want      result.TestResults
 	}{
-		{"ingest", catalog.Ingest, 10, 2000, map[string]any{"docSizeKB": 4.0}, map[string]any{},
-			map[string]any{"docsInserted": int64(2000), "DocsPerSecond": 1000.0, "MBPerSecond": 2000 * 4.0 / 1024 / 2}},
-		{"ingest without a size", catalog.Ingest, 1, 4000, map[string]any{}, map[string]any{},
-			map[string]any{"docsInserted": int64(200), "DocsPerSecond": 50.0, "MBPerSecond": 0.0}},
-		{"updates", catalog.Updates, 1, 500, nil, map[string]any{},
-			map[string]any{"nUpdates": int64(200), "UpdatesPerSecond": 400.0}},
-		{"queries", catalog.Queries, 1, 1000, nil, map[string]any{"docsReturned": int64(3000)},
-			map[string]any{"docsReturned": int64(3000), "nQueries": int64(200), "QueriesPerSecond": 200.0, "DocsPerSecond": 3000.0}},
-		{"queries without documents returned", catalog.Queries, 1, 1000, nil, map[string]any{},
-			map[string]any{"nQueries": int64(200), "QueriesPerSecond": 200.0}},
-		{"no duration", catalog.Ingest, 1, 0, map[string]any{"docSizeKB": 4.0}, map[string]any{}, map[string]any{}},
+		{"ingest", catalog.Ingest, 10, 2000, map[string]any{"docSizeKB": 4.0}, result.TestResults{},
+			result.TestResults{Catalog: result.Catalog{DocsInserted: i64(2000), DocsPerSecond: result.F(1000), MBPerSecond: result.F(2000 * 4.0 / 1024 / 2)}}},
+		{"ingest without a size", catalog.Ingest, 1, 4000, map[string]any{}, result.TestResults{},
+			result.TestResults{Catalog: result.Catalog{DocsInserted: i64(200), DocsPerSecond: result.F(50), MBPerSecond: result.F(0)}}},
+		{"updates", catalog.Updates, 1, 500, nil, result.TestResults{},
+			result.TestResults{Catalog: result.Catalog{NUpdates: i64(200), UpdatesPerSecond: result.F(400)}}},
+		{"queries", catalog.Queries, 1, 1000, nil, result.TestResults{Counts: result.Counts{DocsReturned: i64(3000)}},
+			result.TestResults{Counts: result.Counts{DocsReturned: i64(3000)},
+				Catalog: result.Catalog{NQueries: i64(200), QueriesPerSecond: result.F(200), DocsPerSecond: result.F(3000)}}},
+		{"queries without documents returned", catalog.Queries, 1, 1000, nil, result.TestResults{},
+			result.TestResults{Catalog: result.Catalog{NQueries: i64(200), QueriesPerSecond: result.F(200)}}},
+		{"no duration", catalog.Ingest, 1, 0, map[string]any{"docSizeKB": 4.0}, result.TestResults{}, result.TestResults{}},
 	}
 	for _, tt := range tests {
 		d := &result.Doc{Duration: tt.duration, Ops: ops, Variant: tt.variant, TestResults: tt.results}
 		study.CatalogRates(d, tt.measure, tt.docsPerOp)
-		if !maps.Equal(d.TestResults, tt.want) {
-			t.Errorf("%s: got %v, want %v", tt.name, d.TestResults, tt.want)
+		if !reflect.DeepEqual(d.TestResults, tt.want) {
+			t.Errorf("%s: got %+v, want %+v", tt.name, d.TestResults, tt.want)
 		}
 	}
 }
@@ -265,20 +267,20 @@ func catalogTables(t *testing.T) []catalogTable {
 	lat := func(p50, p99 float64) result.Dist { return result.Dist{P50: result.F(p50), P99: result.F(p99)} }
 	ingest := []*result.Doc{
 		{Label: "a", Variant: map[string]any{"order": 0, "numberOfThreads": 8, "instance": map[string]any{"atlasInstanceType": "small", "cost": 10.0}},
-			TestResults: map[string]any{"docsInserted": int64(60000), "DocsPerSecond": 12345.678, "MBPerSecond": 48.2},
+			TestResults: result.TestResults{Catalog: result.Catalog{DocsInserted: i64(60000), DocsPerSecond: result.F(12345.678), MBPerSecond: result.F(48.2)}},
 			Ops:         []result.OpStats{{Name: "insert", Latency: lat(1.234, 15.67)}}},
 		{Label: "b", Variant: map[string]any{"order": 1, "numberOfThreads": 8, "instance": map[string]any{"atlasInstanceType": "large", "atlasIOPS": int64(3000), "cost": 50.0}},
-			TestResults: map[string]any{"docsInserted": int64(60000), "DocsPerSecond": 23456.0, "MBPerSecond": 91.6},
+			TestResults: result.TestResults{Catalog: result.Catalog{DocsInserted: i64(60000), DocsPerSecond: result.F(23456), MBPerSecond: result.F(91.6)}},
 			Ops:         []result.OpStats{{Name: "insert", Latency: lat(0.75, 9.5)}}},
 	}
 	updates := []*result.Doc{
 		{Variant: map[string]any{"order": 0, "numberOfThreads": 10, "indexUpdate": false},
-			TestResults: map[string]any{"nUpdates": int64(10000), "UpdatesPerSecond": 5321.5},
+			TestResults: result.TestResults{Catalog: result.Catalog{NUpdates: i64(10000), UpdatesPerSecond: result.F(5321.5)}},
 			Ops:         []result.OpStats{{Name: "update", Latency: lat(1.5, 3)}}},
 		{Variant: map[string]any{"order": 1, "numberOfThreads": 20, "indexUpdate": true},
-			TestResults: map[string]any{"nUpdates": int64(10000), "UpdatesPerSecond": 99.94},
+			TestResults: result.TestResults{Catalog: result.Catalog{NUpdates: i64(10000), UpdatesPerSecond: result.F(99.94)}},
 			Ops:         []result.OpStats{{Name: "update", Latency: result.Dist{P50: result.F(2)}}}},
-		{Variant: map[string]any{"order": 2}, TestResults: map[string]any{}},
+		{Variant: map[string]any{"order": 2}, TestResults: result.TestResults{}},
 	}
 	return []catalogTable{
 		{findTests(t, "insert_iops")[0], ingest, true},
@@ -302,8 +304,11 @@ func TestWriteCatalogTable(t *testing.T) {
 // batches of 10 documents of 4 KB in 2 seconds.
 func ExampleCatalogRates() {
 	d := &result.Doc{Duration: float64(2 * time.Second / time.Millisecond), Variant: map[string]any{"docSizeKB": 4.0},
-		Ops: []result.OpStats{{Name: "insert", Count: 1000}}, TestResults: map[string]any{}}
+		Ops: []result.OpStats{{Name: "insert", Count: 1000}}, TestResults: result.TestResults{}}
 	study.CatalogRates(d, catalog.Ingest, 10)
-	fmt.Println(d.TestResults["docsInserted"], d.TestResults["DocsPerSecond"], d.TestResults["MBPerSecond"])
+	tr := d.TestResults
+	fmt.Println(*tr.DocsInserted, *tr.DocsPerSecond, *tr.MBPerSecond)
 	// Output: 10000 5000 19.53125
 }
+
+func i64(v int64) *int64 { return &v }

@@ -70,7 +70,7 @@ func (l *lab) measure(_ context.Context, sc *spec.Scenario, variant map[string]a
 		Start:   time.Date(2026, 1, 1, 0, 0, n, 0, time.UTC),
 		Partial: n == l.stopAt, Variant: v,
 		TestConfig:  map[string]any{"workload": sc.Workload},
-		TestResults: map[string]any{"nOps": int64(o.achieved)},
+		TestResults: result.TestResults{NOps: result.Ptr(int64(o.achieved))},
 		Schedule:    result.Schedule{Mode: "closed", Workers: sc.Threads, AchievedRate: o.achieved},
 	}
 	if sc.Rate > 0 {

@@ -81,23 +81,38 @@ func (l Load) Run(ctx context.Context, env Env) (*result.Doc, error) {
 // measured phase to testResults.
 func LoadRates(d *result.Doc) {
 	secs := d.Duration / 1000
-	docs, _ := d.TestResults["docs"].(int64)
-	bytes, _ := d.TestResults["bytes"].(int64)
 	if secs <= 0 {
 		return
 	}
-	d.TestResults["docsPerSec"] = float64(docs) / secs
-	d.TestResults["MBPerSec"] = float64(bytes) / 1e6 / secs
+	docs, bytes := loaded(d.TestResults)
+	d.TestResults.DocsPerSec = result.Ptr(float64(docs) / secs)
+	d.TestResults.MBPerSec = result.Ptr(float64(bytes) / 1e6 / secs)
+}
+
+// loaded is the records and BSON bytes a load inserted (0 when not
+// counted).
+func loaded(tr result.TestResults) (docs, bytes int64) {
+	if tr.Docs != nil {
+		docs = *tr.Docs
+	}
+	if tr.Bytes != nil {
+		bytes = *tr.Bytes
+	}
+	return docs, bytes
 }
 
 // LoadLine states what the load did, as in "loaded 100000 records (116.0
 // MB) in 18.2 s: 5494 docs/s, 6.37 MB/s; batch p50 140 ms, p99 410 ms; 0
 // failed batches".
 func LoadLine(d *result.Doc) string {
-	docs, _ := d.TestResults["docs"].(int64)
-	bytes, _ := d.TestResults["bytes"].(int64)
-	dps, _ := d.TestResults["docsPerSec"].(float64)
-	mbps, _ := d.TestResults["MBPerSec"].(float64)
+	docs, bytes := loaded(d.TestResults)
+	var dps, mbps float64
+	if v := d.TestResults.DocsPerSec; v != nil {
+		dps = *v
+	}
+	if v := d.TestResults.MBPerSec; v != nil {
+		mbps = *v
+	}
 	s := fmt.Sprintf("loaded %d records (%.1f MB) in %.1f s: %.0f docs/s, %.2f MB/s", docs, float64(bytes)/1e6, d.Duration/1000, dps, mbps)
 	if op := d.Op(ycsb.BatchInsert); op != nil {
 		if l := op.Latency; l.P50 != nil && l.P99 != nil {

@@ -79,7 +79,7 @@ func TestLoadScenarioErrors(t *testing.T) {
 // batches.
 func loadDoc(partial bool) *result.Doc {
 	return &result.Doc{RunID: "load-1", Duration: 1500, Partial: partial, Variant: map[string]any{"phase": "load"},
-		TestResults: map[string]any{"docs": int64(3000), "bytes": int64(3_600_000)},
+		TestResults: result.TestResults{Counts: result.Counts{Docs: result.Ptr(int64(3000)), Bytes: result.Ptr(int64(3_600_000))}},
 		Ops: []result.OpStats{{Name: "BATCH-INSERT", Count: 6, Errors: result.Errors{Total: 1},
 			Latency: result.Dist{P50: result.F(140.25), P99: result.F(410.9)}}}}
 }
@@ -100,7 +100,7 @@ func TestLoadRun(t *testing.T) {
 	if want := "ycsb-a load: 3 loaders, 6 batches of up to 500 records\n"; len(f.said) != 1 || f.said[0] != want {
 		t.Errorf("said %q, want %q", f.said, want)
 	}
-	if d.TestResults["docsPerSec"] != 2000.0 || d.TestResults["MBPerSec"] != 2.4 {
+	if tr := d.TestResults; tr.DocsPerSec == nil || *tr.DocsPerSec != 2000 || tr.MBPerSec == nil || *tr.MBPerSec != 2.4 {
 		t.Errorf("rates: %v, want 2000 docs/s and 2.4 MB/s", d.TestResults)
 	}
 	want := "loaded 3000 records (3.6 MB) in 1.5 s: 2000 docs/s, 2.40 MB/s; batch p50 140 ms, p99 411 ms; 1 failed batches"
@@ -123,9 +123,9 @@ func TestLoadRunStops(t *testing.T) {
 // TestLoadRates leaves rates out for a load without duration, and
 // LoadLine reads what there is.
 func TestLoadRates(t *testing.T) {
-	d := &result.Doc{TestResults: map[string]any{"docs": int64(10), "bytes": int64(2000)}}
+	d := &result.Doc{TestResults: result.TestResults{Counts: result.Counts{Docs: result.Ptr(int64(10)), Bytes: result.Ptr(int64(2000))}}}
 	study.LoadRates(d)
-	if len(d.TestResults) != 2 {
+	if d.TestResults.DocsPerSec != nil || d.TestResults.MBPerSec != nil {
 		t.Errorf("no duration: got %v, want no rates", d.TestResults)
 	}
 	if got, want := study.LoadLine(d), "loaded 10 records (0.0 MB) in 0.0 s: 0 docs/s, 0.00 MB/s"; got != want {

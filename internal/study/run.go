@@ -2,7 +2,6 @@ package study
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -35,9 +34,7 @@ type Run struct {
 	Partial       bool     // the run stopped early
 }
 
-// RunOf reads a Run from a txn_sla result document. Counters in
-// TestResults may be any of the integer or float types a round trip through
-// MongoDB or JSON yields.
+// RunOf reads a Run from a txn_sla result document.
 func RunOf(d *result.Doc) (Run, error) {
 	if d.TestName != TestName {
 		return Run{}, fmt.Errorf("run %s: test %q is not %s", d.RunID, d.TestName, TestName)
@@ -58,9 +55,7 @@ func RunOf(d *result.Doc) (Run, error) {
 		r.P50, r.P95, r.P99, r.P999, r.Max = l.P50, l.P95, l.P99, l.P999, l.Max
 		r.Failed = op.Errors.Total
 	}
-	if err := r.readCounters(d.TestResults); err != nil {
-		return Run{}, fmt.Errorf("run %s: testResults.%w", d.RunID, err)
-	}
+	r.readCounters(d.TestResults)
 	return r, nil
 }
 
@@ -96,25 +91,16 @@ func targetRate(d *result.Doc) (float64, error) {
 
 // readCounters reads the retry and abort counts and the server operations
 // per transaction; an absent counter is 0, an absent ratio nil.
-func (r *Run) readCounters(tr map[string]any) error {
-	counters := []struct {
-		key string
+func (r *Run) readCounters(tr result.TestResults) {
+	for _, c := range []struct {
+		src *int64
 		dst *int64
-	}{{"retries", &r.Retries}, {"commitRetries", &r.CommitRetries}, {"aborts", &r.Aborts}}
-	for _, c := range counters {
-		v, ok, err := number(tr, c.key)
-		if err != nil {
-			return err
-		}
-		if ok {
-			*c.dst = int64(math.Round(v))
+	}{{tr.Retries, &r.Retries}, {tr.CommitRetries, &r.CommitRetries}, {tr.Aborts, &r.Aborts}} {
+		if c.src != nil {
+			*c.dst = *c.src
 		}
 	}
-	v, ok, err := number(tr, "serverOpsPerOp")
-	if ok {
-		r.OpsPerTxn = &v
-	}
-	return err
+	r.OpsPerTxn = tr.ServerOpsPerOp
 }
 
 // number reads m[key] as a float64, and whether it is present.

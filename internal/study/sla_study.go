@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"github.com/mongobench/mongobench/internal/result"
 	"io"
 
 	"github.com/mongobench/mongobench/internal/spec"
@@ -88,7 +89,7 @@ func (s SLAStudy) one(ctx context.Context, env Env, res *SLAResult, tps float64,
 		return err
 	}
 	v := Judge(r, s.SLA)
-	d.TestResults["sla"] = map[string]any{"spec": s.SLA.String(), "pass": v.Pass, "reasons": v.Reasons}
+	d.TestResults.SLA = &result.SLAVerdict{Spec: s.SLA.String(), Pass: v.Pass, Reasons: v.Reasons}
 	if err := env.Keep(ctx, d); err != nil {
 		return err
 	}

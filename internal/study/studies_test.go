@@ -46,12 +46,12 @@ func TestSweepStudyAuto(t *testing.T) {
 	if s.Base.Scenario.Rate != 0 || s.Base.Scenario.Threads != 0 {
 		t.Errorf("the base changed: %+v", s.Base.Scenario)
 	}
-	wantResults := map[string]any{"id": "S1", "step": 4, "criteria": sweepCriteria.String(), "holds": false,
-		"reasons": []string{"achieved 3,000/s < 95% of 4,000/s", "read p99 60.0 ms > 20 ms"}}
-	if got := l.kept[3].TestResults["sweep"]; !reflect.DeepEqual(got, wantResults) {
+	wantResults := &result.SweepVerdict{ID: "S1", Step: 4, Criteria: sweepCriteria.String(), Holds: false,
+		Reasons: []string{"achieved 3,000/s < 95% of 4,000/s", "read p99 60.0 ms > 20 ms"}}
+	if got := l.kept[3].TestResults.Sweep; !reflect.DeepEqual(got, wantResults) {
 		t.Errorf("testResults.sweep of step 4:\ngot  %#v\nwant %#v", got, wantResults)
 	}
-	if got := l.kept[4].TestResults["sweep"].(map[string]any)["holds"]; got != true {
+	if got := l.kept[4].TestResults.Sweep.Holds; got != true {
 		t.Errorf("3,000/s: holds %v, want true", got)
 	}
 	wantSaid := []string{
@@ -188,8 +188,8 @@ func TestSLAStudyLadder(t *testing.T) {
 	if got, want := l.said[1], "per-op         500 TPS run 1: p99 8 ms, 500/s, 0 retries: PASS\n"; got != want {
 		t.Errorf("run line: got %q, want %q", got, want)
 	}
-	wantVerdict := map[string]any{"spec": sla.String(), "pass": false, "reasons": []string{"p99 400 ms > 20 ms", "achieved 1,000/s < 99% of 1,500/s"}}
-	if got := l.kept[8].TestResults["sla"]; !reflect.DeepEqual(got, wantVerdict) {
+	wantVerdict := &result.SLAVerdict{Spec: sla.String(), Pass: false, Reasons: []string{"p99 400 ms > 20 ms", "achieved 1,000/s < 99% of 1,500/s"}}
+	if got := l.kept[8].TestResults.SLA; !reflect.DeepEqual(got, wantVerdict) {
 		t.Errorf("testResults.sla of per-op at 1,500:\ngot  %#v\nwant %#v", got, wantVerdict)
 	}
 	if len(res.Runs) != 16 {
@@ -261,11 +261,11 @@ func TestCalibrateStudyKnee(t *testing.T) {
 	if !slices.Equal(threads, []int{1, 2, 4, 8, 16}) {
 		t.Errorf("threads: got %v, want 1, 2, 4, 8, 16", threads)
 	}
-	if got := l.kept[0].TestResults["calibration"]; !reflect.DeepEqual(got, map[string]any{"id": "C1", "step": 1}) {
+	if got := l.kept[0].TestResults.Calibration; !reflect.DeepEqual(got, &result.Calibration{ID: "C1", Step: 1}) {
 		t.Errorf("first step's testResults.calibration: got %v, want no gain", got)
 	}
-	entry := l.kept[4].TestResults["calibration"].(map[string]any)
-	if g, _ := entry["gain"].(float64); entry["step"] != 5 || g < 0.020 || g > 0.022 {
+	entry := l.kept[4].TestResults.Calibration
+	if entry.Gain == nil || entry.Step != 5 || *entry.Gain < 0.020 || *entry.Gain > 0.022 {
 		t.Errorf("last step's testResults.calibration: got %v, want step 5, gain about 0.021", entry)
 	}
 	wantSaid := []string{

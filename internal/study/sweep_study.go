@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"github.com/mongobench/mongobench/internal/result"
 	"io"
 	"math"
 	"strings"
@@ -95,7 +96,7 @@ func (s SweepStudy) step(ctx context.Context, env Env, res *SweepResult, rate fl
 		return st, err
 	}
 	ok, reasons := Holds(st, s.Criteria)
-	d.TestResults["sweep"] = map[string]any{"id": s.ID, "step": st.Index, "criteria": s.Criteria.String(), "holds": ok, "reasons": reasons}
+	d.TestResults.Sweep = &result.SweepVerdict{ID: s.ID, Step: st.Index, Criteria: s.Criteria.String(), Holds: ok, Reasons: reasons}
 	if err := env.Keep(ctx, d); err != nil {
 		return st, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
+	"maps"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -214,17 +216,16 @@ func (t *ledgerTask) cause(name string) {
 }
 
 // Counts reports the worker's transactions, retries and aborts, and the
-// causes of retries as "cause:<name>". It is safe to call while the
-// worker runs.
-func (t *ledgerTask) Counts() map[string]int64 {
-	out := map[string]int64{"txns": t.committed.Load(), "retries": t.retries.Load(),
-		"commitRetries": t.commitRetries.Load(), "aborts": t.aborts.Load(), "failed": t.failed.Load()}
+// causes of retries. It is safe to call while the worker runs.
+func (t *ledgerTask) Counts() result.Counts {
+	c := result.Counts{Txns: result.Ptr(t.committed.Load()), Retries: result.Ptr(t.retries.Load()),
+		CommitRetries: result.Ptr(t.commitRetries.Load()), Aborts: result.Ptr(t.aborts.Load()), Failed: result.Ptr(t.failed.Load())}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for c, n := range t.causes {
-		out["cause:"+c] = n
+	if len(t.causes) > 0 {
+		c.RetryCauses = maps.Clone(t.causes)
 	}
-	return out
+	return c
 }
 
 // transient reports whether the whole transaction may be retried: the

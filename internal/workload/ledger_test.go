@@ -40,7 +40,7 @@ func TestLedgerUnderWriteConflicts(t *testing.T) {
 			}
 			counts := map[string]int64{}
 			for _, task := range tasks {
-				for k, v := range task.(workload.Counter).Counts() {
+				for k, v := range task.(workload.Counter).Counts().Map() {
 					counts[k] += v
 				}
 			}

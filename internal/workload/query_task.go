@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"math/rand/v2"
 	"sync/atomic"
 
@@ -59,8 +60,8 @@ type queryTask struct {
 }
 
 // Counts reports the documents returned, as docsReturned.
-func (t *queryTask) Counts() map[string]int64 {
-	return map[string]int64{"docsReturned": t.returned.Load()}
+func (t *queryTask) Counts() result.Counts {
+	return result.Counts{DocsReturned: result.Ptr(t.returned.Load())}
 }
 
 // Do runs one query and counts the documents it returned.

@@ -147,7 +147,7 @@ func TestQueryShapesReturnTheirDocuments(t *testing.T) {
 				t.Fatalf("%s: %v", tt.shape, err)
 			}
 		}
-		if got := task.(workload.Counter).Counts()["docsReturned"]; got != 5*tt.per {
+		if got := task.(workload.Counter).Counts().Map()["docsReturned"]; got != 5*tt.per {
 			t.Errorf("%s: docsReturned %d after 5 queries, want %d", tt.shape, got, 5*tt.per)
 		}
 	}

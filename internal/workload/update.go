@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
@@ -127,8 +128,8 @@ var _ Counter = (*updateTask)(nil)
 
 // Counts reports the documents created: insertsOnMiss by the second call
 // after an update that matched nothing, upserts by the update itself.
-func (t *updateTask) Counts() map[string]int64 {
-	return map[string]int64{"insertsOnMiss": t.inserts.Load(), "upserts": t.upserts.Load()}
+func (t *updateTask) Counts() result.Counts {
+	return result.Counts{InsertsOnMiss: result.Ptr(t.inserts.Load()), Upserts: result.Ptr(t.upserts.Load())}
 }
 
 // newKey reports whether operation i of a run whose share of new keys is

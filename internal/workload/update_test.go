@@ -132,7 +132,7 @@ func TestUpdateAPIWritesTheShareOfNewKeys(t *testing.T) {
 				wantNew := int64(ops * pct / 100)
 				var inserts, upserts int64
 				for _, task := range tasks {
-					c := task.(workload.Counter).Counts()
+					c := task.(workload.Counter).Counts().Map()
 					inserts += c["insertsOnMiss"]
 					upserts += c["upserts"]
 				}

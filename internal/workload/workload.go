@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -108,7 +109,7 @@ func (d Decisions) TestConfig() (map[string]any, error) {
 // aborts); the run sums every worker's counts into the result, less
 // those of the warm-up. Counts must be safe to call while the task runs.
 type Counter interface {
-	Counts() map[string]int64
+	Counts() result.Counts
 }
 
 // Registry is the set of workloads the binary knows. It satisfies

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"math/rand/v2"
 	"sync/atomic"
 
@@ -131,8 +132,8 @@ type loadTask struct {
 var _ workload.Counter = (*loadTask)(nil)
 
 // Counts are the records and BSON bytes this loader inserted so far.
-func (t *loadTask) Counts() map[string]int64 {
-	return map[string]int64{"docs": t.inserted.Load(), "bytes": t.bytes.Load()}
+func (t *loadTask) Counts() result.Counts {
+	return result.Counts{Docs: result.Ptr(t.inserted.Load()), Bytes: result.Ptr(t.bytes.Load())}
 }
 
 // Do builds and inserts the next batch.

@@ -37,7 +37,7 @@ func TestYCSBWireMatchesDriver(t *testing.T) {
 				t.Fatalf("%s: %v", client, err)
 			}
 		}
-		counts[client] = task.(workload.Counter).Counts()
+		counts[client] = task.(workload.Counter).Counts().Map()
 		if got := effective(t, run)["client"]; got != client {
 			t.Errorf("test_config.client: got %v, want %s", got, client)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -398,8 +399,8 @@ type task struct {
 
 // Counts reports the records scans returned and the reads and updates
 // that found no record.
-func (t *task) Counts() map[string]int64 {
-	return map[string]int64{"scanned": t.scanned.Load(), "notFound": t.notFound.Load()}
+func (t *task) Counts() result.Counts {
+	return result.Counts{Scanned: result.Ptr(t.scanned.Load()), NotFound: result.Ptr(t.notFound.Load())}
 }
 
 // Do performs the next operation of the mix and returns its index in
