@@ -7,6 +7,7 @@ package catalog
 
 import (
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"math"
 	"slices"
 	"strconv"
@@ -59,7 +60,7 @@ type Variant struct {
 	Params []string
 	// Values are the variant's fields as the results schema names them;
 	// they join the result's variant, test_config and _id.
-	Values map[string]any
+	Values result.Variant
 	// DocsPerOp is how many documents one operation writes.
 	DocsPerOp int64
 	// Warmup is an unmeasured phase before the measured one (0 for none).

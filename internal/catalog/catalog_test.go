@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"slices"
 	"strings"
 	"testing"
@@ -40,13 +41,13 @@ func TestVariantsMatchTheReference(t *testing.T) {
 			t.Fatalf("%s: got %d variants want %d", tt.test, len(vs), len(tt.want))
 		}
 		for i, v := range vs {
-			if v.Order != i || v.Values["order"] != i {
-				t.Errorf("%s variant %d: order %d / %v", tt.test, i, v.Order, v.Values["order"])
+			if v.Order != i || v.Values.Fields()["order"] != i {
+				t.Errorf("%s variant %d: order %d / %v", tt.test, i, v.Order, v.Values.Fields()["order"])
 			}
-			if v.Values["numberOfThreads"] != nil && v.Values["numberOfThreads"] != v.Threads {
-				t.Errorf("%s variant %d: numberOfThreads %v, runs %d threads", tt.test, i, v.Values["numberOfThreads"], v.Threads)
+			if v.Values.Fields()["numberOfThreads"] != nil && v.Values.Fields()["numberOfThreads"] != v.Threads {
+				t.Errorf("%s variant %d: numberOfThreads %v, runs %d threads", tt.test, i, v.Values.Fields()["numberOfThreads"], v.Threads)
 			}
-			if got := v.Values[tt.field]; got != tt.want[i] {
+			if got := v.Values.Fields()[tt.field]; got != tt.want[i] {
 				t.Errorf("%s variant %d: %s got %v want %v", tt.test, i, tt.field, got, tt.want[i])
 			}
 		}
@@ -56,20 +57,20 @@ func TestVariantsMatchTheReference(t *testing.T) {
 func TestReferenceSizes(t *testing.T) {
 	bs, _ := Find("insert_batchsize")
 	v := bs.Variants(1)[3]
-	if v.Threads != 48 || v.Values["totalDocsToInsert"] != int64(6_200_000) {
-		t.Errorf("insert_batchsize at full scale: threads %d, docs %v; want 48 and 6,200,000", v.Threads, v.Values["totalDocsToInsert"])
+	if v.Threads != 48 || v.Values.Fields()["totalDocsToInsert"] != int64(6_200_000) {
+		t.Errorf("insert_batchsize at full scale: threads %d, docs %v; want 48 and 6,200,000", v.Threads, v.Values.Fields()["totalDocsToInsert"])
 	}
 	ds, _ := Find("insert_docsize")
 	big := ds.Variants(1)[4]
 	if big.DocsPerOp != 4 {
 		t.Errorf("2 MB documents: batch %d, want 4 (8 MB a batch)", big.DocsPerOp)
 	}
-	if got := big.Values["totalDocsToInsert"].(int64) * 2 * mb; got < 24*gb-8*mb || got > 24*gb+8*mb {
+	if got := big.Values.Fields()["totalDocsToInsert"].(int64) * 2 * mb; got < 24*gb-8*mb || got > 24*gb+8*mb {
 		t.Errorf("insert_docsize 2 MB variant writes %d bytes, want 24 GB", got)
 	}
 	small := ds.Variants(DefaultScale)[0]
-	if small.Threads != 8 || small.Values["totalDocsToInsert"].(int64) > 60_000 {
-		t.Errorf("default scale: %d threads, %v docs; want a few minutes' work", small.Threads, small.Values["totalDocsToInsert"])
+	if small.Threads != 8 || small.Values.Fields()["totalDocsToInsert"].(int64) > 60_000 {
+		t.Errorf("default scale: %d threads, %v docs; want a few minutes' work", small.Threads, small.Values.Fields()["totalDocsToInsert"])
 	}
 }
 
@@ -96,9 +97,9 @@ func TestUpdateTestSizes(t *testing.T) {
 		test, _ := Find(tt.test)
 		for i, v := range test.Variants(tt.scale)[:6] {
 			records := fmt.Sprintf("records=%d", tt.records)
-			if v.Threads != tt.threads[i] || v.Ops != tt.ops || v.Values["nUpdates"] != tt.ops || !slices.Contains(v.Params, records) {
+			if v.Threads != tt.threads[i] || v.Ops != tt.ops || v.Values.Fields()["nUpdates"] != tt.ops || !slices.Contains(v.Params, records) {
 				t.Errorf("%s at scale %g, variant %d: threads %d, ops %d, nUpdates %v, params %v; want %d threads, %d ops and records",
-					tt.test, tt.scale, i, v.Threads, v.Ops, v.Values["nUpdates"], v.Params, tt.threads[i], tt.ops)
+					tt.test, tt.scale, i, v.Threads, v.Ops, v.Values.Fields()["nUpdates"], v.Params, tt.threads[i], tt.ops)
 			}
 		}
 	}
@@ -154,8 +155,8 @@ func TestQueryVariantsMatchTheReference(t *testing.T) {
 		var got []string
 		for i, v := range test.Variants(1) {
 			got = append(got, paramValue(v, "query")+"/"+paramValue(v, "cached")+"/"+paramValue(v, "docsPerQuery"))
-			if v.Order != i || v.Values["order"] != i || v.Values["comment"] == "" {
-				t.Errorf("%s variant %d: order %d / %v, comment %q", tt.test, i, v.Order, v.Values["order"], v.Values["comment"])
+			if v.Order != i || v.Values.Fields()["order"] != i || v.Values.Fields()["comment"] == "" {
+				t.Errorf("%s variant %d: order %d / %v, comment %q", tt.test, i, v.Order, v.Values.Fields()["order"], v.Values.Fields()["comment"])
 			}
 			if paramValue(v, "records") != "60000000" || paramValue(v, "groupSize") != "400" || paramValue(v, "docSize") != "1KB" {
 				t.Errorf("%s variant %d: params %v, want 60 M × 1 KB in groups of 400", tt.test, i, v.Params)
@@ -186,7 +187,7 @@ func TestQueryVariantsMatchTheReference(t *testing.T) {
 		t.Errorf("catalog order: got %v want the reference's %v", names, want)
 	}
 	io, _ := Find("query_fetch_io")
-	if v := io.VariantsOn(DefaultScale, 2, nil); !io.VariesTarget || len(v) != 1 || v[0].Order != 2 || paramValue(v[0], "cached") != "false" {
+	if v := io.VariantsOn(DefaultScale, 2, result.Instance{}); !io.VariesTarget || len(v) != 1 || v[0].Order != 2 || paramValue(v[0], "cached") != "false" {
 		t.Errorf("query_fetch_io on target 2: got %+v, want one uncached variant with order 2", v)
 	}
 }

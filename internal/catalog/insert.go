@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"math"
 )
 
@@ -28,9 +29,10 @@ func insertVariant(order int, sizeKB float64, docs, preload int64, batch, thread
 			fmt.Sprintf("docSize=%gKB", sizeKB), fmt.Sprintf("batchSize=%d", batch), "idType=" + idType,
 			fmt.Sprintf("secondaryIndexes=%d", indexes), fmt.Sprintf("preload=%d", preload),
 		},
-		Values: map[string]any{
-			"order": order, "docSizeKB": sizeKB, "totalDocsToInsert": ops * int64(batch),
-			"writeBatchSize": batch, "idType": idType, "nSecondaryIndexes": indexes, "numberOfThreads": threads,
+		Values: result.Variant{
+			Order: result.Ptr(order), DocSizeKB: result.Ptr(sizeKB), TotalDocsToInsert: result.Ptr(ops * int64(batch)),
+			WriteBatchSize: result.Ptr(batch), IDType: result.Ptr(idType), NSecondaryIndexes: result.Ptr(indexes),
+			NumberOfThreads: result.Ptr(threads),
 		},
 	}
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"math"
 	"strconv"
 	"time"
@@ -56,7 +57,7 @@ func queryVariant(order int, q queryShape, s Scale) Variant {
 	}
 	v := Variant{
 		Order: order, Threads: s.threads(8), Ops: ops, Params: params,
-		Values:      map[string]any{"order": order, "comment": q.comment},
+		Values:      result.Variant{Order: result.Ptr(order), Comment: result.Ptr(q.comment)},
 		MaxDuration: spec.Duration(math.Round(max(queryMinDuration, queryMaxDuration*float64(s)))) * spec.Duration(time.Second),
 	}
 	if q.cached {

@@ -1,7 +1,7 @@
 package catalog
 
 import (
-	"maps"
+	"github.com/mongobench/mongobench/internal/result"
 
 	"github.com/mongobench/mongobench/internal/spec"
 )
@@ -29,22 +29,23 @@ var insertInstanceSize = Test{
 }
 
 // VariantsOn returns the variants to run on the target at position pos of
-// a list, described by instance (Instance's fields; nil or empty when the
-// target is not described). A test that varies the target runs its one
-// variant there, with _id.order = pos; any other test runs all its
-// variants. Every variant carries the description as its instance field.
-func (t Test) VariantsOn(s Scale, pos int, instance map[string]any) []Variant {
+// a list, described by instance (Instance's fields; empty when the target
+// is not described). A test that varies the target runs its one variant
+// there, with _id.order = pos; any other test runs all its variants.
+// Every variant carries the description as its instance field.
+func (t Test) VariantsOn(s Scale, pos int, instance result.Instance) []Variant {
 	vs := t.Variants(s)
 	if t.VariesTarget {
 		vs = vs[:1]
 		vs[0].Order = pos
-		vs[0].Values["order"] = pos
+		vs[0].Values.Order = result.Ptr(pos)
 	}
-	if len(instance) == 0 {
+	if len(instance.Fields()) == 0 {
 		return vs
 	}
 	for i := range vs {
-		vs[i].Values["instance"] = maps.Clone(instance)
+		in := instance
+		vs[i].Values.Instance = &in
 	}
 	return vs
 }
@@ -54,31 +55,25 @@ func (t Test) VariantsOn(s Scale, pos int, instance map[string]any) []Variant {
 // atlasDiskType, atlasIOPS, atlasDiskSizeGB, vCPU and ramGB as given
 // (a profile's vCPU defaults to the size of its CPU set); for a profile,
 // cpus and cacheSizeMB; with a price, cost in cents per hour, price as
-// written and currency. Fields not given are absent.
-func Instance(t spec.Target) map[string]any {
+// written and currency. Fields not given are left empty, and not stored.
+func Instance(t spec.Target) result.Instance {
 	in := t.Instance
-	m := map[string]any{}
-	set := func(k string, v any, given bool) {
-		if given {
-			m[k] = v
+	out := result.Instance{
+		AtlasInstanceType: in.Type, AtlasDiskType: in.DiskType, AtlasIOPS: in.IOPS,
+		AtlasDiskSizeGB: in.DiskSizeGB, VCPU: in.VCPU, RAMGB: in.RAMGB,
+	}
+	if p := t.Profile; p != nil {
+		if n := int64(len(p.CPUList())); in.VCPU == 0 && n > 0 {
+			out.VCPU = n
+		}
+		out.CPUs = p.CPUs
+		if p.CacheSize > 0 {
+			out.CacheSizeMB = int64(p.CacheSize / spec.MB)
 		}
 	}
-	set("atlasInstanceType", in.Type, in.Type != "")
-	set("atlasDiskType", in.DiskType, in.DiskType != "")
-	set("atlasIOPS", in.IOPS, in.IOPS > 0)
-	set("atlasDiskSizeGB", in.DiskSizeGB, in.DiskSizeGB > 0)
-	set("vCPU", in.VCPU, in.VCPU > 0)
-	set("ramGB", in.RAMGB, in.RAMGB > 0)
-	if p := t.Profile; p != nil {
-		n := int64(len(p.CPUList()))
-		set("vCPU", n, in.VCPU == 0 && n > 0)
-		set("cpus", p.CPUs, p.CPUs != "")
-		set("cacheSizeMB", int64(p.CacheSize/spec.MB), p.CacheSize > 0)
-	}
 	if p := t.Price; p != nil {
-		m["cost"] = p.CentsPerHour()
-		m["price"] = p.String()
-		m["currency"] = p.Currency
+		out.Cost = result.Ptr(p.CentsPerHour())
+		out.Price, out.Currency = p.String(), p.Currency
 	}
-	return m
+	return out
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"github.com/mongobench/mongobench/internal/result"
 	"reflect"
 	"slices"
 	"testing"
@@ -27,11 +28,11 @@ func TestTargetTestsReferenceSizes(t *testing.T) {
 			t.Fatalf("%s: %d variants, VariesTarget %v; want one variant that the target varies", tt.name, len(vs), test.VariesTarget)
 		}
 		v := vs[0]
-		if got := v.Values["totalDocsToInsert"]; got != tt.docs {
+		if got := v.Values.Fields()["totalDocsToInsert"]; got != tt.docs {
 			t.Errorf("%s: totalDocsToInsert got %v want %d", tt.name, got, tt.docs)
 		}
-		if v.Values["nSecondaryIndexes"] != 4 || v.Values["docSizeKB"] != 4.0 || v.DocsPerOp != 1000 {
-			t.Errorf("%s: indexes %v, docSizeKB %v, batch %d; want 4, 4 KB, 1000", tt.name, v.Values["nSecondaryIndexes"], v.Values["docSizeKB"], v.DocsPerOp)
+		if v.Values.Fields()["nSecondaryIndexes"] != 4 || v.Values.Fields()["docSizeKB"] != 4.0 || v.DocsPerOp != 1000 {
+			t.Errorf("%s: indexes %v, docSizeKB %v, batch %d; want 4, 4 KB, 1000", tt.name, v.Values.Fields()["nSecondaryIndexes"], v.Values.Fields()["docSizeKB"], v.DocsPerOp)
 		}
 		if !slices.Contains(v.Params, tt.preload) || !slices.Contains(v.Params, "secondaryIndexes=4") {
 			t.Errorf("%s: params %v, want %s and secondaryIndexes=4", tt.name, v.Params, tt.preload)
@@ -40,23 +41,23 @@ func TestTargetTestsReferenceSizes(t *testing.T) {
 }
 
 func TestVariantsOn(t *testing.T) {
-	inst := map[string]any{"atlasInstanceType": "m6i.xlarge", "cost": 42.0}
+	inst := result.Instance{AtlasInstanceType: "m6i.xlarge", Cost: result.Ptr(42.0)}
 	iops, _ := Find("insert_iops")
 	vs := iops.VariantsOn(DefaultScale, 2, inst)
-	if len(vs) != 1 || vs[0].Order != 2 || vs[0].Values["order"] != 2 {
-		t.Fatalf("insert_iops on target 2: got %d variants, order %d / %v; want one with order 2", len(vs), vs[0].Order, vs[0].Values["order"])
+	if len(vs) != 1 || vs[0].Order != 2 || vs[0].Values.Fields()["order"] != 2 {
+		t.Fatalf("insert_iops on target 2: got %d variants, order %d / %v; want one with order 2", len(vs), vs[0].Order, vs[0].Values.Fields()["order"])
 	}
-	if got := vs[0].Values["instance"]; !reflect.DeepEqual(got, inst) {
+	if got := vs[0].Values.Fields()["instance"]; !reflect.DeepEqual(got, inst.Fields()) {
 		t.Errorf("instance: got %v want %v", got, inst)
 	}
 	nidx, _ := Find("insert_nindexes")
 	vs = nidx.VariantsOn(DefaultScale, 1, inst)
-	if len(vs) != 7 || vs[6].Order != 6 || vs[6].Values["instance"] == nil {
-		t.Errorf("insert_nindexes on target 1: got %d variants, last order %d, instance %v; want all 7 in their own order, described", len(vs), vs[6].Order, vs[6].Values["instance"])
+	if len(vs) != 7 || vs[6].Order != 6 || vs[6].Values.Fields()["instance"] == nil {
+		t.Errorf("insert_nindexes on target 1: got %d variants, last order %d, instance %v; want all 7 in their own order, described", len(vs), vs[6].Order, vs[6].Values.Fields()["instance"])
 	}
-	vs = iops.VariantsOn(DefaultScale, 0, nil)
-	if _, has := vs[0].Values["instance"]; has {
-		t.Errorf("undescribed target: got instance %v, want none", vs[0].Values["instance"])
+	vs = iops.VariantsOn(DefaultScale, 0, result.Instance{})
+	if _, has := vs[0].Values.Fields()["instance"]; has {
+		t.Errorf("undescribed target: got instance %v, want none", vs[0].Values.Fields()["instance"])
 	}
 }
 
@@ -79,7 +80,7 @@ func TestInstance(t *testing.T) {
 		{"nothing known", spec.Target{Label: "a", URI: "mongodb://h/"}, map[string]any{}},
 	}
 	for _, tt := range tests {
-		if got := Instance(tt.target); !reflect.DeepEqual(got, tt.want) {
+		if got := Instance(tt.target).Fields(); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: Instance got %v\nwant %v", tt.name, got, tt.want)
 		}
 	}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"math"
 	"strconv"
 	"time"
@@ -46,7 +47,7 @@ var concurrency = Test{
 				out = append(out, Variant{
 					Order: order, Threads: threads, Ops: n, DocsPerOp: 1, Warmup: spec.Duration(time.Second),
 					Params: []string{fmt.Sprintf("records=%d", records), "docSize=1KB", "indexUpdate=" + strconv.FormatBool(indexed)},
-					Values: map[string]any{"order": order, "numberOfThreads": threads, "indexUpdate": indexed, "nUpdates": n},
+					Values: result.Variant{Order: result.Ptr(order), NumberOfThreads: result.Ptr(threads), IndexUpdate: result.Ptr(indexed), NUpdates: result.Ptr(n)},
 				})
 			}
 		}
@@ -74,9 +75,9 @@ var updateAPI = Test{
 							fmt.Sprintf("records=%d", records), "docSize=1KB", "updateFunction=" + fn,
 							"upsert=" + strconv.FormatBool(upsert), fmt.Sprintf("percentNew=%d", pct),
 						},
-						Values: map[string]any{
-							"order": order, "updateFunction": fn, "upsert": upsert, "percentNew": pct,
-							"nUpdates": n, "numberOfThreads": threads,
+						Values: result.Variant{
+							Order: result.Ptr(order), UpdateFunction: result.Ptr(fn), Upsert: result.Ptr(upsert), PercentNew: result.Ptr(pct),
+							NUpdates: result.Ptr(n), NumberOfThreads: result.Ptr(threads),
 						},
 					})
 				}

@@ -43,7 +43,7 @@ func (s *studyRun) env() study.Env {
 
 // measure runs one scenario with a live progress line; variant holds the
 // values that identify the run within the study.
-func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant map[string]any) (*result.Doc, error) {
+func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error) {
 	p := newProgress(s.app.stderr, sc)
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: s.registry, Target: s.target, ToolVersion: Version,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/result"
 	"os"
 	"path/filepath"
 	"time"
@@ -127,7 +128,7 @@ func (a *app) onTarget(ctx context.Context, t spec.Target, fn func(runner.Target
 func (s *studyRun) targetEnv(cacheSize spec.Size) study.Env {
 	return study.Env{
 		Measure: s.measure, Keep: s.keep, Registry: s.registry, Say: s.app.say,
-		OnTarget: func(ctx context.Context, t spec.Target, fn func(map[string]any) error) error {
+		OnTarget: func(ctx context.Context, t spec.Target, fn func(result.Instance) error) error {
 			return s.app.onTarget(ctx, t, func(bt runner.Target) error {
 				if cacheSize > 0 {
 					bt.CacheSize, bt.CacheSizeSource = int64(cacheSize), "--cache-size"

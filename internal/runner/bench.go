@@ -26,10 +26,10 @@ type Target struct {
 	DataDir string
 	// Profile names a local server profile, when the target is one.
 	Profile string
-	// Instance describes the target in the schema's terms (the atlas*
-	// fields of variant.instance); given values replace what bench_config
-	// would detect or leave out.
-	Instance map[string]any
+	// Instance describes the target (the atlas* fields of
+	// variant.instance); given values replace what bench_config would
+	// detect or leave out.
+	Instance result.Instance
 	// CacheSize is the server's storage cache in bytes when the caller
 	// knows it (a local server it started, or the user said); 0 when
 	// unknown. Workloads that size a working set against the cache read
@@ -45,9 +45,9 @@ type Options struct {
 	Registry    *workload.Registry
 	Target      Target
 	ToolVersion string
-	// Variant holds extra values that identify the run beyond its
+	// Variant holds the study's values that identify the run beyond its
 	// scenario (e.g. an SLA study's stage); they join variant and _id.
-	Variant map[string]any
+	Variant result.Variant
 	// OnConnected is called once the target answers, with its version
 	// and topology; OnSetup reports setup progress (preloading);
 	// OnInterval reports each closed interval of the measured phase. Each

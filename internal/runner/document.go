@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -57,7 +56,7 @@ func NewRunID(start time.Time) string {
 // ID identifies the test and variant: the test name, the label, then the
 // variant's values in name order. A re-run of the same variant replaces
 // its row in the results collection.
-func ID(sc *spec.Scenario, extra map[string]any) result.Ordered {
+func ID(sc *spec.Scenario, extra result.Variant) result.Ordered {
 	id := result.Ordered{{Key: "testname", Value: sc.Name}}
 	if sc.Label != "" {
 		id = append(id, result.KV{Key: "label", Value: sc.Label})
@@ -76,9 +75,8 @@ func ID(sc *spec.Scenario, extra map[string]any) result.Ordered {
 
 // Variant is what a run varies: the workload's parameters, the pacing,
 // the concurrency, and any extra identifying values.
-func Variant(sc *spec.Scenario, extra map[string]any) map[string]any {
-	v := plainParams(sc.Params)
-	maps.Copy(v, extra)
+func Variant(sc *spec.Scenario, extra result.Variant) map[string]any {
+	v := extra.Over(plainParams(sc.Params))
 	v["numberOfThreads"] = sc.Threads
 	if sc.Rate > 0 {
 		v["targetRate"] = float64(sc.Rate)
@@ -90,7 +88,7 @@ func Variant(sc *spec.Scenario, extra map[string]any) map[string]any {
 }
 
 // TestConfig is the scenario's full effective configuration.
-func TestConfig(sc *spec.Scenario, extra map[string]any) map[string]any {
+func TestConfig(sc *spec.Scenario, extra result.Variant) map[string]any {
 	c := Variant(sc, extra)
 	c["workload"] = sc.Workload
 	c["loop"] = "closed"
@@ -136,8 +134,9 @@ func (r *run) benchConfig() map[string]any {
 		c["atlasDiskSizeGB"] = gb
 		c["atlasDiskType"] = dev
 	}
+	given := t.Instance.Fields()
 	for _, k := range []string{"atlasInstanceType", "atlasDiskType", "atlasIOPS", "atlasDiskSizeGB"} {
-		if v, ok := t.Instance[k]; ok {
+		if v, ok := given[k]; ok {
 			c[k] = v
 		}
 	}

@@ -46,7 +46,7 @@ type Query struct {
 
 // matches reports whether d is a sweep step that q selects.
 func (q Query) matches(d *result.Doc) bool {
-	_, sweep := d.Variant["sweep"]
+	sweep := result.VariantOf(d).Sweep != nil
 	w, _ := d.TestConfig["workload"].(string)
 	return sweep && (q.Label == "" || d.Label == q.Label) && (q.Workload == "" || w == q.Workload)
 }

@@ -63,7 +63,7 @@ func (c CalibrateStudy) step(ctx context.Context, env Env, res *CalibrateResult,
 	if err != nil {
 		return ThreadStep{}, err
 	}
-	d, err := env.Measure(ctx, sc, map[string]any{"calibration": c.ID, "calibrationStep": len(res.Steps) + 1})
+	d, err := env.Measure(ctx, sc, result.Variant{Calibration: result.Ptr(c.ID), CalibrationStep: result.Ptr(len(res.Steps) + 1)})
 	if err != nil {
 		return ThreadStep{}, err
 	}

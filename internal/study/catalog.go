@@ -36,7 +36,7 @@ func (c Catalog) Run(ctx context.Context, env Env) ([][]*result.Doc, error) {
 		if ctx.Err() != nil {
 			return docs, fmt.Errorf("%w: stopped before target %s; the variants measured are stored", ErrStopped, tg.Label)
 		}
-		err := env.OnTarget(ctx, tg, func(instance map[string]any) error {
+		err := env.OnTarget(ctx, tg, func(instance result.Instance) error {
 			for i, t := range c.Tests {
 				got, err := c.runTest(ctx, env, t, t.VariantsOn(c.Scale, pos, instance), tg.Label)
 				docs[i] = append(docs[i], got...)

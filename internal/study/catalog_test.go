@@ -37,7 +37,8 @@ type targetsFake struct {
 func (f *targetsFake) env() study.Env {
 	return study.Env{
 		Registry: f.reg,
-		Measure: func(_ context.Context, sc *spec.Scenario, variant map[string]any) (*result.Doc, error) {
+		Measure: func(_ context.Context, sc *spec.Scenario, typed result.Variant) (*result.Doc, error) {
+			variant := typed.Fields()
 			n := len(f.measured)
 			f.measured = append(f.measured, sc)
 			f.variants = append(f.variants, variant)
@@ -51,7 +52,7 @@ func (f *targetsFake) env() study.Env {
 			f.kept = append(f.kept, d)
 			return nil
 		},
-		OnTarget: func(_ context.Context, t spec.Target, fn func(map[string]any) error) error {
+		OnTarget: func(_ context.Context, t spec.Target, fn func(result.Instance) error) error {
 			f.target = t.Label
 			f.targets = append(f.targets, t.Label)
 			defer func() { f.target = "" }()

@@ -12,7 +12,7 @@ import (
 // Measure runs one scenario on the study's current target and returns its
 // result document. variant holds the values that identify the run within
 // its study; they are stored under variant.* and in _id.
-type Measure func(ctx context.Context, sc *spec.Scenario, variant map[string]any) (*result.Doc, error)
+type Measure func(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error)
 
 // Keep stores a judged run (or rescues it to a file when the store fails),
 // shows its notes and writes its report.
@@ -20,9 +20,8 @@ type Keep func(ctx context.Context, d *result.Doc) error
 
 // OnTarget points the study's Measure at a target for the time of fn: a
 // local profile's server is started before fn and stopped after it. fn is
-// handed the target's instance description in the schema's terms
-// (variant.instance).
-type OnTarget func(ctx context.Context, t spec.Target, fn func(instance map[string]any) error) error
+// handed the target's instance description (variant.instance).
+type OnTarget func(ctx context.Context, t spec.Target, fn func(instance result.Instance) error) error
 
 // Env is everything a study needs from outside: how to measure, where to
 // keep results, which workloads exist, and where to say what it does.

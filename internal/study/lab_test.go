@@ -55,7 +55,8 @@ func (l *lab) say(format string, args ...any) { l.said = append(l.said, fmt.Spri
 // measure makes the run's result document as the runner shapes it: the
 // variant with the scenario's threads and rate, the schedule, one
 // operation type (txn for the ledger, read otherwise).
-func (l *lab) measure(_ context.Context, sc *spec.Scenario, variant map[string]any) (*result.Doc, error) {
+func (l *lab) measure(_ context.Context, sc *spec.Scenario, typed result.Variant) (*result.Doc, error) {
+	variant := typed.Fields()
 	l.measured = append(l.measured, sc)
 	l.variants = append(l.variants, variant)
 	n := len(l.measured)

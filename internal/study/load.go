@@ -66,7 +66,7 @@ func (l Load) Run(ctx context.Context, env Env) (*result.Doc, error) {
 		return nil, err
 	}
 	env.say("%s load: %d loaders, %d batches of up to %d records\n", l.Workload, sc.Threads, sc.Ops, sc.Params.Int("batchSize"))
-	d, err := env.Measure(ctx, sc, map[string]any{"phase": "load"})
+	d, err := env.Measure(ctx, sc, result.Variant{Phase: result.Ptr("load")})
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func (p Plan) Measure(ctx context.Context, env Env) error {
 	for rep := range p.Runs {
 		for _, c := range pl.Candidates {
 			env.say("plan %s: %s, run %d of %d\n", pl.Name, c.Label, rep+1, p.Runs)
-			err := env.OnTarget(ctx, c, func(map[string]any) error {
+			err := env.OnTarget(ctx, c, func(result.Instance) error {
 				return p.measure(ctx, env, c, next[c.Label]+rep)
 			})
 			if err != nil {
@@ -63,7 +63,8 @@ func (p Plan) measure(ctx context.Context, env Env, c spec.Target, rep int) erro
 	if err != nil {
 		return err
 	}
-	variant := map[string]any{"plan": p.Spec.Name, "candidate": c.Label, "instance": catalog.Instance(c)}
+	in := catalog.Instance(c)
+	variant := result.Variant{Plan: result.Ptr(p.Spec.Name), Candidate: result.Ptr(c.Label), Instance: &in}
 	d, err := env.Measure(ctx, sc, variant)
 	if err != nil {
 		return err
@@ -97,7 +98,7 @@ func (p Plan) docs(ctx context.Context) ([]result.Doc, error) {
 func PlanDocs(all []result.Doc, name string) []result.Doc {
 	var out []result.Doc
 	for _, d := range all {
-		if n, _ := d.Variant["plan"].(string); n == name && !d.Partial {
+		if n := result.VariantOf(&d).Plan; n != nil && *n == name && !d.Partial {
 			out = append(out, d)
 		}
 	}
@@ -109,7 +110,10 @@ func PlanDocs(all []result.Doc, name string) []result.Doc {
 func nextRepetitions(docs []result.Doc) map[string]int {
 	next := map[string]int{}
 	for _, d := range docs {
-		c, _ := d.Variant["candidate"].(string)
+		var c string
+		if v := result.VariantOf(&d).Candidate; v != nil {
+			c = *v
+		}
 		next[c] = max(next[c], d.Repetition+1)
 	}
 	return next
@@ -125,7 +129,7 @@ func AnswerPlan(pl *spec.Plan, docs []result.Doc, where string) (plan.Answer, er
 		cand := plan.Candidate{Name: c.Label, Description: c.Instance.Type, Baseline: c.Baseline,
 			Monthly: c.Price.PerMonth(), Currency: c.Price.Currency}
 		for i := range docs {
-			if docs[i].Variant["candidate"] == c.Label {
+			if v := result.VariantOf(&docs[i]).Candidate; v != nil && *v == c.Label {
 				cand.Runs = append(cand.Runs, plan.RunOf(&docs[i]))
 			}
 		}

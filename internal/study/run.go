@@ -39,11 +39,17 @@ func RunOf(d *result.Doc) (Run, error) {
 	if d.TestName != TestName {
 		return Run{}, fmt.Errorf("run %s: test %q is not %s", d.RunID, d.TestName, TestName)
 	}
-	mode, _ := d.Variant["mode"].(string)
+	v := result.VariantOf(d)
+	var mode, stage string
+	if v.Mode != nil {
+		mode = *v.Mode
+	}
+	if v.Stage != nil {
+		stage = *v.Stage
+	}
 	if mode == "" {
 		return Run{}, fmt.Errorf("run %s: variant has no mode", d.RunID)
 	}
-	stage, _ := d.Variant["stage"].(string)
 	tps, err := targetRate(d)
 	if err != nil {
 		return Run{}, fmt.Errorf("run %s: %w", d.RunID, err)

@@ -80,7 +80,7 @@ func (s SLAStudy) one(ctx context.Context, env Env, res *SLAResult, tps float64,
 	if err != nil {
 		return err
 	}
-	d, err := env.Measure(ctx, sc, map[string]any{"stage": s.Stage, "mode": mode})
+	d, err := env.Measure(ctx, sc, result.Variant{Stage: result.Ptr(s.Stage), Mode: result.Ptr(mode)})
 	if err != nil {
 		return err
 	}

@@ -119,10 +119,10 @@ func (s SweepStudy) scenario(env Env, rate float64, rep int) (*spec.Scenario, er
 
 // variant is what identifies a step within its sweep, and the target's
 // price when given (instance.cost, cents per hour).
-func (s SweepStudy) variant(index, rep int) map[string]any {
-	v := map[string]any{"sweep": s.ID, "sweepStep": index, "repetition": rep}
+func (s SweepStudy) variant(index, rep int) result.Variant {
+	v := result.Variant{Sweep: result.Ptr(s.ID), SweepStep: result.Ptr(index), Repetition: result.Ptr(rep)}
 	if s.Cost > 0 {
-		v["instance"] = map[string]any{"cost": math.Round(s.Cost*1e4) / 1e2}
+		v.Instance = &result.Instance{Cost: result.Ptr(math.Round(s.Cost*1e4) / 1e2)}
 	}
 	return v
 }
