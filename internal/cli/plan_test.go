@@ -30,6 +30,9 @@ constraints: ["p99 READ <= 10s", "errors <= 1%"]
 // constraints all pass. A second invocation adds a run; --from-results
 // runs nothing.
 func TestPlan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts four servers of its own; -short skips it")
+	}
 	dir := t.TempDir()
 	planFile := filepath.Join(dir, "plan.yaml")
 	if err := os.WriteFile(planFile, []byte(tinyPlan), 0o644); err != nil {
