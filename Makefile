@@ -7,30 +7,40 @@ BIN      := bin/mongobench
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X github.com/mongobench/mongobench/internal/cli.Version=$(VERSION)
 
-.PHONY: demo test setup build unit bench clean-demo
+.PHONY: demo test setup build unit lint bench clean-demo
 
 # Set up, start the embedded server, run a short benchmark, print the
 # summary and write a Markdown report with charts.
 demo: setup build
 	@scripts/demo.sh
 
-# Set up, start a throwaway server, run every test (unit and integration)
-# against it, stop it.
+# Set up; gofmt, vet, the lint (.golangci.yml) and the pure packages under
+# the race detector; then start a throwaway server, run every test (unit
+# and integration) against it, stop it.
 test: setup build
 	@scripts/test.sh
 
-# Install the embedded server (once) and the Go modules.
+# Install the embedded server and the pinned golangci-lint (each once, into
+# the mongobench cache) and the Go modules.
 setup:
 	@scripts/install-server.sh >/dev/null
+	@scripts/install-lint.sh >/dev/null
 	@$(GO) mod download
 
 build:
 	@mkdir -p bin
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mongobench
 
-# Pure packages only: no server, runs in seconds.
+# The tests that need no server: every package with -short (which skips
+# the tests that start or use a server), then the pure packages under the
+# race detector. Passes on a machine without a server binary.
 unit:
-	$(GO) test -short ./...
+	@scripts/unit.sh
+
+# The lint alone: import boundaries, environment and terminal only in cli,
+# staticcheck, errcheck, goimports (.golangci.yml).
+lint:
+	@"$$(scripts/install-lint.sh | tail -n 1)" run ./...
 
 # Client-cost and engine benchmarks; figures go to bench/RESULTS.md.
 bench: setup build

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs the server mongobench's demo and tests run against.
 #
-# A mongod on PATH wins and nothing is installed. Otherwise this builds the
+# The binary $MONGOBENCH_SERVER_BIN names wins, then a mongod on PATH, and
+# nothing is installed (the order mongobench itself finds a server in).
+# Otherwise this builds the
 # pinned SecantusDB (a MongoDB-wire-protocol server over WiredTiger) from
 # crates.io into the mongobench cache, once: a binary already there is
 # reused. The last line printed is the path of the server binary.
 #
-# Environment: MONGOBENCH_CACHE (default ~/.cache/mongobench).
+# Environment: MONGOBENCH_SERVER_BIN, MONGOBENCH_CACHE (default
+# ~/.cache/mongobench).
 set -euo pipefail
 
 readonly version="0.5.3-beta.193"
@@ -38,6 +41,16 @@ need_tool() {
     exit 1
   fi
 }
+
+if [[ -n "${MONGOBENCH_SERVER_BIN:-}" ]]; then
+  if [[ ! -x "$MONGOBENCH_SERVER_BIN" ]]; then
+    echo "install-server: MONGOBENCH_SERVER_BIN=$MONGOBENCH_SERVER_BIN is not an executable file" >&2
+    exit 1
+  fi
+  echo "install-server: MONGOBENCH_SERVER_BIN is set; using it, nothing to install"
+  echo "$MONGOBENCH_SERVER_BIN"
+  exit 0
+fi
 
 if mongod_path="$(command -v mongod)"; then
   echo "install-server: mongod found on PATH; using it, nothing to install"

@@ -6,15 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/pprof"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/template"
 	"github.com/mongobench/mongobench/internal/uri"
 )
 
@@ -62,13 +63,14 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func (a *app) exitCode(err error) int {
 	var ue usageError
+	var se *spec.Error
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitInterrupted
-	case errors.As(err, &ue), errors.Is(err, runner.ErrBadURI), isCobraUsage(err):
+	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, runner.ErrBadURI), isUnknownCommand(err):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitUsage
 	}
@@ -76,23 +78,33 @@ func (a *app) exitCode(err error) int {
 	return ExitFailure
 }
 
-// isCobraUsage recognises cobra's own flag and argument errors.
-func isCobraUsage(err error) bool {
-	var se *spec.Error
-	if errors.As(err, &se) {
-		return true
-	}
-	var te *template.Error
-	if errors.As(err, &te) {
-		return false // a template's problem, whatever the server's words
-	}
-	msg := err.Error()
-	for _, p := range []string{"unknown flag", "unknown shorthand", "unknown command", "invalid argument", "accepts ", "requires ", "flag needs"} {
-		if strings.Contains(msg, p) {
-			return true
+// unknownCommand is the error cobra returns, unwrapped, for a word after
+// "mongobench" that names no command (followed by its suggestions).
+var unknownCommand = regexp.MustCompile(`^unknown command ".*" for "mongobench"`)
+
+// isUnknownCommand recognises cobra's unknown-command error. Every other
+// error of cobra's own is a usage error already: flag errors go through the
+// root's flag error function and argument checks are wrapped by
+// argsAreUsage, so nothing depends on what a message says, such as a
+// server's "requires authentication".
+func isUnknownCommand(err error) bool {
+	return unknownCommand.MatchString(err.Error())
+}
+
+// argsAreUsage makes the errors of c's argument check, and of every
+// subcommand's, usage errors.
+func argsAreUsage(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return usage(err)
+			}
+			return nil
 		}
 	}
-	return false
+	for _, sub := range c.Commands() {
+		argsAreUsage(sub)
+	}
 }
 
 // oneParagraph keeps multi-error messages readable: one problem a line.
@@ -124,6 +136,8 @@ Start here:
 		SilenceErrors: true,
 	}
 	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.calibrateCmd(), a.loadCmd(), a.serverCmd(), a.resultsCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.planCmd(), a.cleanCmd(), a.workloadsCmd())
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
+	argsAreUsage(root)
 	var profile string
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a Go CPU profile of the tool itself to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
@@ -145,7 +159,13 @@ func (a *app) startProfile(path string) error {
 }
 
 // env returns an environment variable, so tests can see what is read.
+// cli is the only package that reads the environment; others get what they
+// need from it, such as serverEnv.
 func env(name string) string { return os.Getenv(name) }
+
+// serverEnv is the environment the server package finds binaries and
+// directories in.
+func serverEnv() server.Env { return server.EnvFrom(env) }
 
 // redact is how every URI reaches the terminal.
 func redact(s string) string { return uri.Redact(s) }

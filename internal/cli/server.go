@@ -40,7 +40,7 @@ func (a *app) serverStartCmd() *cobra.Command {
 				}
 				return err
 			}
-			o.Dir, o.Detach, o.SyncOnCommit = serverDir(), true, !noSync
+			o.Dir, o.Env, o.Detach, o.SyncOnCommit = serverDir(), serverEnv(), true, !noSync
 			if o.CacheSize == "" && !o.Test {
 				o.CacheSize = server.EmbeddedCacheSize
 			}

@@ -47,7 +47,7 @@ func (a *app) embedded(ctx context.Context, start bool) (*server.Handle, error) 
 		return nil, nil
 	}
 	a.say("starting the embedded server in %s …\n", dir)
-	h, err = server.Start(ctx, server.Options{Dir: dir, Detach: true, SyncOnCommit: true, CacheSize: server.EmbeddedCacheSize})
+	h, err = server.Start(ctx, server.Options{Dir: dir, Env: serverEnv(), Detach: true, SyncOnCommit: true, CacheSize: server.EmbeddedCacheSize})
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded server: %w", err)
 	}
@@ -60,7 +60,7 @@ func serverDir() string {
 	if d := env("MONGOBENCH_SERVER_DIR"); d != "" {
 		return d
 	}
-	return server.DefaultDir()
+	return serverEnv().DefaultDir()
 }
 
 // say prints a progress note for people, on standard error.

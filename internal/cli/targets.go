@@ -152,7 +152,7 @@ func (a *app) startProfileServer(ctx context.Context, t spec.Target) (*server.Ha
 	if err != nil {
 		return nil, "", fmt.Errorf("profile %s: %w", t.Label, err)
 	}
-	o := server.Options{Dir: dir, CPUs: t.Profile.CPUs, SyncOnCommit: true}
+	o := server.Options{Dir: dir, Env: serverEnv(), CPUs: t.Profile.CPUs, SyncOnCommit: true}
 	if t.Profile.CacheSize > 0 {
 		o.CacheSize = fmt.Sprintf("%dM", t.Profile.CacheSize/spec.MB)
 	}

@@ -112,10 +112,11 @@ func (c *coordinator) rotate(end time.Time) error {
 			return err
 		}
 	}
+	drained := time.Now()
 	cpu := processCPU()
 	iv := Interval{
 		Index: len(c.intervals), Start: c.lastTick, Length: end.Sub(c.lastTick),
-		Late: c.agg.late, Dropped: c.agg.dropped, MaxLag: c.agg.maxLag,
+		Sent: c.agg.sent, Drained: drained, Late: c.agg.late, Dropped: c.agg.dropped, MaxLag: c.agg.maxLag,
 		PeakInFlight: c.e.peak.Swap(c.e.inflight.Load()), CPU: cpu - c.cpuLast,
 	}
 	c.cpuLast, c.lastTick = cpu, end
@@ -200,6 +201,7 @@ func (c *coordinator) closeLast(end time.Time) error {
 // both.
 func (iv *Interval) absorb(prev *Interval) error {
 	iv.Start, iv.Length = prev.Start, iv.Length+prev.Length
+	iv.Sent += prev.Sent
 	iv.Late += prev.Late
 	iv.Dropped += prev.Dropped
 	iv.MaxLag = max(iv.MaxLag, prev.MaxLag)

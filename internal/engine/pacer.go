@@ -14,14 +14,6 @@ type Pacer interface {
 	String() string
 }
 
-// PacerFunc adapts a function to a Pacer.
-type PacerFunc func() time.Duration
-
-// Next calls f.
-func (f PacerFunc) Next() time.Duration { return f() }
-
-func (f PacerFunc) String() string { return "custom" }
-
 // Constant paces operations at a fixed rate per second. The n-th operation
 // is due at n/rate seconds, computed from n rather than accumulated, so the
 // schedule does not drift.
@@ -30,10 +22,7 @@ type Constant struct {
 	n    int64
 }
 
-var (
-	_ Pacer = (*Constant)(nil)
-	_ Pacer = PacerFunc(nil)
-)
+var _ Pacer = (*Constant)(nil)
 
 // NewConstant returns a pacer of rate operations per second.
 func NewConstant(rate float64) *Constant { return &Constant{Rate: rate} }

@@ -21,6 +21,7 @@ type workerRec struct {
 	mu      sync.Mutex
 	ops     []opRec
 	lag     *hist.H // open loop: intended start to actual send
+	sent    int64
 	late    int64
 	dropped int64
 	maxLag  time.Duration
@@ -69,6 +70,7 @@ func (w *workerRec) schedule(lag time.Duration, late, dropped bool) {
 	w.mu.Lock()
 	if !dropped {
 		hist.Record(w.lag, lag)
+		w.sent++
 	}
 	if lag > w.maxLag {
 		w.maxLag = lag
@@ -98,10 +100,11 @@ func (w *workerRec) drainInto(agg *intervalAgg) error {
 		}
 		w.lag.Reset()
 	}
+	agg.sent += w.sent
 	agg.late += w.late
 	agg.dropped += w.dropped
 	agg.maxLag = max(agg.maxLag, w.maxLag)
-	w.late, w.dropped, w.maxLag = 0, 0, 0
+	w.sent, w.late, w.dropped, w.maxLag = 0, 0, 0, 0
 	return nil
 }
 
@@ -131,6 +134,7 @@ func (r *opRec) take(src *opRec, closed bool) error {
 type intervalAgg struct {
 	ops     []opRec
 	lag     *hist.H
+	sent    int64
 	late    int64
 	dropped int64
 	maxLag  time.Duration
@@ -152,5 +156,5 @@ func (a *intervalAgg) reset() {
 		r.count, r.errs = 0, ErrorCounts{}
 	}
 	a.lag.Reset()
-	a.late, a.dropped, a.maxLag = 0, 0, 0
+	a.sent, a.late, a.dropped, a.maxLag = 0, 0, 0, 0
 }

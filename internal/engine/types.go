@@ -50,10 +50,20 @@ type OpTotals struct {
 
 // Interval is one reporting interval, bucketed by completion time.
 type Interval struct {
-	Index        int
-	Start        time.Time
-	Length       time.Duration
-	Ops          []IntervalOp
+	Index  int
+	Start  time.Time
+	Length time.Duration
+	Ops    []IntervalOp
+	// Sent counts the measured operations sent in the interval, by send
+	// time (open loop): with Dropped, what the engine did with the slots
+	// the schedule made due. Completions, which depend on the server,
+	// are in Ops.
+	Sent int64
+	// Drained is when the workers' recordings were moved into the
+	// interval: it holds what they recorded up to then, so a coordinator
+	// woken late by a loaded machine shifts operations across the
+	// boundary at Start+Length by Drained minus that boundary.
+	Drained      time.Time
 	Late         int64
 	Dropped      int64
 	MaxLag       time.Duration

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -30,24 +29,69 @@ type Binary struct {
 	Kind string
 }
 
-// Find returns the server binary to run: mongod on PATH, then
-// $MONGOBENCH_SERVER_BIN, then the pinned SecantusDB build in the cache,
-// then secantusd-rs on PATH.
-func Find() (Binary, error) {
-	if p, err := exec.LookPath("mongod"); err == nil {
+// Env is the part of the process environment this package depends on. The
+// package never reads the environment itself: cli fills an Env (EnvFrom)
+// and hands it over in Options or calls its methods.
+type Env struct {
+	// ServerBin ($MONGOBENCH_SERVER_BIN) is the server executable to run,
+	// chosen explicitly; it wins over every binary Find would look for.
+	ServerBin string
+	// Cache ($MONGOBENCH_CACHE) is where installed servers live;
+	// UserHome/.cache/mongobench when empty.
+	Cache string
+	// Home ($MONGOBENCH_HOME) holds the default server directory;
+	// UserHome/.local/share/mongobench when empty.
+	Home string
+	// UserHome ($HOME) is the user's home directory.
+	UserHome string
+	// Path ($PATH) is the list of directories searched for mongod and
+	// secantusd-rs.
+	Path string
+}
+
+// EnvFrom reads an Env through getenv, such as os.Getenv.
+func EnvFrom(getenv func(string) string) Env {
+	return Env{
+		ServerBin: getenv("MONGOBENCH_SERVER_BIN"),
+		Cache:     getenv("MONGOBENCH_CACHE"),
+		Home:      getenv("MONGOBENCH_HOME"),
+		UserHome:  getenv("HOME"),
+		Path:      getenv("PATH"),
+	}
+}
+
+// Find returns the server binary to run: $MONGOBENCH_SERVER_BIN when set,
+// then mongod on PATH, then the pinned SecantusDB build in the cache, then
+// secantusd-rs on PATH.
+func (e Env) Find() (Binary, error) {
+	if e.ServerBin != "" {
+		return fromEnv(e.ServerBin)
+	}
+	if p, ok := e.lookPath("mongod"); ok {
 		return Binary{Path: p, Kind: KindMongod}, nil
 	}
-	if p := os.Getenv("MONGOBENCH_SERVER_BIN"); p != "" {
-		return fromEnv(p)
-	}
-	if p := SecantusPath(); isExecutable(p) {
+	if p := e.SecantusPath(); isExecutable(p) {
 		return Binary{Path: p, Kind: KindSecantus}, nil
 	}
-	if p, err := exec.LookPath(secantusBinName); err == nil {
+	if p, ok := e.lookPath(secantusBinName); ok {
 		return Binary{Path: p, Kind: KindSecantus}, nil
 	}
 	return Binary{}, fmt.Errorf("%w: no mongod or %s on PATH, MONGOBENCH_SERVER_BIN unset, nothing at %s; run scripts/install-server.sh (or make setup)",
-		ErrNotFound, secantusBinName, SecantusPath())
+		ErrNotFound, secantusBinName, e.SecantusPath())
+}
+
+// lookPath returns the first executable called name in the directories of
+// e.Path, the way a shell finds a command.
+func (e Env) lookPath(name string) (string, bool) {
+	for _, dir := range filepath.SplitList(e.Path) {
+		if !filepath.IsAbs(dir) {
+			continue // as exec.LookPath, which refuses a command found relative to "."
+		}
+		if p := filepath.Join(dir, name); isExecutable(p) {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // fromEnv checks the binary named by $MONGOBENCH_SERVER_BIN and infers its kind.
@@ -68,28 +112,26 @@ func kindOf(path string) string {
 
 // CacheDir is where installed servers live: $MONGOBENCH_CACHE or
 // ~/.cache/mongobench.
-func CacheDir() string {
-	if d := os.Getenv("MONGOBENCH_CACHE"); d != "" {
-		return d
+func (e Env) CacheDir() string {
+	if e.Cache != "" {
+		return e.Cache
 	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "mongobench")
+	return filepath.Join(e.UserHome, ".cache", "mongobench")
 }
 
 // SecantusPath is where scripts/install-server.sh installs the pinned
 // SecantusDB binary.
-func SecantusPath() string {
-	return filepath.Join(CacheDir(), "secantus-"+SecantusVersion, "bin", secantusBinName)
+func (e Env) SecantusPath() string {
+	return filepath.Join(e.CacheDir(), "secantus-"+SecantusVersion, "bin", secantusBinName)
 }
 
 // DefaultDir is the server directory used when none is given:
 // $MONGOBENCH_HOME/server or ~/.local/share/mongobench/server.
-func DefaultDir() string {
-	if d := os.Getenv("MONGOBENCH_HOME"); d != "" {
-		return filepath.Join(d, "server")
+func (e Env) DefaultDir() string {
+	if e.Home != "" {
+		return filepath.Join(e.Home, "server")
 	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".local", "share", "mongobench", "server")
+	return filepath.Join(e.UserHome, ".local", "share", "mongobench", "server")
 }
 
 // isExecutable reports whether path is a regular file with an execute bit.

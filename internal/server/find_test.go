@@ -12,15 +12,9 @@ import (
 // itoa formats an int.
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// emptyEnv points every place Find looks at empty directories.
-func emptyEnv(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("PATH", filepath.Join(dir, "bin"))
-	t.Setenv("MONGOBENCH_SERVER_BIN", "")
-	t.Setenv("MONGOBENCH_CACHE", filepath.Join(dir, "cache"))
-	t.Setenv("HOME", dir)
-	return dir
+// emptyEnv points every place Find looks at empty directories under dir.
+func emptyEnv(dir string) Env {
+	return Env{Path: filepath.Join(dir, "bin"), Cache: filepath.Join(dir, "cache"), UserHome: dir}
 }
 
 // fakeExe writes an executable script at path.
@@ -35,8 +29,7 @@ func fakeExe(t *testing.T, path string) {
 }
 
 func TestFindNothing(t *testing.T) {
-	emptyEnv(t)
-	_, err := Find()
+	_, err := emptyEnv(t.TempDir()).Find()
 	if !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Find: got %v, want ErrNotFound", err)
 	}
@@ -48,40 +41,65 @@ func TestFindNothing(t *testing.T) {
 }
 
 func TestFindOrder(t *testing.T) {
+	pinned := func(dir string) string {
+		return filepath.Join(dir, "cache", "secantus-"+SecantusVersion, "bin", "secantusd-rs")
+	}
 	tests := []struct {
 		name     string
-		setup    func(t *testing.T, dir string) string
+		setup    func(t *testing.T, dir string, env *Env) string
 		wantKind string
 	}{
-		{"mongod on PATH wins", func(t *testing.T, dir string) string {
-			fakeExe(t, filepath.Join(dir, "cache", "secantus-"+SecantusVersion, "bin", "secantusd-rs"))
+		{"MONGOBENCH_SERVER_BIN wins over mongod on PATH", func(t *testing.T, dir string, env *Env) string {
+			p := filepath.Join(dir, "custom", "my-secantus")
+			fakeExe(t, p)
+			fakeExe(t, filepath.Join(dir, "bin", "mongod"))
+			fakeExe(t, filepath.Join(dir, "bin", "secantusd-rs"))
+			env.ServerBin = p
+			return p
+		}, KindSecantus},
+		{"MONGOBENCH_SERVER_BIN naming a mongod", func(t *testing.T, dir string, env *Env) string {
+			p := filepath.Join(dir, "custom", "mongod-8.0")
+			fakeExe(t, p)
+			env.ServerBin = p
+			return p
+		}, KindMongod},
+		{"mongod on PATH wins over the cache", func(t *testing.T, dir string, _ *Env) string {
+			fakeExe(t, pinned(dir))
 			p := filepath.Join(dir, "bin", "mongod")
 			fakeExe(t, p)
 			return p
 		}, KindMongod},
-		{"env var", func(t *testing.T, dir string) string {
-			p := filepath.Join(dir, "custom", "my-secantus")
-			fakeExe(t, p)
-			fakeExe(t, filepath.Join(dir, "bin", "secantusd-rs"))
-			t.Setenv("MONGOBENCH_SERVER_BIN", p)
-			return p
-		}, KindSecantus},
-		{"pinned cache build", func(t *testing.T, dir string) string {
-			p := filepath.Join(dir, "cache", "secantus-"+SecantusVersion, "bin", "secantusd-rs")
+		{"pinned cache build", func(t *testing.T, dir string, _ *Env) string {
+			p := pinned(dir)
 			fakeExe(t, p)
 			fakeExe(t, filepath.Join(dir, "bin", "secantusd-rs"))
 			return p
 		}, KindSecantus},
-		{"secantusd-rs on PATH", func(t *testing.T, dir string) string {
+		{"cache under the home directory", func(t *testing.T, dir string, env *Env) string {
+			env.Cache = ""
+			p := filepath.Join(dir, ".cache", "mongobench", "secantus-"+SecantusVersion, "bin", "secantusd-rs")
+			fakeExe(t, p)
+			return p
+		}, KindSecantus},
+		{"secantusd-rs on PATH", func(t *testing.T, dir string, _ *Env) string {
 			p := filepath.Join(dir, "bin", "secantusd-rs")
 			fakeExe(t, p)
 			return p
 		}, KindSecantus},
+		{"a relative PATH entry is not searched", func(t *testing.T, dir string, env *Env) string {
+			fakeExe(t, filepath.Join(dir, "bin", "secantusd-rs"))
+			t.Chdir(dir)
+			env.Path = "bin"
+			fakeExe(t, pinned(dir))
+			return pinned(dir)
+		}, KindSecantus},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want := tt.setup(t, emptyEnv(t))
-			got, err := Find()
+			dir := t.TempDir()
+			env := emptyEnv(dir)
+			want := tt.setup(t, dir, &env)
+			got, err := env.Find()
 			if err != nil {
 				t.Fatalf("Find: %v", err)
 			}
@@ -93,21 +111,32 @@ func TestFindOrder(t *testing.T) {
 }
 
 func TestFindBadEnvBin(t *testing.T) {
-	dir := emptyEnv(t)
-	t.Setenv("MONGOBENCH_SERVER_BIN", filepath.Join(dir, "missing"))
-	if _, err := Find(); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "MONGOBENCH_SERVER_BIN") {
+	dir := t.TempDir()
+	env := emptyEnv(dir)
+	fakeExe(t, filepath.Join(dir, "bin", "mongod"))
+	env.ServerBin = filepath.Join(dir, "missing")
+	if _, err := env.Find(); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "MONGOBENCH_SERVER_BIN") {
 		t.Errorf("Find: got %v, want ErrNotFound naming MONGOBENCH_SERVER_BIN", err)
 	}
 }
 
+func TestEnvFrom(t *testing.T) {
+	vars := map[string]string{
+		"MONGOBENCH_SERVER_BIN": "/b/mongod", "MONGOBENCH_CACHE": "/c", "MONGOBENCH_HOME": "/m",
+		"HOME": "/h", "PATH": "/usr/bin:/bin",
+	}
+	got := EnvFrom(func(k string) string { return vars[k] })
+	want := Env{ServerBin: "/b/mongod", Cache: "/c", Home: "/m", UserHome: "/h", Path: "/usr/bin:/bin"}
+	if got != want {
+		t.Errorf("EnvFrom = %+v, want %+v", got, want)
+	}
+}
+
 func TestDefaultDir(t *testing.T) {
-	t.Setenv("MONGOBENCH_HOME", "/x/home")
-	if got, want := DefaultDir(), "/x/home/server"; got != want {
+	if got, want := (Env{Home: "/x/home", UserHome: "/h"}).DefaultDir(), "/x/home/server"; got != want {
 		t.Errorf("DefaultDir = %q, want %q", got, want)
 	}
-	t.Setenv("MONGOBENCH_HOME", "")
-	t.Setenv("HOME", "/h")
-	if got, want := DefaultDir(), "/h/.local/share/mongobench/server"; got != want {
+	if got, want := (Env{UserHome: "/h"}).DefaultDir(), "/h/.local/share/mongobench/server"; got != want {
 		t.Errorf("DefaultDir = %q, want %q", got, want)
 	}
 }

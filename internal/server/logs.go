@@ -68,7 +68,7 @@ func tail(path string, n int) string {
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	const window = 16 << 10
 	if fi, err := f.Stat(); err == nil && fi.Size() > window {
 		_, _ = f.Seek(-window, io.SeekEnd)

@@ -18,7 +18,7 @@ func needBinary(t *testing.T) Binary {
 	if testing.Short() {
 		t.Skip("needs a real server; skipped with -short")
 	}
-	bin, err := Find()
+	bin, err := EnvFrom(os.Getenv).Find()
 	if err != nil {
 		t.Fatalf("Find: %v", err)
 	}

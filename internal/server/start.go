@@ -31,8 +31,11 @@ const (
 // Options says how to start a server.
 type Options struct {
 	// Dir holds the data, the logs and the state file; the server owns it.
-	// DefaultDir() when empty.
+	// Env.DefaultDir() when empty.
 	Dir string
+	// Env is the environment to find the binary and the default directory
+	// in (see EnvFrom).
+	Env Env
 	// Port is the loopback port to listen on; 0 picks a free one.
 	Port int
 	// CacheSize is the storage cache, such as "256M" or "1G"; empty leaves
@@ -47,7 +50,7 @@ type Options struct {
 	// Detach lets the server outlive this process, in a session of its own.
 	// Otherwise it gets SIGTERM when this process dies.
 	Detach bool
-	// Binary is the server to run; Find() when zero.
+	// Binary is the server to run; Env.Find() when zero.
 	Binary Binary
 	// Timeout bounds the wait for the server to answer; 60s when zero.
 	Timeout time.Duration
@@ -64,7 +67,11 @@ func Start(ctx context.Context, o Options) (*Handle, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := prepareDir(o.Dir, bin.Kind)
+	dir := o.Dir
+	if dir == "" {
+		dir = o.Env.DefaultDir()
+	}
+	dir, err = prepareDir(dir, bin.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +91,7 @@ func (o Options) binary() (Binary, error) {
 	if o.Binary.Path != "" {
 		return o.Binary, nil
 	}
-	return Find()
+	return o.Env.Find()
 }
 
 // timeout returns how long to wait for the server to answer.
@@ -97,9 +104,6 @@ func (o Options) timeout() time.Duration {
 
 // prepareDir makes dir absolute and creates it with its data directory.
 func prepareDir(dir, kind string) (string, error) {
-	if dir == "" {
-		dir = DefaultDir()
-	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", fmt.Errorf("server dir %s: %w", dir, err)
@@ -124,10 +128,10 @@ func lockDir(dir string) (func(), error) {
 		return nil, fmt.Errorf("lock server dir: %w", err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
+		_ = f.Close() // nothing was written; the lock error is the one to report
 		return nil, fmt.Errorf("lock server dir %s: another start is in progress: %w", dir, err)
 	}
-	return func() { f.Close() }, nil
+	return func() { _ = f.Close() }, nil // closing releases the lock
 }
 
 // launch starts the server, trying other ports when a port it picked
@@ -157,12 +161,10 @@ func launchOnce(ctx context.Context, bin Binary, o Options, dir string) (*Handle
 	}
 	h.CacheSize = effectiveCacheSize(bin.Kind, o)
 	if err := h.ready(ctx, o.timeout()); err != nil {
-		h.kill()
-		return nil, err
+		return nil, errors.Join(err, h.kill())
 	}
 	if err := h.save(); err != nil {
-		h.kill()
-		return nil, err
+		return nil, errors.Join(err, h.kill())
 	}
 	return h, nil
 }
@@ -178,7 +180,7 @@ func choosePort(kind string, port int) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("pick a free port: %w", err)
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }() // only its port was wanted
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
@@ -210,7 +212,7 @@ func spawn(cmd *exec.Cmd, bin Binary, port int, dir string) (*Handle, error) {
 	}
 	cmd.Stdout, cmd.Stderr = out, out
 	err = cmd.Start()
-	out.Close()
+	_ = out.Close() // the server writes through its own descriptor
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin.Path, err)
 	}
@@ -220,8 +222,7 @@ func spawn(cmd *exec.Cmd, bin Binary, port int, dir string) (*Handle, error) {
 		close(h.exited)
 	}()
 	if err := h.save(); err != nil {
-		h.kill()
-		return nil, err
+		return nil, errors.Join(err, h.kill())
 	}
 	return h, nil
 }
@@ -315,7 +316,7 @@ func listening(port int) bool {
 	if err != nil {
 		return false
 	}
-	c.Close()
+	_ = c.Close() // a probe: it connected, which is all that was asked
 	return true
 }
 

@@ -107,7 +107,7 @@ func (h *Host) findDevice(dataDir string) (blockdevice.Info, error) {
 	if err != nil {
 		return blockdevice.Info{}, fmt.Errorf("read diskstats: %w", err)
 	}
-	dev := uint64(st.Dev) //nolint:unconvert // Dev's width differs by architecture
+	dev := uint64(st.Dev) // Dev's width differs by architecture
 	major, minor := unix.Major(dev), unix.Minor(dev)
 	for _, d := range stats {
 		if d.MajorNumber == major && d.MinorNumber == minor {

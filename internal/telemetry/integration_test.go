@@ -116,7 +116,7 @@ func TestSamplerRecordsFailedSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
-	l.Close() // nothing listens there any more
+	_ = l.Close() // nothing listens there any more
 
 	s := NewSampler("mongodb://"+addr+"/?connectTimeoutMS=100", nil)
 	if err := s.Start(context.Background(), 100*time.Millisecond); err != nil {

@@ -10,7 +10,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/template"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
@@ -237,9 +236,8 @@ func TestSpacedFieldPathAndGetField(t *testing.T) {
 // fails; real MongoDB answers both. Templates use the portable forms above.
 func TestNonPortableForms(t *testing.T) {
 	st := docsizeResults(t)
-	bin, _ := server.Find() // the kind testenv and 'make test' start
-	secantus := bin.Kind == server.KindSecantus
 	ctx := context.Background()
+	secantus := isSecantus(t, testenv.Client(t, testenv.URI(t)))
 	rows, err := st.Aggregate(ctx, "results", []byte(`[
   {"$match": {"_id.order": 1}},
   {"$project": {"_id": 0,
@@ -274,6 +272,18 @@ func TestNonPortableForms(t *testing.T) {
 }
 
 func equal(a, b any) bool { return reflect.DeepEqual(a, b) }
+
+// isSecantus asks the server c talks to whether it is SecantusDB: its
+// serverStatus has a "secantus" section, which mongod's never has.
+func isSecantus(t *testing.T, c *mongo.Client) bool {
+	t.Helper()
+	var status bson.M
+	if err := c.Database("admin").RunCommand(context.Background(), bson.D{{Key: "serverStatus", Value: 1}}).Decode(&status); err != nil {
+		t.Fatalf("serverStatus: %v", err)
+	}
+	_, ok := status["secantus"]
+	return ok
+}
 
 func TestMissingColumnNamesTheLine(t *testing.T) {
 	st := docsizeResults(t)

@@ -3,7 +3,7 @@
 package uri
 
 import (
-	"net"
+	"net/netip"
 	"strings"
 )
 
@@ -84,13 +84,36 @@ func Loopback(s string) bool {
 		return false
 	}
 	for _, hp := range strings.Split(rest, ",") {
-		host := hp
-		if h, _, err := net.SplitHostPort(hp); err == nil {
-			host = h
-		}
-		if host != "localhost" && !net.ParseIP(strings.Trim(host, "[]")).IsLoopback() {
+		if !loopbackHost(hostOf(hp)) {
 			return false
 		}
 	}
 	return true
+}
+
+// hostOf returns the host of a seed-list entry: "host", "host:port",
+// "[v6]" or "[v6]:port". A bare IPv6 address, with more than one colon,
+// is a host without a port.
+func hostOf(hp string) string {
+	if inner, ok := strings.CutPrefix(hp, "["); ok {
+		if host, _, ok := strings.Cut(inner, "]"); ok {
+			return host
+		}
+		return inner
+	}
+	if strings.Count(hp, ":") == 1 {
+		host, _, _ := strings.Cut(hp, ":")
+		return host
+	}
+	return hp
+}
+
+// loopbackHost reports whether host is localhost or a loopback address
+// (without a zone).
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Zone() == "" && a.IsLoopback()
 }

@@ -44,6 +44,12 @@ func TestLoopback(t *testing.T) {
 		"mongodb://db.example.net:27017/":     false,
 		"mongodb+srv://cluster0.example.net/": false,
 		"mongodb://127.0.0.1,10.0.0.5/":       false,
+		"mongodb://u:p@localhost/db?x=1":      true,
+		"mongodb://[::1]/":                    true,
+		"mongodb://[::ffff:127.0.0.1]:5/":     true,
+		"mongodb://127.0.0.1:x/":              true,
+		"mongodb://[fe80::1%25lo]:5/":         false,
+		"mongodb://":                          false,
 	}
 	for in, want := range tests {
 		if got := Loopback(in); got != want {

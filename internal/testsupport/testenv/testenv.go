@@ -41,7 +41,7 @@ func URI(t testing.TB) string {
 			errNo = err
 			return
 		}
-		owned, errNo = server.Start(context.Background(), server.Options{Dir: dir, Test: true})
+		owned, errNo = server.Start(context.Background(), server.Options{Dir: dir, Env: server.EnvFrom(os.Getenv), Test: true})
 		if errNo == nil {
 			shared = owned.URI
 		}
@@ -63,6 +63,9 @@ func Own(t testing.TB, o server.Options) *server.Handle {
 		o.Dir = t.TempDir()
 	}
 	o.Test = true
+	if o.Env == (server.Env{}) {
+		o.Env = server.EnvFrom(os.Getenv)
+	}
 	h, err := server.Start(context.Background(), o)
 	if err != nil {
 		t.Fatalf("start a server for %s: %v", t.Name(), err)

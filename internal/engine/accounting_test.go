@@ -6,14 +6,12 @@ import (
 	"time"
 )
 
-// TestReviewSlowPhaseStartMisbucketsOps: the MeasureStart callback takes a
-// serverStatus snapshot on the coordinator goroutine (5s timeout in
-// bench). When it takes longer than one interval, the first interval is
-// drained late and holds every operation completed up to the drain, while
-// its Length still says one interval: the rate of interval 0 is inflated
-// and the next one's deflated. Intervals are meant to be bucketed by
-// completion time.
-func TestReviewSlowPhaseStartMisbucketsOps(t *testing.T) {
+// TestSlowPhaseCallbackKeepsIntervalsByCompletion: the OnPhase callback
+// at the start of the measured phase (a serverStatus snapshot in a real
+// run) takes longer than an interval. It runs apart from the coordinator,
+// so every interval still holds the operations completed in it: each whole
+// interval runs at the schedule's rate, none inflated by a late drain.
+func TestSlowPhaseCallbackKeepsIntervalsByCompletion(t *testing.T) {
 	cfg := Config{Ops: []string{"op"}, Workers: 8, Pacer: NewConstant(1000),
 		Warmup: 100 * time.Millisecond, Duration: 4 * time.Second, Interval: time.Second,
 		OnPhase: func(p Phase, _ time.Time) {
@@ -37,12 +35,11 @@ func TestReviewSlowPhaseStartMisbucketsOps(t *testing.T) {
 	}
 }
 
-// TestReviewInterruptDuringStallHidesIt: the server freezes at 600ms, the
-// user presses Ctrl-C at 1s. The slots due during the freeze were neither
-// sent, counted late nor dropped (the DESIGN's "never silently skipped"),
-// and the operations in flight are cancelled and then forgotten. They are
-// counted as abandoned, and the phase ends at the stop.
-func TestReviewInterruptDuringStallHidesIt(t *testing.T) {
+// TestStopDuringStallAccountsEverySlot: the task freezes at 600ms and the
+// run is stopped at 1s. The slots due during the freeze and the operations
+// in flight, cancelled after the grace period, are counted as abandoned,
+// never silently skipped, and the measured phase ends at the stop.
+func TestStopDuringStallAccountsEverySlot(t *testing.T) {
 	freeze := make(chan struct{})
 	time.AfterFunc(600*time.Millisecond, func() { close(freeze) })
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Prints the pure packages: they decide and render, talk to no server and
+# start no process, so their tests run anywhere in seconds (and under the
+# race detector in scripts/test.sh and `make unit`). .golangci.yml's
+# depguard rule "pure" holds the same list and enforces it.
+set -euo pipefail
+for p in study plan spec engine hist report template texttable catalog result ycsb datagen uri; do
+  echo "./internal/$p/..."
+done
