@@ -38,7 +38,10 @@ func main() {
 	addr := os.Args[1]
 	secs := 10
 	if len(os.Args) > 2 {
-		fmt.Sscan(os.Args[2], &secs)
+		if _, err := fmt.Sscan(os.Args[2], &secs); err != nil {
+			fmt.Fprintf(os.Stderr, "wirefloor: seconds %q: %v\n", os.Args[2], err)
+			os.Exit(2)
+		}
 	}
 	var ops atomic.Int64
 	stop := time.Now().Add(time.Duration(secs) * time.Second)

@@ -7,10 +7,11 @@ package catalog
 
 import (
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"github.com/mongobench/mongobench/internal/spec"
 )

@@ -2,11 +2,12 @@ package catalog
 
 import (
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"github.com/mongobench/mongobench/internal/spec"
 )

@@ -2,8 +2,9 @@ package catalog
 
 import (
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"math"
+
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 const (

@@ -1,10 +1,11 @@
 package catalog
 
 import (
-	"github.com/mongobench/mongobench/internal/result"
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"github.com/mongobench/mongobench/internal/spec"
 )

@@ -2,10 +2,11 @@ package catalog
 
 import (
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"github.com/mongobench/mongobench/internal/spec"
 )

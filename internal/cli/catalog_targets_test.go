@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"golang.org/x/sys/unix"

@@ -3,12 +3,13 @@ package cli_test
 import (
 	"context"
 	"fmt"
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/result"

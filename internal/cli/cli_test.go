@@ -29,12 +29,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	os.Setenv("MONGOBENCH_SERVER_DIR", dir)
-	os.Unsetenv("MONGOBENCH_URI")
-	os.Unsetenv("MONGOBENCH_RESULTS_URI")
+	for _, err := range []error{os.Setenv("MONGOBENCH_SERVER_DIR", dir), os.Unsetenv("MONGOBENCH_URI"), os.Unsetenv("MONGOBENCH_RESULTS_URI")} {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	code := m.Run()
 	testenv.Cleanup()
-	os.RemoveAll(dir)
+	_ = os.RemoveAll(dir)
 	os.Exit(code)
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
@@ -114,26 +113,6 @@ func (a *app) scenario(fs *pflag.FlagSet, args []string, params []string) (*spec
 		return nil, usage(err)
 	}
 	return sc, nil
-}
-
-// buildScenario makes a validated scenario of a workload from settings by
-// flag name (empty values are left unset) and -p assignments: how the
-// study commands (sla, catalog) build each run.
-func buildScenario(reg *workload.Registry, name string, settings map[string]string, params []string) (*spec.Scenario, error) {
-	sc := &spec.Scenario{Workload: name}
-	var errs []error
-	for k, v := range settings {
-		if v != "" {
-			errs = append(errs, sc.SetFlag(k, v))
-		}
-	}
-	for _, p := range params {
-		errs = append(errs, sc.SetParam(reg, p))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	return sc, sc.Validate(reg)
 }
 
 func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
@@ -78,14 +76,6 @@ func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 	return nil
 }
 
-// stopped is the error of a run that stopped early, nil otherwise.
-func stopped(d *result.Doc) error {
-	if !d.Partial {
-		return nil
-	}
-	return fmt.Errorf("%w: run %s stopped early; its partial result is stored", errInterrupted, d.RunID)
-}
-
 // studyBase is a study's scenario from its command's settings (flag name
 // → text, "" not given) and -p parameters.
 func studyBase(workloadName string, settings [][2]string, params []string) (study.Base, error) {
@@ -141,13 +131,4 @@ func writeReportFiles(dir, name string, md []byte, files []study.File) (string, 
 	}
 	path := filepath.Join(dir, name+".md")
 	return path, os.WriteFile(path, md, 0o644)
-}
-
-// msText formats a latency in milliseconds to three significant figures,
-// "—" when not recorded.
-func msText(v *float64) string {
-	if v == nil {
-		return "—"
-	}
-	return strconv.FormatFloat(*v, 'g', 3, 64)
 }

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"golang.org/x/sys/unix"
 

@@ -146,12 +146,13 @@ func Verdicts(a Answer) []string {
 		if r.Stage.Users > 0 {
 			need = num(r.Stage.Users) + " users, " + need
 		}
-		if r.Choice == "" {
+		switch r.Choice {
+		case "":
 			out = append(out, fmt.Sprintf("%s (%s): no candidate passes.", r.Stage.Name, need))
-		} else if r.Choice == base.Name {
+		case base.Name:
 			out = append(out, fmt.Sprintf("%s (%s): %s, the baseline, carries it with %s headroom.",
 				r.Stage.Name, need, base.Name, pct(r.Headroom)))
-		} else {
+		default:
 			ch := a.find(r.Choice)
 			out = append(out, fmt.Sprintf("%s (%s): %s, %s throughput for %s money than %s, %s headroom.",
 				r.Stage.Name, need, ch.Name, relative(ch.Throughput, base.Throughput, "more", "less"),

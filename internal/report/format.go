@@ -1,11 +1,12 @@
 package report
 
 import (
-	"github.com/mongobench/mongobench/internal/texttable"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/texttable"
 
 	"github.com/mongobench/mongobench/internal/result"
 )

@@ -3,8 +3,9 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/texttable"
 	"path"
+
+	"github.com/mongobench/mongobench/internal/texttable"
 
 	"github.com/mongobench/mongobench/internal/result"
 )

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
-	"github.com/mongobench/mongobench/internal/testsupport/golden"
 	"io"
 	"maps"
 	"math"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/testsupport/golden"
 
 	"github.com/mongobench/mongobench/internal/result"
 )

@@ -275,7 +275,7 @@ func (s *spans) Plot(c draw.Canvas, p *plot.Plot) {
 // Thumbnail implements plot.Thumbnailer.
 func (s *spans) Thumbnail(c *draw.Canvas) {
 	c.SetColor(checkpointShade)
-	c.Fill(c.Rectangle.Path())
+	c.Fill(c.Path())
 }
 
 // unlabelled keeps a ticker's tick marks but drops their labels, for the

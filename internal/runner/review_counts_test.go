@@ -2,10 +2,11 @@ package runner
 
 import (
 	"context"
-	"github.com/mongobench/mongobench/internal/result"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"

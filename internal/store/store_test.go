@@ -228,7 +228,9 @@ func TestFileCorruptLineNamesFileAndLine(t *testing.T) {
 	if _, err := f.WriteString("\n{\"runId\": \"broken\", \n"); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 
 	for name, call := range map[string]func() error{
 		"List": func() error { _, err := st.List(ctx, 0); return err },

@@ -2,9 +2,10 @@ package study
 
 import (
 	"context"
-	"github.com/mongobench/mongobench/internal/result"
 	"io"
 	"strconv"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"github.com/mongobench/mongobench/internal/spec"
 )

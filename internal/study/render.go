@@ -3,11 +3,12 @@ package study
 import (
 	"cmp"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/texttable"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // The scaling table's marks for a target rate most runs passed, or not.

@@ -2,10 +2,11 @@ package study
 
 import (
 	"bytes"
-	"github.com/mongobench/mongobench/internal/testsupport/golden"
 	"io"
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
 // study is a scaling study at 5,000, 6,000 and 7,000 TPS, each rate a

@@ -2,8 +2,9 @@ package study
 
 import (
 	"context"
-	"github.com/mongobench/mongobench/internal/result"
 	"io"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"github.com/mongobench/mongobench/internal/spec"
 )

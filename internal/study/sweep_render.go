@@ -3,11 +3,12 @@ package study
 import (
 	"cmp"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/texttable"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // WriteSweep writes the sweep table, one line per step ordered by target

@@ -2,10 +2,11 @@ package study
 
 import (
 	"context"
-	"github.com/mongobench/mongobench/internal/result"
 	"io"
 	"math"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"github.com/mongobench/mongobench/internal/spec"
 )

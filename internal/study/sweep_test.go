@@ -2,12 +2,13 @@ package study
 
 import (
 	"bytes"
-	"github.com/mongobench/mongobench/internal/testsupport/golden"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/testsupport/golden"
 
 	"github.com/mongobench/mongobench/internal/result"
 )

@@ -1,9 +1,10 @@
 package study
 
 import (
-	"github.com/mongobench/mongobench/internal/texttable"
 	"io"
 	"strconv"
+
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Format selects how a table renders.

@@ -73,7 +73,7 @@ func TestAuthentication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer anon.Close()
+	defer func() { _ = anon.Close() }()
 	var se *wire.Error
 	if err := listDatabases(t, anon); !errors.As(err, &se) {
 		t.Errorf("listDatabases without credentials: got %v, want a server error", err)
@@ -93,7 +93,7 @@ func TestSelection(t *testing.T) {
 	if err != nil {
 		t.Fatalf("replica set from seeds (one dead) %s: %v", uri, err)
 	}
-	defer rs.Close()
+	defer func() { _ = rs.Close() }()
 	if rs.Server.Kind != "primary" || !strings.HasSuffix(rs.Server.Addr, ":"+port) {
 		t.Errorf("selected %+v, want the primary on port %s", rs.Server, port)
 	}
@@ -106,7 +106,7 @@ func TestSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sa.Close()
+	defer func() { _ = sa.Close() }()
 	if sa.Server.Kind != "standalone" {
 		t.Errorf("--standalone server: kind %q, want standalone", sa.Server.Kind)
 	}

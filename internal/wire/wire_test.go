@@ -82,7 +82,9 @@ func TestServerErrors(t *testing.T) {
 	if _, err := command(t, c, db, wire.RetryWrite, ins, doc); err != nil {
 		t.Fatal(err)
 	}
-	defer command(t, c, db, wire.NoRetry, func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "dropDatabase", 1) })
+	defer func() {
+		_, _ = command(t, c, db, wire.NoRetry, func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "dropDatabase", 1) })
+	}()
 	_, err = command(t, c, db, wire.RetryWrite, ins, doc)
 	if !errors.As(err, &se) || !se.IsDuplicateKey() || len(se.WriteErrors) != 1 || se.WriteErrors[0].Index != 0 {
 		t.Fatalf("second insert of the same _id: got %#v, want one duplicate-key write error at index 0", err)

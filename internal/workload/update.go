@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"

@@ -3,8 +3,9 @@ package workload
 import (
 	"context"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"slices"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"

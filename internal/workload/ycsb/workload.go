@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
