@@ -122,4 +122,3 @@ func (s *studyRun) targetEnv(cacheSize spec.Size) study.Env {
 		},
 	}
 }
-
