@@ -194,10 +194,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 // finish stores the result, then shows it and writes the report. A result
 // that cannot be stored is written to a local file so it is never lost.
 func (a *app) finish(d *result.Doc, st store.Store, rf runFlags) error {
-	saveErr := st.Save(context.WithoutCancel(a.ctx), d)
-	if saveErr != nil {
-		saveErr = a.rescue(d, saveErr)
-	}
+	saveErr := a.save(a.ctx, st, d)
 	if err := a.show(d, rf); err != nil {
 		return errors.Join(saveErr, err)
 	}

@@ -57,8 +57,8 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant resul
 // once per study, and writes its report; a report that cannot be written
 // is a warning, never the loss of the stored run.
 func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
-	if err := s.store.Save(context.WithoutCancel(ctx), d); err != nil {
-		return s.app.rescue(d, err)
+	if err := s.app.save(ctx, s.store, d); err != nil {
+		return err
 	}
 	for _, n := range d.Notes {
 		if !s.noted[n] {
