@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -13,7 +12,6 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
@@ -116,26 +114,6 @@ func (a *app) scenario(fs *pflag.FlagSet, args []string, params []string) (*spec
 	return sc, nil
 }
 
-// buildScenario makes a validated scenario of a workload from settings by
-// flag name (empty values are left unset) and -p assignments: how the
-// study commands (sla, catalog) build each run.
-func buildScenario(reg *workload.Registry, name string, settings map[string]string, params []string) (*spec.Scenario, error) {
-	sc := &spec.Scenario{Workload: name}
-	var errs []error
-	for k, v := range settings {
-		if v != "" {
-			errs = append(errs, sc.SetFlag(k, v))
-		}
-	}
-	for _, p := range params {
-		errs = append(errs, sc.SetParam(reg, p))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	return sc, sc.Validate(reg)
-}
-
 func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {
 	var errs []error
 	set := func(name, value string) {
@@ -178,7 +156,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	defer closeStore()
 	p := newProgress(a.stderr, sc)
 	announce := func(version, topology string) {
-		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, describe(sc), redact(t.URI), version, topology)
+		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)
 	}
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
@@ -218,23 +196,4 @@ func checkURI(s string) error {
 		return usage(err)
 	}
 	return nil
-}
-
-func describe(sc *spec.Scenario) string {
-	var b strings.Builder
-	if sc.Rate > 0 {
-		fmt.Fprintf(&b, "open loop at %s, up to %d in flight", sc.Rate, sc.Threads)
-	} else {
-		fmt.Fprintf(&b, "closed loop, %d workers", sc.Threads)
-	}
-	if sc.Duration > 0 {
-		fmt.Fprintf(&b, ", %s", sc.Duration)
-	}
-	if sc.Ops > 0 {
-		fmt.Fprintf(&b, ", %d ops", sc.Ops)
-	}
-	if sc.Warmup > 0 {
-		fmt.Fprintf(&b, " after %s warm-up", sc.Warmup)
-	}
-	return b.String()
 }

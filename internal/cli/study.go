@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
@@ -141,13 +140,4 @@ func writeReportFiles(dir, name string, md []byte, files []study.File) (string, 
 	}
 	path := filepath.Join(dir, name+".md")
 	return path, os.WriteFile(path, md, 0o644)
-}
-
-// msText formats a latency in milliseconds to three significant figures,
-// "—" when not recorded.
-func msText(v *float64) string {
-	if v == nil {
-		return "—"
-	}
-	return strconv.FormatFloat(*v, 'g', 3, 64)
 }

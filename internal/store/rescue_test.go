@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -38,5 +40,23 @@ func TestRescue(t *testing.T) {
 	path, err = Rescue(ctx, missing, d)
 	if err == nil || path != RescueFile(missing, "r1") {
 		t.Errorf("Rescue into a missing directory = %q, %v; want its path and an error", path, err)
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	var b strings.Builder
+	if err := WriteJSON(&b, nil); err != nil || b.String() != "[]\n" {
+		t.Errorf("WriteJSON(nil) = %q, %v; want an empty array", b.String(), err)
+	}
+	b.Reset()
+	if err := WriteJSON(&b, []result.Doc{{RunID: "r1"}, {RunID: "r2"}}); err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(b.String()), &got); err != nil || len(got) != 2 || got[1]["runId"] != "r2" {
+		t.Errorf("WriteJSON wrote %s (%v), want two documents, r1 then r2", b.String(), err)
+	}
+	if !strings.HasPrefix(b.String(), "[\n  {") {
+		t.Errorf("WriteJSON wrote %.20q…, want an indented array", b.String())
 	}
 }
