@@ -110,16 +110,22 @@ func (s *studyRun) writeSummary(name string, render func(w io.Writer, runs []str
 	for i, p := range s.reports {
 		runs[i] = filepath.Base(p)
 	}
+	return s.app.writeReportDir(s.reportDir, name, func(w io.Writer) ([]study.File, error) { return render(w, runs) })
+}
+
+// writeReportDir writes the Markdown report render writes, dir/name.md,
+// and the files it links, and says where.
+func (a *app) writeReportDir(dir, name string, render func(io.Writer) ([]study.File, error)) error {
 	var b bytes.Buffer
-	files, err := render(&b, runs)
+	files, err := render(&b)
 	if err != nil {
 		return err
 	}
-	path, err := writeReportFiles(s.reportDir, name, b.Bytes(), files)
+	path, err := writeReportFiles(dir, name, b.Bytes(), files)
 	if err != nil {
 		return err
 	}
-	s.app.say("report: %s\n", path)
+	a.say("report: %s\n", path)
 	return nil
 }
 
