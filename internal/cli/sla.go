@@ -29,11 +29,7 @@ type slaFlags struct {
 	modes             string
 	stage             string
 	threads           string
-	params            []string
-	uri, database     string
-	resultsURI, file  string
-	label             string
-	reportDir         string
+	studyFlags
 }
 
 func (a *app) slaCmd() *cobra.Command {
@@ -75,13 +71,8 @@ modes fail (or --tps-max).`,
 	fl.StringVar(&f.modes, "modes", workload.ModePerOp+","+workload.ModeClientBulk, "modes to compare")
 	fl.StringVar(&f.stage, "stage", "", "free-text stage of a tuning journey (see 'sla journey'); part of the result's _id")
 	fl.StringVar(&f.threads, "threads", "", "most transactions in flight (default 64)")
-	fl.StringArrayVarP(&f.params, "param", "p", nil, "ledger parameter name=value (see 'mongobench workloads')")
-	fl.StringVar(&f.uri, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
-	fl.StringVar(&f.database, "database", "", "data database (default mongobench_data)")
-	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
-	fl.StringVar(&f.file, "results-file", "", "append results to this JSON Lines file instead")
-	fl.StringVar(&f.label, "label", "", "label stored with every run, e.g. the instance type")
-	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the SLA report and the runs' reports")
+	f.add(fl, studyHelp{each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
+		reportDir: "directory for the SLA report and the runs' reports"})
 	cmd.AddCommand(a.slaJourneyCmd())
 	return cmd
 }
@@ -91,18 +82,11 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 	if err != nil {
 		return usage(err)
 	}
-	if err := s.Check(study.Env{Registry: builtin.Registry()}); err != nil {
-		return usage(err)
-	}
-	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	s.Base.Scenario.URI = t.URI
-	run := newStudy(a, t, st, f.reportDir)
-	res, runErr := s.Run(ctx, run.env())
-	return errors.Join(runErr, run.finishSLA(ctx, res, f.database))
+	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
+		s.Base.Scenario.URI = run.target.URI
+		res, err := s.Run(ctx, run.env())
+		return errors.Join(err, run.finishSLA(ctx, res, f.database))
+	})
 }
 
 // study validates the flags and returns the SLA study they describe.

@@ -13,19 +13,19 @@ import (
 	"github.com/mongobench/mongobench/internal/study"
 )
 
-// targetFlags are the flags that describe where a study runs: a targets
-// file, or one target from --uri (or the embedded server) with a label,
-// an instance description and a price.
+// targetFlags are the flags that describe where a study runs, with --uri
+// and --label: a targets file, or one target from --uri (or the embedded
+// server) with a label, an instance description and a price.
 type targetFlags struct {
-	file, uri, label, instance, price string
+	file, instance, price string
 }
 
 // targets returns the deployments a study runs on, in order: those of the
-// targets file, or one built from the flags (--uri, else $MONGOBENCH_URI,
+// targets file, or one built from the flags (uri, else $MONGOBENCH_URI,
 // else empty for the embedded server).
-func (f targetFlags) targets() ([]spec.Target, error) {
+func (f targetFlags) targets(uri, label string) ([]spec.Target, error) {
 	if f.file != "" {
-		for flag, v := range map[string]string{"--uri": f.uri, "--label": f.label, "--instance": f.instance, "--price": f.price} {
+		for flag, v := range map[string]string{"--uri": uri, "--label": label, "--instance": f.instance, "--price": f.price} {
 			if v != "" {
 				return nil, usage(fmt.Errorf("%s: not valid with --targets (each target of %s has its own)", flag, f.file))
 			}
@@ -39,11 +39,10 @@ func (f targetFlags) targets() ([]spec.Target, error) {
 		}
 		return ts, nil
 	}
-	uri := f.uri
 	if uri == "" {
 		uri = env("MONGOBENCH_URI")
 	}
-	t := spec.Target{Label: f.label, URI: uri}
+	t := spec.Target{Label: label, URI: uri}
 	var errs []error
 	if f.instance != "" {
 		in, err := spec.ParseInstance("--instance", f.instance)
