@@ -83,21 +83,7 @@ func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
 	return a.runOn(ctx, f.studyFlags, builtin.Registry(), c.Check, func(run *studyRun) error {
 		c.ID, c.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
 		res, err := c.Run(ctx, run.env())
-		return errors.Join(err, run.finishCalibrate(res))
-	})
-}
-
-// finishCalibrate prints the table and the knee and writes the
-// calibration report.
-func (s *studyRun) finishCalibrate(res study.CalibrateResult) error {
-	if len(res.Steps) == 0 {
-		return nil
-	}
-	fmt.Fprintln(s.app.stdout)
-	if err := res.WriteTables(s.app.stdout, study.Text); err != nil {
-		return err
-	}
-	return s.writeSummary(res.ReportName(), func(w io.Writer, runs []string) ([]study.File, error) {
-		return nil, res.WriteReport(w, runs)
+		render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, runs) }
+		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), render))
 	})
 }

@@ -128,20 +128,17 @@ func (f slaFlags) study() (study.SLAStudy, error) {
 // finishSLA prints the tables, audits the ledger and writes the SLA
 // report.
 func (s *studyRun) finishSLA(ctx context.Context, res study.SLAResult, database string) error {
-	if len(res.Runs) == 0 {
-		return nil
-	}
-	out := s.app.stdout
-	fmt.Fprintln(out)
-	if err := res.WriteTables(out, study.Text); err != nil {
+	var audit string
+	tables := func(w io.Writer, f study.Format) error {
+		if err := res.WriteTables(w, f); err != nil {
+			return err
+		}
+		audit = auditLedger(ctx, s.target.URI, database)
+		_, err := fmt.Fprintf(w, "\naudit: %s\n", audit)
 		return err
 	}
-	audit := auditLedger(ctx, s.target.URI, database)
-	fmt.Fprintf(out, "\naudit: %s\n", audit)
-	name := "sla-" + time.Now().UTC().Format("20060102T150405Z")
-	return s.writeSummary(name, func(w io.Writer, runs []string) ([]study.File, error) {
-		return nil, res.WriteReport(w, audit, runs)
-	})
+	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, audit, runs) }
+	return s.finish(len(res.Runs), tables, "sla-"+time.Now().UTC().Format("20060102T150405Z"), render)
 }
 
 // auditLedger reconciles the ledger after the study.

@@ -98,6 +98,19 @@ func studyBase(workloadName string, settings [][2]string, params []string) (stud
 	return study.Base{Scenario: sc, Params: params}, errors.Join(errs...)
 }
 
+// finish prints the tables of a study that made runs, after its
+// progress lines, and writes its report, name.md (writeSummary).
+func (s *studyRun) finish(runs int, tables func(io.Writer, study.Format) error, name string, render func(w io.Writer, runs []string) ([]study.File, error)) error {
+	if runs == 0 {
+		return nil
+	}
+	fmt.Fprintln(s.app.stdout)
+	if err := tables(s.app.stdout, study.Text); err != nil {
+		return err
+	}
+	return s.writeSummary(name, render)
+}
+
 // writeSummary writes the study's Markdown report, name.md, and the files
 // it links into the report directory, and says where; render is handed
 // the file names of the runs' reports. Nothing without a report

@@ -77,7 +77,7 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
 		s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
 		res, err := s.Run(ctx, run.env())
-		return errors.Join(err, run.finishSweep(res))
+		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport))
 	})
 }
 
@@ -113,18 +113,6 @@ func (f sweepFlags) study() (study.SweepStudy, error) {
 		{"threads", f.threads}, {"database", f.database}, {"label", f.label}}, f.params)
 	errs = append(errs, err)
 	return study.SweepStudy{Base: base, Rates: rates, Repeat: f.repeat, Criteria: c, Cost: f.costPerHour}, errors.Join(errs...)
-}
-
-// finishSweep prints the tables and writes the sweep report.
-func (s *studyRun) finishSweep(res study.SweepResult) error {
-	if len(res.Steps) == 0 {
-		return nil
-	}
-	fmt.Fprintln(s.app.stdout)
-	if err := res.WriteTables(s.app.stdout, study.Text); err != nil {
-		return err
-	}
-	return s.writeSummary(res.ReportName(), res.WriteReport)
 }
 
 // criteriaFlags reads --sla and --max-errors into c, returning what is
