@@ -16,14 +16,11 @@ import (
 
 // calibrateFlags configure a closed-loop thread calibration.
 type calibrateFlags struct {
-	workload                string
-	params                  []string
-	start, factor, maxT     int
-	minGain                 float64
-	duration, warmup        string
-	uri, database           string
-	resultsURI, file, label string
-	reportDir               string
+	workload            string
+	start, factor, maxT int
+	minGain             float64
+	duration, warmup    string
+	studyFlags
 }
 
 func (a *app) calibrateCmd() *cobra.Command {
@@ -48,19 +45,14 @@ of steps and the knee.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.workload, "workload", "", "workload to run (required; see 'mongobench workloads')")
-	fl.StringArrayVarP(&f.params, "param", "p", nil, "workload parameter name=value")
 	fl.IntVar(&f.start, "start", 1, "threads of the first step")
 	fl.IntVar(&f.factor, "factor", 2, "multiply the threads by this each step")
 	fl.IntVar(&f.maxT, "max", 256, "most threads tried")
 	fl.Float64Var(&f.minGain, "min-gain", study.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
 	fl.StringVar(&f.duration, "duration", "10s", "measured phase of each step")
 	fl.StringVar(&f.warmup, "warmup", "2s", "warm-up of each step")
-	fl.StringVar(&f.uri, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
-	fl.StringVar(&f.database, "database", "", "data database (default mongobench_data)")
-	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
-	fl.StringVar(&f.file, "results-file", "", "append results to this JSON Lines file instead")
-	fl.StringVar(&f.label, "label", "", "label stored with every run, e.g. the instance type")
-	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the calibration report and the runs' reports (empty: none)")
+	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
+		reportDir: "directory for the calibration report and the runs' reports (empty: none)"})
 	return cmd
 }
 
@@ -88,31 +80,10 @@ func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
 	if err != nil {
 		return usage(err)
 	}
-	if err := c.Check(study.Env{Registry: builtin.Registry()}); err != nil {
-		return usage(err)
-	}
-	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	c.ID, c.Base.Scenario.URI = runner.NewRunID(time.Now()), t.URI
-	run := newStudy(a, t, st, f.reportDir)
-	res, runErr := c.Run(ctx, run.env())
-	return errors.Join(runErr, run.finishCalibrate(res))
-}
-
-// finishCalibrate prints the table and the knee and writes the
-// calibration report.
-func (s *studyRun) finishCalibrate(res study.CalibrateResult) error {
-	if len(res.Steps) == 0 {
-		return nil
-	}
-	fmt.Fprintln(s.app.stdout)
-	if err := res.WriteTables(s.app.stdout, study.Text); err != nil {
-		return err
-	}
-	return s.writeSummary(res.ReportName(), func(w io.Writer, runs []string) ([]study.File, error) {
-		return nil, res.WriteReport(w, runs)
+	return a.runOn(ctx, f.studyFlags, builtin.Registry(), c.Check, func(run *studyRun) error {
+		c.ID, c.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
+		res, err := c.Run(ctx, run.env())
+		render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, runs) }
+		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), render))
 	})
 }

@@ -62,9 +62,10 @@ func (a *app) catalogListCmd() *cobra.Command {
 }
 
 type catalogFlags struct {
-	scale, database, resultsURI, file string
-	target                            targetFlags
-	cacheSize                         spec.Size
+	scale     string
+	target    targetFlags
+	cacheSize spec.Size
+	studyFlags
 }
 
 func (a *app) catalogRunCmd() *cobra.Command {
@@ -82,14 +83,11 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scale, "scale", strconv.FormatFloat(catalog.DefaultScale, 'f', -1, 64), "fraction of the reference sizes, or full")
-	fl.StringVar(&f.target.uri, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
-	fl.StringVar(&f.database, "database", "", "data database (default mongobench_data)")
-	fl.StringVar(&f.target.label, "label", "", "label stored with every variant, e.g. the instance type")
 	fl.StringVar(&f.target.file, "targets", "", "YAML file of targets (URIs or local profiles) to run each test on, in order")
 	fl.StringVar(&f.target.instance, "instance", "", "the target's description, e.g. '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100, vCPU: 4, ramGB: 16}'")
 	fl.StringVar(&f.target.price, "price", "", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
-	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)")
-	fl.StringVar(&f.file, "results-file", "", "append results to this JSON Lines file instead")
+	f.add(fl, studyHelp{each: "every variant", results: "results"})
+	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
 	return cmd
 }
@@ -107,7 +105,7 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		}
 		tests = append(tests, t)
 	}
-	targets, err := f.target.targets()
+	targets, err := f.target.targets(f.uri, f.label)
 	if err != nil {
 		return err
 	}

@@ -56,22 +56,10 @@ func (a *app) workloadsCmd() *cobra.Command {
 				w, _ := reg.Get(name)
 				fmt.Fprintf(a.stdout, "%s — %s\n", name, w.Summary())
 				for _, p := range w.Params() {
-					fmt.Fprintf(a.stdout, "  -p %-14s %-8s default %-7s %s%s\n", p.Name+"=", p.Kind, p.Default, p.Help, bounds(p))
+					fmt.Fprintf(a.stdout, "  -p %-14s %-8s default %-7s %s%s\n", p.Name+"=", p.Kind, p.Default, p.Help, p.Bounds())
 				}
 			}
 			return nil
 		},
 	}
-}
-
-func bounds(p spec.ParamSpec) string {
-	switch {
-	case p.Min != "" && p.Max != "":
-		return fmt.Sprintf(" (%s to %s)", p.Min, p.Max)
-	case p.Min != "":
-		return fmt.Sprintf(" (at least %s)", p.Min)
-	case p.Max != "":
-		return fmt.Sprintf(" (at most %s)", p.Max)
-	}
-	return ""
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -128,17 +127,7 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	if f.reportDir == "" {
 		return nil
 	}
-	var b bytes.Buffer
-	files, err := c.WriteReport(&b)
-	if err != nil {
-		return err
-	}
-	path, err := writeReportFiles(f.reportDir, c.ReportName(), b.Bytes(), files)
-	if err != nil {
-		return err
-	}
-	a.say("report: %s\n", path)
-	return nil
+	return a.writeReportDir(f.reportDir, c.ReportName(), c.WriteReport)
 }
 
 // storedSweeps reads each label's stored sweep runs, with its price when

@@ -13,11 +13,8 @@ import (
 
 // loadFlags configure a measured YCSB load phase.
 type loadFlags struct {
-	workload                string
-	params                  []string
-	uri, database           string
-	resultsURI, file, label string
-	reportDir               string
+	workload string
+	studyFlags
 }
 
 func (a *app) loadCmd() *cobra.Command {
@@ -42,13 +39,8 @@ before its measured run phase.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
-	fl.StringArrayVarP(&f.params, "param", "p", nil, "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)")
-	fl.StringVar(&f.uri, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
-	fl.StringVar(&f.database, "database", "", "data database (default mongobench_data)")
-	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
-	fl.StringVar(&f.file, "results-file", "", "append the result to this JSON Lines file instead")
-	fl.StringVar(&f.label, "label", "", "label stored with the run, e.g. the instance type")
-	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the run's report (empty: none)")
+	f.add(fl, studyHelp{each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
+		reportDir: "directory for the run's report (empty: none)"})
 	return cmd
 }
 
@@ -57,29 +49,21 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 		return usage(errors.New("--workload: required, one of ycsb-a … ycsb-f"))
 	}
 	l := study.Load{Workload: f.workload, Params: f.params, Database: f.database, Label: f.label}
-	reg := builtin.YCSBLoads()
-	if _, err := l.Scenario(reg); err != nil {
-		return usage(err)
-	}
-	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
-	if err != nil {
+	check := func(env study.Env) error { _, err := l.Scenario(env.Registry); return err }
+	return a.runOn(ctx, f.studyFlags, builtin.YCSBLoads(), check, func(s *studyRun) error {
+		l.URI = s.target.URI
+		if err := check(s.env()); err != nil {
+			return usage(err)
+		}
+		d, err := l.Run(ctx, s.env())
+		if d == nil {
+			return err
+		}
+		fmt.Fprintln(a.stdout, study.LoadLine(d))
+		a.say("result %s stored in %s\n", d.RunID, s.store.Where())
+		for _, p := range s.reports {
+			a.say("report: %s\n", p)
+		}
 		return err
-	}
-	defer closeStore()
-	l.URI = t.URI
-	if _, err := l.Scenario(reg); err != nil {
-		return usage(err)
-	}
-	s := newStudy(a, t, st, f.reportDir)
-	s.registry = reg
-	d, err := l.Run(ctx, study.Env{Measure: s.measure, Keep: s.keep, Registry: reg, Say: a.say})
-	if d == nil {
-		return err
-	}
-	fmt.Fprintln(a.stdout, study.LoadLine(d))
-	a.say("result %s stored in %s\n", d.RunID, st.Where())
-	for _, p := range s.reports {
-		a.say("report: %s\n", p)
-	}
-	return err
+	})
 }

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -109,23 +107,12 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 
 // writePlanReport writes the plan's Markdown report and its bar charts.
 func (a *app) writePlanReport(pl *spec.Plan, ans plan.Answer, dir string) error {
-	var md bytes.Buffer
-	charts, err := study.WritePlanReport(&md, pl, ans)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, c := range charts {
-		if err := os.WriteFile(filepath.Join(dir, c.File), c.SVG, 0o644); err != nil {
-			return err
+	return a.writeReportDir(dir, study.PlanReportName(pl), func(w io.Writer) ([]study.File, error) {
+		charts, err := study.WritePlanReport(w, pl, ans)
+		files := make([]study.File, len(charts))
+		for i, c := range charts {
+			files[i] = study.File{Path: c.File, Data: c.SVG}
 		}
-	}
-	path := filepath.Join(dir, study.PlanReportName(pl)+".md")
-	if err := os.WriteFile(path, md.Bytes(), 0o644); err != nil {
-		return err
-	}
-	a.say("report: %s\n", path)
-	return nil
+		return files, err
+	})
 }

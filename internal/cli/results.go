@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/report"
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -55,7 +53,7 @@ func (a *app) resultsListCmd() *cobra.Command {
 					return err
 				}
 				if asJSON {
-					return a.printJSONList(docs)
+					return store.WriteJSON(a.stdout, docs)
 				}
 				if len(docs) == 0 {
 					fmt.Fprintf(a.stdout, "no runs stored in %s\n", st.Where())
@@ -93,18 +91,4 @@ func (a *app) resultsShowCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result document as JSON")
 	cmd.Flags().StringVar(&reportDir, "report-dir", "", "also write the Markdown report and charts here")
 	return cmd
-}
-
-func (a *app) printJSONList(docs []result.Doc) error {
-	out := make([]json.RawMessage, 0, len(docs))
-	for i := range docs {
-		b, err := store.JSON(&docs[i])
-		if err != nil {
-			return err
-		}
-		out = append(out, b)
-	}
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

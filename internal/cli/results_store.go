@@ -58,11 +58,16 @@ func (a *app) resultsStore(ctx context.Context, resultsURI, file string) (store.
 	return a.openStore(ctx, resultsURI, file, "")
 }
 
-// rescue writes a result that could not be stored to a local file, so a
-// run is never lost, and returns the combined error.
-func (a *app) rescue(d *result.Doc, saveErr error) error {
-	path := fmt.Sprintf("mongobench-unsaved-%s.jsonl", d.RunID)
-	if err := store.NewFile(path).Save(context.Background(), d); err != nil {
+// save stores a run; one the store refuses is written to a local file
+// instead (store.Rescue), so a run is never lost, and the error says
+// where it is.
+func (a *app) save(ctx context.Context, st store.Store, d *result.Doc) error {
+	saveErr := st.Save(context.WithoutCancel(ctx), d)
+	if saveErr == nil {
+		return nil
+	}
+	path, err := store.Rescue(context.Background(), "", d)
+	if err != nil {
 		return fmt.Errorf("%w; writing it to %s failed too: %v", saveErr, path, err)
 	}
 	return fmt.Errorf("%w; the result is kept in %s (load it with mongoimport)", saveErr, path)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -157,7 +156,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	defer closeStore()
 	p := newProgress(a.stderr, sc)
 	announce := func(version, topology string) {
-		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, describe(sc), redact(t.URI), version, topology)
+		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)
 	}
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
@@ -173,10 +172,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 // finish stores the result, then shows it and writes the report. A result
 // that cannot be stored is written to a local file so it is never lost.
 func (a *app) finish(d *result.Doc, st store.Store, rf runFlags) error {
-	saveErr := st.Save(context.WithoutCancel(a.ctx), d)
-	if saveErr != nil {
-		saveErr = a.rescue(d, saveErr)
-	}
+	saveErr := a.save(a.ctx, st, d)
 	if err := a.show(d, rf); err != nil {
 		return errors.Join(saveErr, err)
 	}
@@ -200,23 +196,4 @@ func checkURI(s string) error {
 		return usage(err)
 	}
 	return nil
-}
-
-func describe(sc *spec.Scenario) string {
-	var b strings.Builder
-	if sc.Rate > 0 {
-		fmt.Fprintf(&b, "open loop at %s, up to %d in flight", sc.Rate, sc.Threads)
-	} else {
-		fmt.Fprintf(&b, "closed loop, %d workers", sc.Threads)
-	}
-	if sc.Duration > 0 {
-		fmt.Fprintf(&b, ", %s", sc.Duration)
-	}
-	if sc.Ops > 0 {
-		fmt.Fprintf(&b, ", %d ops", sc.Ops)
-	}
-	if sc.Warmup > 0 {
-		fmt.Fprintf(&b, " after %s warm-up", sc.Warmup)
-	}
-	return b.String()
 }

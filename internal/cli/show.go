@@ -2,12 +2,11 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 // show prints the result (summary or JSON) and writes the report.
@@ -42,25 +41,16 @@ func (a *app) printJSON(d *result.Doc) error {
 	return err
 }
 
-// writeReport writes the Markdown report and its charts under dir and
-// returns the report's path.
+// writeReport writes the run's Markdown report and its charts under dir
+// and returns the report's path.
 func writeReport(d *result.Doc, dir string) (string, error) {
 	md, charts, err := report.Markdown(d, "charts")
 	if err != nil {
 		return "", err
 	}
+	files := make([]study.File, 0, len(charts))
 	for rel, svg := range charts {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(p, svg, 0o644); err != nil {
-			return "", err
-		}
+		files = append(files, study.File{Path: rel, Data: svg})
 	}
-	path := filepath.Join(dir, d.RunID+".md")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	return path, os.WriteFile(path, md, 0o644)
+	return writeReportFiles(dir, d.RunID, md, files)
 }

@@ -29,11 +29,7 @@ type slaFlags struct {
 	modes             string
 	stage             string
 	threads           string
-	params            []string
-	uri, database     string
-	resultsURI, file  string
-	label             string
-	reportDir         string
+	studyFlags
 }
 
 func (a *app) slaCmd() *cobra.Command {
@@ -75,13 +71,8 @@ modes fail (or --tps-max).`,
 	fl.StringVar(&f.modes, "modes", workload.ModePerOp+","+workload.ModeClientBulk, "modes to compare")
 	fl.StringVar(&f.stage, "stage", "", "free-text stage of a tuning journey (see 'sla journey'); part of the result's _id")
 	fl.StringVar(&f.threads, "threads", "", "most transactions in flight (default 64)")
-	fl.StringArrayVarP(&f.params, "param", "p", nil, "ledger parameter name=value (see 'mongobench workloads')")
-	fl.StringVar(&f.uri, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
-	fl.StringVar(&f.database, "database", "", "data database (default mongobench_data)")
-	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
-	fl.StringVar(&f.file, "results-file", "", "append results to this JSON Lines file instead")
-	fl.StringVar(&f.label, "label", "", "label stored with every run, e.g. the instance type")
-	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the SLA report and the runs' reports")
+	f.add(fl, studyHelp{each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
+		reportDir: "directory for the SLA report and the runs' reports"})
 	cmd.AddCommand(a.slaJourneyCmd())
 	return cmd
 }
@@ -91,18 +82,11 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 	if err != nil {
 		return usage(err)
 	}
-	if err := s.Check(study.Env{Registry: builtin.Registry()}); err != nil {
-		return usage(err)
-	}
-	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	s.Base.Scenario.URI = t.URI
-	run := newStudy(a, t, st, f.reportDir)
-	res, runErr := s.Run(ctx, run.env())
-	return errors.Join(runErr, run.finishSLA(ctx, res, f.database))
+	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
+		s.Base.Scenario.URI = run.target.URI
+		res, err := s.Run(ctx, run.env())
+		return errors.Join(err, run.finishSLA(ctx, res, f.database))
+	})
 }
 
 // study validates the flags and returns the SLA study they describe.
@@ -144,20 +128,17 @@ func (f slaFlags) study() (study.SLAStudy, error) {
 // finishSLA prints the tables, audits the ledger and writes the SLA
 // report.
 func (s *studyRun) finishSLA(ctx context.Context, res study.SLAResult, database string) error {
-	if len(res.Runs) == 0 {
-		return nil
-	}
-	out := s.app.stdout
-	fmt.Fprintln(out)
-	if err := res.WriteTables(out, study.Text); err != nil {
+	var audit string
+	tables := func(w io.Writer, f study.Format) error {
+		if err := res.WriteTables(w, f); err != nil {
+			return err
+		}
+		audit = auditLedger(ctx, s.target.URI, database)
+		_, err := fmt.Fprintf(w, "\naudit: %s\n", audit)
 		return err
 	}
-	audit := auditLedger(ctx, s.target.URI, database)
-	fmt.Fprintf(out, "\naudit: %s\n", audit)
-	name := "sla-" + time.Now().UTC().Format("20060102T150405Z")
-	return s.writeSummary(name, func(w io.Writer, runs []string) ([]study.File, error) {
-		return nil, res.WriteReport(w, audit, runs)
-	})
+	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, audit, runs) }
+	return s.finish(len(res.Runs), tables, "sla-"+time.Now().UTC().Format("20060102T150405Z"), render)
 }
 
 // auditLedger reconciles the ledger after the study.

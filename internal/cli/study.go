@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -55,8 +56,8 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant resul
 // once per study, and writes its report; a report that cannot be written
 // is a warning, never the loss of the stored run.
 func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
-	if err := s.store.Save(context.WithoutCancel(ctx), d); err != nil {
-		return s.app.rescue(d, err)
+	if err := s.app.save(ctx, s.store, d); err != nil {
+		return err
 	}
 	for _, n := range d.Notes {
 		if !s.noted[n] {
@@ -89,6 +90,19 @@ func studyBase(workloadName string, settings [][2]string, params []string) (stud
 	return study.Base{Scenario: sc, Params: params}, errors.Join(errs...)
 }
 
+// finish prints the tables of a study that made runs, after its
+// progress lines, and writes its report, name.md (writeSummary).
+func (s *studyRun) finish(runs int, tables func(io.Writer, study.Format) error, name string, render func(w io.Writer, runs []string) ([]study.File, error)) error {
+	if runs == 0 {
+		return nil
+	}
+	fmt.Fprintln(s.app.stdout)
+	if err := tables(s.app.stdout, study.Text); err != nil {
+		return err
+	}
+	return s.writeSummary(name, render)
+}
+
 // writeSummary writes the study's Markdown report, name.md, and the files
 // it links into the report directory, and says where; render is handed
 // the file names of the runs' reports. Nothing without a report
@@ -101,16 +115,22 @@ func (s *studyRun) writeSummary(name string, render func(w io.Writer, runs []str
 	for i, p := range s.reports {
 		runs[i] = filepath.Base(p)
 	}
+	return s.app.writeReportDir(s.reportDir, name, func(w io.Writer) ([]study.File, error) { return render(w, runs) })
+}
+
+// writeReportDir writes the Markdown report render writes, dir/name.md,
+// and the files it links, and says where.
+func (a *app) writeReportDir(dir, name string, render func(io.Writer) ([]study.File, error)) error {
 	var b bytes.Buffer
-	files, err := render(&b, runs)
+	files, err := render(&b)
 	if err != nil {
 		return err
 	}
-	path, err := writeReportFiles(s.reportDir, name, b.Bytes(), files)
+	path, err := writeReportFiles(dir, name, b.Bytes(), files)
 	if err != nil {
 		return err
 	}
-	s.app.say("report: %s\n", path)
+	a.say("report: %s\n", path)
 	return nil
 }
 

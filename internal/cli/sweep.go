@@ -23,11 +23,8 @@ type sweepFlags struct {
 	duration, warmup   string
 	repeat             int
 	threads            string
-	params             []string
-	uri, database      string
-	resultsURI, file   string
-	label, reportDir   string
 	costPerHour        float64
+	studyFlags
 }
 
 func (a *app) sweepCmd() *cobra.Command {
@@ -56,7 +53,6 @@ achieved rate and p99 per rate.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.workload, "workload", "", "workload to run (required; see 'mongobench workloads')")
-	fl.StringArrayVarP(&f.params, "param", "p", nil, "workload parameter name=value")
 	fl.StringVar(&f.rates, "rates", "", "target rates: a list (1000,2000,5000) or auto (required)")
 	fl.Float64Var(&f.start, "start", 500, "auto: first rate")
 	fl.Float64Var(&f.factor, "factor", 2, "auto: multiply the rate by this while steps hold")
@@ -67,13 +63,9 @@ achieved rate and p99 per rate.`,
 	fl.StringVar(&f.warmup, "warmup", "5s", "warm-up of each step")
 	fl.IntVar(&f.repeat, "repeat", 1, "runs per target rate")
 	fl.StringVar(&f.threads, "threads", "", "most operations in flight (default 64)")
-	fl.StringVar(&f.uri, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
-	fl.StringVar(&f.database, "database", "", "data database (default mongobench_data)")
-	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
-	fl.StringVar(&f.file, "results-file", "", "append results to this JSON Lines file instead")
-	fl.StringVar(&f.label, "label", "", "label stored with every run, e.g. the instance type")
 	fl.Float64Var(&f.costPerHour, "cost-per-hour", 0, "the target's price in dollars per hour, stored in cents as _id.instance.cost (for compare)")
-	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the sweep report and the runs' reports")
+	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
+		reportDir: "directory for the sweep report and the runs' reports"})
 	return cmd
 }
 
@@ -82,19 +74,11 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 	if err != nil {
 		return usage(err)
 	}
-	// Build one scenario before connecting, so bad parameters fail fast.
-	if err := s.Check(study.Env{Registry: builtin.Registry()}); err != nil {
-		return usage(err)
-	}
-	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), t.URI
-	run := newStudy(a, t, st, f.reportDir)
-	res, runErr := s.Run(ctx, run.env())
-	return errors.Join(runErr, run.finishSweep(res))
+	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
+		s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
+		res, err := s.Run(ctx, run.env())
+		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport))
+	})
 }
 
 // study validates the flags and returns the sweep they describe.
@@ -129,18 +113,6 @@ func (f sweepFlags) study() (study.SweepStudy, error) {
 		{"threads", f.threads}, {"database", f.database}, {"label", f.label}}, f.params)
 	errs = append(errs, err)
 	return study.SweepStudy{Base: base, Rates: rates, Repeat: f.repeat, Criteria: c, Cost: f.costPerHour}, errors.Join(errs...)
-}
-
-// finishSweep prints the tables and writes the sweep report.
-func (s *studyRun) finishSweep(res study.SweepResult) error {
-	if len(res.Steps) == 0 {
-		return nil
-	}
-	fmt.Fprintln(s.app.stdout)
-	if err := res.WriteTables(s.app.stdout, study.Text); err != nil {
-		return err
-	}
-	return s.writeSummary(res.ReportName(), res.WriteReport)
 }
 
 // criteriaFlags reads --sla and --max-errors into c, returning what is

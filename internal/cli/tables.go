@@ -63,7 +63,7 @@ func (a *app) renderTemplate(cmd *cobra.Command, path string, f tablesFlags) err
 // once the document is written.
 func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlags, wrote func()) error {
 	if _, err := template.Parse(md); err != nil && !f.keepGoing {
-		return nameTemplate(err, name)
+		return template.Named(err, name)
 	}
 	return f.results.with(a, cmd, func(st store.Store) error {
 		src, ok := st.(*store.Mongo)
@@ -81,26 +81,6 @@ func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlag
 		}
 		return rerr
 	})
-}
-
-// nameTemplate puts the template's path into parse errors.
-func nameTemplate(err error, path string) error {
-	var errs []error
-	for _, e := range unjoin(err) {
-		var te *template.Error
-		if errors.As(e, &te) {
-			te.Name = path
-		}
-		errs = append(errs, e)
-	}
-	return errors.Join(errs...)
-}
-
-func unjoin(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
 
 // writeRendered writes the rendered document to path, or to stdout.

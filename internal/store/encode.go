@@ -1,7 +1,9 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"regexp"
 	"slices"
@@ -83,4 +85,20 @@ func JSON(d *result.Doc) ([]byte, error) {
 		return nil, fmt.Errorf("encode run %s as JSON: %w", d.RunID, err)
 	}
 	return b, nil
+}
+
+// WriteJSON writes docs to w as one indented JSON array of their JSON
+// documents.
+func WriteJSON(w io.Writer, docs []result.Doc) error {
+	out := make([]json.RawMessage, 0, len(docs))
+	for i := range docs {
+		b, err := JSON(&docs[i])
+		if err != nil {
+			return err
+		}
+		out = append(out, b)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// studyFlags are the flags the study commands share: the target and its
+// data database, where results go, the label and -p parameters of the
+// runs, and where their reports go.
+type studyFlags struct {
+	uri, database, resultsURI, file, label string
+	params                                 []string
+	reportDir                              string
+}
+
+// studyHelp is what a command's shared flags say that differs between
+// commands; an empty params or reportDir declares no such flag.
+type studyHelp struct {
+	each      string // what the label is stored with: "every run", "the run"
+	results   string // what --results-file appends: "results", "the result"
+	params    string // -p
+	reportDir string // --report-dir
+}
+
+// add declares the flags on fl.
+func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
+	fl.StringVar(&f.uri, "uri", "", "target MongoDB URI (default: $MONGOBENCH_URI, else the embedded server)")
+	fl.StringVar(&f.database, "database", "", "data database (default mongobench_data)")
+	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
+	fl.StringVar(&f.file, "results-file", "", "append "+h.results+" to this JSON Lines file instead")
+	fl.StringVar(&f.label, "label", "", "label stored with "+h.each+", e.g. the instance type")
+	if h.params != "" {
+		fl.StringArrayVarP(&f.params, "param", "p", nil, h.params)
+	}
+	if h.reportDir != "" {
+		fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", h.reportDir)
+	}
+}
+
+// runOn runs a study of the workloads of reg on the one target the flags
+// name: check builds its scenarios first, so bad parameters fail before
+// anything connects; then run runs it with the target resolved and the
+// results store open.
+func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, check func(study.Env) error, run func(*studyRun) error) error {
+	if err := check(study.Env{Registry: reg}); err != nil {
+		return usage(err)
+	}
+	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	s := newStudy(a, t, st, f.reportDir)
+	s.registry = reg
+	return run(s)
+}
