@@ -71,7 +71,7 @@ func (s *server) serve(l net.Listener) error {
 func (s *server) handle(nc net.Conn) {
 	s.counts.conns.Add(1)
 	defer s.counts.conns.Add(-1)
-	defer nc.Close()
+	defer func() { _ = nc.Close() }() // the connection is over either way
 	if tc, ok := nc.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
