@@ -16,6 +16,7 @@ type engine struct {
 	start    time.Time
 	warmEnd  time.Time
 	sched    claimer
+	wait     waiter
 	workers  []*workerRec
 	inflight atomic.Int64
 	peak     atomic.Int64 // most operations in flight in the current interval
@@ -43,6 +44,7 @@ func Run(ctx context.Context, cfg Config, newTask NewTask) (*Result, error) {
 	e.start = time.Now()
 	e.warmEnd = e.start.Add(e.cfg.Warmup)
 	e.sched = e.newSchedule()
+	e.wait.pacing = e.cfg.Pacing
 	return e.run(ctx, tasks)
 }
 
@@ -68,11 +70,7 @@ func (e *engine) newSchedule() claimer {
 		}
 		return s
 	}
-	s := &openSchedule{pacer: e.cfg.Pacer, start: e.start, warmup: e.cfg.Warmup, count: e.cfg.Count}
-	if e.cfg.Duration > 0 {
-		s.end = e.cfg.Warmup + e.cfg.Duration
-	}
-	return s
+	return newOpenSchedule(&e.cfg, e.start)
 }
 
 func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
@@ -104,31 +102,23 @@ func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 func (e *engine) work(ctx context.Context, stop <-chan struct{}, w *workerRec, t Task) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	drops := func(s slot) {
+		if s.dropped > 0 {
+			w.drop(s.dropped, s.dropLag)
+		}
+	}
 	for {
-		s, ok := e.sched.claim(time.Now())
+		var s slot
+		var ok bool
+		if e.closed {
+			s, ok = e.sched.claim(time.Now())
+		} else {
+			s, ok = e.wait.claimAndWait(e.sched, timer, stop, drops)
+		}
 		if !ok {
 			return
 		}
-		if !e.closed && !waitUntil(timer, s.at, stop) {
-			return
-		}
 		e.do(ctx, w, t, s)
-	}
-}
-
-// waitUntil sleeps until at, or returns false when stop closes first.
-func waitUntil(timer *time.Timer, at time.Time, stop <-chan struct{}) bool {
-	d := time.Until(at)
-	if d <= 0 {
-		return true
-	}
-	timer.Reset(d)
-	select {
-	case <-timer.C:
-		return true
-	case <-stop:
-		timer.Stop()
-		return false
 	}
 }
 
@@ -137,10 +127,10 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 	if !e.closed && s.measured {
 		lag := sent.Sub(s.at)
 		if lag > e.cfg.DropAfter {
-			w.schedule(lag, false, true)
+			w.drop(1, lag)
 			return
 		}
-		w.schedule(lag, lag > e.cfg.LateAfter, false)
+		w.sent1(lag, lag > e.cfg.LateAfter)
 	}
 	e.enter()
 	op, err := t.Do(ctx)
