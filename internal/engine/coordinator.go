@@ -255,7 +255,7 @@ func (c *coordinator) finish() (*Result, error) {
 		Cores: runtime.GOMAXPROCS(0), Partial: c.partial, Reason: c.reason,
 	}
 	if c.e.cfg.Pacer != nil {
-		res.Pacer = c.e.cfg.Pacer.String()
+		res.Pacer, res.Pacing = c.e.cfg.Pacer.String(), c.e.cfg.Pacing
 	}
 	if !c.started && end.Before(c.e.warmEnd) {
 		res.Start, res.End = end, end

@@ -16,7 +16,7 @@ type engine struct {
 	start    time.Time
 	warmEnd  time.Time
 	sched    claimer
-	wait     waiter
+	turn     sync.Mutex // PacingNanosleep's one sleeper
 	workers  []*workerRec
 	inflight atomic.Int64
 	peak     atomic.Int64 // most operations in flight in the current interval
@@ -44,7 +44,6 @@ func Run(ctx context.Context, cfg Config, newTask NewTask) (*Result, error) {
 	e.start = time.Now()
 	e.warmEnd = e.start.Add(e.cfg.Warmup)
 	e.sched = e.newSchedule()
-	e.wait.pacing = e.cfg.Pacing
 	return e.run(ctx, tasks)
 }
 
@@ -100,8 +99,11 @@ func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 // work is one worker's loop: claim a slot, wait for its time, send it,
 // record it.
 func (e *engine) work(ctx context.Context, stop <-chan struct{}, w *workerRec, t Task) {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
+	wt, err := newWaiter(e.cfg.Pacing, &e.turn)
+	if err != nil {
+		wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
+	}
+	defer func() { _ = wt.close() }() // a timerfd; nothing to lose
 	drops := func(s slot) {
 		if s.dropped > 0 {
 			w.drop(s.dropped, s.dropLag)
@@ -113,7 +115,7 @@ func (e *engine) work(ctx context.Context, stop <-chan struct{}, w *workerRec, t
 		if e.closed {
 			s, ok = e.sched.claim(time.Now())
 		} else {
-			s, ok = e.wait.claimAndWait(e.sched, timer, stop, drops)
+			s, ok = wt.claimAndWait(e.sched, stop, drops)
 		}
 		if !ok {
 			return

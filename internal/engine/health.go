@@ -14,7 +14,7 @@ const (
 	errorBound = 0.10
 	// lateBound is the share of intended operations sent late past which
 	// the schedule counts as not kept.
-	lateBound = 0.01
+	lateBound = 0.10
 	// PrecisionBound is the share of the smallest latency p50 that the
 	// send lag's p99 may reach before the latencies are said to carry the
 	// client's own lag.

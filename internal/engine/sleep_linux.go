@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -37,3 +39,41 @@ func sleepUntil(at time.Time) {
 	for unix.ClockNanosleep(unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME, &ts, nil) == unix.EINTR {
 	}
 }
+
+// timerFD waits on a timerfd through Go's netpoller: the goroutine parks
+// and holds no thread, and epoll wakes as the fd fires, at the
+// kernel's high-resolution timer's precision, not epoll_wait's
+// millisecond timeout.
+type timerFD struct {
+	f  *os.File
+	fd int
+}
+
+func newTimerFD() (*timerFD, error) {
+	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("timerfd: %w", err)
+	}
+	return &timerFD{f: os.NewFile(uintptr(fd), "timerfd"), fd: fd}, nil
+}
+
+// sleepUntil parks until at; a failed timerfd falls back to a Go timer.
+func (t *timerFD) sleepUntil(at time.Time) {
+	base, mono := monoBase()
+	ns := mono + int64(at.Sub(base))
+	if mono < 0 || ns <= 0 {
+		time.Sleep(time.Until(at))
+		return
+	}
+	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(ns)}
+	if err := unix.TimerfdSettime(t.fd, unix.TFD_TIMER_ABSTIME, &spec, nil); err != nil {
+		time.Sleep(time.Until(at))
+		return
+	}
+	var buf [8]byte
+	if _, err := t.f.Read(buf[:]); err != nil {
+		time.Sleep(time.Until(at))
+	}
+}
+
+func (t *timerFD) close() error { return t.f.Close() }

@@ -11,6 +11,7 @@ import (
 type Result struct {
 	Mode    string // "open" or "closed"
 	Pacer   string
+	Pacing  Pacing // open loop: how workers waited for their slots
 	Workers int
 	// Start and End bound the measured phase: from the end of the warm-up
 	// to the completion of its last operation.

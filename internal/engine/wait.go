@@ -17,20 +17,25 @@ const (
 	// milliseconds, so a worker of an otherwise idle process wakes up to
 	// about a millisecond late.
 	PacingTimer Pacing = "timer"
-	// PacingSleep: one worker at a time claims the next slot and waits for
-	// it, the last stretch (under coarseWait) on the OS's nanosecond clock
-	// with no timer slack (clock_nanosleep to an absolute deadline on
-	// Linux), then sends on the thread that woke. The other free workers
-	// queue behind it, so the claim order is the send order and only one
-	// thread sleeps at a time.
-	PacingSleep Pacing = "sleep"
+	// PacingSleep: a worker claims a slot and waits for it, the last
+	// stretch (under coarseWait) on its own timerfd armed with the
+	// absolute deadline and read through Go's netpoller, so the worker
+	// parks holding no thread and epoll wakes when the kernel's
+	// high-resolution timer fires; it then sends at once.
+	PacingSleep Pacing = "timerfd"
+	// PacingNanosleep: one worker at a time claims the next slot and
+	// sleeps the last stretch in clock_nanosleep to an absolute deadline
+	// with no timer slack (the others queue behind it, so the claim order
+	// is the send order); the sleeping thread holds its P until the
+	// runtime takes it back, which costs CPU in thread hand-offs.
+	PacingNanosleep Pacing = "nanosleep"
 	// PacingSpin is PacingSleep waking spinFor early and spinning to the
 	// deadline: a few microseconds more precise for spinFor of CPU per
 	// operation.
 	PacingSpin Pacing = "spin"
 )
 
-var pacings = map[Pacing]bool{PacingTimer: true, PacingSleep: true, PacingSpin: true}
+var pacings = map[Pacing]bool{PacingTimer: true, PacingSleep: true, PacingNanosleep: true, PacingSpin: true}
 
 func pacingNames() string {
 	var names []string
@@ -55,29 +60,53 @@ const (
 	spinFor = 20 * time.Microsecond
 )
 
-// waiter waits for slots' times in one of the Pacing ways.
+// waiter waits for slots' times in one of the Pacing ways. Each worker
+// has its own.
 type waiter struct {
 	pacing Pacing
-	turn   sync.Mutex // PacingSleep, PacingSpin: the one worker waiting
+	turn   *sync.Mutex // PacingNanosleep: the one worker sleeping, shared
+	timer  *time.Timer
+	tfd    *timerFD // PacingSleep, PacingSpin
+}
+
+func newWaiter(p Pacing, turn *sync.Mutex) (*waiter, error) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	w := &waiter{pacing: p, turn: turn, timer: timer}
+	if p == PacingSleep || p == PacingSpin {
+		var err error
+		if w.tfd, err = newTimerFD(); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+func (wt *waiter) close() error {
+	if wt.tfd == nil {
+		return nil
+	}
+	return wt.tfd.close()
 }
 
 // claimAndWait claims the next slot of sched and waits until its time. It
 // returns false when the schedule is over or stop closes first. drops is
 // called with every claim's drops.
-func (wt *waiter) claimAndWait(sched claimer, timer *time.Timer, stop <-chan struct{}, drops func(slot)) (slot, bool) {
-	if wt.pacing == PacingTimer {
-		s, ok := sched.claim(time.Now())
-		drops(s)
-		return s, ok && waitUntil(timer, s.at, stop)
+func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(slot)) (slot, bool) {
+	if wt.pacing == PacingNanosleep {
+		// One thread at a time blocks in clock_nanosleep, holding its P.
+		wt.turn.Lock()
+		defer wt.turn.Unlock()
 	}
-	wt.turn.Lock()
-	defer wt.turn.Unlock()
 	s, ok := sched.claim(time.Now())
 	drops(s)
 	if !ok {
 		return s, false
 	}
-	if d := time.Until(s.at); d > coarseWait && !waitUntil(timer, s.at.Add(-coarseWait), stop) {
+	if wt.pacing == PacingTimer {
+		return s, waitUntil(wt.timer, s.at, stop)
+	}
+	if d := time.Until(s.at); d > coarseWait && !waitUntil(wt.timer, s.at.Add(-coarseWait), stop) {
 		return s, false
 	}
 	select {
@@ -85,13 +114,16 @@ func (wt *waiter) claimAndWait(sched claimer, timer *time.Timer, stop <-chan str
 		return s, false
 	default:
 	}
-	if wt.pacing == PacingSpin {
-		sleepUntil(s.at.Add(-spinFor))
-		for time.Now().Before(s.at) { //nolint:revive // a deliberate, bounded spin
+	switch wt.pacing {
+	case PacingNanosleep:
+		sleepUntil(s.at)
+	case PacingSpin:
+		wt.tfd.sleepUntil(s.at.Add(-spinFor))
+		for time.Now().Before(s.at) { // a deliberate spin, at most spinFor past a timely wake-up
 		}
-		return s, true
+	default:
+		wt.tfd.sleepUntil(s.at)
 	}
-	sleepUntil(s.at)
 	return s, true
 }
 
