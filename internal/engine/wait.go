@@ -106,7 +106,11 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 	if wt.pacing == PacingTimer {
 		return s, waitUntil(wt.timer, s.at, stop)
 	}
-	if d := time.Until(s.at); d > coarseWait && !waitUntil(wt.timer, s.at.Add(-coarseWait), stop) {
+	d := time.Until(s.at)
+	if d <= 0 {
+		return s, true // due already: no clock call
+	}
+	if d > coarseWait && !waitUntil(wt.timer, s.at.Add(-coarseWait), stop) {
 		return s, false
 	}
 	select {
