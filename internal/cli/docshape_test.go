@@ -326,6 +326,8 @@ var volatile = map[string]bool{"sweep": true}
 // BSON type T.
 var optional = map[string]string{
 	"client.clientBoundReasons": "array",
+	"client.serverBoundReasons": "array",
+	"client.boundNotJudged":     "string",
 	"testResults.sweep.reasons": "array|null",
 	"testResults.sla.reasons":   "array|null",
 	"testResults.retryCauses":   "object of 64-bit integer",

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -23,6 +24,7 @@ type runFlags struct {
 	json      bool
 	reportDir string
 	noReport  bool
+	pacing    string // hidden: how open-loop workers wait (bench/pacing.sh)
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -83,6 +85,8 @@ still stores what was measured, marked partial.`,
 	cmd.Flags().BoolVar(&rf.json, "json", false, "print the result document as JSON instead of the summary")
 	cmd.Flags().StringVar(&rf.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and its charts")
 	cmd.Flags().BoolVar(&rf.noReport, "no-report", false, "do not write a report file")
+	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: timerfd (default), nanosleep, spin, or timer (Go timers, as before)")
+	_ = cmd.Flags().MarkHidden("pacing")
 	return cmd
 }
 
@@ -144,6 +148,10 @@ func mustGet(fs *pflag.FlagSet, name string) string {
 }
 
 func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) error {
+	pacing, ok := engine.ParsePacing(rf.pacing)
+	if !ok && rf.pacing != "" {
+		return usage(fmt.Errorf("--pacing: got %q, want timerfd, nanosleep, spin or timer", rf.pacing))
+	}
 	for _, u := range []string{sc.URI, sc.ResultsURI} {
 		if err := checkURI(u); err != nil {
 			return err
@@ -160,7 +168,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	}
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnInterval: p.interval,
+		OnConnected: announce, OnSetup: p.setup, OnInterval: p.interval, Pacing: pacing,
 	})
 	p.done()
 	if err != nil {

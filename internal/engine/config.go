@@ -57,6 +57,13 @@ type Config struct {
 	// of sent (default 10s).
 	LateAfter time.Duration
 	DropAfter time.Duration
+	// Drain is how long past the measured phase's end an open-loop
+	// backlog (slots due in the phase, not yet sent) is still sent; what
+	// is left then is counted abandoned (default 1s).
+	Drain time.Duration
+	// Pacing is how an open-loop worker waits for its slot's time
+	// (default PacingSleep).
+	Pacing Pacing
 	// Grace is how long in-flight operations may run after a stop is
 	// requested before they are cancelled (default 5s).
 	Grace time.Duration
@@ -87,6 +94,12 @@ func (c *Config) withDefaults() Config {
 	if out.DropAfter <= 0 {
 		out.DropAfter = 10 * time.Second
 	}
+	if out.Drain <= 0 {
+		out.Drain = time.Second
+	}
+	if out.Pacing == "" {
+		out.Pacing = PacingSleep
+	}
 	if out.Grace <= 0 {
 		out.Grace = 5 * time.Second
 	}
@@ -109,6 +122,9 @@ func (c *Config) validate() error {
 	}
 	if c.Warmup < 0 || c.Duration < 0 || c.Count < 0 {
 		errs = append(errs, errors.New("warm-up, duration and count must not be negative"))
+	}
+	if _, ok := pacings[c.Pacing]; !ok && c.Pacing != "" {
+		errs = append(errs, fmt.Errorf("pacing: got %q, want one of %s", c.Pacing, pacingNames()))
 	}
 	return errors.Join(errs...)
 }

@@ -255,7 +255,7 @@ func (c *coordinator) finish() (*Result, error) {
 		Cores: runtime.GOMAXPROCS(0), Partial: c.partial, Reason: c.reason,
 	}
 	if c.e.cfg.Pacer != nil {
-		res.Pacer = c.e.cfg.Pacer.String()
+		res.Pacer, res.Pacing = c.e.cfg.Pacer.String(), c.e.cfg.Pacing
 	}
 	if !c.started && end.Before(c.e.warmEnd) {
 		res.Start, res.End = end, end
@@ -282,9 +282,12 @@ func (c *coordinator) finish() (*Result, error) {
 	if !c.e.closed {
 		res.Lag = c.lag
 	}
-	res.Abandoned += c.e.unsent
+	res.Abandoned += c.e.unsent + c.e.sched.abandoned()
+	res.WarmupSkipped = c.e.sched.skipped()
 	res.tally()
-	res.ClientBound, res.Reasons = judgeClient(res, c.e.cfg)
+	v := judge(res, c.e.cfg)
+	res.ClientBound, res.ServerBound, res.Reasons, res.NotJudged = v.ClientBound, v.ServerBound, v.Reasons, v.NotJudged
+	res.Precision = judgePrecision(res)
 	return res, nil
 }
 
@@ -293,6 +296,9 @@ func (r *Result) tally() {
 		r.Late += iv.Late
 		r.Dropped += iv.Dropped
 		r.MaxLag = max(r.MaxLag, iv.MaxLag)
+	}
+	for _, op := range r.Ops {
+		r.Failed += op.Errors.Total()
 	}
 	r.Intended = r.Completed() + r.Abandoned
 	if r.Mode == "open" {

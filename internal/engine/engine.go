@@ -16,6 +16,7 @@ type engine struct {
 	start    time.Time
 	warmEnd  time.Time
 	sched    claimer
+	turn     sync.Mutex // PacingNanosleep's one sleeper
 	workers  []*workerRec
 	inflight atomic.Int64
 	peak     atomic.Int64 // most operations in flight in the current interval
@@ -68,11 +69,7 @@ func (e *engine) newSchedule() claimer {
 		}
 		return s
 	}
-	s := &openSchedule{pacer: e.cfg.Pacer, start: e.start, warmup: e.cfg.Warmup, count: e.cfg.Count}
-	if e.cfg.Duration > 0 {
-		s.end = e.cfg.Warmup + e.cfg.Duration
-	}
-	return s
+	return newOpenSchedule(&e.cfg, e.start)
 }
 
 func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
@@ -102,33 +99,28 @@ func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 // work is one worker's loop: claim a slot, wait for its time, send it,
 // record it.
 func (e *engine) work(ctx context.Context, stop <-chan struct{}, w *workerRec, t Task) {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
+	wt, err := newWaiter(e.cfg.Pacing, &e.turn)
+	if err != nil {
+		wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
+	}
+	defer func() { _ = wt.close() }() // a timerfd; nothing to lose
+	drops := func(s slot) {
+		if s.dropped > 0 {
+			w.drop(s.dropped, s.dropLag)
+		}
+	}
 	for {
-		s, ok := e.sched.claim(time.Now())
+		var s slot
+		var ok bool
+		if e.closed {
+			s, ok = e.sched.claim(time.Now())
+		} else {
+			s, ok = wt.claimAndWait(e.sched, stop, drops)
+		}
 		if !ok {
 			return
 		}
-		if !e.closed && !waitUntil(timer, s.at, stop) {
-			return
-		}
 		e.do(ctx, w, t, s)
-	}
-}
-
-// waitUntil sleeps until at, or returns false when stop closes first.
-func waitUntil(timer *time.Timer, at time.Time, stop <-chan struct{}) bool {
-	d := time.Until(at)
-	if d <= 0 {
-		return true
-	}
-	timer.Reset(d)
-	select {
-	case <-timer.C:
-		return true
-	case <-stop:
-		timer.Stop()
-		return false
 	}
 }
 
@@ -137,10 +129,10 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 	if !e.closed && s.measured {
 		lag := sent.Sub(s.at)
 		if lag > e.cfg.DropAfter {
-			w.schedule(lag, false, true)
+			w.drop(1, lag)
 			return
 		}
-		w.schedule(lag, lag > e.cfg.LateAfter, false)
+		w.sent1(lag, lag > e.cfg.LateAfter)
 	}
 	e.enter()
 	op, err := t.Do(ctx)

@@ -5,27 +5,73 @@ import (
 	"time"
 )
 
-// Thresholds past which the client, not the server, is judged to limit a
-// run.
+// Thresholds of the verdicts on what limited a run.
 const (
 	cpuBoundPercent = 90
 	lagBound        = 500 * time.Millisecond
+	// errorBound is the share of completed operations that failed past
+	// which the server's failures, not the client, limited the run.
+	errorBound = 0.10
+	// lateBound is the share of intended operations sent late past which
+	// the schedule counts as not kept.
+	lateBound = 0.10
+	// PrecisionBound is the share of the smallest latency p50 that the
+	// send lag's p99 may reach before the latencies are said to carry the
+	// client's own lag.
+	PrecisionBound = 0.10
 )
 
-// judgeClient says whether the load generator ran out of headroom: its CPU
-// saturated, or the open-loop schedule fell behind without bound.
-func judgeClient(r *Result, cfg Config) (bool, []string) {
-	var reasons []string
-	if pct := CPUPercent(r.CPU, r.End.Sub(r.Start), r.Cores); pct >= cpuBoundPercent {
-		reasons = append(reasons, fmt.Sprintf("client CPU at %.0f%% of %d cores", pct, r.Cores))
-	}
-	if r.Mode == "open" {
-		if why := lagGrowth(r, cfg); why != "" {
-			reasons = append(reasons, why)
-		}
-	}
-	return len(reasons) > 0, reasons
+// Verdict says what limited a run, from evidence on each side. At most
+// one of ClientBound and ServerBound is set; neither when nothing did,
+// or when the run was not judged (NotJudged says why: an interrupted run
+// is neither).
+type Verdict struct {
+	ClientBound bool
+	ServerBound bool
+	Reasons     []string
+	NotJudged   string
 }
+
+// judge weighs the evidence, server side first: failures, and a schedule
+// that fell behind while every worker was waiting on the server, mean the
+// server limited the run, however busy the client was (a client spinning
+// through fast failures is busy for the server's sake). Only then does the
+// client's own evidence count: its CPU near all cores, or a schedule that
+// fell behind while workers were free.
+func judge(r *Result, cfg Config) Verdict {
+	if r.Partial {
+		return Verdict{NotJudged: fmt.Sprintf("%s: a run that did not finish is judged neither client- nor server-bound", r.Reason)}
+	}
+	completed := r.Completed()
+	var failed int64
+	for _, op := range r.Ops {
+		failed += op.Errors.Total()
+	}
+	switch {
+	case completed == 0 && r.Intended > 0:
+		return serverBound(fmt.Sprintf("no operation completed of %d intended", r.Intended))
+	case completed > 0 && float64(failed) >= errorBound*float64(completed):
+		return serverBound(fmt.Sprintf("errors: %d of %d operations failed (%.0f%%)", failed, completed, 100*float64(failed)/float64(completed)))
+	}
+	behind := ""
+	if r.Mode == "open" {
+		behind = fellBehind(r, cfg)
+	}
+	if behind != "" && busyWhileBehind(r, cfg) {
+		return serverBound(fmt.Sprintf("all %d workers busy waiting on the server while %s (raise --threads only if the server has headroom)", cfg.Workers, behind))
+	}
+	var v Verdict
+	if pct := CPUPercent(r.CPU, r.End.Sub(r.Start), r.Cores); pct >= cpuBoundPercent {
+		v.Reasons = append(v.Reasons, fmt.Sprintf("client CPU at %.0f%% of %d cores", pct, r.Cores))
+	}
+	if behind != "" {
+		v.Reasons = append(v.Reasons, behind+" while workers were free, so the client itself could not keep the schedule")
+	}
+	v.ClientBound = len(v.Reasons) > 0
+	return v
+}
+
+func serverBound(why string) Verdict { return Verdict{ServerBound: true, Reasons: []string{why}} }
 
 // CPUPercent is cpu as a percent of all cores over wall time.
 func CPUPercent(cpu, wall time.Duration, cores int) float64 {
@@ -35,16 +81,15 @@ func CPUPercent(cpu, wall time.Duration, cores int) float64 {
 	return 100 * cpu.Seconds() / (wall.Seconds() * float64(cores))
 }
 
-// lagGrowth explains a schedule that fell behind for good: operations
-// dropped, or lag in the last third of the run well above the first third.
-func lagGrowth(r *Result, cfg Config) string {
-	busy := allBusy(r.Intervals, cfg.Workers)
-	cause := "workers were free, so the client itself could not keep the schedule"
-	if busy {
-		cause = fmt.Sprintf("all %d workers were busy: raise --threads, or the server cannot sustain the rate", cfg.Workers)
-	}
+// fellBehind describes a schedule that was not kept, or returns "":
+// operations dropped, a share of them late, or lag in the last third of
+// the run well above the first third's.
+func fellBehind(r *Result, cfg Config) string {
 	if r.Dropped > 0 {
-		return fmt.Sprintf("%d operations dropped after lagging more than %v (%s)", r.Dropped, cfg.DropAfter, cause)
+		return fmt.Sprintf("%d operations were dropped after lagging more than %v", r.Dropped, cfg.DropAfter)
+	}
+	if r.Intended > 0 && float64(r.Late) >= lateBound*float64(r.Intended) {
+		return fmt.Sprintf("%d of %d operations were sent more than %v late", r.Late, r.Intended, cfg.LateAfter)
 	}
 	n := len(r.Intervals) / 3
 	if n == 0 {
@@ -55,7 +100,7 @@ func lagGrowth(r *Result, cfg Config) string {
 	if last < lagBound || last < 2*first {
 		return ""
 	}
-	return fmt.Sprintf("schedule lag grew from %v to %v (%s)", first.Round(time.Millisecond), last.Round(time.Millisecond), cause)
+	return fmt.Sprintf("schedule lag grew from %v to %v", first.Round(time.Millisecond), last.Round(time.Millisecond))
 }
 
 func meanLag(ivs []Interval) time.Duration {
@@ -66,13 +111,60 @@ func meanLag(ivs []Interval) time.Duration {
 	return sum / time.Duration(len(ivs))
 }
 
-// allBusy reports whether every worker was in flight at some point of the
-// lagging intervals.
-func allBusy(ivs []Interval, workers int) bool {
-	for _, iv := range ivs {
-		if iv.MaxLag >= lagBound && iv.PeakInFlight >= int64(workers) {
+// busyWhileBehind reports whether every worker was in flight in an
+// interval where the schedule fell behind: the client then waited on the
+// server rather than failing to keep up itself.
+func busyWhileBehind(r *Result, cfg Config) bool {
+	for _, iv := range r.Intervals {
+		behind := iv.Dropped > 0 || iv.Late > 0 || iv.MaxLag > cfg.LateAfter
+		if behind && iv.PeakInFlight >= int64(cfg.Workers) {
 			return true
 		}
 	}
 	return false
+}
+
+// Precision is the client's verdict on its own timing: the send lag's p99
+// against the smallest latency p50 of any operation type.
+type Precision struct {
+	// Judged is false when the data to judge is missing; Note says why.
+	Judged bool
+	Note   string
+	// SendLagP99 is the send lag's 99th percentile; Op the operation type
+	// with the smallest latency p50, LatencyP50.
+	SendLagP99 time.Duration
+	Op         string
+	LatencyP50 time.Duration
+	// Share is SendLagP99 / LatencyP50; Flagged when above PrecisionBound.
+	Share   float64
+	Flagged bool
+}
+
+// judgePrecision compares the client's send lag with the latencies it
+// reports.
+func judgePrecision(r *Result) Precision {
+	if r.Mode != "open" {
+		return Precision{Note: "closed loop: operations have no intended start, so no send lag"}
+	}
+	if r.Lag == nil || r.Lag.TotalCount() == 0 {
+		return Precision{Note: "no operation was sent in the measured phase"}
+	}
+	var p Precision
+	for _, op := range r.Ops {
+		if op.Latency == nil || op.Latency.TotalCount() == 0 {
+			continue
+		}
+		p50 := time.Duration(op.Latency.ValueAtPercentile(50)) * time.Microsecond
+		if p.Op == "" || p50 < p.LatencyP50 {
+			p.Op, p.LatencyP50 = op.Name, p50
+		}
+	}
+	if p.Op == "" {
+		return Precision{Note: "no operation succeeded, so there is no latency to compare the send lag with"}
+	}
+	p.Judged = true
+	p.SendLagP99 = time.Duration(r.Lag.ValueAtPercentile(99)) * time.Microsecond
+	p.Share = float64(p.SendLagP99) / float64(p.LatencyP50)
+	p.Flagged = p.Share > PrecisionBound
+	return p
 }

@@ -65,22 +65,24 @@ func (w *workerRec) failure(op int, c Class) {
 	w.mu.Unlock()
 }
 
-// schedule records an operation's lag behind its intended start.
-func (w *workerRec) schedule(lag time.Duration, late, dropped bool) {
+// sent1 records an operation sent lag behind its intended start.
+func (w *workerRec) sent1(lag time.Duration, late bool) {
 	w.mu.Lock()
-	if !dropped {
-		hist.Record(w.lag, lag)
-		w.sent++
-	}
-	if lag > w.maxLag {
-		w.maxLag = lag
-	}
+	hist.Record(w.lag, lag)
+	w.sent++
+	w.maxLag = max(w.maxLag, lag)
 	if late {
 		w.late++
 	}
-	if dropped {
-		w.dropped++
-	}
+	w.mu.Unlock()
+}
+
+// drop records n measured operations dropped, the oldest lag behind its
+// intended start.
+func (w *workerRec) drop(n int64, lag time.Duration) {
+	w.mu.Lock()
+	w.dropped += n
+	w.maxLag = max(w.maxLag, lag)
 	w.mu.Unlock()
 }
 

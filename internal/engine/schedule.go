@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,71 +11,155 @@ import (
 type slot struct {
 	at       time.Time // intended start (open loop) or actual start (closed loop)
 	measured bool
+	// dropped counts the measured slots the claim dropped before this one
+	// (later than the drop bound); dropLag is the lag of the oldest of them.
+	dropped int64
+	dropLag time.Duration
 }
 
 // A claimer hands out the next operation to a free worker, or says the run
 // is over. stop ends the run and returns how many measured operations
-// were due by then but never handed out.
+// were due by then but never handed out; abandoned is how many measured
+// operations the schedule gave up on when the phase's time ran out.
+// skipped is how many warm-up slots were never sent.
 type claimer interface {
 	claim(now time.Time) (slot, bool)
 	stop(now time.Time) int64
+	abandoned() int64
+	skipped() int64
 }
 
 // openSchedule hands out pacer slots in order. Any free worker takes the
-// next slot, so a stalled worker never holds the schedule back.
+// next slot, so a stalled worker never holds the schedule back. Every
+// claim costs O(log k) calls of the pacer for the k slots it skips or
+// drops, never one step per slot, so no rate can make a claim run away.
 type openSchedule struct {
-	mu       sync.Mutex
-	pacer    Pacer
-	start    time.Time
-	warmup   time.Duration
-	end      time.Duration // 0: no time bound
-	count    int64         // 0: no count bound
-	measured int64
-	done     bool
+	mu        sync.Mutex
+	pacer     Pacer
+	start     time.Time
+	warmup    time.Duration
+	end       time.Duration // 0: no time bound
+	drain     time.Duration // how long past end the backlog is still sent
+	dropAfter time.Duration
+	next      int64 // the next slot to hand out
+	first     int64 // the first measured slot
+	last      int64 // one past the last slot of the run
+	done      bool
+	unsent    int64 // measured slots left when the phase's time ran out
+	warmSkip  int64 // warm-up slots dropped or left when the phase began
 }
 
-func (s *openSchedule) claim(time.Time) (slot, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.done {
-		return slot{}, false
+func newOpenSchedule(cfg *Config, start time.Time) *openSchedule {
+	s := &openSchedule{pacer: cfg.Pacer, start: start, warmup: cfg.Warmup, drain: cfg.Drain, dropAfter: cfg.DropAfter}
+	s.first = firstAtOrAfter(s.pacer, 0, cfg.Warmup)
+	s.last = math.MaxInt64
+	if cfg.Duration > 0 {
+		s.end = cfg.Warmup + cfg.Duration
+		s.last = firstAtOrAfter(s.pacer, s.first, s.end)
 	}
-	off := s.pacer.Next()
-	if s.end > 0 && off >= s.end {
-		s.done = true
-		return slot{}, false
+	if cfg.Count > 0 && s.first <= math.MaxInt64-cfg.Count {
+		s.last = min(s.last, s.first+cfg.Count)
 	}
-	measured := off >= s.warmup
-	if measured {
-		s.measured++
-		if s.count > 0 && s.measured >= s.count {
-			s.done = true // this slot is the last one
+	return s
+}
+
+// firstAtOrAfter is the first slot n >= from due at or after t: an
+// exponential probe, then a bisection, so O(log(n − from)) calls of At.
+func firstAtOrAfter(p Pacer, from int64, t time.Duration) int64 {
+	if from == math.MaxInt64 || p.At(from) >= t {
+		return from
+	}
+	lo, step := from, int64(1) // At(lo) < t
+	hi := from + step
+	for p.At(hi) < t {
+		lo = hi
+		if step > (math.MaxInt64-from)/2 {
+			if p.At(math.MaxInt64) < t {
+				return math.MaxInt64
+			}
+			hi = math.MaxInt64
+			break
+		}
+		step *= 2
+		hi = from + step
+	}
+	for hi-lo > 1 { // At(lo) < t <= At(hi)
+		mid := lo + (hi-lo)/2
+		if p.At(mid) < t {
+			lo = mid
+		} else {
+			hi = mid
 		}
 	}
-	return slot{at: s.start.Add(off), measured: measured}, true
+	return hi
 }
 
-// stop ends the schedule. Slots already due that no worker claimed (all
-// of them busy, e.g. in a server stall) are counted, never skipped.
+func (s *openSchedule) claim(now time.Time) (slot, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var sl slot
+	if s.done {
+		return sl, false
+	}
+	t := now.Sub(s.start)
+	if t >= s.warmup && s.next < s.first {
+		// The measured phase has begun: the warm-up's backlog is not sent.
+		s.warmSkip += s.first - s.next
+		s.next = s.first
+	}
+	if s.next < s.last && t-s.dropAfter > s.pacer.At(s.next) {
+		// Every slot later than the drop bound is dropped at once.
+		d := min(firstAtOrAfter(s.pacer, s.next, t-s.dropAfter), s.last)
+		if from := max(s.next, s.first); d > from {
+			sl.dropped, sl.dropLag = d-from, t-s.pacer.At(from)
+		}
+		s.warmSkip += max(0, min(d, s.first)-s.next)
+		s.next = d
+	}
+	if s.next >= s.last {
+		s.done = true
+		return sl, false
+	}
+	if s.end > 0 && t >= s.end+s.drain {
+		// The phase's time and its drain have run out: what is left of
+		// the backlog is counted, not sent.
+		s.unsent += s.last - max(s.next, s.first)
+		s.next, s.done = s.last, true
+		return sl, false
+	}
+	sl.at, sl.measured = s.start.Add(s.pacer.At(s.next)), s.next >= s.first
+	s.next++
+	return sl, true
+}
+
+// stop ends the schedule. Measured slots already due that no worker
+// claimed (all of them busy, e.g. in a server stall) are counted, never
+// skipped.
 func (s *openSchedule) stop(now time.Time) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var due int64
-	for !s.done {
-		off := s.pacer.Next()
-		if off > now.Sub(s.start) || (s.end > 0 && off >= s.end) {
-			break
-		}
-		if off >= s.warmup {
-			due++
-			s.measured++
-			if s.count > 0 && s.measured >= s.count {
-				break
-			}
-		}
+	if s.done {
+		return 0
 	}
 	s.done = true
-	return due
+	from := max(s.next, s.first)
+	if from >= s.last {
+		return 0
+	}
+	due := min(firstAtOrAfter(s.pacer, from, now.Sub(s.start)+1), s.last)
+	return due - from
+}
+
+func (s *openSchedule) abandoned() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unsent
+}
+
+func (s *openSchedule) skipped() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.warmSkip
 }
 
 // closedSchedule lets every worker go again as soon as it is free, until
@@ -107,3 +192,6 @@ func (s *closedSchedule) stop(time.Time) int64 {
 	s.done.Store(true)
 	return 0
 }
+
+func (s *closedSchedule) abandoned() int64 { return 0 }
+func (s *closedSchedule) skipped() int64   { return 0 }

@@ -11,6 +11,7 @@ import (
 type Result struct {
 	Mode    string // "open" or "closed"
 	Pacer   string
+	Pacing  Pacing // open loop: how workers waited for their slots
 	Workers int
 	// Start and End bound the measured phase: from the end of the warm-up
 	// to the completion of its last operation.
@@ -22,8 +23,10 @@ type Result struct {
 	// Intended is how many operations the schedule planned in the
 	// measured phase (open loop: completed plus dropped).
 	Intended int64
-	Late     int64
-	Dropped  int64
+	// Failed counts measured operations that completed with an error.
+	Failed  int64
+	Late    int64
+	Dropped int64
 	// Abandoned counts measured operations a stop left undone: due but
 	// never sent, or cancelled in flight after the grace period.
 	Abandoned int64
@@ -33,10 +36,20 @@ type Result struct {
 	// It is the part of latency the client itself adds.
 	Lag *hist.H
 	// CPU is this process's CPU time (user and system) in the phase.
-	CPU         time.Duration
-	Cores       int
+	CPU   time.Duration
+	Cores int
+	// ClientBound and ServerBound say what limited the run, with the
+	// evidence in Reasons; NotJudged says why neither was judged (an
+	// interrupted run).
 	ClientBound bool
+	ServerBound bool
 	Reasons     []string
+	NotJudged   string
+	// Precision compares the send lag with the latencies reported.
+	Precision Precision
+	// WarmupSkipped counts warm-up slots never sent: dropped past the
+	// drop bound, or still unsent when the measured phase began.
+	WarmupSkipped int64
 }
 
 // OpTotals is one operation type over the measured phase. In closed loop

@@ -22,6 +22,7 @@ func fixtures() map[string]*result.Doc {
 		"partial":      partialDoc(),
 		"zero-success": zeroSuccessDoc(),
 		"client-bound": clientBoundDoc(),
+		"server-bound": serverBoundDoc(),
 		"checkpoint":   checkpointDoc(),
 	}
 }
@@ -159,8 +160,29 @@ func clientBoundDoc() *result.Doc {
 		iv.Late, iv.Dropped, iv.MaxLag = 7900+int64(i), 3960, 1000
 		iv.ClientCPU = f(97.5)
 	})
+	d.Schedule.SendLag = &result.Dist{P50: f(0.9), P99: f(1000), P999: f(1000)}
+	d.Schedule.Precision = &result.Precision{Judged: true, SendLagP99: f(1000), Op: "insert", LatencyP50: f(2.2), Share: f(454.5), Bound: 0.1, Flagged: true}
 	d.Client = result.Client{CPUSeconds: 5.85, CPUPerOp: f(162), CPUPercent: 97.5, Cores: 2, ClientBound: true,
 		Reasons: []string{"schedule lag reached the drop bound", "client CPU 97.5% of 2 cores"}}
+	return d
+}
+
+// serverBoundDoc is an open-loop run against a failing server: the
+// achieved rate counts successes with the failures beside it, and the
+// precision verdict could be given and passed.
+func serverBoundDoc() *result.Doc {
+	d := base("kv-fault", "20250304-111500-a1b2", 3)
+	d.Schedule = result.Schedule{Mode: "open", Pacer: "constant 2000/s", Pacing: "timerfd", Workers: 64, TargetRate: f(2000),
+		AchievedRate: 2000, SuccessRate: 1340, FailedRate: 660, Intended: 6000, LateThreshold: 10, DropBound: 10000, MaxLag: 0.2,
+		SendLag:   &result.Dist{P50: f(0.012), P99: f(0.041), P999: f(0.09)},
+		Precision: &result.Precision{Judged: true, SendLagP99: f(0.041), Op: "read", LatencyP50: f(0.5), Share: f(0.082), Bound: 0.1}}
+	d.Ops = []result.OpStats{op("read", 4020, 3, 0.5)}
+	d.Ops[0].Errors = result.Errors{Total: 1980, Network: 1980}
+	d.Intervals = intervals(3, func(i int, iv *result.Interval) {
+		iv.Ops = []result.OpStats{op("read", 1340, 1, 0.5)}
+	})
+	d.Client = result.Client{CPUSeconds: 0.3, CPUPerOp: f(50), CPUPercent: 5, Cores: 2, ServerBound: true,
+		ServerReasons: []string{"errors: 1980 of 6000 operations failed (33%)"}}
 	return d
 }
 

@@ -58,6 +58,12 @@ func mdSummary(ew *errWriter, d *result.Doc) {
 	if d.Client.ClientBound {
 		ew.line("\n> **Warning:** %s.", texttable.Escape(clientBoundWarning(d.Client)))
 	}
+	if d.Client.ServerBound {
+		ew.line("\n> **Note:** %s.", texttable.Escape(serverBoundNote(d.Client)))
+	}
+	if p := d.Schedule.Precision; p != nil && p.Flagged {
+		ew.line("\n> **Warning:** %s.", texttable.Escape(precisionWarning(p)))
+	}
 	ew.section("Run", headerTable(d, mdCells))
 	ew.section("Operations", opsTable(d))
 	ew.line("\n## Latency (ms)\n")
@@ -70,6 +76,9 @@ func mdSummary(ew *errWriter, d *result.Doc) {
 		ew.line("Closed loop: operations are not paced, so none are late or dropped.")
 	}
 	ew.section("Client", clientTable(d.Client))
+	if p := d.Schedule.Precision; p != nil {
+		ew.line("\nPrecision: %s.", texttable.Escape(precisionText(p)))
+	}
 }
 
 // mdCharts links the rendered charts.

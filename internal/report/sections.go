@@ -25,7 +25,7 @@ func headerTable(d *result.Doc, c cells) *table {
 	t.Add("mode", c.Text(modeText(d.Schedule)))
 	t.Add("workers", count(int64(d.Schedule.Workers)))
 	t.Add("target rate", rateText(d.Schedule.TargetRate, c))
-	t.Add("achieved rate", rateText(&d.Schedule.AchievedRate, c))
+	t.Add("achieved rate", achievedText(d.Schedule, c))
 	t.Add("duration", seconds(d.Duration))
 	return t
 }
@@ -61,6 +61,20 @@ func rateText(r *float64, c cells) string {
 	return perSec(*r) + " ops/s"
 }
 
+// achievedText is the rate of successful operations, with the failed ones
+// beside it. A document stored before the two were kept apart has only
+// the rate of completions, shown as it was.
+func achievedText(s result.Schedule, c cells) string {
+	if s.SuccessRate == 0 && s.FailedRate == 0 {
+		return rateText(&s.AchievedRate, c)
+	}
+	text := perSec(s.SuccessRate) + " ops/s succeeded"
+	if s.FailedRate > 0 {
+		text += fmt.Sprintf(", %s/s failed", perSec(s.FailedRate))
+	}
+	return text
+}
+
 // opsTable has a row per operation type: successes, throughput and
 // errors by class.
 func opsTable(d *result.Doc) *table {
@@ -94,6 +108,45 @@ func clientBoundWarning(cl result.Client) string {
 		msg += " (" + strings.Join(cl.Reasons, "; ") + ")"
 	}
 	return msg
+}
+
+// serverBoundNote explains why the run is judged server-bound.
+func serverBoundNote(cl result.Client) string {
+	msg := "server-bound run: the server, not the load generator, limited these numbers"
+	if len(cl.ServerReasons) > 0 {
+		msg += " (" + strings.Join(cl.ServerReasons, "; ") + ")"
+	}
+	return msg
+}
+
+// precisionText states the client's verdict on its own timing; a verdict
+// that could not be given says why.
+func precisionText(p *result.Precision) string {
+	switch {
+	case p == nil:
+		return "not recorded"
+	case !p.Judged:
+		return "could not judge: " + p.Note
+	}
+	text := fmt.Sprintf("send lag p99 %s ms is %s%% of the smallest latency p50 (%s, %s ms)",
+		textCells.Num(p.SendLagP99), sig3(100*deref(p.Share)), p.Op, textCells.Num(p.LatencyP50))
+	if p.Flagged {
+		return text + fmt.Sprintf(", above the %s%% bound", sig3(100*p.Bound))
+	}
+	return text + fmt.Sprintf(", within the %s%% bound", sig3(100*p.Bound))
+}
+
+// precisionWarning says that the latencies carry the client's own lag.
+func precisionWarning(p *result.Precision) string {
+	return fmt.Sprintf("imprecise client: latencies carry the load generator's own send lag (p99 %s ms, %s%% of %s latency p50 %s ms; the bound is %s%%)",
+		textCells.Num(p.SendLagP99), sig3(100*deref(p.Share)), p.Op, textCells.Num(p.LatencyP50), sig3(100*p.Bound))
+}
+
+func deref(f *float64) float64 {
+	if f == nil {
+		return 0
+	}
+	return *f
 }
 
 // isOpen reports whether the run was paced to a target rate.

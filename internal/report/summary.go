@@ -30,9 +30,20 @@ func Summary(w io.Writer, d *result.Doc) error {
 	ew.line("")
 	ew.line("schedule  %s", scheduleText(d.Schedule))
 	ew.line("client    %s", clientText(d.Client))
-	if d.Client.ClientBound {
+	if p := d.Schedule.Precision; p != nil {
+		ew.line("precision %s", precisionText(p))
+	}
+	switch {
+	case d.Client.ClientBound:
 		ew.line("")
 		ew.line("WARNING: %s", clientBoundWarning(d.Client))
+	case d.Client.ServerBound:
+		ew.line("")
+		ew.line("NOTE: %s", serverBoundNote(d.Client))
+	}
+	if p := d.Schedule.Precision; p != nil && p.Flagged {
+		ew.line("")
+		ew.line("WARNING: %s", precisionWarning(p))
 	}
 	return ew.err
 }
@@ -48,7 +59,10 @@ func scheduleText(s result.Schedule) string {
 		text += fmt.Sprintf("; %d abandoned by the stop", s.Abandoned)
 	}
 	if s.SendLag != nil {
-		text += fmt.Sprintf("; send lag p50 %s ms, p99 %s ms", textCells.Num(s.SendLag.P50), textCells.Num(s.SendLag.P99))
+		text += fmt.Sprintf("; send lag p50 %s ms, p99 %s ms, p99.9 %s ms", textCells.Num(s.SendLag.P50), textCells.Num(s.SendLag.P99), textCells.Num(s.SendLag.P999))
+	}
+	if s.WarmupSkipped > 0 {
+		text += fmt.Sprintf("; %d warm-up operations not sent", s.WarmupSkipped)
 	}
 	return text
 }

@@ -135,6 +135,37 @@ type Schedule struct {
 	// actual send of the operations sent (open loop): the share of
 	// latency the client itself adds, timer wake-up included.
 	SendLag *Dist `bson:"sendLag,omitempty" json:"sendLag,omitempty"`
+	// SuccessRate is successful operations per second of measured phase,
+	// FailedRate failed ones: AchievedRate is their sum.
+	SuccessRate float64 `bson:"successRate" json:"successRate"`
+	FailedRate  float64 `bson:"failedRate" json:"failedRate"`
+	// Pacing is how open-loop workers waited for their slots' times
+	// ("timerfd", "nanosleep", "spin", or "timer", the Go timers of
+	// earlier versions).
+	Pacing string `bson:"pacing,omitempty" json:"pacing,omitempty"`
+	// WarmupSkipped counts warm-up operations never sent: later than the
+	// drop bound, or still unsent when the measured phase began.
+	WarmupSkipped int64 `bson:"warmupSkipped" json:"warmupSkipped"`
+	// Precision is the client's verdict on its own timing.
+	Precision *Precision `bson:"precision,omitempty" json:"precision,omitempty"`
+}
+
+// Precision compares the client's send lag with the latencies it reports:
+// the send lag's p99 against the smallest latency p50 of any operation
+// type. Flagged when the share exceeds Bound: the latencies then carry
+// the client's own lag.
+type Precision struct {
+	// Judged is false when the data is missing (closed loop, nothing
+	// sent or nothing succeeded); Note says why, and no figure is given.
+	Judged     bool     `bson:"judged" json:"judged"`
+	Note       string   `bson:"note,omitempty" json:"note,omitempty"`
+	SendLagP99 *float64 `bson:"sendLagP99Ms,omitempty" json:"sendLagP99Ms,omitempty"`
+	Op         string   `bson:"op,omitempty" json:"op,omitempty"`
+	LatencyP50 *float64 `bson:"latencyP50Ms,omitempty" json:"latencyP50Ms,omitempty"`
+	// Share is SendLagP99 / LatencyP50, a fraction.
+	Share   *float64 `bson:"share,omitempty" json:"share,omitempty"`
+	Bound   float64  `bson:"bound" json:"bound"`
+	Flagged bool     `bson:"flagged" json:"flagged"`
 }
 
 // OpStats is the measured phase of one operation type.
@@ -217,6 +248,12 @@ type Client struct {
 	Cores       int      `bson:"cores" json:"cores"`
 	ClientBound bool     `bson:"clientBound" json:"clientBound"`
 	Reasons     []string `bson:"clientBoundReasons,omitempty" json:"clientBoundReasons,omitempty"`
+	// ServerBound: the server's failures or stalls limited the run, with
+	// the evidence. NotJudged says why neither verdict was given (an
+	// interrupted run).
+	ServerBound   bool     `bson:"serverBound" json:"serverBound"`
+	ServerReasons []string `bson:"serverBoundReasons,omitempty" json:"serverBoundReasons,omitempty"`
+	NotJudged     string   `bson:"boundNotJudged,omitempty" json:"boundNotJudged,omitempty"`
 }
 
 // Target fingerprints the server under test.

@@ -55,6 +55,9 @@ type Options struct {
 	OnConnected func(version, topology string)
 	OnSetup     func(stage string, done, total int64)
 	OnInterval  func(*engine.Interval)
+	// Pacing is how open-loop workers wait for their slots (empty: the
+	// engine's default); bench/pacing.sh compares them.
+	Pacing engine.Pacing
 }
 
 // Run executes the scenario and returns its result document. When ctx is
@@ -176,6 +179,7 @@ func (r *run) engineConfig() engine.Config {
 		Warmup: time.Duration(sc.Warmup), Duration: time.Duration(sc.Duration), Count: sc.Ops,
 		Interval: time.Duration(sc.Interval), DropAfter: time.Duration(sc.MaxLag),
 		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
+		Pacing: r.opts.Pacing,
 	}
 	if sc.Rate > 0 {
 		cfg.Pacer = engine.NewConstant(float64(sc.Rate))

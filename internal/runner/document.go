@@ -178,7 +178,14 @@ func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
 	}
 	if phase := res.End.Sub(res.Start); phase > 0 {
 		s.AchievedRate = float64(res.Completed()) / phase.Seconds()
+		s.SuccessRate = float64(res.Completed()-res.Failed) / phase.Seconds()
+		s.FailedRate = float64(res.Failed) / phase.Seconds()
 	}
+	s.WarmupSkipped = res.WarmupSkipped
+	if res.Mode == "open" {
+		s.Pacing = string(res.Pacing)
+	}
+	s.Precision = precision(res.Precision)
 	if sc.Rate > 0 {
 		s.TargetRate = result.F(float64(sc.Rate))
 	}
@@ -190,11 +197,27 @@ func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
 	return s
 }
 
+// precision copies the engine's precision verdict; a verdict it could
+// not give carries its reason and no figure.
+func precision(p engine.Precision) *result.Precision {
+	out := &result.Precision{Judged: p.Judged, Note: p.Note, Bound: engine.PrecisionBound, Flagged: p.Flagged}
+	if p.Judged {
+		out.SendLagP99, out.LatencyP50 = result.F(ms(p.SendLagP99)), result.F(ms(p.LatencyP50))
+		out.Op, out.Share = p.Op, result.F(p.Share)
+	}
+	return out
+}
+
 func client(res *engine.Result) result.Client {
 	c := result.Client{
 		CPUSeconds: res.CPU.Seconds(), Cores: res.Cores,
 		CPUPercent:  engine.CPUPercent(res.CPU, res.End.Sub(res.Start), res.Cores),
-		ClientBound: res.ClientBound, Reasons: res.Reasons,
+		ClientBound: res.ClientBound, ServerBound: res.ServerBound, NotJudged: res.NotJudged,
+	}
+	if res.ServerBound {
+		c.ServerReasons = res.Reasons
+	} else {
+		c.Reasons = res.Reasons
 	}
 	if n := res.Completed(); n > 0 {
 		c.CPUPerOp = result.F(float64(res.CPU.Microseconds()) / float64(n))

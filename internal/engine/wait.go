@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Pacing is how an open-loop worker waits for its slot's time.
+type Pacing string
+
+// The ways of waiting.
+const (
+	// PacingTimer: every worker claims a slot and sleeps on a Go timer.
+	// Go's runtime waits for timers in epoll_wait, whose timeout is in
+	// milliseconds, so a worker of an otherwise idle process wakes up to
+	// about a millisecond late.
+	PacingTimer Pacing = "timer"
+	// PacingSleep: a worker claims a slot and waits for it, the last
+	// stretch (under coarseWait) on its own timerfd armed with the
+	// absolute deadline and read through Go's netpoller, so the worker
+	// parks holding no thread and epoll wakes when the kernel's
+	// high-resolution timer fires; it then sends at once.
+	PacingSleep Pacing = "timerfd"
+	// PacingNanosleep: one worker at a time claims the next slot and
+	// sleeps the last stretch in clock_nanosleep to an absolute deadline
+	// with no timer slack (the others queue behind it, so the claim order
+	// is the send order); the sleeping thread holds its P until the
+	// runtime takes it back, which costs CPU in thread hand-offs.
+	PacingNanosleep Pacing = "nanosleep"
+	// PacingSpin is PacingSleep waking spinFor early and spinning to the
+	// deadline: a few microseconds more precise for spinFor of CPU per
+	// operation.
+	PacingSpin Pacing = "spin"
+)
+
+var pacings = map[Pacing]bool{PacingTimer: true, PacingSleep: true, PacingNanosleep: true, PacingSpin: true}
+
+func pacingNames() string {
+	var names []string
+	for p := range pacings {
+		names = append(names, string(p))
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// ParsePacing checks a pacing's name.
+func ParsePacing(s string) (Pacing, bool) {
+	p := Pacing(s)
+	return p, pacings[p]
+}
+
+const (
+	// coarseWait: a wait longer than this sleeps on a Go timer (which
+	// watches for a stop) until coarseWait before the deadline.
+	coarseWait = 2 * time.Millisecond
+	// spinFor is how early PacingSpin wakes to spin.
+	spinFor = 20 * time.Microsecond
+)
+
+// waiter waits for slots' times in one of the Pacing ways. Each worker
+// has its own.
+type waiter struct {
+	pacing Pacing
+	turn   *sync.Mutex // PacingNanosleep: the one worker sleeping, shared
+	timer  *time.Timer
+	tfd    *timerFD // PacingSleep, PacingSpin
+}
+
+func newWaiter(p Pacing, turn *sync.Mutex) (*waiter, error) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	w := &waiter{pacing: p, turn: turn, timer: timer}
+	if p == PacingSleep || p == PacingSpin {
+		var err error
+		if w.tfd, err = newTimerFD(); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+func (wt *waiter) close() error {
+	if wt.tfd == nil {
+		return nil
+	}
+	return wt.tfd.close()
+}
+
+// claimAndWait claims the next slot of sched and waits until its time. It
+// returns false when the schedule is over or stop closes first. drops is
+// called with every claim's drops.
+func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(slot)) (slot, bool) {
+	if wt.pacing == PacingNanosleep {
+		// One thread at a time blocks in clock_nanosleep, holding its P.
+		wt.turn.Lock()
+		defer wt.turn.Unlock()
+	}
+	s, ok := sched.claim(time.Now())
+	drops(s)
+	if !ok {
+		return s, false
+	}
+	if wt.pacing == PacingTimer {
+		return s, waitUntil(wt.timer, s.at, stop)
+	}
+	d := time.Until(s.at)
+	if d <= 0 {
+		return s, true // due already: no clock call
+	}
+	if d > coarseWait && !waitUntil(wt.timer, s.at.Add(-coarseWait), stop) {
+		return s, false
+	}
+	select {
+	case <-stop:
+		return s, false
+	default:
+	}
+	switch wt.pacing {
+	case PacingNanosleep:
+		sleepUntil(s.at)
+	case PacingSpin:
+		wt.tfd.sleepUntil(s.at.Add(-spinFor))
+		for time.Now().Before(s.at) { // a deliberate spin, at most spinFor past a timely wake-up
+		}
+	default:
+		wt.tfd.sleepUntil(s.at)
+	}
+	return s, true
+}
+
+// waitUntil sleeps on timer until at, or returns false when stop closes
+// first.
+func waitUntil(timer *time.Timer, at time.Time, stop <-chan struct{}) bool {
+	d := time.Until(at)
+	if d <= 0 {
+		return true
+	}
+	timer.Reset(d)
+	select {
+	case <-timer.C:
+		return true
+	case <-stop:
+		timer.Stop()
+		return false
+	}
+}
