@@ -11,11 +11,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // Default names of the results database and collections.
 const (
-	DefaultDatabase   = "mongobench"
+	DefaultDatabase   = spec.ResultsDatabase // reserved: no workload's data may use it
 	ResultsCollection = "results"
 	HistoryCollection = "history"
 )
