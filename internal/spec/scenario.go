@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/mongobench/mongobench/internal/uri"
 )
 
 // Defaults for settings a scenario leaves out.
@@ -390,7 +392,7 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	}
 	given := func(key string) bool { return o.key(key).given }
 	check("name", s.Name != "" || !given("name"), s.Name)
-	check("uri", validURI(s.URI), s.URI)
+	check("uri", validURI(s.URI), uri.Redact(s.URI)) // never echo a password
 	check("database", validDatabase(s.Database), s.Database)
 	errs = append(errs, s.reservedDatabaseProblem()...)
 	check("rate", s.Rate >= 0 && !math.IsInf(float64(s.Rate), 0), s.Rate.String())
@@ -402,7 +404,7 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	check("maxLag", s.MaxLag > 0, s.MaxLag.String())
 	check("tags", !slices.Contains(s.Tags, ""), strings.Join(s.Tags, ","))
 	check("repetition", s.Repetition >= 0, strconv.Itoa(s.Repetition))
-	check("results.uri", validURI(s.ResultsURI), s.ResultsURI)
+	check("results.uri", validURI(s.ResultsURI), uri.Redact(s.ResultsURI))
 	return append(errs, s.workloadProblems(reg)...)
 }
 
