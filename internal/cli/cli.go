@@ -48,6 +48,7 @@ type app struct {
 	ctx    context.Context
 	stdout io.Writer
 	stderr io.Writer
+	warned map[string]bool // connection strings already warned about
 }
 
 // Main runs the command line and returns the exit code.

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
@@ -15,13 +16,15 @@ func (a *app) openStore(ctx context.Context, resultsURI, file, targetURI string)
 	if file != "" {
 		return store.NewFile(file), func() {}, nil
 	}
-	where := resultsURI
+	where, role := resultsURI, "results store"
 	if where == "" {
-		where = targetURI
+		where, role = targetURI, "target (which also holds the results)"
+	} else if err := a.checkResultsURI(where); err != nil {
+		return nil, nil, err
 	}
 	c, err := runner.Connect(ctx, where, 2)
 	if err != nil {
-		return nil, nil, fmt.Errorf("results store: %w", err)
+		return nil, nil, fmt.Errorf("%s: %w", role, err)
 	}
 	closeFn := func() { _ = c.Disconnect(context.WithoutCancel(ctx)) }
 	return store.NewMongo(c, store.DefaultDatabase, redact(where)), closeFn, nil
@@ -58,12 +61,14 @@ func (a *app) resultsStore(ctx context.Context, resultsURI, file string) (store.
 	return a.openStore(ctx, resultsURI, file, "")
 }
 
-// rescue writes a result that could not be stored to a local file, so a
-// run is never lost, and returns the combined error.
+// rescue writes a result that could not be stored to a local file, in the
+// working directory or, when that is gone or read-only, the temporary
+// directory, so a run is never lost, and returns the combined error,
+// which says where the file is.
 func (a *app) rescue(d *result.Doc, saveErr error) error {
-	path := fmt.Sprintf("mongobench-unsaved-%s.jsonl", d.RunID)
-	if err := store.NewFile(path).Save(context.Background(), d); err != nil {
-		return fmt.Errorf("%w; writing it to %s failed too: %v", saveErr, path, err)
+	path, err := store.RescueTo(context.Background(), d, ".", os.TempDir())
+	if err != nil {
+		return fmt.Errorf("%w; keeping it in a local file failed too: %v", saveErr, err)
 	}
-	return fmt.Errorf("%w; the result is kept in %s (load it with mongoimport)", saveErr, path)
+	return fmt.Errorf("%w; the result is kept in %s (load it with 'mongobench results import %s')", saveErr, path, path)
 }
