@@ -94,3 +94,27 @@ func TestUnacknowledgedAndUnknownOptions(t *testing.T) {
 	}
 	wantNoSecret(t, "stderr", o.stderr, "pw1234")
 }
+
+// A server that requires authentication, given no credentials, is a
+// failure of the run (exit 1), not bad input (exit 2).
+func TestAuthRequiredWithoutCredentials(t *testing.T) {
+	h, _ := authServer(t, "noauthuser", "GoodPassw0rdQ7x")
+	anon := h.URI
+	for _, args := range [][]string{
+		{"run", "--uri", anon, "--database", testenv.DBName(t), "--threads", "2", "--ops", "10", "-p", "records=100", "--results-file", filepath.Join(t.TempDir(), "r.jsonl"), "--no-report"},
+		{"run", "--uri", anon, "--database", testenv.DBName(t), "--threads", "2", "--ops", "10", "-p", "records=100", "--no-report"},
+		{"clean", "--uri", anon, "--database", testenv.DBName(t)},
+		{"results", "list", "--results", anon},
+		{"sweep", "--uri", anon, "--workload", "kv", "--rates", "50", "--duration", "1s", "--warmup", "0s", "-p", "records=100", "--report-dir", ""},
+		{"sla", "--uri", anon, "--tps", "20", "--p99", "1s", "--runs", "1", "--duration", "1s", "--warmup", "0s", "-p", "accounts=100", "--report-dir", ""},
+		{"calibrate", "--uri", anon, "--workload", "kv", "--max", "2", "--duration", "1s", "--warmup", "0s", "-p", "records=100", "--report-dir", ""},
+		{"load", "--uri", anon, "--workload", "ycsb-a", "-p", "recordcount=100", "--report-dir", ""},
+		{"catalog", "run", "insert_docsize", "--uri", anon, "--scale", "0.0001"},
+		{"report", "--results", anon, "-o", filepath.Join(t.TempDir(), "t.md")},
+	} {
+		o := mb(t, args...)
+		if o.code != cli.ExitFailure {
+			t.Errorf("%s without credentials: exit %d, want %d\n%s", args[0], o.code, cli.ExitFailure, o)
+		}
+	}
+}
