@@ -21,6 +21,9 @@ with a document in its _mongobench collection and refuses to drop a database
 without that marker, whatever the flags. Results are never dropped.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := spec.CheckDataDatabase(db); err != nil {
+				return err
+			}
 			if target == "" {
 				target = env("MONGOBENCH_URI")
 			}

@@ -13,10 +13,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/uri"
 )
 
 // Version is the tool's version, set at build time with
@@ -48,10 +48,12 @@ type app struct {
 	ctx    context.Context
 	stdout io.Writer
 	stderr io.Writer
+	warned map[string]bool // connection strings already warned about
 }
 
 // Main runs the command line and returns the exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	stdout, stderr = keepSecrets(args, stdout, stderr)
 	a := &app{ctx: ctx, stdout: stdout, stderr: stderr}
 	root := a.root()
 	root.SetArgs(args)
@@ -168,4 +170,4 @@ func env(name string) string { return os.Getenv(name) }
 func serverEnv() server.Env { return server.EnvFrom(env) }
 
 // redact is how every URI reaches the terminal.
-func redact(s string) string { return uri.Redact(s) }
+func redact(s string) string { return secret.URI(s) }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
@@ -15,13 +16,15 @@ func (a *app) openStore(ctx context.Context, resultsURI, file, targetURI string)
 	if file != "" {
 		return store.NewFile(file), func() {}, nil
 	}
-	where := resultsURI
+	where, role := resultsURI, "results store"
 	if where == "" {
-		where = targetURI
+		where, role = targetURI, "target (which also holds the results)"
+	} else if err := a.checkResultsURI(where); err != nil {
+		return nil, nil, err
 	}
 	c, err := runner.Connect(ctx, where, 2)
 	if err != nil {
-		return nil, nil, fmt.Errorf("results store: %w", err)
+		return nil, nil, fmt.Errorf("%s: %w", role, err)
 	}
 	closeFn := func() { _ = c.Disconnect(context.WithoutCancel(ctx)) }
 	return store.NewMongo(c, store.DefaultDatabase, redact(where)), closeFn, nil
@@ -59,16 +62,17 @@ func (a *app) resultsStore(ctx context.Context, resultsURI, file string) (store.
 }
 
 // save stores a run; one the store refuses is written to a local file
-// instead (store.Rescue), so a run is never lost, and the error says
-// where it is.
+// instead (store.RescueTo: the working directory or, when that is gone or
+// read-only, the temporary directory), so a run is never lost, and the
+// error says where it is and how to import it.
 func (a *app) save(ctx context.Context, st store.Store, d *result.Doc) error {
 	saveErr := st.Save(context.WithoutCancel(ctx), d)
 	if saveErr == nil {
 		return nil
 	}
-	path, err := store.Rescue(context.Background(), "", d)
+	path, err := store.RescueTo(context.Background(), d, ".", os.TempDir())
 	if err != nil {
-		return fmt.Errorf("%w; writing it to %s failed too: %v", saveErr, path, err)
+		return fmt.Errorf("%w; keeping it in a local file failed too: %v", saveErr, err)
 	}
-	return fmt.Errorf("%w; the result is kept in %s (load it with mongoimport)", saveErr, path)
+	return fmt.Errorf("%w; the result is kept in %s (load it with 'mongobench results import %s')", saveErr, path, path)
 }

@@ -184,6 +184,9 @@ func (a *app) finish(d *result.Doc, st store.Store, rf runFlags) error {
 	if err := a.show(d, rf); err != nil {
 		return errors.Join(saveErr, err)
 	}
+	if saveErr != nil && d.Partial {
+		return fmt.Errorf("%w: run %s stopped early: %w", errInterrupted, d.RunID, saveErr) // still exit 130
+	}
 	if saveErr != nil {
 		return saveErr
 	}

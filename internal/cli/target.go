@@ -28,6 +28,7 @@ func (a *app) target(ctx context.Context, given string) (runner.Target, error) {
 		}
 		return t, nil
 	}
+	a.warnURI(given)
 	return runner.Target{URI: given, Kind: "external"}, nil
 }
 

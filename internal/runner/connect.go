@@ -10,7 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/mongobench/mongobench/internal/uri"
+	"github.com/mongobench/mongobench/internal/secret"
 )
 
 // connectTimeout bounds how long an unreachable server can hold a run up.
@@ -25,24 +25,27 @@ var ErrBadURI = errors.New("bad connection string")
 
 // CheckURI reports whether target is a connection string the driver
 // accepts, without connecting. Its error wraps ErrBadURI and names the
-// target without its password.
+// target without its password; the driver's own complaint is shown
+// without the parts of the string it quotes.
 func CheckURI(target string) error {
 	_, err := clientOptions(target, 2)
 	return err
 }
 
 func clientOptions(target string, pool int) (*options.ClientOptions, error) {
+	secret.Remember(target)
 	opts := options.Client().ApplyURI(target).SetAppName("mongobench").
 		SetMaxPoolSize(uint64(max(pool, 2)))
 	if err := opts.Validate(); err != nil {
-		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, uri.Redact(target), err)
+		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, secret.URI(target), secret.ParseError(err, target))
 	}
 	return opts, nil
 }
 
 // Connect opens a client to uri with a pool large enough for the run and
 // checks that the server answers (and accepts the credentials) within a
-// few seconds. Errors name the target without its password.
+// few seconds. Errors name the target without its password, and the
+// driver's messages in them are cleared of its secrets.
 func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error) {
 	opts, err := clientOptions(target, pool)
 	if err != nil {
@@ -56,7 +59,7 @@ func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error
 	}
 	c, err := mongo.Connect(opts)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, uri.Redact(target), err)
+		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, secret.URI(target), secret.ParseError(err, target))
 	}
 	pctx, cancel := context.WithTimeout(ctx, 2*connectTimeout)
 	defer cancel()
@@ -64,9 +67,9 @@ func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error
 		disconnect(c)
 		var se mongo.ServerError
 		if errors.As(err, &se) && se.HasErrorCode(codeAuthFailed) {
-			return nil, fmt.Errorf("authentication failed for %s: %w", uri.Redact(target), err)
+			return nil, fmt.Errorf("authentication failed for %s: %w", secret.URI(target), secret.Error(err, target))
 		}
-		return nil, fmt.Errorf("cannot reach %s: %w", uri.Redact(target), err)
+		return nil, fmt.Errorf("cannot reach %s: %w", secret.URI(target), secret.Error(err, target))
 	}
 	return c, nil
 }

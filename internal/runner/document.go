@@ -14,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/telemetry"
 	"github.com/mongobench/mongobench/internal/uri"
@@ -35,7 +36,7 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 		Schedule:    schedule(res, sc),
 		Client:      client(res),
 		Target: result.Target{
-			URI: uri.Redact(t.URI), ServerVersion: r.fp.version, Topology: r.fp.topology, Kind: t.Kind,
+			URI: secret.URI(t.URI), ServerVersion: r.fp.version, Topology: r.fp.topology, Kind: t.Kind,
 			MonitoringMode: uri.MonitoringMode(t.URI), SameHost: t.PID != 0, Database: sc.Database,
 		},
 		Generator: generator(r.opts.ToolVersion),

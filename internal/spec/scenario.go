@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/mongobench/mongobench/internal/uri"
 )
 
 // Defaults for settings a scenario leaves out.
@@ -121,7 +123,7 @@ var fields = []struct{ key, want string }{
 	{"name", "a non-empty name"},
 	{"workload", ""}, // the registry's workloads
 	{"uri", wantURI},
-	{"database", "a database name of at most 63 bytes without / \\ . \" $ or spaces, other than admin, local and config"},
+	{"database", "a database name of at most 63 bytes without / \\ . \" $ or spaces, other than mongobench, admin, local and config"},
 	{"rate", wantRate},
 	{"threads", "an integer >= 1, such as 8 or 64"},
 	{"duration", "a positive duration such as 60s, 1m30s or 90 (seconds)"},
@@ -390,8 +392,9 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	}
 	given := func(key string) bool { return o.key(key).given }
 	check("name", s.Name != "" || !given("name"), s.Name)
-	check("uri", validURI(s.URI), s.URI)
+	check("uri", validURI(s.URI), uri.Redact(s.URI)) // never echo a password
 	check("database", validDatabase(s.Database), s.Database)
+	errs = append(errs, s.reservedDatabaseProblem()...)
 	check("rate", s.Rate >= 0 && !math.IsInf(float64(s.Rate), 0), s.Rate.String())
 	check("threads", s.Threads >= 1, strconv.Itoa(s.Threads))
 	check("duration", s.Duration > 0 || s.Duration == 0 && !given("duration"), s.Duration.String())
@@ -401,7 +404,7 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	check("maxLag", s.MaxLag > 0, s.MaxLag.String())
 	check("tags", !slices.Contains(s.Tags, ""), strings.Join(s.Tags, ","))
 	check("repetition", s.Repetition >= 0, strconv.Itoa(s.Repetition))
-	check("results.uri", validURI(s.ResultsURI), s.ResultsURI)
+	check("results.uri", validURI(s.ResultsURI), uri.Redact(s.ResultsURI))
 	return append(errs, s.workloadProblems(reg)...)
 }
 
@@ -471,9 +474,5 @@ func validDatabase(name string) bool {
 	if name == "" || len(name) > 63 || strings.ContainsAny(name, "/\\. \"$\x00") {
 		return false
 	}
-	switch strings.ToLower(name) {
-	case "admin", "local", "config":
-		return false
-	}
-	return true
+	return true // reserved names are reported on their own (reserved.go)
 }

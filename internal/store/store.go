@@ -11,11 +11,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // Default names of the results database and collections.
 const (
-	DefaultDatabase   = "mongobench"
+	DefaultDatabase   = spec.ResultsDatabase // reserved: no workload's data may use it
 	ResultsCollection = "results"
 	HistoryCollection = "history"
 )
@@ -61,6 +62,9 @@ func light(d *result.Doc) {
 type Mongo struct {
 	db    *mongo.Database
 	where string
+	// ReplacePartial lets a partial run replace a complete row in results;
+	// by default a partial run goes to the history only.
+	ReplacePartial bool
 }
 
 var _ Store = (*Mongo)(nil)
@@ -80,19 +84,16 @@ func (m *Mongo) Where() string {
 	return fmt.Sprintf("%s (database %s, collections %s and %s)", m.where, m.db.Name(), ResultsCollection, HistoryCollection)
 }
 
-// Save writes d to the history collection under its run id, then
-// replaces the results row of its test and variant.
+// Save writes d to the history collection under its run id, then makes
+// it the results row of its test and variant, unless d is partial and
+// that row is complete (see ReplacePartial): a stopped run never silently
+// replaces a complete one in the collection reports read.
 func (m *Mongo) Save(ctx context.Context, d *result.Doc) error {
 	if _, err := m.db.Collection(HistoryCollection).InsertOne(ctx, history(d)); err != nil {
 		return fmt.Errorf("save run %s to history: %w", d.RunID, err)
 	}
-	row := latest(d)
-	filter := bson.D{{Key: "_id", Value: row.ID}}
-	opts := options.Replace().SetUpsert(true)
-	if _, err := m.db.Collection(ResultsCollection).ReplaceOne(ctx, filter, row, opts); err != nil {
-		return fmt.Errorf("save run %s to results: %w", d.RunID, err)
-	}
-	return nil
+	_, err := m.putResult(ctx, d)
+	return err
 }
 
 // List reads the history, newest first.

@@ -4,56 +4,151 @@ package uri
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 )
 
-// secretOptions are query options whose values are credentials.
-var secretOptions = []string{"authmechanismproperties", "tlscertificatekeyfilepassword", "sslpemkeypassword"}
+// Redacted stands in for a secret value.
+const Redacted = "REDACTED"
 
-// Redact returns s without its password and without the values of secret
-// options. It parses the connection string itself, since a seed list such
-// as "h1:27017,h2" is not a URL net/url accepts. A string without a scheme
-// is reduced to a placeholder, so a malformed URI holding a password is
-// never echoed.
+// secretOptions are query options whose values are credentials (in lower
+// case). proxyPassword is one although the Go driver ignores it.
+var secretOptions = []string{
+	"authmechanismproperties", "tlscertificatekeyfilepassword", "sslclientcertificatekeypassword",
+	"sslpemkeypassword", "proxypassword",
+}
+
+// knownOptions are the options the Go driver reads (in lower case), whose
+// values Redact shows unless they are secret.
+var knownOptions = []string{
+	"appname", "authmechanism", "authmechanismproperties", "authsource", "compressors", "connect",
+	"directconnection", "connecttimeoutms", "heartbeatintervalms", "heartbeatfrequencyms", "journal",
+	"loadbalanced", "localthresholdms", "maxidletimems", "maxpoolsize", "minpoolsize", "maxconnecting",
+	"readconcernlevel", "readpreference", "readpreferencetags", "maxstaleness", "maxstalenessseconds",
+	"replicaset", "retrywrites", "retryreads", "maxadaptiveretries", "enableoverloadretargeting",
+	"servermonitoringmode", "serverselectiontimeoutms", "sockettimeoutms", "srvmaxhosts", "srvservicename",
+	"ssl", "tls", "sslclientcertificatekeyfile", "tlscertificatekeyfile", "sslclientcertificatekeypassword",
+	"tlscertificatekeyfilepassword", "tlscertificatefile", "tlsprivatekeyfile", "sslinsecure", "tlsinsecure",
+	"sslcertificateauthorityfile", "tlscafile", "timeoutms", "tlsdisablecertificaterevocationcheck",
+	"tlsdisableocspendpointcheck", "w", "zlibcompressionlevel", "zstdcompressionlevel",
+}
+
+// SecretOption reports whether the option named key (in lower case)
+// holds a credential.
+func SecretOption(key string) bool { return slices.Contains(secretOptions, key) }
+
+// KnownOption reports whether the Go driver reads the option named key
+// (in lower case).
+func KnownOption(key string) bool { return slices.Contains(knownOptions, key) }
+
+// Redact returns the connection string s as it may be shown: the scheme,
+// the user name, the hosts, the database, and the options with the values
+// of secret and unknown ones replaced. It splits s as the Go driver does
+// (the user information ends at the first '@', so a '?' or '/' in a
+// password stays in it). Whatever it cannot read is left out rather than
+// echoed: a string without a scheme is reduced to a placeholder (unless it
+// is nothing but a host list, such as "localhost"), and
+// hosts that are not a valid seed list are not shown. The secret package
+// does the same from the driver's own parse; this is its fallback for
+// strings the driver cannot read, and the form pure packages use.
 func Redact(s string) string {
+	const unparseable = "(unparseable connection string)"
 	scheme, rest, ok := strings.Cut(s, "://")
-	if !ok || scheme == "" {
-		return "(unparseable connection string)"
+	if !ok && validSeedList(s) {
+		return s // a host list without a scheme holds no credentials
+	}
+	if !ok || !validScheme(scheme) {
+		return unparseable
+	}
+	scheme += "://"
+	user := ""
+	if at := strings.Index(rest, "@"); at >= 0 {
+		name, _, _ := strings.Cut(rest[:at], ":")
+		if strings.ContainsAny(name, "/?#") {
+			return scheme + unparseable
+		}
+		user, rest = name+"@", rest[at+1:]
 	}
 	end := strings.IndexAny(rest, "/?")
 	if end < 0 {
 		end = len(rest)
 	}
-	authority, tail := rest[:end], rest[end:]
-	if at := strings.LastIndex(authority, "@"); at >= 0 {
-		user, _, _ := strings.Cut(authority[:at], ":")
-		authority = user + "@" + authority[at+1:]
+	hosts, tail := rest[:end], rest[end:]
+	if !validSeedList(hosts) {
+		return scheme + user + "(hosts not shown: not a valid seed list) " + unparseable
 	}
 	path, query, hasQuery := strings.Cut(tail, "?")
 	if hasQuery {
 		path += "?" + redactQuery(query)
 	}
-	return scheme + "://" + authority + path
+	return scheme + user + hosts + path
 }
 
+func validScheme(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return !alnum(r) && !strings.ContainsRune("+-.", r) })
+}
+
+// validSeedList reports whether s is a comma-separated list of host,
+// host:port, [v6] or [v6]:port entries with numeric ports: anything else
+// may be a mistyped password, and is not shown.
+func validSeedList(s string) bool {
+	n := 0
+	for _, hp := range strings.Split(s, ",") {
+		if hp == "" {
+			continue
+		}
+		n++
+		host, port := hp, ""
+		if inner, ok := strings.CutPrefix(hp, "["); ok {
+			h, after, ok := strings.Cut(inner, "]")
+			if !ok || h == "" || strings.ContainsFunc(h, func(r rune) bool { return !isHex(r) && r != ':' && r != '.' && r != '%' }) {
+				return false
+			}
+			host = "x"
+			if after != "" {
+				p, ok := strings.CutPrefix(after, ":")
+				if !ok {
+					return false
+				}
+				port = p
+			}
+		} else if h, p, ok := strings.Cut(hp, ":"); ok {
+			host, port = h, p
+		}
+		if host == "" || strings.ContainsFunc(host, func(r rune) bool { return !alnum(r) && !strings.ContainsRune(".-_%", r) }) {
+			return false
+		}
+		if port != "" && (len(port) > 5 || strings.ContainsFunc(port, func(r rune) bool { return r < '0' || r > '9' })) {
+			return false
+		}
+		if strings.Contains(hp, ":") && port == "" {
+			return false
+		}
+	}
+	return n > 0
+}
+
+func alnum(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' }
+
+func isHex(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'
+}
+
+// redactQuery hides the value of every option that is secret or that the
+// driver does not read (a misspelled secret is still a secret).
 func redactQuery(q string) string {
-	opts := strings.Split(q, "&")
+	opts := strings.FieldsFunc(q, func(r rune) bool { return r == '&' || r == ';' })
 	for i, o := range opts {
-		if k, _, ok := strings.Cut(o, "="); ok && isSecret(k) {
-			opts[i] = k + "=REDACTED"
+		k, _, ok := strings.Cut(o, "=")
+		if !ok {
+			opts[i] = Redacted
+			continue
+		}
+		if key := strings.ToLower(k); SecretOption(key) || !KnownOption(key) {
+			opts[i] = k + "=" + Redacted
 		}
 	}
 	return strings.Join(opts, "&")
-}
-
-func isSecret(key string) bool {
-	k := strings.ToLower(key)
-	for _, s := range secretOptions {
-		if k == s {
-			return true
-		}
-	}
-	return false
 }
 
 // MonitoringMode is the URI's serverMonitoringMode option, or "auto" (the

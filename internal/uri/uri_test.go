@@ -11,8 +11,15 @@ func TestRedactRemovesSecrets(t *testing.T) {
 		{"mongodb+srv://bob:pw@cluster0.example.net/app", "mongodb+srv://bob@cluster0.example.net/app"},
 		{"mongodb://h/?authMechanism=MONGODB-AWS&authMechanismProperties=AWS_SESSION_TOKEN:tok", "mongodb://h/?authMechanism=MONGODB-AWS&authMechanismProperties=REDACTED"},
 		{"mongodb://127.0.0.1:27017/", "mongodb://127.0.0.1:27017/"},
-		{"mongodb://u:p%40ss@h:bad port/", "mongodb://u@h:bad port/"},
+		{"mongodb://u:p%40ss@h:bad port/", "mongodb://u@(hosts not shown: not a valid seed list) (unparseable connection string)"},
+		{"mongodb://u:s3cret?x@h:27017/", "mongodb://u@h:27017/"},
+		{"mongodb://u:s3cret/x@h/db", "mongodb://u@h/db"},
+		{"mongodb://h/?proxyPassword=s3cret&maxPoolSize=5", "mongodb://h/?proxyPassword=REDACTED&maxPoolSize=5"},
+		{"mongodb://h/?typoPasword=s3cret", "mongodb://h/?typoPasword=REDACTED"},
+		{"mongodb://u:s3cret/h", "mongodb://(hosts not shown: not a valid seed list) (unparseable connection string)"},
 		{"u:secret@host", "(unparseable connection string)"},
+		{"localhost:27017", "localhost:27017"},
+		{"u:secret", "(unparseable connection string)"},
 	}
 	for _, tt := range tests {
 		got := Redact(tt.in)

@@ -8,6 +8,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // MarkerCollection holds the document that marks a database as created by
@@ -19,8 +21,12 @@ var ErrNotOwned = errors.New("database was not created by mongobench")
 
 // Claim makes db the tool's own: an empty (or absent) database gets the
 // marker; a database with collections but no marker is refused, whatever
-// its name.
+// its name, and a reserved name (the results database, admin, local,
+// config) is refused whatever it holds.
 func Claim(ctx context.Context, db *mongo.Database) error {
+	if err := spec.CheckDataDatabase(db.Name()); err != nil {
+		return fmt.Errorf("refusing to write to %q: %w", db.Name(), err)
+	}
 	owned, names, err := ownership(ctx, db)
 	if err != nil || owned {
 		return err
@@ -36,8 +42,13 @@ func Claim(ctx context.Context, db *mongo.Database) error {
 	return nil
 }
 
-// DropOwned drops db, only if it carries the marker.
+// DropOwned drops db, only if it carries the marker and its name is not
+// reserved: the results database is never dropped, even one that a
+// version without this check marked.
 func DropOwned(ctx context.Context, db *mongo.Database) error {
+	if err := spec.CheckDataDatabase(db.Name()); err != nil {
+		return fmt.Errorf("refusing to drop %q: %w", db.Name(), err)
+	}
 	owned, names, err := ownership(ctx, db)
 	if err != nil {
 		return err
@@ -54,8 +65,12 @@ func DropOwned(ctx context.Context, db *mongo.Database) error {
 	return nil
 }
 
-// ResetCollection drops one collection of an owned database.
+// ResetCollection drops one collection of an owned database whose name
+// is not reserved.
 func ResetCollection(ctx context.Context, db *mongo.Database, name string) error {
+	if err := spec.CheckDataDatabase(db.Name()); err != nil {
+		return fmt.Errorf("refusing to reset %s.%s: %w", db.Name(), name, err)
+	}
 	owned, _, err := ownership(ctx, db)
 	if err != nil {
 		return err

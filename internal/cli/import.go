@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+// resultsImportCmd loads rescued runs (or any JSON Lines results file)
+// into the results store.
+func (a *app) resultsImportCmd() *cobra.Command {
+	var resultsURI string
+	var replacePartial bool
+	cmd := &cobra.Command{
+		Use:   "import FILE [FILE...]",
+		Short: "Load runs from JSON Lines files, such as the rescue files of runs whose store failed",
+		Long: `Load the runs of JSON Lines files into the results store: rescue files
+(mongobench-unsaved-RUNID.jsonl, written when a run could not be stored)
+or results files written with --results-file. Each run goes to the history
+under its run id, so importing a file twice stores it once; it becomes its
+test and variant's row in results unless that row is newer, or complete
+while the run is partial (unless --replace-partial).`,
+		Example: "  mongobench results import mongobench-unsaved-20240102T030405Z-ab12.jsonl",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			st, closeFn, err := a.resultsStore(cmd.Context(), resultsURI, "")
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			m, ok := st.(*store.Mongo)
+			if !ok {
+				return usage(fmt.Errorf("import loads runs into a MongoDB results store; %s is not one", st.Where()))
+			}
+			m.ReplacePartial = replacePartial
+			n := 0
+			for _, f := range files {
+				docs, err := store.ReadFile(f)
+				if err != nil {
+					return err
+				}
+				for i := range docs {
+					out, err := m.Import(cmd.Context(), &docs[i])
+					if err != nil {
+						return fmt.Errorf("%s: %w", f, err)
+					}
+					fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f, docs[i].RunID, out)
+					n++
+				}
+			}
+			a.say("%d runs imported into %s\n", n, st.Where())
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
+	cmd.Flags().BoolVar(&replacePartial, "replace-partial", false, "let a partial run replace a complete row in results")
+	return cmd
+}

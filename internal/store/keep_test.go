@@ -1,0 +1,156 @@
+package store_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+)
+
+func partial(d *result.Doc) *result.Doc {
+	d.Partial, d.PartialReason = true, "interrupted"
+	return d
+}
+
+// resultsRow is the run id in the results row of the sample variant.
+func resultsRow(t *testing.T, st *store.Mongo, dbName string) string {
+	t.Helper()
+	var row struct {
+		RunID string `bson:"runId"`
+	}
+	c := connect(t)
+	if err := c.Database(dbName).Collection(store.ResultsCollection).FindOne(context.Background(), bson.D{}).Decode(&row); err != nil {
+		t.Fatalf("read the results row: %v", err)
+	}
+	return row.RunID
+}
+
+func historyCount(t *testing.T, dbName string) int64 {
+	t.Helper()
+	n, err := connect(t).Database(dbName).Collection(store.HistoryCollection).CountDocuments(context.Background(), bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestPartialRunNeverReplacesCompleteRow(t *testing.T) {
+	start := time.Now().UTC().Truncate(time.Millisecond)
+	tests := []struct {
+		name           string
+		runs           []*result.Doc
+		replacePartial bool
+		wantRow        string
+	}{
+		{"complete then partial", []*result.Doc{sampleDoc(t, "r1", "v", start), partial(sampleDoc(t, "r2", "v", start.Add(time.Minute)))}, false, "r1"},
+		{"complete then partial, replace asked", []*result.Doc{sampleDoc(t, "r1", "v", start), partial(sampleDoc(t, "r2", "v", start.Add(time.Minute)))}, true, "r2"},
+		{"partial then partial", []*result.Doc{partial(sampleDoc(t, "r1", "v", start)), partial(sampleDoc(t, "r2", "v", start.Add(time.Minute)))}, false, "r2"},
+		{"partial then complete", []*result.Doc{partial(sampleDoc(t, "r1", "v", start)), sampleDoc(t, "r2", "v", start.Add(time.Minute))}, false, "r2"},
+		{"complete then complete", []*result.Doc{sampleDoc(t, "r1", "v", start), sampleDoc(t, "r2", "v", start.Add(time.Minute))}, false, "r2"},
+	}
+	c := connect(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dbName := testenv.DBName(t)
+			t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
+			st := store.NewMongo(c, dbName, "the test server")
+			st.ReplacePartial = tt.replacePartial
+			for _, d := range tt.runs {
+				if err := st.Save(context.Background(), d); err != nil {
+					t.Fatalf("Save(%s): %v", d.RunID, err)
+				}
+			}
+			if got := resultsRow(t, st, dbName); got != tt.wantRow {
+				t.Errorf("results row: got run %s, want %s", got, tt.wantRow)
+			}
+			if got := historyCount(t, dbName); got != int64(len(tt.runs)) {
+				t.Errorf("history rows: got %d, want %d (every run)", got, len(tt.runs))
+			}
+		})
+	}
+}
+
+// Two rescued runs of one variant are imported side by side (no _id
+// collision), importing them again stores nothing twice, and an older
+// rescued run does not replace the newer row in results.
+func TestRescueAndImport(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	start := time.Now().UTC().Truncate(time.Millisecond)
+	older := sampleDoc(t, "rescued-1", "v", start)
+	newer := sampleDoc(t, "rescued-2", "v", start.Add(time.Minute))
+	var files []string
+	for _, d := range []*result.Doc{older, newer} {
+		path, err := store.RescueTo(ctx, d, filepath.Join(dir, "gone"), dir)
+		if err != nil {
+			t.Fatalf("RescueTo(%s): %v", d.RunID, err)
+		}
+		if filepath.Dir(path) != dir {
+			t.Errorf("RescueTo(%s) = %s, want it in the fallback %s", d.RunID, path, dir)
+		}
+		files = append(files, path)
+	}
+
+	c := connect(t)
+	dbName := testenv.DBName(t)
+	t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
+	st := store.NewMongo(c, dbName, "the test server")
+	if err := st.Save(ctx, sampleDoc(t, "stored-3", "v", start.Add(2*time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 2; round++ {
+		for _, f := range files {
+			docs, err := store.ReadFile(f)
+			if err != nil || len(docs) != 1 {
+				t.Fatalf("ReadFile(%s): %d runs, %v; want 1", f, len(docs), err)
+			}
+			out, err := st.Import(ctx, &docs[0])
+			if err != nil {
+				t.Fatalf("Import(%s), round %d: %v", docs[0].RunID, round, err)
+			}
+			if out != store.KeptNewer {
+				t.Errorf("Import(%s): %v, want %v", docs[0].RunID, out, store.KeptNewer)
+			}
+		}
+	}
+	if got := historyCount(t, dbName); got != 3 {
+		t.Errorf("history rows after importing two files twice: got %d, want 3", got)
+	}
+	if got := resultsRow(t, st, dbName); got != "stored-3" {
+		t.Errorf("results row: got %s, want the newest run stored-3", got)
+	}
+}
+
+// Rescue files need no server: a run written where the first directory is
+// missing lands in the next, and reads back as it was.
+func TestRescueToFallsBack(t *testing.T) {
+	dir := t.TempDir()
+	d := partial(sampleDoc(t, "rescued-x", "v", time.Now().UTC().Truncate(time.Millisecond)))
+	path, err := store.RescueTo(context.Background(), d, filepath.Join(dir, "missing", "deeper"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(path, dir) || !strings.Contains(path, "rescued-x") {
+		t.Errorf("RescueTo = %s, want a file named after the run in %s", path, dir)
+	}
+	docs, err := store.ReadFile(path)
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("ReadFile: %d runs, %v", len(docs), err)
+	}
+	if got := docs[0]; got.RunID != d.RunID || !got.Partial || got.TestName != d.TestName {
+		t.Errorf("read back run %s partial %v test %s, want %s true %s", got.RunID, got.Partial, got.TestName, d.RunID, d.TestName)
+	}
+	if v, _ := docs[0].ID.Get("variant"); v != "v" {
+		t.Errorf("read back _id variant %v, want v (restored from testId)", v)
+	}
+	if _, err := store.RescueTo(context.Background(), d, filepath.Join(dir, "missing")); err == nil {
+		t.Errorf("RescueTo with no writable directory: got nil error")
+	}
+}
