@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/server"
@@ -32,19 +35,21 @@ import (
 
 const (
 	faultRun   = 6 * time.Second // measured phase
-	faultAt    = 2 * time.Second // after the command starts; setup takes well under a second
-	faultGrace = 12 * time.Second
+	faultAt    = time.Second     // after the preload has put every record in
+	faultGrace = 15 * time.Second
+	records    = 500
 )
 
 // loads are the two paths and two loops each fault is tried with.
 var loads = []struct {
 	name string
+	coll string // the collection the preload fills
 	args []string
 }{
-	{"kv driver open", []string{"--workload", "kv", "--rate", "200/s", "-p", "records=500"}},
-	{"kv driver closed", []string{"--workload", "kv", "--threads", "4", "-p", "records=500"}},
-	{"ycsb-b wire open", []string{"--workload", "ycsb-b", "--rate", "200/s", "-p", "recordcount=500", "-p", "client=wire"}},
-	{"ycsb-b wire closed", []string{"--workload", "ycsb-b", "--threads", "4", "-p", "recordcount=500", "-p", "client=wire"}},
+	{"kv driver open", "kv", []string{"--workload", "kv", "--rate", "200/s", "-p", "records=500"}},
+	{"kv driver closed", "kv", []string{"--workload", "kv", "--threads", "4", "-p", "records=500"}},
+	{"ycsb-b wire open", "usertable", []string{"--workload", "ycsb-b", "--rate", "200/s", "-p", "recordcount=500", "-p", "client=wire"}},
+	{"ycsb-b wire closed", "usertable", []string{"--workload", "ycsb-b", "--threads", "4", "-p", "recordcount=500", "-p", "client=wire"}},
 }
 
 type faultOutcome struct {
@@ -54,9 +59,10 @@ type faultOutcome struct {
 	doc    *result.Doc
 }
 
-// runThrough runs one load against uri, calling fault once faultAt has
-// passed, and returns what it did.
-func runThrough(t *testing.T, uri string, load []string, fault func()) faultOutcome {
+// runThrough runs one load against uri, calling fault faultAt after the
+// preload has put every record into coll (watched over direct, a URI
+// without the fault), and returns what it did.
+func runThrough(t *testing.T, uri, direct, coll string, load []string, fault func()) faultOutcome {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "results.jsonl")
 	db := testenv.DBName(t)
@@ -68,8 +74,25 @@ func runThrough(t *testing.T, uri string, load []string, fault func()) faultOutc
 		"--results-file", file, "--no-report"}, load...)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	timer := time.AfterFunc(faultAt, fault)
-	defer timer.Stop()
+	watch := testenv.Client(t, direct)
+	go func() {
+		// the measured phase has begun once the preload is in and reads flow
+		for ctx.Err() == nil {
+			if n, err := watch.Database(db).Collection(coll).EstimatedDocumentCount(ctx); err == nil && n >= records {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		base := queries(ctx, watch)
+		for ctx.Err() == nil && queries(ctx, watch) < base+20 {
+			time.Sleep(50 * time.Millisecond)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(faultAt):
+			fault()
+		}
+	}()
 	var out, errOut bytes.Buffer
 	start := time.Now()
 	code := cli.Main(ctx, args, &out, &errOut)
@@ -78,6 +101,19 @@ func runThrough(t *testing.T, uri string, load []string, fault func()) faultOutc
 		o.doc = &docs[0]
 	}
 	return o
+}
+
+// queries is the server's count of queries served (0 when unknown).
+func queries(ctx context.Context, c *mongo.Client) int64 {
+	var st struct {
+		Opcounters struct {
+			Query int64 `bson:"query"`
+		} `bson:"opcounters"`
+	}
+	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "serverStatus", Value: 1}}).Decode(&st); err != nil {
+		return 0
+	}
+	return st.Opcounters.Query
 }
 
 // check holds every run to the fault tests' rules; shows says how the
@@ -176,14 +212,18 @@ func failedOver(d *result.Doc) error {
 	return nil
 }
 
-// slower: 50 ms added each way shows in the median.
+// slower: 50 ms added each way shows in the median of the intervals
+// after the fault (in closed loop the fast intervals before it hold most
+// operations, so the phase's median need not move).
 func slower(d *result.Doc) error {
-	for _, op := range d.Ops {
-		if op.Latency.P50 != nil && *op.Latency.P50 >= 90 {
-			return nil
+	for _, iv := range d.Intervals {
+		for _, op := range iv.Ops {
+			if op.Latency.P50 != nil && *op.Latency.P50 >= 90 {
+				return nil
+			}
 		}
 	}
-	return fmt.Errorf("no operation type has a p50 of 90 ms or more")
+	return fmt.Errorf("no interval has an operation type with a p50 of 90 ms or more")
 }
 
 // proxied returns uri with its host replaced by the proxy's address.
@@ -234,7 +274,7 @@ func TestFaultsThroughProxy(t *testing.T) {
 		for _, l := range loads {
 			t.Run(f.name+"/"+l.name, func(t *testing.T) {
 				p := startProxy(t, hostOf(t, uri))
-				o := runThrough(t, proxied(t, uri, p.Addr()), l.args, func() { f.apply(p) })
+				o := runThrough(t, proxied(t, uri, p.Addr()), uri, l.coll, l.args, func() { f.apply(p) })
 				o.check(t, f.shows)
 			})
 		}
@@ -246,7 +286,7 @@ func TestFaultsFrozenServer(t *testing.T) {
 	h := testenv.Own(t, server.Options{})
 	for _, l := range loads {
 		t.Run(l.name, func(t *testing.T) {
-			o := runThrough(t, h.URI, l.args, func() {
+			o := runThrough(t, h.URI, h.URI, l.coll, l.args, func() {
 				if err := h.Freeze(); err != nil {
 					t.Error(err)
 				}
@@ -267,7 +307,7 @@ func TestFaultsKilledServer(t *testing.T) {
 	p := startProxy(t, "127.0.0.1:"+strconv.Itoa(h.Port))
 	for _, l := range loads {
 		t.Run(l.name, func(t *testing.T) {
-			o := runThrough(t, proxied(t, h.URI, p.Addr()), l.args, func() {
+			o := runThrough(t, proxied(t, h.URI, p.Addr()), h.URI, l.coll, l.args, func() {
 				_ = syscall.Kill(h.PID, syscall.SIGKILL)
 				time.Sleep(time.Second)
 				again, err := server.Start(context.Background(), server.Options{Dir: dir, Test: true, Env: h0env})
@@ -281,5 +321,34 @@ func TestFaultsKilledServer(t *testing.T) {
 			})
 			o.check(t, failedOver)
 		})
+	}
+}
+
+// TestOverloadWarmupBacklog runs an open loop at 3× what the target can
+// serve (8 in flight over a proxy adding 20 ms each way: about 200/s,
+// asked 600/s) with a warm-up: the warm-up's backlog must not spill into
+// the measured phase (warm-up slots follow the same lateness rules), so
+// its first interval completes operations at about the target's capacity.
+func TestOverloadWarmupBacklog(t *testing.T) {
+	uri := testenv.URI(t)
+	p := startProxy(t, hostOf(t, uri))
+	p.Latency(20 * time.Millisecond)
+	o := runThrough(t, proxied(t, uri, p.Addr()), uri, "kv",
+		[]string{"--workload", "kv", "-p", "records=500", "--rate", "600/s", "--threads", "8", "--warmup", "3s"}, func() {})
+	if o.doc == nil {
+		t.Fatalf("no result stored (exit %d); stderr:\n%s", o.code, o.stderr)
+	}
+	if len(o.doc.Intervals) == 0 {
+		t.Fatal("no intervals")
+	}
+	var first int64
+	for _, op := range o.doc.Intervals[0].Ops {
+		first += op.Count + op.Errors.Total
+	}
+	if first < 50 {
+		t.Errorf("first measured interval completed %d operations, want about 200 (the warm-up's backlog spilled into the measured phase)\n%s", first, intervalLines(o.doc))
+	}
+	if o.doc.Client.ClientBound {
+		t.Errorf("claims client-bound: %v", o.doc.Client.Reasons)
 	}
 }

@@ -140,7 +140,9 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	res, err := engine.Run(ctx, r.engineConfig(), func(worker int) (engine.Task, error) {
 		t, err := tasks.NewTask(worker)
-		r.tasks = append(r.tasks, t) // the engine builds tasks one at a time
+		if err == nil { // a failed task may be a typed nil: nothing to close
+			r.tasks = append(r.tasks, t) // the engine builds tasks one at a time
+		}
 		return t, err
 	})
 	samples := sampler.Stop()
