@@ -22,7 +22,7 @@ func echo(t *testing.T) string {
 				return
 			}
 			go func() {
-				defer c.Close()
+				defer func() { _ = c.Close() }()
 				r := bufio.NewReader(c)
 				for {
 					line, err := r.ReadString('\n')
@@ -109,7 +109,7 @@ func fresh(p *Proxy) error {
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	_, err = roundTrip(c, bufio.NewReader(c), time.Second)
 	return err
 }
@@ -137,7 +137,7 @@ func TestSetTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	defer func() { _ = p.Close() }()
 	if err := fresh(p); err == nil {
 		t.Errorf("a proxy to nowhere answered")
 	}
