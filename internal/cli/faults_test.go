@@ -275,10 +275,48 @@ func TestFaultsThroughProxy(t *testing.T) {
 			t.Run(f.name+"/"+l.name, func(t *testing.T) {
 				p := startProxy(t, hostOf(t, uri))
 				o := runThrough(t, proxied(t, uri, p.Addr()), uri, l.coll, l.args, func() { f.apply(p) })
+				p.Pass()
 				o.check(t, f.shows)
 			})
 		}
 	}
+}
+
+// TestFaultsBlackHoleOutlastsRun black-holes the target from mid-run for
+// longer than the run: with socketTimeoutMS=2000 in the URI every
+// operation caught in it ends as a timeout, so the run still ends within
+// its duration plus the grace, its result stored.
+func TestFaultsBlackHoleOutlastsRun(t *testing.T) {
+	uri := testenv.URI(t)
+	for _, l := range loads {
+		t.Run(l.name, func(t *testing.T) {
+			p := startProxy(t, hostOf(t, uri))
+			target := withOption(t, proxied(t, uri, p.Addr()), "socketTimeoutMS", "2000")
+			o := runThrough(t, target, uri, l.coll, l.args, func() { p.BlackHole(25 * time.Second) })
+			p.Pass()
+			o.check(t, timedOut)
+		})
+	}
+}
+
+// timedOut: operations caught in a black hole end as timeouts.
+func timedOut(d *result.Doc) error {
+	if e := errorsOf(d); e.Timeout == 0 {
+		return fmt.Errorf("no timeouts counted (%+v)", e)
+	}
+	return nil
+}
+
+func withOption(t *testing.T, uri, key, value string) string {
+	t.Helper()
+	u, err := url.Parse(uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set(key, value)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // TestFaultsFrozenServer freezes the server (SIGSTOP) for 2 s mid-run.
