@@ -69,7 +69,7 @@ func (a *app) exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, errInterrupted), errors.Is(err, runner.ErrInterrupted):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitInterrupted
 	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, runner.ErrBadURI), isUnknownCommand(err):

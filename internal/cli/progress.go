@@ -28,16 +28,24 @@ type progress struct {
 	late    int64
 	width   int
 	lastSet time.Time
+	// estimate is said once, when the setup first reports progress.
+	estimate string
+	said     sync.Once
 }
 
 func newProgress(w io.Writer, sc *spec.Scenario) *progress {
 	f, ok := w.(*os.File)
-	return &progress{w: w, live: ok && term.IsTerminal(int(f.Fd())), total: time.Duration(sc.Duration)}
+	return &progress{w: w, live: ok && term.IsTerminal(int(f.Fd())), total: time.Duration(sc.Duration), estimate: estimateLine(sc)}
 }
 
 // setup shows preload progress, at most a few times a second. Loaders
 // call it concurrently.
 func (p *progress) setup(stage string, done, total int64) {
+	p.said.Do(func() {
+		if p.estimate != "" {
+			fmt.Fprint(p.w, p.estimate)
+		}
+	})
 	if !p.live {
 		return
 	}

@@ -71,12 +71,12 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	}
 	client, err := Connect(ctx, o.Target.URI, sc.Threads+4)
 	if err != nil {
-		return nil, err
+		return nil, interrupted(ctx, "connecting", err)
 	}
 	defer disconnect(client)
 	fp, err := fingerprint(ctx, client)
 	if err != nil {
-		return nil, err
+		return nil, interrupted(ctx, "connecting", err)
 	}
 	if o.OnConnected != nil {
 		o.OnConnected(fp.version, fp.topology)
@@ -85,7 +85,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
 	prepared, err := prepare(ctx, w, env, sc.Params)
 	if err != nil {
-		return nil, err
+		return nil, interrupted(ctx, "setup", err)
 	}
 	settings, err := prepared.Decided.TestConfig()
 	if err != nil {
@@ -143,7 +143,9 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	res, err := engine.Run(ctx, r.engineConfig(), func(worker int) (engine.Task, error) {
 		t, err := tasks.NewTask(worker)
-		r.tasks = append(r.tasks, t) // the engine builds tasks one at a time
+		if err == nil { // a failed task may be a typed nil: nothing to close
+			r.tasks = append(r.tasks, t) // the engine builds tasks one at a time
+		}
 		return t, err
 	})
 	samples := sampler.Stop()
@@ -152,7 +154,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 		return nil, err
 	}
 	if res.Intended == 0 && res.Partial && ctx.Err() != nil {
-		return nil, fmt.Errorf("stopped before anything was measured: %w", ctx.Err())
+		return nil, interrupted(ctx, "warm-up", ctx.Err())
 	}
 	d := r.document(res, samples)
 	r.addNotes(d)

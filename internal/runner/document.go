@@ -177,7 +177,7 @@ func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
 		Late: res.Late, Dropped: res.Dropped, Abandoned: res.Abandoned, MaxLag: ms(res.MaxLag),
 		LateThreshold: ms(10 * time.Millisecond), DropBound: ms(time.Duration(sc.MaxLag)),
 	}
-	if phase := res.End.Sub(res.Start); phase > 0 {
+	if phase := scheduledPhase(res, sc); phase > 0 {
 		s.AchievedRate = float64(res.Completed()) / phase.Seconds()
 		s.SuccessRate = float64(res.Completed()-res.Failed) / phase.Seconds()
 		s.FailedRate = float64(res.Failed) / phase.Seconds()

@@ -21,7 +21,7 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-func TestBounds(t *testing.T) {
+func TestParamSpecBounds(t *testing.T) {
 	for _, tc := range []struct {
 		p    ParamSpec
 		want string

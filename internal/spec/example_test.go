@@ -19,7 +19,7 @@ func ExampleParseRate() {
 	// 2000/s
 	// 2/s
 	// 1500/s
-	// "-5/s" is not valid: want a positive rate such as 2000/s or 500
+	// "-5/s" is not valid: want a positive rate up to 10M/s, such as 2000/s or 500
 }
 
 func ExampleParse() {
@@ -39,5 +39,5 @@ func ExampleParse() {
 	// Output:
 	// kv 2000/s 64 30s 1000 4KB
 	// kv.yaml:2: unknown key "durration" (did you mean "duration"? valid keys: name, workload, uri, database, rate, threads, duration, ops, warmup, interval, maxLag, seed, label, tags, repetition, params, results)
-	// kv.yaml:4: params.records: "0" is not valid: want an integer >= 1
+	// kv.yaml:4: params.records: "0" is not valid: want an integer between 1 and 1e10
 }

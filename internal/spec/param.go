@@ -333,7 +333,7 @@ func (p ParamSpec) inRange(v any) bool {
 		return false
 	}
 	lo, hasLo, err1 := p.bound(p.Min)
-	hi, hasHi, err2 := p.bound(p.Max)
+	hi, hasHi, err2 := p.bound(p.maxText())
 	return (err1 != nil || !hasLo || compare(v, lo) >= 0) && (err2 != nil || !hasHi || compare(v, hi) <= 0)
 }
 
@@ -400,7 +400,7 @@ func (p ParamSpec) want(given string) string {
 // rangeText says " between MIN and MAX", " >= MIN" or " <= MAX", with
 // implicit bounds filling in for missing ones.
 func (p ParamSpec) rangeText(implicitMin, implicitMax string) string {
-	lo, hi := cmp.Or(p.Min, implicitMin), cmp.Or(p.Max, implicitMax)
+	lo, hi := cmp.Or(p.Min, implicitMin), cmp.Or(p.maxText(), implicitMax)
 	switch {
 	case lo != "" && hi != "":
 		return " between " + lo + " and " + hi

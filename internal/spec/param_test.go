@@ -44,7 +44,7 @@ func TestParseParam(t *testing.T) {
 		{"kv", "mode=upsret", `-p mode: "upsret" is not valid: want one of insert, upsert (did you mean "upsert"?)`},
 		{"kv", "think=2m", `want a duration between 0s and 1m`},
 		{"kv", "ordered=maybe", `want true or false`},
-		{"kv", "skew=-1", `want a number >= 0`},
+		{"kv", "skew=-1", `want a number between 0 and 1e12`},
 		{"kv", "recrods=5", `-p: unknown kv parameter "recrods" (did you mean "records"? valid kv parameters: records, docSize`},
 		{"ycsb", "records=5", `unknown ycsb parameter "records" (valid ycsb parameters: none)`},
 		{"kvv", "records=5", `-p records: "kvv" is not valid: want one of kv, ycsb (did you mean "kv"?)`},
@@ -74,7 +74,7 @@ func TestCheckParamSpecs(t *testing.T) {
 		{ParamSpec{Name: "x", Kind: KindSize, Max: "1XB"}, `max "1XB" is not a valid size`},
 		{ParamSpec{Name: "x", Kind: KindInt, Min: "5", Max: "1"}, "min is greater than max"},
 		{ParamSpec{Name: "x", Kind: KindBool, Min: "1"}, "numeric kinds only"},
-		{ParamSpec{Name: "x", Kind: KindInt, Min: "1"}, `default "" is not valid: want an integer >= 1`},
+		{ParamSpec{Name: "x", Kind: KindInt, Min: "1"}, `default "" is not valid: want an integer between 1 and 1e12`},
 		{ParamSpec{Name: "x", Kind: KindPercent, Default: "150"}, `default "150" is not valid`},
 		{ParamSpec{Name: "x", Kind: KindEnum, Values: []string{"a"}, Default: "b"}, `default "b" is not valid: want one of a`},
 	}

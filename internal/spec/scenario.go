@@ -144,6 +144,9 @@ var fields = []struct{ key, want string }{
 const wantURI = "a MongoDB URI such as mongodb://localhost:27017/ or mongodb+srv://cluster.example.net/"
 
 func want(key string) string {
+	if w, ok := boundedWants[key]; ok {
+		return w
+	}
 	for _, f := range fields {
 		if f.key == key {
 			return f.want
@@ -405,7 +408,8 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	check("tags", !slices.Contains(s.Tags, ""), strings.Join(s.Tags, ","))
 	check("repetition", s.Repetition >= 0, strconv.Itoa(s.Repetition))
 	check("results.uri", validURI(s.ResultsURI), uri.Redact(s.ResultsURI))
-	return append(errs, s.workloadProblems(reg)...)
+	errs = append(errs, s.workloadProblems(reg)...)
+	return append(errs, s.boundProblems()...)
 }
 
 func (s *Scenario) workloadProblems(reg Registry) []*Error {

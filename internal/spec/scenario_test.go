@@ -34,8 +34,8 @@ func TestSetFlagValidate(t *testing.T) {
 
 func TestSetFlagErrors(t *testing.T) {
 	tests := []struct{ flag, value, want string }{
-		{"rate", "0", `--rate: "0" is not valid: want a positive rate such as 2000/s or 500`},
-		{"--threads", "x", `--threads: "x" is not valid: want an integer >= 1`},
+		{"rate", "0", `--rate: "0" is not valid: want a positive rate up to 10M/s, such as 2000/s or 500`},
+		{"--threads", "x", `--threads: "x" is not valid: want an integer between 1 and 10000, such as 8 or 64`},
 		{"maxLag", "-1s", `--max-lag: "-1s" is not valid: want a positive duration`},
 		{"duraton", "5s", `--duraton: unknown flag "duraton" (did you mean "duration"? valid flags: name, workload, uri, database, rate, threads, duration, ops, warmup, interval, max-lag, seed, label, tags, repetition, results-uri, results-file)`},
 		{"params", "x", `--params: unknown flag "params"`},
@@ -55,7 +55,7 @@ func TestValidateFlagErrors(t *testing.T) {
 		param string
 		want  string
 	}{
-		{[][2]string{{"workload", "kv"}, {"rate", "5"}, {"threads", "0"}}, "", `--threads: "0" is not valid: want an integer >= 1`},
+		{[][2]string{{"workload", "kv"}, {"rate", "5"}, {"threads", "0"}}, "", `--threads: "0" is not valid: want an integer between 1 and 10000, such as 8 or 64`},
 		{[][2]string{{"workload", "kv"}, {"duration", "0"}}, "", `--duration: "0s" is not valid: want a positive duration`},
 		{[][2]string{{"workload", "kv"}, {"ops", "-5"}}, "", `--ops: "-5" is not valid: want a positive integer`},
 		{[][2]string{{"workload", "kv"}, {"interval", "1ms"}}, "", `--interval: "1ms" is not valid: want a duration between 100ms and 1h`},

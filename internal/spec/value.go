@@ -20,12 +20,12 @@ type Size int64
 type Duration time.Duration
 
 const (
-	wantRate     = "a positive rate such as 2000/s or 500"
+	wantRate     = "a positive rate up to 10M/s, such as 2000/s or 500"
 	wantSize     = "a size such as 512, 512B, 4KB or 2MB (1KB = 1024 bytes)"
 	wantDuration = "a non-negative duration such as 90s, 1m30s, 500ms or 45 (seconds)"
 )
 
-// ParseRate reads a rate: a positive number with an optional k (thousand) or
+// ParseRate reads a rate up to MaxRate: a positive number with an optional k (thousand) or
 // M (million) multiplier and an optional "/s", "/m" or "/h" period; the
 // period defaults to seconds. "2000/s", "2000", "120/m", "1.5k/s" and "2k"
 // are all valid.
@@ -40,7 +40,7 @@ func ParseRate(s string) (Rate, error) {
 		num, per = strings.TrimSpace(text[:i]), p
 	}
 	v, ok := parseScaled(num)
-	if !ok || v <= 0 || math.IsInf(v/per, 0) {
+	if !ok || v <= 0 || math.IsInf(v/per, 0) || Rate(v/per) > MaxRate {
 		return 0, invalid(s, wantRate)
 	}
 	return Rate(v / per), nil

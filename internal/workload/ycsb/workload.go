@@ -263,7 +263,8 @@ func load(ctx context.Context, env workload.Env, p spec.Params, wl *core.Workloa
 		return rb.appendRecord(dst, start+k, kw, rnd)
 	}
 	progress := func(done int64) { env.ReportProgress("load", done, count) }
-	l := &workload.Loader{Coll: env.DB.Collection(props.Table), Total: count, Batch: p.Int("batchSize"), Build: build}
+	l := &workload.Loader{Coll: env.DB.Collection(props.Table), Total: count, Batch: p.Int("batchSize"), Build: build,
+		DocBytes: 64 + int64(len(props.Key(start))) + props.FieldCount*(props.FieldLength+int64(len(props.FieldNamePrefix))+12)}
 	if c.path == clientWire {
 		l.Open = openWireInserter(c, env.DB.Name(), props.Table, build)
 	}
