@@ -46,7 +46,7 @@ const (
 type Conn struct {
 	opts Options
 
-	mu sync.Mutex // guards nc and its deadline against the context watcher
+	mu sync.Mutex // guards nc, its deadline and ctx against the context watcher
 	nc net.Conn
 	br *bufio.Reader
 	// dl is the deadline last set on nc, valid when dlSet, so an
@@ -221,13 +221,17 @@ func (c *Conn) watch(ctx context.Context) {
 		c.stopWatch()
 		c.stopWatch = nil
 	}
+	c.mu.Lock()
 	c.ctx = ctx
+	c.mu.Unlock()
 	c.ctxDeadline, _ = ctx.Deadline()
 	if ctx.Done() != nil {
 		c.stopWatch = context.AfterFunc(ctx, func() {
 			c.mu.Lock()
 			defer c.mu.Unlock()
-			if c.nc != nil {
+			// A watcher that started late, after a later context took
+			// over, leaves that context's connection alone.
+			if c.ctx == ctx && c.nc != nil {
 				_ = c.nc.SetDeadline(aLongTimeAgo)
 				c.dl, c.dlSet = aLongTimeAgo, true
 			}

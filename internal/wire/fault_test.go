@@ -73,15 +73,23 @@ func TestParseOpTimeout(t *testing.T) {
 
 // fakeServer is a loopback listener speaking just enough OP_MSG for the
 // wire client's handshake: it answers a connection's first message with
-// a standalone's hello, then, with hangUp, closes the connection, else
-// reads everything and answers nothing (a black hole). It counts
+// a standalone's hello, then behaves as its mode says. It counts
 // accepted connections.
 type fakeServer struct {
 	ln       net.Listener
 	accepted atomic.Int64
 }
 
-func newFakeServer(t *testing.T, hangUp bool) *fakeServer {
+// What a fake server does after the hello.
+type fakeMode int
+
+const (
+	blackHole fakeMode = iota // reads everything, answers nothing
+	hangUp                    // closes the connection
+	answerAll                 // answers every message as it answered the hello (ok: 1)
+)
+
+func newFakeServer(t *testing.T, mode fakeMode) *fakeServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -96,33 +104,37 @@ func newFakeServer(t *testing.T, hangUp bool) *fakeServer {
 				return
 			}
 			s.accepted.Add(1)
-			go s.serve(nc, hangUp)
+			go s.serve(nc, mode)
 		}
 	}()
 	return s
 }
 
-// serve answers the hello, then hangs up or becomes a black hole.
-func (s *fakeServer) serve(nc net.Conn, hangUp bool) {
+// serve answers the hello, then does what mode says.
+func (s *fakeServer) serve(nc net.Conn, mode fakeMode) {
 	defer func() { _ = nc.Close() }()
-	var hdr [16]byte
-	if _, err := io.ReadFull(nc, hdr[:]); err != nil {
-		return
-	}
-	if _, err := io.CopyN(io.Discard, nc, int64(binary.LittleEndian.Uint32(hdr[:]))-16); err != nil {
-		return
-	}
 	doc := bsoncore.NewDocumentBuilder().AppendBoolean("isWritablePrimary", true).
 		AppendInt32("maxWireVersion", 21).AppendDouble("ok", 1).Build()
-	reply := make([]byte, 16, 16+5+len(doc))
-	reply = append(append(reply, 0, 0, 0, 0, 0), doc...)
-	binary.LittleEndian.PutUint32(reply[0:], uint32(len(reply)))
-	binary.LittleEndian.PutUint32(reply[8:], binary.LittleEndian.Uint32(hdr[4:]))
-	binary.LittleEndian.PutUint32(reply[12:], 2013)
-	if _, err := nc.Write(reply); err != nil || hangUp {
-		return
+	for first := true; first || mode == answerAll; first = false {
+		var hdr [16]byte
+		if _, err := io.ReadFull(nc, hdr[:]); err != nil {
+			return
+		}
+		if _, err := io.CopyN(io.Discard, nc, int64(binary.LittleEndian.Uint32(hdr[:]))-16); err != nil {
+			return
+		}
+		reply := make([]byte, 16, 16+5+len(doc))
+		reply = append(append(reply, 0, 0, 0, 0, 0), doc...)
+		binary.LittleEndian.PutUint32(reply[0:], uint32(len(reply)))
+		binary.LittleEndian.PutUint32(reply[8:], binary.LittleEndian.Uint32(hdr[4:]))
+		binary.LittleEndian.PutUint32(reply[12:], 2013)
+		if _, err := nc.Write(reply); err != nil {
+			return
+		}
 	}
-	_, _ = io.Copy(io.Discard, nc) // a black hole: read everything, answer nothing
+	if mode == blackHole {
+		_, _ = io.Copy(io.Discard, nc)
+	}
 }
 
 func (s *fakeServer) uri(query string) string {
@@ -143,7 +155,7 @@ func ping(ctx context.Context, c *wire.Conn) error {
 // took the connection and never answers: it must fail as a timeout by
 // the operation timeout (retry and reconnect included), not hang.
 func TestOpTimeoutEndsABlackHole(t *testing.T) {
-	s := newFakeServer(t, false)
+	s := newFakeServer(t, blackHole)
 	for _, query := range []string{"timeoutMS=300", "socketTimeoutMS=300"} {
 		o, err := wire.Parse(s.uri(query))
 		if err != nil {
@@ -209,7 +221,7 @@ func TestDialTimeoutOnASilentServer(t *testing.T) {
 // a server that hung up and went away (its port refuses): the client
 // redials on the backoff's schedule, a few times, not thousands.
 func TestRedialBacksOff(t *testing.T) {
-	s := newFakeServer(t, true)
+	s := newFakeServer(t, hangUp)
 	o, err := wire.Parse(s.uri("timeoutMS=2000"))
 	if err != nil {
 		t.Fatal(err)
@@ -240,5 +252,32 @@ func TestRedialBacksOff(t *testing.T) {
 	}
 	if got := s.accepted.Load() - before; got != 0 {
 		t.Errorf("%d connections accepted by a closed listener", got)
+	}
+}
+
+// TestCancelledOperationSparesTheNext alternates operations on a context
+// that is already done with operations on a live one: the cancellation
+// of the first (its watcher may run late) must never break the
+// connection the next one dials.
+func TestCancelledOperationSparesTheNext(t *testing.T) {
+	s := newFakeServer(t, answerAll)
+	o, err := wire.Parse(s.uri("timeoutMS=2000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := wire.Dial(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	for i := range 200 {
+		done, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := ping(done, c); !errors.Is(err, context.Canceled) {
+			t.Fatalf("round %d, cancelled context: got %v, want context.Canceled", i, err)
+		}
+		if err := ping(context.Background(), c); err != nil {
+			t.Fatalf("round %d, after a cancelled operation: %v, want ok", i, err)
+		}
 	}
 }
