@@ -2,11 +2,16 @@
 # Measures mongobench's own CPU per operation:
 #   1. the engine alone (scheduling, timing, HDR recording, interval
 #      rotation) around a no-op task, via Go benchmarks;
-#   2. closed-loop point reads (kv, readPercent=100) against a throwaway
-#      embedded server, client CPU from getrusage over the measured phase;
-#   3. the same reads open loop at RATE/s, with the client's send lag.
-# Each of 2 and 3 runs REPEAT times (default 3). Prints Markdown tables;
-# paste the figures into bench/RESULTS.md.
+#   2. kv point reads (readPercent=100) and updates (readPercent=0) over
+#      the Go driver (-p client=driver) and the lean wire client
+#      (-p client=wire), side by side against one throwaway embedded
+#      server: closed loop (THREADS workers), then open loop at RATE/s.
+#      Client CPU is getrusage over the measured phase, divided by the
+#      completed operations.
+# Each cell runs REPEAT times (default 3); the two clients alternate, and
+# swap which goes first on every repetition, so both see the same
+# machine. Prints Markdown tables, then the medians and the ratio
+# wire/driver; paste the figures into bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat="${REPEAT:-3}"
@@ -15,43 +20,82 @@ threads="${THREADS:-8}"
 rate="${RATE:-2000}"
 
 echo "## engine alone (no-op task)"
-go test -run '^$' -bench 'Noop' -benchtime 1000000x ./internal/load/ | grep -E '^Benchmark'
+go test -run '^$' -bench 'Noop' -benchtime 1000000x ./internal/engine/ | grep -E '^Benchmark'
 
+go build -o bin/mongobench ./cmd/mongobench
 dir="$(mktemp -d -t mongobench-bench-XXXXXX)"
 export MONGOBENCH_SERVER_DIR="$dir"
 trap 'bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-bin/mongobench server start --small --no-sync-on-commit >/dev/null
+bin/mongobench server start --small --no-sync-on-commit ${PORT:+--port "$PORT"} >/dev/null
 uri="$(bin/mongobench server status --uri)"
+rows="$dir/rows.tsv"
+: >"$rows"
 
-# measure RUN_NUMBER FLAGS... runs one point-read benchmark and prints its
-# table row: ops/s, client CPU, send lag (open loop only), read latencies.
+# measure LOOP OP CLIENT RUN FLAGS... runs one kv benchmark and prints its
+# table row: ops/s, client CPU, send lag (open loop only), latencies; it
+# also appends loop, op, client and CPU per op to $rows.
 measure() {
-  local n="$1"
-  shift
-  bin/mongobench run --uri "$uri" --duration "$duration" --warmup 5s -p records=10000 -p readPercent=100 \
-    --results-file "$dir/results.jsonl" --no-report --json "$@" 2>/dev/null |
+  local loop="$1" op="$2" client="$3" n="$4"
+  shift 4
+  local pct=100
+  [ "$op" = update ] && pct=0
+  bin/mongobench run --uri "$uri" --duration "$duration" --warmup 5s -p records=10000 -p readPercent="$pct" \
+    -p client="$client" --results-file "$dir/results.jsonl" --no-report --json "$@" 2>/dev/null |
     python3 -c '
 import json, sys
+loop, op, client, n, rows = sys.argv[1:]
 d = json.load(sys.stdin)
-r = [o for o in d["ops"] if o["name"] == "read"][0]
+r = [o for o in d["ops"] if o["name"] == op][0]
+got = d["test_config"]["client"] if "test_config" in d else client
 lag = d["schedule"].get("sendLag")
-cells = [sys.argv[1], "%.0f" % d["schedule"]["achievedRate"], "%.1f" % d["client"]["cpuPerOpUs"], "%.1f" % d["client"]["cpuPct"]]
+cpu = d["client"]["cpuPerOpUs"]
+cells = [op, client if got == client else client + " (ran " + got + ")", n, "%.0f" % d["schedule"]["achievedRate"], "%.1f" % cpu, "%.1f" % d["client"]["cpuPct"]]
 if lag:
     cells += ["%.3f" % lag["p50Ms"], "%.3f" % lag["p99Ms"]]
-cells += ["%.3f" % r["latency"]["p50Ms"], "%.3f" % r["latency"]["p99Ms"], "%.3f" % r["serviceTime"]["p99Ms"]]
-print("| " + " | ".join(cells) + " |")' "$n"
+cells += ["%.3f" % r["latency"]["p50Ms"], "%.3f" % r["latency"]["p99Ms"], "%.3f" % r["serviceTime"]["p50Ms"]]
+print("| " + " | ".join(cells) + " |")
+with open(rows, "a") as f:
+    f.write("\t".join([loop, op, client, str(cpu)]) + "\n")' "$loop" "$op" "$client" "$n" "$rows"
+}
+
+# side_by_side LOOP FLAGS... runs every op and client REPEAT times.
+side_by_side() {
+  local loop="$1"
+  shift
+  for op in read update; do
+    for i in $(seq 1 "$repeat"); do
+      if [ $((i % 2)) -eq 1 ]; then order="driver wire"; else order="wire driver"; fi
+      for client in $order; do measure "$loop" "$op" "$client" "$i" "$@"; done
+    done
+  done
 }
 
 echo
-echo "## closed-loop point reads against the embedded server ($threads threads, $duration, 5s warm-up)"
+echo "## closed loop, kv against the embedded server ($threads threads, $duration, 5s warm-up, 10,000 × 1 KB)"
 echo
-echo "| run | ops/s | client CPU µs/op | client CPU % of cores | read p50 ms | read p99 ms | read service p99 ms |"
-echo "|---:|---:|---:|---:|---:|---:|---:|"
-for i in $(seq 1 "$repeat"); do measure "$i" --threads "$threads"; done
+echo "| op | client | run | ops/s | client CPU µs/op | client CPU % of cores | latency p50 ms | latency p99 ms | service p50 ms |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+side_by_side closed --threads "$threads"
 
 echo
-echo "## open loop at $rate/s against the embedded server (64 in flight, $duration, 5s warm-up)"
+echo "## open loop at $rate/s, kv against the embedded server (64 in flight, $duration, 5s warm-up)"
 echo
-echo "| run | achieved ops/s | client CPU µs/op | client CPU % of cores | send lag p50 ms | send lag p99 ms | read latency p50 ms | read latency p99 ms | read service p99 ms |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for i in $(seq 1 "$repeat"); do measure "$i" --rate "$rate/s"; done
+echo "| op | client | run | achieved ops/s | client CPU µs/op | client CPU % of cores | send lag p50 ms | send lag p99 ms | latency p50 ms | latency p99 ms | service p50 ms |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+side_by_side open --rate "$rate/s"
+
+echo
+echo "## client CPU per operation, median of $repeat runs"
+echo
+python3 - "$rows" <<'EOF'
+import statistics, sys
+cells = {}
+for line in open(sys.argv[1]):
+    loop, op, client, cpu = line.split("\t")
+    cells.setdefault((loop, op), {}).setdefault(client, []).append(float(cpu))
+print("| loop | op | driver µs/op | wire µs/op | wire / driver |")
+print("|---|---|---:|---:|---:|")
+for (loop, op), by in cells.items():
+    d, w = statistics.median(by.get("driver", [0])), statistics.median(by.get("wire", [0]))
+    print("| %s | %s | %.1f | %.1f | %s |" % (loop, op, d, w, "%.2f" % (w / d) if d else "—"))
+EOF

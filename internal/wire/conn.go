@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net"
 	"sync"
 	"time"
@@ -40,13 +41,18 @@ const (
 
 // Conn is one connection to the selected server (a standalone, the
 // primary of a replica set, or a mongos). It is used by one goroutine at a
-// time; after a network error it reconnects on the next command.
+// time; after a network error it reconnects on the next command, waiting
+// out the backoff of earlier failed dials.
 type Conn struct {
 	opts Options
 
-	mu sync.Mutex // guards nc against the context watcher
+	mu sync.Mutex // guards nc, its deadline and ctx against the context watcher
 	nc net.Conn
 	br *bufio.Reader
+	// dl is the deadline last set on nc, valid when dlSet, so an
+	// operation sets it only when it changes.
+	dl    time.Time
+	dlSet bool
 
 	wbuf, rbuf []byte
 	hbuf       []byte // handshake messages, so a reconnect keeps wbuf
@@ -60,8 +66,15 @@ type Conn struct {
 	txn         int64             // last transaction number sent
 	retryWrites bool
 
-	ctx       context.Context
-	stopWatch func() bool
+	ctx         context.Context
+	ctxDeadline time.Time // ctx's deadline; zero when it has none
+	stopWatch   func() bool
+
+	// Dial failures since the last connection: the next dial waits
+	// until nextDial; lastDialErr is the last failure's error.
+	failures    int
+	nextDial    time.Time
+	lastDialErr error
 }
 
 // Server is the selected server as its hello described it.
@@ -139,7 +152,7 @@ func (c *Conn) connect(ctx context.Context) error {
 // adopt authenticates on a selected connection and makes it current.
 func (c *Conn) adopt(ctx context.Context, nc net.Conn, br *bufio.Reader, h hello) error {
 	c.mu.Lock()
-	c.nc, c.br = nc, br
+	c.nc, c.br, c.dlSet = nc, br, false
 	c.mu.Unlock()
 	if c.opts.Username != "" {
 		if err := c.authenticate(h.mechs); err != nil {
@@ -156,7 +169,6 @@ func (c *Conn) adopt(ctx context.Context, nc net.Conn, br *bufio.Reader, h hello
 		id[8] = id[8]&0x3f | 0x80 // RFC 4122 variant
 		c.lsid = bsoncore.NewDocumentBuilder().AppendBinary("id", 4, id[:]).Build()
 	}
-	c.applyDeadline()
 	return nil
 }
 
@@ -199,7 +211,7 @@ func (c *Conn) open(ctx context.Context, addr string) (net.Conn, *bufio.Reader, 
 	return nc, br, h, nil
 }
 
-// watch makes a cancellation of ctx interrupt the connection, and applies
+// watch makes a cancellation of ctx interrupt the connection, and notes
 // its deadline. The watcher is registered once per context.
 func (c *Conn) watch(ctx context.Context) {
 	if ctx == c.ctx {
@@ -209,35 +221,52 @@ func (c *Conn) watch(ctx context.Context) {
 		c.stopWatch()
 		c.stopWatch = nil
 	}
+	c.mu.Lock()
 	c.ctx = ctx
+	c.mu.Unlock()
+	c.ctxDeadline, _ = ctx.Deadline()
 	if ctx.Done() != nil {
 		c.stopWatch = context.AfterFunc(ctx, func() {
 			c.mu.Lock()
 			defer c.mu.Unlock()
-			if c.nc != nil {
+			// A watcher that started late, after a later context took
+			// over, leaves that context's connection alone.
+			if c.ctx == ctx && c.nc != nil {
 				_ = c.nc.SetDeadline(aLongTimeAgo)
+				c.dl, c.dlSet = aLongTimeAgo, true
 			}
 		})
 	}
-	c.applyDeadline()
 }
 
-// applyDeadline sets the connection's deadline to the current context's.
-func (c *Conn) applyDeadline() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.nc == nil {
-		return
-	}
-	var dl time.Time
-	if c.ctx != nil {
-		dl, _ = c.ctx.Deadline()
-		if c.ctx.Err() != nil {
-			dl = aLongTimeAgo
+// deadline is the deadline of an operation starting now: the earlier of
+// the context's and OpTimeout from now; zero when there is neither.
+func (c *Conn) deadline() time.Time {
+	dl := c.ctxDeadline
+	if c.opts.OpTimeout > 0 {
+		if op := time.Now().Add(c.opts.OpTimeout); dl.IsZero() || op.Before(dl) {
+			dl = op
 		}
 	}
-	_ = c.nc.SetDeadline(dl)
+	return dl
 }
+
+// setDeadline sets the connection's deadline to dl, or to the past when
+// ctx is already done (under mu, so a cancellation is never overwritten).
+func (c *Conn) setDeadline(ctx context.Context, dl time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ctx.Err() != nil {
+		dl = aLongTimeAgo
+	}
+	if c.nc != nil && (!c.dlSet || !dl.Equal(c.dl)) {
+		_ = c.nc.SetDeadline(dl)
+		c.dl, c.dlSet = dl, true
+	}
+}
+
+// expired reports whether the deadline dl has passed.
+func expired(dl time.Time) bool { return !dl.IsZero() && !time.Now().Before(dl) }
 
 // drop closes a connection a network error broke.
 func (c *Conn) drop() {
@@ -309,18 +338,25 @@ func EndSequence(dst []byte, at int) []byte {
 // body, valid until the next RoundTrip. A reply with ok:0, writeErrors or
 // a writeConcernError is returned with an *Error. After a retryable error
 // the command is sent once more on a new connection when kind and the
-// connection string allow it.
+// connection string allow it, the error was not a failed dial (those
+// wait for the backoff, on the next operation) and the operation's time
+// is not up. The
+// operation, reconnects and retry included, ends by the operation
+// timeout (Options.OpTimeout) or the context's deadline, whichever is
+// first: past it, the error is a *NetworkError whose Timeout is true (or
+// wraps context.DeadlineExceeded, for the context's).
 func (c *Conn) RoundTrip(ctx context.Context, msg []byte, kind Retry) (bsoncore.Document, error) {
 	if cap(msg) > cap(c.wbuf) {
 		c.wbuf = msg // the message outgrew the buffer: keep the larger one
 	}
 	c.watch(ctx)
-	reply, err := c.send(ctx, msg)
-	if err == nil || ctx.Err() != nil || !c.mayRetry(err, kind) {
+	dl := c.deadline()
+	reply, err := c.send(ctx, msg, dl)
+	if err == nil || ctx.Err() != nil || expired(dl) || c.failures > 0 || !c.mayRetry(err, kind) {
 		return reply, err
 	}
 	c.drop()
-	return c.send(ctx, msg)
+	return c.send(ctx, msg, dl)
 }
 
 func (c *Conn) mayRetry(err error, kind Retry) bool {
@@ -333,23 +369,71 @@ func (c *Conn) mayRetry(err error, kind Retry) bool {
 	return false
 }
 
-// send connects if needed, writes msg and reads its reply.
-func (c *Conn) send(ctx context.Context, msg []byte) (bsoncore.Document, error) {
+// send connects if needed, writes msg and reads its reply by the
+// deadline dl (none when zero).
+func (c *Conn) send(ctx context.Context, msg []byte, dl time.Time) (bsoncore.Document, error) {
 	if c.nc == nil {
-		if err := c.connect(ctx); err != nil {
+		if err := c.redial(ctx, dl); err != nil {
 			return nil, c.ctxErr(ctx, err)
 		}
 	}
+	c.setDeadline(ctx, dl)
 	reply, err := c.exchange(msg)
 	if err != nil {
 		var ne *NetworkError
 		if errors.As(err, &ne) {
 			c.drop()
+			if ne.Timeout() && ctx.Err() == nil && c.opts.OpTimeout > 0 {
+				err = &NetworkError{Op: ne.Op, Err: fmt.Errorf("no reply within the operation timeout (%v): %w", c.opts.OpTimeout, ne.Err)}
+			}
 			return nil, c.ctxErr(ctx, err)
 		}
 		return nil, err
 	}
 	return reply, checkReply(reply)
+}
+
+// redial connects again after the connection was dropped: it first waits
+// out the backoff of earlier failed dials (until dl at most: an operation
+// whose time ends first fails with the last dial's error), then dials by
+// dl, and on failure sets the next backoff.
+func (c *Conn) redial(ctx context.Context, dl time.Time) error {
+	if c.failures > 0 {
+		if wait := time.Until(c.nextDial); wait > 0 {
+			if !dl.IsZero() && dl.Before(c.nextDial) {
+				if err := sleep(ctx, time.Until(dl)); err != nil {
+					return err
+				}
+				return &NetworkError{Op: "dial", Err: fmt.Errorf("server unreachable (%d failed dials, next in %v): %w",
+					c.failures, time.Until(c.nextDial).Round(time.Millisecond), c.lastDialErr)}
+			}
+			if err := sleep(ctx, wait); err != nil {
+				return err
+			}
+		}
+	}
+	cctx := ctx
+	if !dl.IsZero() {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithDeadline(ctx, dl)
+		defer cancel()
+	}
+	if err := c.connect(cctx); err != nil {
+		c.failures++
+		c.lastDialErr = err
+		c.nextDial = time.Now().Add(c.opts.backoff().Delay(c.failures, mrand.Float64())) //nolint:gosec // jitter, not a secret
+		return err
+	}
+	c.failures = 0
+	return nil
+}
+
+// backoff is the options' redial backoff, DefaultBackoff when unset.
+func (o Options) backoff() Backoff {
+	if o.Backoff.Base > 0 {
+		return o.Backoff
+	}
+	return DefaultBackoff
 }
 
 // ctxErr joins the context's error to a network error its cancellation

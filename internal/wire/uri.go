@@ -35,7 +35,20 @@ type Options struct {
 	// asks for, sent with writes and reads; nil when it sets none.
 	WriteConcern, ReadConcern bsoncore.Document
 	ConnectTimeout            time.Duration
+	// OpTimeout bounds one operation, its retry and any reconnect
+	// included: the connection string's timeoutMS, else its
+	// socketTimeoutMS, else DefaultOpTimeout; 0 (timeoutMS=0 or
+	// socketTimeoutMS=0) means no bound but the context's.
+	OpTimeout time.Duration
+	// Backoff is the wait between failed redials; zero: DefaultBackoff.
+	Backoff Backoff
 }
+
+// DefaultOpTimeout is the operation timeout of a connection string that
+// sets neither timeoutMS nor socketTimeoutMS: long enough for any
+// operation the benchmark sends to a server that answers, short enough
+// that a network black hole ends in timeouts within a run.
+const DefaultOpTimeout = 30 * time.Second
 
 // Parse reads a connection string. Options the wire client cannot honour
 // give an error wrapping ErrUnsupported.
@@ -54,10 +67,16 @@ func Parse(uri string) (Options, error) {
 		Hosts: cs.Hosts, Direct: cs.DirectConnection, ReplicaSet: cs.ReplicaSet, AppName: cs.AppName,
 		Username: cs.Username, Password: cs.Password, AuthSource: cs.AuthSource, Mechanism: cs.AuthMechanism,
 		RetryWrites: !cs.RetryWritesSet || cs.RetryWrites, RetryReads: !cs.RetryReadsSet || cs.RetryReads,
-		ConnectTimeout: 10 * time.Second,
+		ConnectTimeout: 10 * time.Second, OpTimeout: DefaultOpTimeout,
 	}
 	if cs.ConnectTimeoutSet {
 		o.ConnectTimeout = cs.ConnectTimeout
+	}
+	switch {
+	case cs.TimeoutSet:
+		o.OpTimeout = cs.Timeout
+	case cs.SocketTimeoutSet:
+		o.OpTimeout = cs.SocketTimeout
 	}
 	if o.AuthSource == "" {
 		o.AuthSource = "admin"
@@ -90,8 +109,6 @@ func supported(cs *connstring.ConnString) error {
 		what = "compressors=" + strings.Join(cs.Compressors, ",")
 	case cs.ReadPreference != "" && !strings.EqualFold(cs.ReadPreference, "primary"):
 		what = "readPreference=" + cs.ReadPreference
-	case cs.TimeoutSet:
-		what = "timeoutMS"
 	case cs.WNumberSet && cs.WNumber == 0:
 		what = "w=0 (unacknowledged writes)"
 	}

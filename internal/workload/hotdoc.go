@@ -44,6 +44,7 @@ func (HotDoc) Params() []spec.ParamSpec {
 		{Name: "records", Kind: spec.KindInt, Default: "10000", Min: "1", Help: "documents preloaded, keys 0..records-1; the hot one is _id 0"},
 		{Name: "docSize", Kind: spec.KindSize, Default: "1KB", Min: "64B", Max: "16MB", Help: "BSON size of each document"},
 		{Name: "indexUpdate", Kind: spec.KindBool, Default: "false", Help: "the update also changes ix, a field with a secondary index"},
+		ClientParam,
 	}, preloadParams()...)
 }
 
@@ -51,12 +52,16 @@ func (HotDoc) Params() []spec.ParamSpec {
 func (HotDoc) Ops(spec.Params) []string { return []string{"update"} }
 
 // Prepare recreates the collection, preloads it, and with indexUpdate
-// builds the index on ix. The workers share nothing.
+// builds the index on ix, and decides the client of the updates
+// (parameter client). The workers share nothing but the client choice.
 func (w HotDoc) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	if err := w.setup(ctx, env, p); err != nil {
 		return Run{}, err
 	}
-	return stateless(env, p, w.newTask), nil
+	c := ChooseClient(env.URI, p.String("client"))
+	return Run{Decided: c.Decided(w.Name()), Tasks: TasksFunc(func(worker int) (engine.Task, error) {
+		return w.newTask(env, p, c, worker)
+	})}, nil
 }
 
 func (HotDoc) setup(ctx context.Context, env Env, p spec.Params) error {
@@ -77,22 +82,30 @@ func (HotDoc) setup(ctx context.Context, env Env, p spec.Params) error {
 	return nil
 }
 
-// newTask builds one worker's updater of the hot document.
-func (HotDoc) newTask(env Env, p spec.Params, _ int) (engine.Task, error) {
+// newTask builds one worker's updater of the hot document, over its own
+// wire connection on the wire path.
+func (HotDoc) newTask(env Env, p spec.Params, c Client, _ int) (engine.Task, error) {
 	inc := bsoncore.NewDocumentBuilder().AppendInt64("count", 1)
 	if p.Bool("indexUpdate") {
 		inc.AppendInt64("ix", 1)
 	}
 	update := bsoncore.NewDocumentBuilder().AppendDocument("$inc", inc.Build()).Build()
+	w, err := c.dial(env.DB.Name(), HotDocCollection)
+	if err != nil {
+		return nil, err
+	}
 	return &hotDocTask{
+		wire:   w,
 		coll:   env.DB.Collection(HotDocCollection),
 		filter: bson.Raw(idFilter(nil, HotKey)),
 		update: bson.Raw(update),
 	}, nil
 }
 
-// hotDocTask sends the same prebuilt update every time.
+// hotDocTask sends the same prebuilt update every time, over the wire
+// client (wire set) or the driver.
 type hotDocTask struct {
+	wire           *wireColl // nil: the driver
 	coll           *mongo.Collection
 	filter, update bson.Raw
 }
@@ -102,6 +115,13 @@ var errNoHotDoc = errors.New("the hot document is missing")
 
 // Do $inc's the hot document once.
 func (t *hotDocTask) Do(ctx context.Context) (int, error) {
+	if t.wire != nil {
+		matched, _, err := t.wire.updateOne(ctx, t.filter, t.update, false)
+		if err == nil && matched != 1 {
+			err = errNoHotDoc
+		}
+		return 0, err
+	}
 	res, err := t.coll.UpdateOne(ctx, t.filter, t.update)
 	if err != nil {
 		return 0, err
@@ -111,3 +131,6 @@ func (t *hotDocTask) Do(ctx context.Context) (int, error) {
 	}
 	return 0, nil
 }
+
+// Close closes the worker's wire connection, if it has one.
+func (t *hotDocTask) Close() error { return closeWire(t.wire) }

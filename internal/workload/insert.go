@@ -58,19 +58,24 @@ func (Insert) Params() []spec.ParamSpec {
 		{Name: "secondaryIndexes", Kind: spec.KindInt, Default: "0", Min: "0", Max: "16", Help: "secondary indexes, each on a random integer field"},
 		{Name: "preload", Kind: spec.KindInt, Default: "0", Min: "0", Help: "documents inserted before the measured phase (not measured)"},
 		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel preload connections"},
+		ClientParam,
 	}
 }
 
 // Ops names the one operation type: a batch insert.
 func (Insert) Ops(spec.Params) []string { return []string{"insert"} }
 
-// Prepare recreates the collection with its indexes, then preloads. The
-// workers share nothing.
+// Prepare recreates the collection with its indexes, then preloads, and
+// decides the client of the batches (parameter client). The workers
+// share nothing but the client choice.
 func (w Insert) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	if err := w.setup(ctx, env, p); err != nil {
 		return Run{}, err
 	}
-	return stateless(env, p, w.newTask), nil
+	c := ChooseClient(env.URI, p.String("client"))
+	return Run{Decided: c.Decided(w.Name()), Tasks: TasksFunc(func(worker int) (engine.Task, error) {
+		return w.newTask(env, p, c, worker)
+	})}, nil
 }
 
 func (Insert) setup(ctx context.Context, env Env, p spec.Params) error {
@@ -111,17 +116,26 @@ func createIndexes(ctx context.Context, coll *mongo.Collection, n int) error {
 
 func indexedField(i int) string { return fmt.Sprintf("i%d", i) }
 
-// newTask builds one worker's batch inserter.
-func (Insert) newTask(env Env, p spec.Params, worker int) (engine.Task, error) {
+// newTask builds one worker's batch inserter, over its own wire
+// connection on the wire path.
+func (Insert) newTask(env Env, p spec.Params, c Client, worker int) (engine.Task, error) {
+	w, err := c.dial(env.DB.Name(), InsertCollection)
+	if err != nil {
+		return nil, err
+	}
 	return &insertTask{
+		wire: w,
 		coll: env.DB.Collection(InsertCollection), gen: newInsertGen(p, env.Seed, worker),
 		batch: int(p.Int("batchSize")), docs: make([]any, 0, p.Int("batchSize")),
 		opts: options.InsertMany().SetOrdered(false),
 	}, nil
 }
 
-// insertTask inserts one batch per operation, reusing its buffers.
+// insertTask inserts one batch per operation, reusing its buffers, over
+// the wire client (wire set: the documents are appended straight into
+// the message) or the driver.
 type insertTask struct {
+	wire  *wireColl // nil: the driver
 	coll  *mongo.Collection
 	gen   *insertGen
 	batch int
@@ -132,6 +146,9 @@ type insertTask struct {
 
 // Do inserts one batch of new documents.
 func (t *insertTask) Do(ctx context.Context) (int, error) {
+	if t.wire != nil {
+		return 0, t.wire.insertMany(ctx, t.batch, false, t.gen.appendDoc)
+	}
 	ends := make([]int, 0, t.batch)
 	t.buf = t.buf[:0]
 	for range t.batch {
@@ -147,6 +164,9 @@ func (t *insertTask) Do(ctx context.Context) (int, error) {
 	_, err := t.coll.InsertMany(ctx, t.docs, t.opts)
 	return 0, err
 }
+
+// Close closes the worker's wire connection, if it has one.
+func (t *insertTask) Close() error { return closeWire(t.wire) }
 
 // insertGen makes new documents: a unique _id of the chosen kind, the
 // random integer fields, and a payload window that fills the size. It

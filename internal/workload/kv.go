@@ -48,6 +48,7 @@ func (KV) Params() []spec.ParamSpec {
 		{Name: "records", Kind: spec.KindInt, Default: "10000", Min: "1", Help: "documents preloaded, keys 0..records-1"},
 		{Name: "docSize", Kind: spec.KindSize, Default: "1KB", Min: "44B", Max: "16MB", Help: "BSON size of each document"},
 		{Name: "readPercent", Kind: spec.KindPercent, Default: "50", Help: "share of operations that are reads; the rest are updates"},
+		ClientParam,
 	}, preloadParams()...)
 }
 
@@ -55,12 +56,16 @@ func (KV) Params() []spec.ParamSpec {
 func (KV) Ops(spec.Params) []string { return []string{"read", "update"} }
 
 // Prepare drops the kv collection and preloads records documents in
-// parallel batches. The workers share nothing.
+// parallel batches, and decides the client of the operations (parameter
+// client). The workers share nothing but the client choice.
 func (w KV) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	if err := w.setup(ctx, env, p); err != nil {
 		return Run{}, err
 	}
-	return stateless(env, p, w.newTask), nil
+	c := ChooseClient(env.URI, p.String("client"))
+	return Run{Decided: c.Decided(w.Name()), Tasks: TasksFunc(func(worker int) (engine.Task, error) {
+		return w.newTask(env, p, c, worker)
+	})}, nil
 }
 
 func (KV) setup(ctx context.Context, env Env, p spec.Params) error {
@@ -90,15 +95,21 @@ func kvDoc(dst []byte, key int64, payload []byte) []byte {
 	return dst
 }
 
-// newTask builds one worker's kv task.
-func (KV) newTask(env Env, p spec.Params, worker int) (engine.Task, error) {
+// newTask builds one worker's kv task, over its own wire connection on
+// the wire path.
+func (KV) newTask(env Env, p spec.Params, c Client, worker int) (engine.Task, error) {
 	idx, upd := bsoncore.AppendDocumentStart(nil)
 	upd = bsoncore.AppendDocumentElement(upd, "$inc", bsoncore.NewDocumentBuilder().AppendInt64("v", 1).Build())
 	upd, err := bsoncore.AppendDocumentEnd(upd, idx)
 	if err != nil {
 		return nil, fmt.Errorf("build kv update: %w", err)
 	}
+	w, err := c.dial(env.DB.Name(), KVCollection)
+	if err != nil {
+		return nil, err
+	}
 	return &kvTask{
+		wire:    w,
 		coll:    env.DB.Collection(KVCollection),
 		rnd:     datagen.Rand(env.Seed, worker),
 		keys:    datagen.Uniform{N: p.Int("records")},
@@ -107,9 +118,12 @@ func (KV) newTask(env Env, p spec.Params, worker int) (engine.Task, error) {
 	}, nil
 }
 
-// kvTask is one worker's kv operations. Its filter buffer is reused, so an
-// operation allocates nothing of its own beyond what the driver does.
+// kvTask is one worker's kv operations, over the wire client (wire set)
+// or the driver, keys and operations drawn the same way on both. Its
+// filter buffer is reused, so an operation allocates nothing of its own
+// (and nothing at all on the wire path).
 type kvTask struct {
+	wire    *wireColl // nil: the driver
 	coll    *mongo.Collection
 	rnd     *rand.Rand
 	keys    datagen.Uniform
@@ -122,12 +136,23 @@ type kvTask struct {
 func (t *kvTask) Do(ctx context.Context) (int, error) {
 	t.filter = idFilter(t.filter[:0], t.keys.Next(t.rnd))
 	if t.rnd.Float64()*100 < t.readPct {
+		if t.wire != nil {
+			_, err := t.wire.findOne(ctx, t.filter)
+			return kvRead, err
+		}
 		_, err := t.coll.FindOne(ctx, bson.Raw(t.filter)).Raw()
 		return kvRead, err
+	}
+	if t.wire != nil {
+		_, _, err := t.wire.updateOne(ctx, t.filter, t.update, false)
+		return kvUpdate, err
 	}
 	_, err := t.coll.UpdateOne(ctx, bson.Raw(t.filter), t.update)
 	return kvUpdate, err
 }
+
+// Close closes the worker's wire connection, if it has one.
+func (t *kvTask) Close() error { return closeWire(t.wire) }
 
 func idFilter(dst []byte, key int64) []byte {
 	idx, dst := bsoncore.AppendDocumentStart(dst)

@@ -96,6 +96,7 @@ func (Query) Params() []spec.ParamSpec {
 		{Name: "uncachedFactor", Kind: spec.KindFloat, Default: "2", Min: "0", Help: "grow the dataset to this multiple of the cache (0: records as given)"},
 		{Name: "batchSize", Kind: spec.KindInt, Default: "1000", Min: "1", Max: "100000", Help: "documents per insertMany while loading"},
 		{Name: "loaders", Kind: spec.KindInt, Default: "4", Min: "1", Max: "256", Help: "parallel load connections"},
+		ClientParam,
 	}
 }
 
@@ -124,8 +125,9 @@ const queryShapeVersion = 2
 
 // Prepare finds the server's cache size, sizes and loads (or reuses) the
 // dataset, chooses the key range the workers share, decides the sizes
-// test_config records and, for a cached range, reads it once so the
-// measured phase starts warm.
+// test_config records, decides the client of the queries (parameter
+// client) and, for a cached range, reads it once so the measured phase
+// starts warm.
 func (Query) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	cache, source, err := queryCacheSize(ctx, env, p)
 	if err != nil {
@@ -142,7 +144,12 @@ func (Query) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	if p.Bool("cached") {
 		space.keyGroups = l.cachedGroups(docSize, int64(cachedShare*float64(cache)))
 	}
-	run := Run{Decided: querySizes(p, space, cache, source, reused), Tasks: &queryRun{env: env, p: p, space: space}}
+	c := ChooseClient(env.URI, p.String("client"))
+	decided := querySizes(p, space, cache, source, reused)
+	settings := decided.Settings.(querySettings)
+	settings.Client = c.Path
+	decided.Settings, decided.Warnings = settings, append(decided.Warnings, c.warnings(Query{}.Name())...)
+	run := Run{Decided: decided, Tasks: &queryRun{env: env, p: p, space: space, client: c}}
 	if p.Bool("cached") {
 		if err := warmQueryRange(ctx, env, space); err != nil {
 			return Run{}, err
@@ -153,9 +160,10 @@ func (Query) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 
 // queryRun is a prepared query run: the key range its workers share.
 type queryRun struct {
-	env   Env
-	p     spec.Params
-	space querySpace
+	env    Env
+	p      spec.Params
+	space  querySpace
+	client Client
 }
 
 var _ Tasks = (*queryRun)(nil)
@@ -276,6 +284,8 @@ type querySettings struct {
 	DatasetReused     bool    `bson:"datasetReused"`
 	// CacheRuleMet says whether the key range is what its name says.
 	CacheRuleMet bool `bson:"cacheRuleMet"`
+	// Client is the path the queries took: wire or driver.
+	Client string `bson:"client"`
 }
 
 // querySizes decides the cache, dataset and working-set sizes test_config

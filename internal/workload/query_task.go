@@ -26,35 +26,47 @@ var errQueryNotFound = errors.New("query: no document with that _id")
 func (r *queryRun) NewTask(worker int) (engine.Task, error) {
 	env, p, space := r.env, r.p, r.space
 	docs := p.Int("docsPerQuery")
+	w, err := r.client.dial(env.DB.Name(), QueryCollection)
+	if err != nil {
+		return nil, err
+	}
 	t := &queryTask{
+		wire: w,
 		coll: env.DB.Collection(QueryCollection), rnd: datagen.Rand(env.Seed, worker), space: space,
 		shape: p.String("query"), docs: docs, skip: p.Int("skip"), picked: map[int64]bool{},
 	}
 	seqSort := bson.D{{Key: "seq", Value: 1}}
 	t.opts = options.Find().SetLimit(docs).SetBatchSize(int32(min(docs, 1<<20)))
+	t.wireOpts = findOptions{limit: docs}
 	switch t.shape {
 	case QuerySkip:
 		t.opts.SetSort(seqSort).SetSkip(t.skip)
+		t.wireOpts.sort, t.wireOpts.skip = bsoncore.NewDocumentBuilder().AppendInt32("seq", 1).Build(), t.skip
 	case QueryRange:
 		t.opts.SetSort(seqSort)
+		t.wireOpts.sort = bsoncore.NewDocumentBuilder().AppendInt32("seq", 1).Build()
 	case QueryFetch:
 		t.opts.SetProjection(bson.D{{Key: "_id", Value: 0}, {Key: "absent", Value: 1}})
+		t.wireOpts.projection = bsoncore.NewDocumentBuilder().AppendInt32("_id", 0).AppendInt32("absent", 1).Build()
 	}
 	return t, nil
 }
 
-// queryTask is one worker's queries of one shape; filters are appended
-// into a reused buffer.
+// queryTask is one worker's queries of one shape, over the wire client
+// (wire set) or the driver, groups and keys drawn the same way on both;
+// filters are appended into a reused buffer.
 type queryTask struct {
-	coll   *mongo.Collection
-	rnd    *rand.Rand
-	space  querySpace
-	shape  string
-	docs   int64
-	skip   int64
-	opts   *options.FindOptionsBuilder
-	filter []byte
-	picked map[int64]bool // the $in query's groups
+	wire     *wireColl // nil: the driver
+	wireOpts findOptions
+	coll     *mongo.Collection
+	rnd      *rand.Rand
+	space    querySpace
+	shape    string
+	docs     int64
+	skip     int64
+	opts     *options.FindOptionsBuilder
+	filter   []byte
+	picked   map[int64]bool // the $in query's groups
 	// returned counts the documents queries returned; read while the
 	// worker runs.
 	returned atomic.Int64
@@ -79,7 +91,12 @@ func (t *queryTask) Do(ctx context.Context) (int, error) {
 func (t *queryTask) byID(ctx context.Context) error {
 	id := t.rnd.Int64N(t.space.keyGroups * t.space.layout.groupSize)
 	t.filter = idFilter(t.filter[:0], id)
-	_, err := t.coll.FindOne(ctx, bson.Raw(t.filter)).Raw()
+	var err error
+	if t.wire != nil {
+		_, err = t.wire.findOne(ctx, t.filter)
+	} else {
+		_, err = t.coll.FindOne(ctx, bson.Raw(t.filter)).Raw()
+	}
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return fmt.Errorf("%w: %d", errQueryNotFound, id)
 	}
@@ -156,6 +173,9 @@ func arrayKey(i int) string {
 
 // find runs the query and returns how many documents it returned.
 func (t *queryTask) find(ctx context.Context, filter bson.Raw) (int64, error) {
+	if t.wire != nil {
+		return t.wire.find(ctx, filter, t.wireOpts)
+	}
 	cur, err := t.coll.Find(ctx, filter, t.opts)
 	if err != nil {
 		return 0, err
@@ -170,3 +190,6 @@ func (t *queryTask) find(ctx context.Context, filter bson.Raw) (int64, error) {
 	}
 	return n, err
 }
+
+// Close closes the worker's wire connection, if it has one.
+func (t *queryTask) Close() error { return closeWire(t.wire) }

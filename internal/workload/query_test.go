@@ -10,6 +10,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -68,7 +69,7 @@ func TestQueryShapesReturnTheirDocuments(t *testing.T) {
 		return paramsOf(t, "query", append(slices.Clone(base), extra...)...)
 	}
 
-	env := workload.Env{DB: db, Seed: 3}
+	env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 3}
 	run := querySetup(t, env, p("query=term", "cached=true"))
 	eff := effective(t, run)
 	want := map[string]any{"cacheSizeBytes": int64(4 << 20), "cacheSizeSource": "parameter", "datasetDocs": int64(8400),
@@ -157,7 +158,7 @@ func TestQueryShapesReturnTheirDocuments(t *testing.T) {
 // document from each of 100 different groups.
 func TestQueryInTakesDistinctGroups(t *testing.T) {
 	db := ownedDB(t)
-	env := workload.Env{DB: db, Seed: 5}
+	env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 5}
 	p := paramsOf(t, "query", "query=in", "cached=false", "records=800", "groupSize=4", "stripeGroups=10", "cacheSize=64KB")
 	run := querySetup(t, env, p)
 	docs, err := workload.QueryDocs(context.Background(), queryTask(t, run, p), 0)
@@ -182,24 +183,24 @@ func TestQueryCacheSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := status.LookupErr("wiredTiger", "cache", "maximum bytes configured"); err == nil {
-		run := querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, p)
+		run := querySetup(t, workload.Env{DB: db, URI: testenv.URI(t), CacheSize: 1 << 20}, p)
 		if got := effective(t, run)["cacheSizeSource"]; got != "serverStatus" {
 			t.Errorf("cache size source: got %v, want serverStatus (the server reports it)", got)
 		}
 		return
 	}
-	_, err = (workload.Query{}).Prepare(context.Background(), workload.Env{DB: db}, p)
+	_, err = (workload.Query{}).Prepare(context.Background(), workload.Env{DB: db, URI: testenv.URI(t)}, p)
 	if err == nil || !strings.Contains(err.Error(), "cacheSize") {
 		t.Errorf("unknown cache size: got %v, want an error asking for cacheSize", err)
 	}
-	run := querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, p)
+	run := querySetup(t, workload.Env{DB: db, URI: testenv.URI(t), CacheSize: 1 << 20}, p)
 	e := effective(t, run)
 	if e["cacheSizeSource"] != "caller" || e["cacheSizeBytes"] != int64(1<<20) || e["cacheRuleMet"] != true {
 		t.Errorf("cache size: got %v from %v, rule met %v; want 1 MB from the caller, a cached 400 KB range that fits",
 			e["cacheSizeBytes"], e["cacheSizeSource"], e["cacheRuleMet"])
 	}
 	// A dataset kept small (uncachedFactor=0) is not uncached: say so.
-	run = querySetup(t, workload.Env{DB: db, CacheSize: 1 << 20}, paramsOf(t, "query", "query=id", "cached=false",
+	run = querySetup(t, workload.Env{DB: db, URI: testenv.URI(t), CacheSize: 1 << 20}, paramsOf(t, "query", "query=id", "cached=false",
 		"records=400", "uncachedFactor=0", "stripeGroups=2"))
 	if e := effective(t, run); e["cacheRuleMet"] != false || len(run.Decided.Warnings) != 1 {
 		t.Errorf("uncached 400 KB with a 1 MB cache: rule met %v, notes %v; want false and one note", e["cacheRuleMet"], run.Decided.Warnings)

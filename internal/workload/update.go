@@ -60,6 +60,7 @@ func (UpdateAPI) Params() []spec.ParamSpec {
 		{Name: "updateFunction", Kind: spec.KindEnum, Values: []string{FuncUpdateOne, FuncFindOneAndUpdate}, Help: "the call that writes: updateOne or findOneAndUpdate"},
 		{Name: "upsert", Kind: spec.KindBool, Default: "false", Help: "upsert a new key; otherwise insert it with a second call after the update misses"},
 		{Name: "percentNew", Kind: spec.KindPercent, Default: "0", Help: "share of operations whose key is new (not preloaded)"},
+		ClientParam,
 	}, preloadParams()...)
 }
 
@@ -67,9 +68,10 @@ func (UpdateAPI) Params() []spec.ParamSpec {
 func (UpdateAPI) Ops(p spec.Params) []string { return []string{p.String("updateFunction")} }
 
 // Prepare recreates the collection and preloads it, so every run starts
-// with the same keys and its share of new keys is exact. The workers
-// share the numbering of the run's operations.
-func (UpdateAPI) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
+// with the same keys and its share of new keys is exact, and decides the
+// client of the writes (parameter client). The workers share the
+// numbering of the run's operations and the client choice.
+func (w UpdateAPI) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	if err := ResetCollection(ctx, env.DB, UpdateAPICollection); err != nil {
 		return Run{}, err
 	}
@@ -78,7 +80,8 @@ func (UpdateAPI) Prepare(ctx context.Context, env Env, p spec.Params) (Run, erro
 	if err != nil {
 		return Run{}, err
 	}
-	return Run{Tasks: &updateRun{env: env, p: p}}, nil
+	c := ChooseClient(env.URI, p.String("client"))
+	return Run{Decided: c.Decided(w.Name()), Tasks: &updateRun{env: env, p: p, client: c}}, nil
 }
 
 // opSeq numbers the operations of a run across its workers.
@@ -87,17 +90,24 @@ type opSeq struct{ next atomic.Int64 }
 // updateRun is a prepared updateapi run: its workers share the
 // operation numbering.
 type updateRun struct {
-	env Env
-	p   spec.Params
-	seq opSeq
+	env    Env
+	p      spec.Params
+	client Client
+	seq    opSeq
 }
 
 var _ Tasks = (*updateRun)(nil)
 
-// NewTask builds one worker's writer.
+// NewTask builds one worker's writer, over its own wire connection on
+// the wire path.
 func (r *updateRun) NewTask(worker int) (engine.Task, error) {
 	env, p := r.env, r.p
+	w, err := r.client.dial(env.DB.Name(), UpdateAPICollection)
+	if err != nil {
+		return nil, err
+	}
 	return &updateTask{
+		wire: w,
 		coll: env.DB.Collection(UpdateAPICollection), seq: &r.seq,
 		docs: newKeyedDocs(int64(p.Size("docSize")), env.Seed), rnd: datagen.Rand(env.Seed, worker),
 		records: p.Int("records"), pct: p.Float("percentNew"),
@@ -107,8 +117,10 @@ func (r *updateRun) NewTask(worker int) (engine.Task, error) {
 	}, nil
 }
 
-// updateTask is one worker's writes. Its buffers are reused.
+// updateTask is one worker's writes, over the wire client (wire set) or
+// the driver, keys drawn the same way on both. Its buffers are reused.
 type updateTask struct {
+	wire         *wireColl // nil: the driver
 	coll         *mongo.Collection
 	seq          *opSeq
 	docs         keyedDocs
@@ -160,15 +172,34 @@ func (t *updateTask) Do(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	t.doc = t.docs.append(t.doc[:0], key, 1)
-	if _, err := t.coll.InsertOne(ctx, bson.Raw(t.doc)); err != nil {
+	if err := t.insert(ctx); err != nil {
 		return 0, fmt.Errorf("insert after the update missed: %w", err)
 	}
 	t.inserts.Add(1)
 	return 0, nil
 }
 
+// insert inserts the document in t.doc.
+func (t *updateTask) insert(ctx context.Context) error {
+	if t.wire != nil {
+		return t.wire.insertOne(ctx, t.doc)
+	}
+	_, err := t.coll.InsertOne(ctx, bson.Raw(t.doc))
+	return err
+}
+
+// Close closes the worker's wire connection, if it has one.
+func (t *updateTask) Close() error { return closeWire(t.wire) }
+
 // write sends the update and reports whether it matched a document.
 func (t *updateTask) write(ctx context.Context) (bool, error) {
+	if t.wire != nil {
+		if t.find {
+			return t.wire.findOneAndUpdate(ctx, t.filter, t.upd, t.upsert)
+		}
+		matched, _, err := t.wire.updateOne(ctx, t.filter, t.upd, t.upsert)
+		return matched > 0, err
+	}
 	if t.find {
 		err := t.coll.FindOneAndUpdate(ctx, bson.Raw(t.filter), bson.Raw(t.upd), t.findOpts).Err()
 		if errors.Is(err, mongo.ErrNoDocuments) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -68,7 +69,7 @@ func TestHotDocCountsEveryUpdate(t *testing.T) {
 	db := ownedDB(t)
 	for _, indexed := range []bool{false, true} {
 		p := paramsOf(t, "hotdoc", "records=300", "docSize=512B", fmt.Sprintf("indexUpdate=%v", indexed), "batchSize=100")
-		env := workload.Env{DB: db, Seed: 3}
+		env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 3}
 		_, ok := setUpAndRun(t, workload.HotDoc{}, env, p, 16, 400)
 		coll := db.Collection(workload.HotDocCollection)
 		var hot struct {
@@ -127,7 +128,7 @@ func TestUpdateAPIWritesTheShareOfNewKeys(t *testing.T) {
 				name := fmt.Sprintf("%s upsert=%v percentNew=%d", fn, upsert, pct)
 				p := paramsOf(t, "updateapi", fmt.Sprintf("records=%d", records), "docSize=1KB", "updateFunction="+fn,
 					fmt.Sprintf("upsert=%v", upsert), fmt.Sprintf("percentNew=%d", pct), "batchSize=64")
-				env := workload.Env{DB: db, Seed: 5}
+				env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 5}
 				tasks, ok := setUpAndRun(t, workload.UpdateAPI{}, env, p, 4, ops)
 				wantNew := int64(ops * pct / 100)
 				var inserts, upserts int64
@@ -193,7 +194,7 @@ func TestUpdateAPIUsesItsFunction(t *testing.T) {
 	const ops = 50
 	for _, fn := range []string{workload.FuncUpdateOne, workload.FuncFindOneAndUpdate} {
 		p := paramsOf(t, "updateapi", "records=100", "updateFunction="+fn)
-		env := workload.Env{DB: db, Seed: 1}
+		env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 1}
 		run := prepare(t, workload.UpdateAPI{}, env, p)
 		before := opcounters(t, db)
 		if _, ok := runTasks(t, run.Tasks, 1, ops); ok != ops {

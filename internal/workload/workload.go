@@ -155,9 +155,3 @@ func (r *Registry) Get(name string) (Workload, error) {
 	}
 	return w, nil
 }
-
-// stateless is the run of a workload whose workers share nothing: each
-// worker's task is newTask's.
-func stateless(env Env, p spec.Params, newTask func(Env, spec.Params, int) (engine.Task, error)) Run {
-	return Run{Tasks: TasksFunc(func(worker int) (engine.Task, error) { return newTask(env, p, worker) })}
-}

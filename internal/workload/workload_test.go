@@ -70,7 +70,7 @@ func TestKVDocumentsHaveTheAskedSize(t *testing.T) {
 	for _, size := range []string{"100B", "1KB", "16KB"} {
 		p := params(t, "records=250", "docSize="+size, "batchSize=100", "loaders=3")
 		var last int64
-		env := workload.Env{DB: db, Seed: 7, Progress: func(_ string, done, _ int64) { last = max(last, done) }}
+		env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 7, Progress: func(_ string, done, _ int64) { last = max(last, done) }}
 		prepare(t, workload.KV{}, env, p)
 		coll := db.Collection(workload.KVCollection)
 		if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != 250 || last != 250 {
@@ -90,7 +90,7 @@ func TestKVTaskReadsAndUpdates(t *testing.T) {
 	db := ownedDB(t)
 	ctx := context.Background()
 	p := params(t, "records=50", "readPercent=50")
-	env := workload.Env{DB: db, Seed: 1}
+	env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 1}
 	task, err := prepare(t, workload.KV{}, env, p).Tasks.NewTask(0)
 	if err != nil {
 		t.Fatal(err)

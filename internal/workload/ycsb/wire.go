@@ -32,7 +32,7 @@ type client struct {
 // clientParam declares the client choice.
 var clientParam = spec.ParamSpec{Name: "client", Kind: spec.KindEnum, Default: clientWire,
 	Values: []string{clientWire, clientDriver},
-	Help:   "the client of the hot operations and the load: wire (lean OP_MSG client; the driver when the connection string needs what it lacks) or driver"}
+	Help:   "the client of the hot operations and the load: wire (lean OP_MSG client; each operation times out after the URI's timeoutMS, else socketTimeoutMS, else 30s; the driver when the connection string needs what it lacks) or driver"}
 
 // chooseClient decides the run's client from the connection string and
 // the client asked for: the wire client when asked for and the connection

@@ -1,0 +1,234 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/wire"
+)
+
+// wireColl is one worker's collection over its own wire connection: the
+// single-document operations the workloads send, as the driver sends
+// them, with the command built in the connection's reused buffer (no
+// allocation per operation).
+type wireColl struct {
+	conn     *wire.Conn
+	db, coll string
+}
+
+// Close closes the worker's connection.
+func (w *wireColl) Close() error { return w.conn.Close() }
+
+// errNoCursor is a find reply without a cursor.
+var errNoCursor = errors.New("find reply without a cursor")
+
+// findOne finds one document matching filter (a BSON document) and
+// returns it, valid until the next operation; none is
+// mongo.ErrNoDocuments, as the driver's FindOne.
+func (w *wireColl) findOne(ctx context.Context, filter []byte) (bsoncore.Document, error) {
+	msg := w.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "find", w.coll)
+	msg = bsoncore.AppendDocumentElement(msg, "filter", filter)
+	msg = bsoncore.AppendInt64Element(msg, "limit", 1)
+	msg = bsoncore.AppendBooleanElement(msg, "singleBatch", true)
+	msg = w.conn.AppendFields(msg, w.db, wire.RetryRead)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	reply, err := w.conn.RoundTrip(ctx, msg, wire.RetryRead)
+	if err != nil {
+		return nil, err
+	}
+	cur, ok := wire.ReadCursor(reply)
+	if !ok {
+		return nil, errNoCursor
+	}
+	v, err := cur.Batch.IndexErr(0)
+	if err != nil {
+		return nil, mongo.ErrNoDocuments
+	}
+	doc, ok := v.DocumentOK()
+	if !ok {
+		return nil, errors.New("find returned a non-document")
+	}
+	return doc, nil
+}
+
+// startWrite starts a write command (verb on the collection, ordered as
+// asked, the connection's session and write concern fields) in a new
+// message, then the document sequence seq the caller fills and ends with
+// wire.EndSequence.
+func (w *wireColl) startWrite(verb string, ordered bool, seq string) ([]byte, int) {
+	msg := w.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, verb, w.coll)
+	msg = bsoncore.AppendBooleanElement(msg, "ordered", ordered)
+	msg = w.conn.AppendFields(msg, w.db, wire.RetryWrite)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	return wire.StartSequence(msg, seq)
+}
+
+// updateOne updates the first document matching filter with update (an
+// update document), upserting when asked, and returns the documents
+// matched (the driver's MatchedCount) and whether one was upserted.
+func (w *wireColl) updateOne(ctx context.Context, filter, update []byte, upsert bool) (int64, bool, error) {
+	msg, seq := w.startWrite("update", true, "updates")
+	stmt, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendDocumentElement(msg, "q", filter)
+	msg = bsoncore.AppendDocumentElement(msg, "u", update)
+	msg = bsoncore.AppendBooleanElement(msg, "upsert", upsert)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, stmt)
+	msg = wire.EndSequence(msg, seq)
+	reply, err := w.conn.RoundTrip(ctx, msg, wire.RetryWrite)
+	if err != nil {
+		return 0, false, err
+	}
+	var n, upserted int64
+	wire.Each(reply, func(e bsoncore.Element) bool {
+		switch string(e.KeyBytes()) {
+		case "n":
+			n = wire.Int(e.Value())
+		case "upserted":
+			arr, _ := e.Value().ArrayOK()
+			upserted = int64(wire.Count(arr))
+		}
+		return true
+	})
+	return n - upserted, upserted > 0, nil
+}
+
+// findOneAndUpdate updates the first document matching filter with
+// update, upserting when asked, as the driver's FindOneAndUpdate with the
+// document from before the update, and reports whether there was one.
+func (w *wireColl) findOneAndUpdate(ctx context.Context, filter, update []byte, upsert bool) (bool, error) {
+	msg := w.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "findAndModify", w.coll)
+	msg = bsoncore.AppendDocumentElement(msg, "query", filter)
+	msg = bsoncore.AppendDocumentElement(msg, "update", update)
+	msg = bsoncore.AppendBooleanElement(msg, "new", false)
+	msg = bsoncore.AppendBooleanElement(msg, "upsert", upsert)
+	msg = w.conn.AppendFields(msg, w.db, wire.RetryWrite)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	reply, err := w.conn.RoundTrip(ctx, msg, wire.RetryWrite)
+	if err != nil {
+		return false, err
+	}
+	v, _ := wire.Field(reply, "value")
+	return v.Type == bsoncore.TypeEmbeddedDocument, nil
+}
+
+// maxInsertMessage bounds one insert message (the server takes 48 MB);
+// a batch larger than it is sent in several, as the driver splits one.
+const maxInsertMessage = 32 << 20
+
+// insertMany inserts n documents, each appended by next, with insert
+// commands of at most maxInsertMessage bytes, ordered or not.
+func (w *wireColl) insertMany(ctx context.Context, n int, ordered bool, next func(dst []byte) []byte) error {
+	for n > 0 {
+		msg, seq := w.startWrite("insert", ordered, "documents")
+		for n > 0 && len(msg) < maxInsertMessage {
+			msg = next(msg)
+			n--
+		}
+		msg = wire.EndSequence(msg, seq)
+		if _, err := w.conn.RoundTrip(ctx, msg, wire.RetryWrite); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertOne inserts the document doc.
+func (w *wireColl) insertOne(ctx context.Context, doc []byte) error {
+	msg, seq := w.startWrite("insert", true, "documents")
+	msg = append(msg, doc...)
+	msg = wire.EndSequence(msg, seq)
+	_, err := w.conn.RoundTrip(ctx, msg, wire.RetryWrite)
+	return err
+}
+
+// findOptions are a find's options, as BSON documents where they are
+// documents (nil: not sent).
+type findOptions struct {
+	sort, projection []byte
+	skip, limit      int64 // 0: not sent
+}
+
+// find runs a find with filter and o, reads every batch (getMore until
+// the cursor is exhausted or the limit reached) and returns how many
+// documents came back.
+func (w *wireColl) find(ctx context.Context, filter []byte, o findOptions) (int64, error) {
+	batch := int32(math.MaxInt32)
+	if o.limit > 0 {
+		batch = int32(min(o.limit, 1<<20))
+	}
+	msg := w.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "find", w.coll)
+	msg = bsoncore.AppendDocumentElement(msg, "filter", filter)
+	if o.sort != nil {
+		msg = bsoncore.AppendDocumentElement(msg, "sort", o.sort)
+	}
+	if o.projection != nil {
+		msg = bsoncore.AppendDocumentElement(msg, "projection", o.projection)
+	}
+	if o.skip > 0 {
+		msg = bsoncore.AppendInt64Element(msg, "skip", o.skip)
+	}
+	if o.limit > 0 {
+		msg = bsoncore.AppendInt64Element(msg, "limit", o.limit)
+		msg = bsoncore.AppendInt32Element(msg, "batchSize", batch)
+	}
+	msg = w.conn.AppendFields(msg, w.db, wire.RetryRead)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	reply, err := w.conn.RoundTrip(ctx, msg, wire.RetryRead)
+	var got int64
+	for err == nil {
+		cur, ok := wire.ReadCursor(reply)
+		if !ok {
+			return got, errNoCursor
+		}
+		got += int64(wire.Count(cur.Batch))
+		if cur.ID == 0 {
+			break
+		}
+		if o.limit > 0 && got >= o.limit {
+			return got, w.killCursor(ctx, cur.ID)
+		}
+		if o.limit > 0 {
+			batch = int32(min(o.limit-got, 1<<20))
+		}
+		reply, err = w.getMore(ctx, cur.ID, batch)
+	}
+	return got, err
+}
+
+func (w *wireColl) getMore(ctx context.Context, id int64, batch int32) (bsoncore.Document, error) {
+	msg := w.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendInt64Element(msg, "getMore", id)
+	msg = bsoncore.AppendStringElement(msg, "collection", w.coll)
+	if batch < math.MaxInt32 {
+		msg = bsoncore.AppendInt32Element(msg, "batchSize", batch)
+	}
+	msg = w.conn.AppendFields(msg, w.db, wire.NoRetry)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	return w.conn.RoundTrip(ctx, msg, wire.NoRetry)
+}
+
+func (w *wireColl) killCursor(ctx context.Context, id int64) error {
+	msg := w.conn.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendStringElement(msg, "killCursors", w.coll)
+	arr, msg := bsoncore.AppendArrayElementStart(msg, "cursors")
+	msg = bsoncore.AppendInt64Element(msg, "0", id)
+	msg, _ = bsoncore.AppendArrayEnd(msg, arr)
+	msg = w.conn.AppendFields(msg, w.db, wire.NoRetry)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	_, err := w.conn.RoundTrip(ctx, msg, wire.NoRetry)
+	return err
+}
