@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
@@ -69,7 +70,7 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 		return usage(fmt.Errorf("--runs: got %d, want 0 (the plan's) or more", f.runs))
 	}
 	if !f.fromResults {
-		if err := checkCPUs(path, pl.Candidates); err != nil {
+		if err := spec.CheckCPUs(path, pl.Candidates, server.CheckCPUs); err != nil {
 			return usage(err)
 		}
 	}
