@@ -126,19 +126,7 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				runs, err := study.RunsOf(docs)
-				if err != nil {
-					return err
-				}
-				if len(runs) == 0 {
-					fmt.Fprintf(a.stdout, "no SLA runs stored in %s\n", st.Where())
-					return nil
-				}
-				format := study.Text
-				if md {
-					format = study.Markdown
-				}
-				return study.WriteJourney(a.stdout, format, study.Journey(runs, sla))
+				return study.WriteJourneyOf(a.stdout, md, docs, sla, st.Where())
 			})
 		},
 	}
