@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -52,13 +51,7 @@ func (a *app) catalogListCmd() *cobra.Command {
 		Use:   "list",
 		Short: "List the catalog's tests and their variants at the default scale",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
-			for _, t := range catalog.Tests() {
-				fmt.Fprintf(tw, "%s\t%s\n", t.Name, t.Description)
-			}
-			return tw.Flush()
-		},
+		RunE:  func(*cobra.Command, []string) error { return catalog.WriteList(a.stdout) },
 	}
 }
 
