@@ -3,28 +3,26 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // calibrateFlags configure a closed-loop thread calibration.
 type calibrateFlags struct {
-	workload            string
-	start, factor, maxT int
-	minGain             float64
-	duration, warmup    string
+	search study.Calibration
+	base   *spec.Scenario // workload, duration and warmup
 	studyFlags
 }
 
 func (a *app) calibrateCmd() *cobra.Command {
-	var f calibrateFlags
+	f := calibrateFlags{base: &spec.Scenario{}}
 	cmd := &cobra.Command{
 		Use:   "calibrate",
 		Short: "Closed loop with more and more client threads until throughput stops rising: the knee",
@@ -44,42 +42,21 @@ of steps and the knee.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCalibrate(cmd.Context(), f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.workload, "workload", "", "workload to run (required; see 'mongobench workloads')")
-	fl.IntVar(&f.start, "start", 1, "threads of the first step")
-	fl.IntVar(&f.factor, "factor", 2, "multiply the threads by this each step")
-	fl.IntVar(&f.maxT, "max", 256, "most threads tried")
-	fl.Float64Var(&f.minGain, "min-gain", study.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
-	fl.StringVar(&f.duration, "duration", "10s", "measured phase of each step")
-	fl.StringVar(&f.warmup, "warmup", "2s", "warm-up of each step")
+	fl.Var(f.base.Flag("workload", ""), "workload", "workload to run (required; see 'mongobench workloads')")
+	fl.IntVar(&f.search.Start, "start", 1, "threads of the first step")
+	fl.IntVar(&f.search.Factor, "factor", 2, "multiply the threads by this each step")
+	fl.IntVar(&f.search.Max, "max", 256, "most threads tried")
+	fl.Float64Var(&f.search.MinGain, "min-gain", study.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
+	fl.Var(f.base.Flag("duration", "10s"), "duration", "measured phase of each step")
+	fl.Var(f.base.Flag("warmup", "2s"), "warmup", "warm-up of each step")
 	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
 		reportDir: "directory for the calibration report and the runs' reports (empty: none)"})
 	return cmd
 }
 
-// study validates the flags and returns the calibration they describe.
-func (f calibrateFlags) study() (study.CalibrateStudy, error) {
-	var errs []error
-	if f.workload == "" {
-		errs = append(errs, errors.New("--workload: required, such as ycsb-b (see 'mongobench workloads')"))
-	}
-	if f.start < 1 || f.factor < 2 || f.maxT < f.start {
-		errs = append(errs, errors.New("want --start ≥ 1, --factor ≥ 2 and --max ≥ --start"))
-	}
-	if f.minGain <= 0 || f.minGain >= 1 {
-		errs = append(errs, fmt.Errorf("--min-gain: got %v, want a share between 0 and 1, such as 0.05", f.minGain))
-	}
-	base, err := studyBase(f.workload, [][2]string{{"duration", f.duration}, {"warmup", f.warmup},
-		{"database", f.database}, {"label", f.label}}, f.params)
-	errs = append(errs, err)
-	search := study.Calibration{Start: f.start, Factor: f.factor, Max: f.maxT, MinGain: f.minGain}
-	return study.CalibrateStudy{Search: search, Base: base}, errors.Join(errs...)
-}
-
 func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
-	c, err := f.study()
-	if err != nil {
-		return usage(err)
-	}
+	f.base.Database, f.base.Label = f.database, f.label
+	c := study.CalibrateStudy{Search: f.search, Base: study.Base{Scenario: f.base, Params: f.params}}
 	return a.runOn(ctx, f.studyFlags, builtin.Registry(), c.Check, func(run *studyRun) error {
 		c.ID, c.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
 		res, err := c.Run(ctx, run.env())

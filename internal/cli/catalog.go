@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
@@ -51,19 +51,13 @@ func (a *app) catalogListCmd() *cobra.Command {
 		Use:   "list",
 		Short: "List the catalog's tests and their variants at the default scale",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
-			for _, t := range catalog.Tests() {
-				fmt.Fprintf(tw, "%s\t%s\n", t.Name, t.Description)
-			}
-			return tw.Flush()
-		},
+		RunE:  func(*cobra.Command, []string) error { return catalog.WriteList(a.stdout) },
 	}
 }
 
 type catalogFlags struct {
 	scale     string
-	target    targetFlags
+	target    spec.TargetFlags
 	cacheSize spec.Size
 	studyFlags
 }
@@ -83,9 +77,9 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scale, "scale", strconv.FormatFloat(catalog.DefaultScale, 'f', -1, 64), "fraction of the reference sizes, or full")
-	fl.StringVar(&f.target.file, "targets", "", "YAML file of targets (URIs or local profiles) to run each test on, in order")
-	fl.StringVar(&f.target.instance, "instance", "", "the target's description, e.g. '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100, vCPU: 4, ramGB: 16}'")
-	fl.StringVar(&f.target.price, "price", "", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
+	fl.StringVar(&f.target.File, "targets", "", "YAML file of targets (URIs or local profiles) to run each test on, in order")
+	fl.StringVar(&f.target.Instance, "instance", "", "the target's description, e.g. '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100, vCPU: 4, ramGB: 16}'")
+	fl.StringVar(&f.target.Price, "price", "", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
 	f.add(fl, studyHelp{each: "every variant", results: "results"})
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
@@ -105,9 +99,10 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		}
 		tests = append(tests, t)
 	}
-	targets, err := f.target.targets(f.uri, f.label)
+	f.target.URI, f.target.Label = f.uri, f.label
+	targets, err := f.target.Targets(env("MONGOBENCH_URI"), server.CheckCPUs)
 	if err != nil {
-		return err
+		return usage(err)
 	}
 	st, closeStore, err := a.catalogStore(ctx, f, targets)
 	if err != nil {
@@ -130,7 +125,7 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 // else the embedded server), never a profile's short-lived server;
 // otherwise, as for any run, falling back to the target's server.
 func (a *app) catalogStore(ctx context.Context, f catalogFlags, targets []spec.Target) (store.Store, func(), error) {
-	if f.target.file != "" {
+	if f.target.File != "" {
 		return a.resultsStore(ctx, f.resultsURI, f.file)
 	}
 	t, err := a.target(ctx, targets[0].URI)

@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
@@ -69,7 +70,7 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 		return usage(fmt.Errorf("--runs: got %d, want 0 (the plan's) or more", f.runs))
 	}
 	if !f.fromResults {
-		if err := checkCPUs(path, pl.Candidates); err != nil {
+		if err := spec.CheckCPUs(path, pl.Candidates, server.CheckCPUs); err != nil {
 			return usage(err)
 		}
 	}
@@ -102,17 +103,6 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	if err := plan.Write(a.stdout, ans, false); err != nil {
 		return err
 	}
-	return errors.Join(runErr, a.writePlanReport(pl, ans, f.reportDir))
-}
-
-// writePlanReport writes the plan's Markdown report and its bar charts.
-func (a *app) writePlanReport(pl *spec.Plan, ans plan.Answer, dir string) error {
-	return a.writeReportDir(dir, study.PlanReportName(pl), func(w io.Writer) ([]study.File, error) {
-		charts, err := study.WritePlanReport(w, pl, ans)
-		files := make([]study.File, len(charts))
-		for i, c := range charts {
-			files[i] = study.File{Path: c.File, Data: c.SVG}
-		}
-		return files, err
-	})
+	render := func(w io.Writer) ([]study.File, error) { return study.PlanReportFiles(w, pl, ans) }
+	return errors.Join(runErr, a.writeReportDir(f.reportDir, study.PlanReportName(pl), render))
 }

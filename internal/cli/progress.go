@@ -11,7 +11,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mongobench/mongobench/internal/engine"
-	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/spec"
 )
@@ -22,10 +21,7 @@ type progress struct {
 	mu      sync.Mutex
 	w       io.Writer
 	live    bool
-	total   time.Duration
-	start   time.Time
-	errors  int64
-	late    int64
+	tally   report.LiveTally
 	width   int
 	lastSet time.Time
 	// estimate is said once, when the setup first reports progress.
@@ -35,7 +31,7 @@ type progress struct {
 
 func newProgress(w io.Writer, sc *spec.Scenario) *progress {
 	f, ok := w.(*os.File)
-	return &progress{w: w, live: ok && term.IsTerminal(int(f.Fd())), total: time.Duration(sc.Duration), estimate: estimateLine(sc)}
+	return &progress{w: w, live: ok && term.IsTerminal(int(f.Fd())), tally: report.LiveTally{Total: time.Duration(sc.Duration)}, estimate: estimateLine(sc)}
 }
 
 // setup shows preload progress, at most a few times a second. Loaders
@@ -55,7 +51,7 @@ func (p *progress) setup(stage string, done, total int64) {
 		return
 	}
 	p.lastSet = time.Now()
-	p.drawLocked(fmt.Sprintf("%s %d/%d (%.0f%%)", stage, done, total, 100*float64(done)/float64(max(total, 1))))
+	p.drawLocked(report.LiveSetup(stage, done, total))
 }
 
 // interval shows the last closed interval.
@@ -63,23 +59,7 @@ func (p *progress) interval(iv *engine.Interval) {
 	if !p.live {
 		return
 	}
-	if p.start.IsZero() {
-		p.start = iv.Start
-	}
-	merged, ok := hist.New(), int64(0)
-	for _, op := range iv.Ops {
-		p.errors += op.Errors.Total()
-		ok += op.Count
-		if h, err := hist.FromDist(op.Latency); err == nil {
-			_ = hist.Merge(merged, h)
-		}
-	}
-	p.late += iv.Late
-	p.draw(report.Live(report.LiveStatus{
-		Elapsed: iv.Start.Add(iv.Length).Sub(p.start), Total: p.total,
-		OpsPerSec: float64(ok) / iv.Length.Seconds(), P99: hist.Percentile(merged, 99),
-		Errors: p.errors, Late: p.late,
-	}))
+	p.draw(p.tally.Add(iv))
 }
 
 func (p *progress) draw(line string) {

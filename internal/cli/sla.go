@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -20,20 +21,19 @@ import (
 
 // slaFlags configure an SLA study.
 type slaFlags struct {
-	tps               string
+	tps               study.Rates
 	tpsStart, tpsStep float64
 	tpsMax            float64
-	p99, p95, p999    string
-	duration, warmup  string
+	sla               study.SLA
 	runs              int
 	modes             string
 	stage             string
-	threads           string
+	base              *spec.Scenario // duration, warmup and threads
 	studyFlags
 }
 
 func (a *app) slaCmd() *cobra.Command {
-	var f slaFlags
+	f := slaFlags{sla: study.SLA{MinRateFraction: study.DefaultRateFraction}, base: &spec.Scenario{Workload: "ledger", Name: study.TestName}}
 	cmd := &cobra.Command{
 		Use:   "sla",
 		Short: "Durable transactions at a fixed rate, judged against a p99 SLA (ledger workload)",
@@ -58,19 +58,17 @@ modes fail (or --tps-max).`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSLA(cmd.Context(), f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.tps, "tps", "", "target transactions per second: a list (500,1000) or auto (required)")
+	fl.Var(&f.tps, "tps", "target transactions per second: a list (500,1000) or auto (required)")
 	fl.Float64Var(&f.tpsStart, "tps-start", 250, "auto: first rate")
 	fl.Float64Var(&f.tpsStep, "tps-step", 250, "auto: step between rates")
 	fl.Float64Var(&f.tpsMax, "tps-max", 100000, "auto: highest rate tried")
-	fl.StringVar(&f.p99, "p99", "", "SLA on p99 latency, e.g. 20ms (required)")
-	fl.StringVar(&f.p95, "p95", "", "also require p95 within this")
-	fl.StringVar(&f.p999, "p999", "", "also require p99.9 within this")
-	fl.StringVar(&f.duration, "duration", "30s", "measured phase of each run")
-	fl.StringVar(&f.warmup, "warmup", "5s", "warm-up of each run")
+	slaBoundFlags(fl, &f.sla, "SLA on p99 latency, e.g. 20ms (required)")
+	fl.Var(f.base.Flag("duration", "30s"), "duration", "measured phase of each run")
+	fl.Var(f.base.Flag("warmup", "5s"), "warmup", "warm-up of each run")
 	fl.IntVar(&f.runs, "runs", 5, "runs per mode and rate")
 	fl.StringVar(&f.modes, "modes", workload.ModePerOp+","+workload.ModeClientBulk, "modes to compare")
 	fl.StringVar(&f.stage, "stage", "", "free-text stage of a tuning journey (see 'sla journey'); part of the result's _id")
-	fl.StringVar(&f.threads, "threads", "", "most transactions in flight (default 64)")
+	fl.Var(f.base.Flag("threads", ""), "threads", "most transactions in flight (default 64)")
 	f.add(fl, studyHelp{each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
 		reportDir: "directory for the SLA report and the runs' reports"})
 	cmd.AddCommand(a.slaJourneyCmd())
@@ -78,10 +76,9 @@ modes fail (or --tps-max).`,
 }
 
 func (a *app) runSLA(ctx context.Context, f slaFlags) error {
-	s, err := f.study()
-	if err != nil {
-		return usage(err)
-	}
+	f.base.Database, f.base.Label = f.database, f.label
+	s := study.SLAStudy{SLA: f.sla, Rates: f.tps.Search(study.Ladder{Start: f.tpsStart, Step: f.tpsStep, Max: f.tpsMax}),
+		Runs: f.runs, Modes: strings.Split(f.modes, ","), Stage: f.stage, Base: study.Base{Scenario: f.base, Params: f.params}}
 	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
 		s.Base.Scenario.URI = run.target.URI
 		res, err := s.Run(ctx, run.env())
@@ -89,40 +86,11 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 	})
 }
 
-// study validates the flags and returns the SLA study they describe.
-func (f slaFlags) study() (study.SLAStudy, error) {
-	var errs []error
-	sla, err := study.ParseSLA(f.p99, f.p95, f.p999)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--p99/--p95/--p999: %w", err))
-	}
-	var rates study.Search
-	list, auto, err := study.ParseRates("--tps", f.tps)
-	switch {
-	case f.tps == "":
-		errs = append(errs, errors.New("--tps: required: a list of rates such as 500,1000, or auto"))
-	case err != nil:
-		errs = append(errs, err)
-	case auto && (f.tpsStart <= 0 || f.tpsStep <= 0):
-		errs = append(errs, errors.New("--tps auto: --tps-start and --tps-step must be positive"))
-	case auto:
-		rates = study.Ladder{Start: f.tpsStart, Step: f.tpsStep, Max: f.tpsMax}
-	default:
-		rates = list
-	}
-	if f.runs < 1 {
-		errs = append(errs, fmt.Errorf("--runs: got %d, want at least 1", f.runs))
-	}
-	modes := strings.Split(f.modes, ",")
-	for _, m := range modes {
-		if m != workload.ModePerOp && m != workload.ModeClientBulk {
-			errs = append(errs, fmt.Errorf("--modes: %q is not a mode: want %s and/or %s", m, workload.ModePerOp, workload.ModeClientBulk))
-		}
-	}
-	base, err := studyBase("ledger", [][2]string{{"name", study.TestName}, {"duration", f.duration}, {"warmup", f.warmup},
-		{"threads", f.threads}, {"database", f.database}, {"label", f.label}}, f.params)
-	errs = append(errs, err)
-	return study.SLAStudy{SLA: sla, Rates: rates, Runs: f.runs, Modes: modes, Stage: f.stage, Base: base}, errors.Join(errs...)
+// slaBoundFlags declares --p99, --p95 and --p999, the bounds of sla.
+func slaBoundFlags(fl *pflag.FlagSet, sla *study.SLA, p99Help string) {
+	fl.Var((*study.Bound)(&sla.P99), "p99", p99Help)
+	fl.Var((*study.Bound)(&sla.P95), "p95", "also require p95 within this")
+	fl.Var((*study.Bound)(&sla.P999), "p999", "also require p99.9 within this")
 }
 
 // finishSLA prints the tables, audits the ledger and writes the SLA
@@ -133,7 +101,7 @@ func (s *studyRun) finishSLA(ctx context.Context, res study.SLAResult, database 
 		if err := res.WriteTables(w, f); err != nil {
 			return err
 		}
-		audit = auditLedger(ctx, s.target.URI, database)
+		audit = runner.LedgerAudit(context.WithoutCancel(ctx), s.target.URI, database)
 		_, err := fmt.Fprintf(w, "\naudit: %s\n", audit)
 		return err
 	}
@@ -141,59 +109,29 @@ func (s *studyRun) finishSLA(ctx context.Context, res study.SLAResult, database 
 	return s.finish(len(res.Runs), tables, "sla-"+time.Now().UTC().Format("20060102T150405Z"), render)
 }
 
-// auditLedger reconciles the ledger after the study.
-func auditLedger(ctx context.Context, uri, db string) string {
-	if db == "" {
-		db = spec.DefaultDatabase
-	}
-	a, err := runner.AuditLedger(context.WithoutCancel(ctx), uri, db)
-	if err != nil {
-		return "not done: " + err.Error()
-	}
-	if p := a.Problems(); len(p) > 0 {
-		return "FAILED: " + strings.Join(p, "; ")
-	}
-	return fmt.Sprintf("%d transfers, %d accounts: balances conserved, every entry one debit and one credit", a.Entries, a.Accounts)
-}
-
 func (a *app) slaJourneyCmd() *cobra.Command {
 	var sf storeFlags
-	var p99, p95, p999 string
+	sla := study.SLA{MinRateFraction: study.DefaultRateFraction}
 	var md bool
 	cmd := &cobra.Command{
 		Use:   "journey",
 		Short: "One row per --stage of stored SLA runs, in the order they were run",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sla, err := study.ParseSLA(p99, p95, p999)
-			if err != nil {
-				return usage(fmt.Errorf("--p99: %w", err))
+			if err := sla.Check(); err != nil {
+				return usage(err)
 			}
 			return sf.with(a, cmd, func(st store.Store) error {
 				docs, err := st.List(cmd.Context(), 0)
 				if err != nil {
 					return err
 				}
-				runs, err := study.RunsOf(docs)
-				if err != nil {
-					return err
-				}
-				if len(runs) == 0 {
-					fmt.Fprintf(a.stdout, "no SLA runs stored in %s\n", st.Where())
-					return nil
-				}
-				format := study.Text
-				if md {
-					format = study.Markdown
-				}
-				return study.WriteJourney(a.stdout, format, study.Journey(runs, sla))
+				return study.WriteJourneyOf(a.stdout, md, docs, sla, st.Where())
 			})
 		},
 	}
 	sf.add(cmd)
-	cmd.Flags().StringVar(&p99, "p99", "", "the SLA to count passes against, e.g. 20ms (required)")
-	cmd.Flags().StringVar(&p95, "p95", "", "also require p95 within this")
-	cmd.Flags().StringVar(&p999, "p999", "", "also require p99.9 within this")
+	slaBoundFlags(cmd.Flags(), &sla, "the SLA to count passes against, e.g. 20ms (required)")
 	cmd.Flags().BoolVar(&md, "markdown", false, "print a Markdown table")
 	return cmd
 }

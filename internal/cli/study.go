@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -75,19 +74,6 @@ func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 	}
 	s.reports = append(s.reports, path)
 	return nil
-}
-
-// studyBase is a study's scenario from its command's settings (flag name
-// → text, "" not given) and -p parameters.
-func studyBase(workloadName string, settings [][2]string, params []string) (study.Base, error) {
-	sc := &spec.Scenario{Workload: workloadName}
-	var errs []error
-	for _, kv := range settings {
-		if kv[1] != "" {
-			errs = append(errs, sc.SetFlag(kv[0], kv[1]))
-		}
-	}
-	return study.Base{Scenario: sc, Params: params}, errors.Join(errs...)
 }
 
 // finish prints the tables of a study that made runs, after its

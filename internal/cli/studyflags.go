@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -59,3 +60,14 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	s.registry = reg
 	return run(s)
 }
+
+// The typed flag values of spec and study are flag values.
+var (
+	_ pflag.Value = (*spec.SettingFlag)(nil)
+	_ pflag.Value = (*spec.Duration)(nil)
+	_ pflag.Value = (*spec.Rate)(nil)
+	_ pflag.Value = (*spec.Size)(nil)
+	_ pflag.Value = (*study.Bound)(nil)
+	_ pflag.Value = (*study.Rates)(nil)
+	_ pflag.Value = (*study.Costs)(nil)
+)

@@ -62,15 +62,16 @@ func (a *app) renderTemplate(cmd *cobra.Command, path string, f tablesFlags) err
 // results database and writes it where f says; wrote, if set, is called
 // once the document is written.
 func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlags, wrote func()) error {
-	if _, err := template.Parse(md); err != nil && !f.keepGoing {
-		return template.Named(err, name)
+	opts := template.Options{Name: name, KeepGoing: f.keepGoing}
+	if err := template.Check(md, opts); err != nil {
+		return err
 	}
 	return f.results.with(a, cmd, func(st store.Store) error {
 		src, ok := st.(*store.Mongo)
 		if !ok {
 			return fmt.Errorf("tables: the results store %s cannot run aggregation pipelines", st.Where())
 		}
-		out, rerr := template.Render(cmd.Context(), md, src, template.Options{Name: name, KeepGoing: f.keepGoing})
+		out, rerr := template.Render(cmd.Context(), md, src, opts)
 		if out != nil {
 			if err := a.writeRendered(f.out, out); err != nil {
 				return errors.Join(rerr, err)

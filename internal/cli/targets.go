@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/result"
@@ -12,70 +11,6 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 )
-
-// targetFlags are the flags that describe where a study runs, with --uri
-// and --label: a targets file, or one target from --uri (or the embedded
-// server) with a label, an instance description and a price.
-type targetFlags struct {
-	file, instance, price string
-}
-
-// targets returns the deployments a study runs on, in order: those of the
-// targets file, or one built from the flags (uri, else $MONGOBENCH_URI,
-// else empty for the embedded server).
-func (f targetFlags) targets(uri, label string) ([]spec.Target, error) {
-	if f.file != "" {
-		for flag, v := range map[string]string{"--uri": uri, "--label": label, "--instance": f.instance, "--price": f.price} {
-			if v != "" {
-				return nil, usage(fmt.Errorf("%s: not valid with --targets (each target of %s has its own)", flag, f.file))
-			}
-		}
-		ts, err := spec.ParseTargetsFile(f.file)
-		if err != nil {
-			return nil, usage(err)
-		}
-		if err := checkCPUs(f.file, ts); err != nil {
-			return nil, usage(err)
-		}
-		return ts, nil
-	}
-	if uri == "" {
-		uri = env("MONGOBENCH_URI")
-	}
-	t := spec.Target{Label: label, URI: uri}
-	var errs []error
-	if f.instance != "" {
-		in, err := spec.ParseInstance("--instance", f.instance)
-		errs = append(errs, err)
-		t.Instance = in
-	}
-	if f.price != "" {
-		p, err := spec.ParsePrice(f.price)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--price: %w", err))
-		}
-		t.Price = &p
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, usage(err)
-	}
-	return []spec.Target{t}, nil
-}
-
-// checkCPUs reports profiles pinned to CPUs this process may not use
-// (taskset would fail only once the server starts).
-func checkCPUs(file string, ts []spec.Target) error {
-	var errs []error
-	for i, t := range ts {
-		if t.Profile == nil {
-			continue
-		}
-		if err := server.CheckCPUs(t.Profile.CPUList()); err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: targets[%d].profile.cpus: %q %w", file, t.Line, i, t.Profile.CPUs, err))
-		}
-	}
-	return errors.Join(errs...)
-}
 
 // onTarget runs fn against one target: a profile gets a server of its own,
 // started here and stopped (its data removed) when fn returns, also on an

@@ -26,9 +26,13 @@ type CalibrateResult struct {
 	Steps []ThreadStep
 }
 
-// Check builds the first step's scenario, so that a bad workload or
-// parameter fails before anything connects.
+// Check says what is wrong with the calibration's settings (naming
+// their flags), then builds the first step's scenario, so that a bad
+// workload or parameter fails before anything connects.
 func (c CalibrateStudy) Check(env Env) error {
+	if err := c.check(); err != nil {
+		return err
+	}
 	n, ok := c.Search.Next(nil)
 	if !ok {
 		return nil

@@ -83,7 +83,8 @@ func (l Ladder) Next(tried []Trial) (float64, bool) {
 
 // ParseRates reads a list of target rates such as "500,1000" or
 // "1k/s, 2k/s" (see spec.ParseRate), or "auto": a search decides the
-// rates. Every rate that does not parse is an error that names flag.
+// rates. Every rate that does not parse is an error that names flag,
+// when given.
 func ParseRates(flag, text string) (rates List, auto bool, err error) {
 	if text == "auto" {
 		return nil, true, nil
@@ -92,7 +93,10 @@ func ParseRates(flag, text string) (rates List, auto bool, err error) {
 	for _, part := range strings.Split(text, ",") {
 		r, err := spec.ParseRate(strings.TrimSpace(part))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %q: %w", flag, part, err))
+			if flag != "" {
+				err = fmt.Errorf("%s: %q: %w", flag, part, err)
+			}
+			errs = append(errs, err)
 			continue
 		}
 		rates = append(rates, float64(r))

@@ -169,3 +169,12 @@ func plural(n int64, noun string) string {
 	}
 	return count(n) + " " + noun + "s"
 }
+
+// Check says what is wrong with the bounds given on the command line:
+// p99 is required.
+func (s SLA) Check() error {
+	if s.P99 <= 0 {
+		return errors.New("--p99: required: an SLA needs a p99 bound, such as 20ms")
+	}
+	return nil
+}

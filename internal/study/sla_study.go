@@ -29,9 +29,14 @@ type SLAResult struct {
 	Runs  []Run
 }
 
-// Check builds the first run's scenario, so that a bad parameter fails
-// before anything connects.
+// Check says what is wrong with the study's settings (naming their
+// flags: --p99, --tps, --runs, --modes, the modes the registry's ledger
+// knows), then builds the first run's scenario, so that a bad parameter
+// fails before anything connects.
 func (s SLAStudy) Check(env Env) error {
+	if err := s.check(ledgerModes(env.Registry, s.Base)); err != nil {
+		return err
+	}
 	tps, ok := s.Rates.Next(nil)
 	if !ok || len(s.Modes) == 0 {
 		return nil

@@ -347,8 +347,8 @@ func TestStudiesBadScenario(t *testing.T) {
 	bad := Base{Scenario: &spec.Scenario{Workload: "kv"}, Params: []string{"nope=1"}}
 	checks := map[string]error{
 		"sweep":     SweepStudy{Base: bad, Rates: List{100}, Repeat: 1}.Check(env),
-		"sla":       SLAStudy{Base: Base{Scenario: &spec.Scenario{Workload: "ledger"}, Params: []string{"accounts=1"}}, Rates: List{100}, Modes: []string{"per-op"}}.Check(env),
-		"calibrate": CalibrateStudy{Base: bad, Search: Calibration{Start: 1, Factor: 2, Max: 2}}.Check(env),
+		"sla":       SLAStudy{Base: Base{Scenario: &spec.Scenario{Workload: "ledger"}, Params: []string{"accounts=1"}}, SLA: SLA{P99: time.Millisecond}, Rates: List{100}, Runs: 1, Modes: []string{"per-op"}}.Check(env),
+		"calibrate": CalibrateStudy{Base: bad, Search: Calibration{Start: 1, Factor: 2, Max: 2, MinGain: DefaultMinGain}}.Check(env),
 	}
 	for name, err := range checks {
 		var se *spec.Error

@@ -30,9 +30,13 @@ type SweepResult struct {
 	Steps []Step
 }
 
-// Check builds the first step's scenario, so that a bad workload or
-// parameter fails before anything connects.
+// Check says what is wrong with the sweep's settings (naming their
+// flags), then builds the first step's scenario, so that a bad workload
+// or parameter fails before anything connects.
 func (s SweepStudy) Check(env Env) error {
+	if err := s.check(); err != nil {
+		return err
+	}
 	rate, ok := s.Rates.Next(nil)
 	if !ok {
 		return nil

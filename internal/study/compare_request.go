@@ -1,0 +1,81 @@
+package study
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// CompareStudy is one invocation of mongobench compare: the latest stored
+// sweep of each label (of Workload, when given) under Criteria, the first
+// label compared with each of the others.
+type CompareStudy struct {
+	Labels   []string
+	Workload string // "": each label's latest sweep
+	Costs    Costs  // prices given by label; the others come from the sweeps
+	Criteria Criteria
+}
+
+// Check says what is wrong with the comparison's settings, naming their
+// flags.
+func (s CompareStudy) Check() error {
+	var errs []error
+	if len(s.Labels) < 2 {
+		errs = append(errs, errors.New("--label: give at least two, such as --label r6g --label r5"))
+	}
+	for i, l := range s.Labels {
+		if l == "" || slices.Contains(s.Labels[:i], l) {
+			errs = append(errs, fmt.Errorf("--label: %q is empty or given twice", l))
+		}
+	}
+	errs = append(errs, s.Criteria.Check())
+	for _, label := range slices.Sorted(maps.Keys(s.Costs)) {
+		if !slices.Contains(s.Labels, label) {
+			errs = append(errs, fmt.Errorf("--cost-per-hour: %q names no --label", label+"="+strconv.FormatFloat(s.Costs[label], 'f', -1, 64)))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Sweeps reads the stored sweep runs of a label, of the workload when it
+// is not empty.
+type Sweeps func(label, workload string) ([]result.Doc, error)
+
+// Run compares the labels' stored sweeps, read with sweeps from the store
+// where names. A label without a stored sweep is an error that says so.
+func (s CompareStudy) Run(sweeps Sweeps, where string) (Comparison, error) {
+	var cs []Contender
+	for _, label := range s.Labels {
+		docs, err := sweeps(label, s.Workload)
+		if err != nil {
+			return Comparison{}, err
+		}
+		if len(docs) == 0 {
+			what := "no stored sweep has label " + strconv.Quote(label)
+			if s.Workload != "" {
+				what += " and workload " + s.Workload
+			}
+			return Comparison{}, fmt.Errorf("%s in %s (run 'mongobench sweep --label %s' first)", what, where, label)
+		}
+		c := Contender{Label: label, Docs: docs}
+		if v, ok := s.Costs[label]; ok {
+			c.Cost = &v
+		}
+		cs = append(cs, c)
+	}
+	return CompareSweeps(cs, s.Criteria)
+}
+
+// WriteJSON writes the comparison as one indented JSON object: the
+// criteria, the profiles and the pairs.
+func (c Comparison) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"criteria": c.Criteria.String(), "profiles": c.Profiles, "pairs": c.Pairs})
+}
