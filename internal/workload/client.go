@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/wire"
 )
@@ -90,4 +91,13 @@ func closeWire(w *wireColl) error {
 		return nil
 	}
 	return w.Close()
+}
+
+// clientRun is the Run of a workload whose workers share nothing but the
+// client choice (parameter client): newTask makes each worker's task.
+func clientRun(env Env, p spec.Params, workload string, newTask func(Env, spec.Params, Client, int) (engine.Task, error)) Run {
+	c := ChooseClient(env.URI, p.String("client"))
+	return Run{Decided: c.Decided(workload), Tasks: TasksFunc(func(worker int) (engine.Task, error) {
+		return newTask(env, p, c, worker)
+	})}
 }

@@ -62,10 +62,7 @@ func (w KV) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
 	if err := w.setup(ctx, env, p); err != nil {
 		return Run{}, err
 	}
-	c := ChooseClient(env.URI, p.String("client"))
-	return Run{Decided: c.Decided(w.Name()), Tasks: TasksFunc(func(worker int) (engine.Task, error) {
-		return w.newTask(env, p, c, worker)
-	})}, nil
+	return clientRun(env, p, w.Name(), w.newTask), nil
 }
 
 func (KV) setup(ctx context.Context, env Env, p spec.Params) error {

@@ -179,32 +179,9 @@ func (w Workload) Params() []spec.ParamSpec {
 }
 
 // Properties converts validated parameters into YCSB properties: the
-// preset, then each declared property given in p, through Set.
+// preset, then each YCSB property given in p (core.FromParams).
 func (w Workload) Properties(p spec.Params) (core.Properties, error) {
-	props := w.preset()
-	for _, d := range propertyParams {
-		v, ok := p[d.name]
-		if !ok {
-			continue
-		}
-		var text string
-		switch v := v.(type) {
-		case int64:
-			text = strconv.FormatInt(v, 10)
-		case float64:
-			text = strconv.FormatFloat(v, 'g', -1, 64)
-		case bool:
-			text = strconv.FormatBool(v)
-		case string:
-			text = v
-		default:
-			return props, fmt.Errorf("ycsb property %s: unexpected %T", d.name, v)
-		}
-		if err := props.Set(d.name, text); err != nil {
-			return props, err
-		}
-	}
-	return props, props.Validate()
+	return core.FromParams(w.Preset, p)
 }
 
 // Ops names the operation types as YCSB reports them.
