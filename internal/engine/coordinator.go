@@ -61,6 +61,7 @@ func (c *coordinator) loop(ctx context.Context, finished <-chan struct{}, stop f
 	timer := time.NewTimer(time.Until(c.e.warmEnd))
 	defer timer.Stop()
 	next := c.e.warmEnd
+	var hold <-chan time.Time // closes a phase the workers finished early
 	for {
 		select {
 		case <-timer.C:
@@ -70,13 +71,35 @@ func (c *coordinator) loop(ctx context.Context, finished <-chan struct{}, stop f
 			next = next.Add(c.e.cfg.Interval)
 			timer.Reset(time.Until(next))
 		case <-finished:
+			until := c.holdUntil()
+			if !c.stopAt.IsZero() || !time.Now().Before(until) {
+				return nil
+			}
+			finished, hold = nil, time.After(time.Until(until))
+		case <-hold:
 			return nil
 		case <-done:
 			done = nil
 			c.partial, c.reason, c.stopAt = true, "interrupted", time.Now()
 			stop(c.stopAt)
+			if hold != nil {
+				return nil
+			}
 		}
 	}
+}
+
+// holdUntil is when an open-loop phase bounded by its duration ends when
+// its workers finish before it because no slot remains (a rate below one
+// operation in what is left of the phase): the phase still lasts its
+// duration, so its rates and client CPU are over the time asked for, not
+// over the few milliseconds its last operation took. Zero otherwise.
+func (c *coordinator) holdUntil() time.Time {
+	cfg := c.e.cfg
+	if cfg.Pacer == nil || cfg.Duration <= 0 || cfg.Count > 0 {
+		return time.Time{}
+	}
+	return c.e.warmEnd.Add(cfg.Duration)
 }
 
 // tick begins the measured phase at its first call, and closes the

@@ -260,3 +260,26 @@ func TestRunFasterThanTheFirstTick(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowRateLastsItsDuration: at a rate below one operation per phase
+// (the second slot falls after the end), the workers finish after the
+// first operation, and the measured phase still lasts its duration, so its
+// rates and client CPU are over the time asked for; the verdict is not
+// client-bound.
+func TestSlowRateLastsItsDuration(t *testing.T) {
+	cfg := Config{Ops: []string{"read"}, Workers: 4, Pacer: NewConstant(0.001), Duration: 600 * time.Millisecond,
+		Interval: 200 * time.Millisecond}
+	r, err := Run(context.Background(), cfg, sleepTask(100*time.Microsecond, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.End.Sub(r.Start); got < cfg.Duration {
+		t.Errorf("measured phase: got %v, want its %v duration", got, cfg.Duration)
+	}
+	if r.Completed() != 1 || r.Partial {
+		t.Errorf("got %d operations, partial %v; want the one the schedule held, complete", r.Completed(), r.Partial)
+	}
+	if r.ClientBound {
+		t.Errorf("client-bound %v: want no verdict against the client for an idle run", r.Reasons)
+	}
+}
