@@ -191,7 +191,11 @@ func WriteCatalogTable(w io.Writer, t catalog.Test, docs []*result.Doc, labelled
 	head := append(append(append([]string{"order"}, cols...), "threads"), catalogRateColumns[t.Measure]...)
 	fmt.Fprintln(tw, strings.Join(append(head, "op", "p50 ms", "p99 ms"), "\t")+"\t")
 	for _, d := range docs {
-		row := []string{fmt.Sprint(d.Variant["order"])}
+		order := fmt.Sprint(d.Variant["order"])
+		if d.Partial {
+			order += " (partial)" // stopped early: its rates cover less than the variant
+		}
+		row := []string{order}
 		for _, c := range cols {
 			row = append(row, catalogCell(catalogField(d, c)))
 		}

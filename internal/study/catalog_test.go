@@ -313,3 +313,20 @@ func ExampleCatalogRates() {
 }
 
 func i64(v int64) *int64 { return &v }
+
+// TestWriteCatalogTableMarksPartialRows: a variant stopped early is marked
+// in its row, so its rates are not read as the variant's.
+func TestWriteCatalogTableMarksPartialRows(t *testing.T) {
+	test := findTests(t, "concurrency")[0]
+	docs := []*result.Doc{
+		{Variant: map[string]any{"order": 0, "numberOfThreads": 10}},
+		{Variant: map[string]any{"order": 1, "numberOfThreads": 20}, Partial: true},
+	}
+	var b bytes.Buffer
+	if err := study.WriteCatalogTable(&b, test, docs, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(b.String(), "(partial)"); got != 1 {
+		t.Errorf("got %d rows marked partial, want 1:\n%s", got, b.String())
+	}
+}

@@ -220,15 +220,24 @@ func Levels(steps []Step, c Criteria) []Level {
 }
 
 // Saturation returns the saturation throughput: the highest achieved rate
-// among the steps (for a target rate run several times, the mean of its
-// repetitions), and the target it was reached at; 0, 0 for no steps.
+// among the complete steps (for a target rate run several times, the mean
+// of its complete repetitions; a step stopped early is left out), and the
+// target it was reached at; 0, 0 for no complete step.
 func Saturation(steps []Step) (achieved, target float64) {
 	for _, l := range Levels(steps, Criteria{}) {
 		var sum float64
+		n := 0
 		for _, s := range l.Steps {
+			if s.Partial {
+				continue // a step cut short measured a phase it did not finish
+			}
 			sum += s.Achieved
+			n++
 		}
-		if m := sum / float64(len(l.Steps)); m > achieved {
+		if n == 0 {
+			continue
+		}
+		if m := sum / float64(n); m > achieved {
 			achieved, target = m, l.Rate
 		}
 	}

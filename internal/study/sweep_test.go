@@ -223,3 +223,18 @@ func TestSweepRender(t *testing.T) {
 		t.Errorf("no rate held: got\n%s", b.String())
 	}
 }
+
+// TestSaturationLeavesOutPartialSteps: a step stopped early (Ctrl-C) says
+// nothing about what its rate sustains, so the saturation line is read
+// from complete steps only.
+func TestSaturationLeavesOutPartialSteps(t *testing.T) {
+	cut := step(4000, 3900, 3, 6, 0)
+	cut.Partial = true
+	steps := []Step{step(1000, 1000, 1, 2, 0), step(2000, 1990, 2, 4, 0), cut}
+	if got, at := Saturation(steps); got != 1990 || at != 2000 {
+		t.Errorf("Saturation: got %v at %v, want 1990 at 2000 (the partial step left out)", got, at)
+	}
+	if got, at := Saturation([]Step{cut}); got != 0 || at != 0 {
+		t.Errorf("Saturation of a partial step alone: got %v at %v, want 0, 0", got, at)
+	}
+}
