@@ -15,6 +15,7 @@ import (
 type loadFlags struct {
 	workload string
 	studyFlags
+	ycsb ycsbFlags
 }
 
 func (a *app) loadCmd() *cobra.Command {
@@ -35,12 +36,18 @@ before its measured run phase.`,
 		Example: `  mongobench load --workload ycsb-a -p recordcount=100000
   mongobench load --workload ycsb-a -p recordcount=1000000 -p loaders=8 -p batchSize=500 --label r6g`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runLoad(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.ycsb.load(cmd.Flags(), &f); err != nil {
+				return err
+			}
+			return a.runLoad(cmd.Context(), f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
 	f.add(fl, studyHelp{each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
 		reportDir: "directory for the run's report (empty: none)"})
+	f.ycsb.add(fl)
 	return cmd
 }
 

@@ -25,6 +25,7 @@ type runFlags struct {
 	reportDir string
 	noReport  bool
 	pacing    string // hidden: how open-loop workers wait (bench/pacing.sh)
+	ycsb      ycsbFlags
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -70,7 +71,11 @@ still stores what was measured, marked partial.`,
   mongobench run scenario.yaml --label nightly --json > result.json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, err := a.scenario(cmd.Flags(), args, rf.params)
+			scenario := a.scenario
+			if len(rf.ycsb.files) > 0 {
+				scenario = rf.ycsb.scenario
+			}
+			sc, err := scenario(cmd.Flags(), args, rf.params)
 			if err != nil {
 				return err
 			}
@@ -87,6 +92,7 @@ still stores what was measured, marked partial.`,
 	cmd.Flags().BoolVar(&rf.noReport, "no-report", false, "do not write a report file")
 	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: timerfd (default), nanosleep, spin, or timer (Go timers, as before)")
 	_ = cmd.Flags().MarkHidden("pacing")
+	rf.ycsb.add(cmd.Flags())
 	return cmd
 }
 
@@ -162,6 +168,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 		return err
 	}
 	defer closeStore()
+	t.URI = rf.ycsb.withOptions(t.URI)
 	p := newProgress(a.stderr, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)

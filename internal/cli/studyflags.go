@@ -8,6 +8,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
 
 // studyFlags are the flags the study commands share: the target and its
@@ -17,6 +18,7 @@ type studyFlags struct {
 	uri, database, resultsURI, file, label string
 	params                                 []string
 	reportDir                              string
+	uriOptions                             []ycsbprops.Option // added to the target's URI (-P)
 }
 
 // studyHelp is what a command's shared flags say that differs between
@@ -56,6 +58,7 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 		return err
 	}
 	defer closeStore()
+	t.URI = ycsbprops.WithOptions(t.URI, f.uriOptions)
 	s := newStudy(a, t, st, f.reportDir)
 	s.registry = reg
 	return run(s)

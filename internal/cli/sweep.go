@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
+	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
 
 // sweepFlags configure a throughput sweep.
@@ -23,6 +24,7 @@ type sweepFlags struct {
 	costPerHour        float64
 	base               *spec.Scenario // workload, duration, warmup and threads
 	studyFlags
+	ycsb ycsbFlags
 }
 
 func (a *app) sweepCmd() *cobra.Command {
@@ -47,7 +49,12 @@ achieved rate and p99 per rate.`,
 		Example: `  mongobench sweep --workload ycsb-b -p recordcount=100000 --rates 1000,2000,5000 --sla 20ms
   mongobench sweep --workload ycsb-b --rates auto --start 500 --factor 2 --sla 20ms --repeat 3`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSweep(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.ycsb.study(ycsbprops.Sweep, cmd.Flags(), f.base, &f.studyFlags); err != nil {
+				return err
+			}
+			return a.runSweep(cmd.Context(), f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.Var(f.base.Flag("workload", ""), "workload", "workload to run (required; see 'mongobench workloads')")
@@ -63,6 +70,7 @@ achieved rate and p99 per rate.`,
 	fl.Float64Var(&f.costPerHour, "cost-per-hour", 0, "the target's price in dollars per hour, stored in cents as _id.instance.cost (for compare)")
 	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
 		reportDir: "directory for the sweep report and the runs' reports"})
+	f.ycsb.add(fl)
 	return cmd
 }
 

@@ -513,7 +513,7 @@ func (r *resolver) measurementtype(p Property, v string) *spec.Error {
 		return nil
 	}
 	e := p.at()
-	e.Problem = fmt.Sprintf("%q is not supported: mongobench records HDR histograms (per operation type, per interval and per phase), as measurementtype=hdrhistogram", v)
+	e.Problem = fmt.Sprintf("%q is not supported: mongobench records HDR histograms (per operation type, per interval and per phase)", v)
 	e.Want = "hdrhistogram"
 	return e
 }
