@@ -34,7 +34,8 @@ bytes, docsPerSec and MBPerSec, and gets its report with charts.
 'mongobench run --workload ycsb-a' loads the table again as unmeasured setup
 before its measured run phase.`,
 		Example: `  mongobench load --workload ycsb-a -p recordcount=100000
-  mongobench load --workload ycsb-a -p recordcount=1000000 -p loaders=8 -p batchSize=500 --label r6g`,
+  mongobench load --workload ycsb-a -p recordcount=1000000 -p loaders=8 -p batchSize=500 --label r6g
+  mongobench load -P workloads/workloada -p recordcount=100000 -p threadcount=8`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.ycsb.load(cmd.Flags(), &f); err != nil {

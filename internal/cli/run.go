@@ -68,7 +68,8 @@ still stores what was measured, marked partial.`,
 		Example: `  mongobench run --workload kv --rate 2000/s --duration 60s --warmup 10s
   mongobench run --workload kv --threads 32 --ops 1000000 -p records=100000 -p docSize=4KB
   mongobench run --uri mongodb://db1:27017/?replicaSet=rs0 --rate 500 --label m6i.large
-  mongobench run scenario.yaml --label nightly --json > result.json`,
+  mongobench run scenario.yaml --label nightly --json > result.json
+  mongobench run -P workloads/workloada -p recordcount=100000 -p threadcount=16 -p target=5000`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			scenario := a.scenario

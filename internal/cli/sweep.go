@@ -47,7 +47,8 @@ with the table of steps, the saturation throughput (the highest achieved
 rate), the highest target that held, and with --repeat the spread of the
 achieved rate and p99 per rate.`,
 		Example: `  mongobench sweep --workload ycsb-b -p recordcount=100000 --rates 1000,2000,5000 --sla 20ms
-  mongobench sweep --workload ycsb-b --rates auto --start 500 --factor 2 --sla 20ms --repeat 3`,
+  mongobench sweep --workload ycsb-b --rates auto --start 500 --factor 2 --sla 20ms --repeat 3
+  mongobench sweep -P workloads/workloadb -p recordcount=100000 -p threadcount=64 --rates 1000,2000,5000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.ycsb.study(ycsbprops.Sweep, cmd.Flags(), f.base, &f.studyFlags); err != nil {
