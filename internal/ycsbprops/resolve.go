@@ -320,9 +320,12 @@ func (r *resolver) params(preset string, core map[string]Property, own []Propert
 	for _, o := range own {
 		set(o, ownParams[o.Name], strings.TrimSpace(o.Value))
 	}
-	if r.cmd == Load && r.s.Threads > 0 {
+	givenLoaders := slices.ContainsFunc(own, func(p Property) bool { return p.Name == "loaders" })
+	if r.cmd == Load && r.s.Threads > 0 && !givenLoaders {
 		set(Property{Name: "threadcount", Value: strconv.Itoa(r.s.Threads), File: r.threadsAt.File, Line: r.threadsAt.Line},
 			"loaders", strconv.Itoa(r.s.Threads))
+	}
+	if r.cmd == Load {
 		r.s.Threads = 0
 	}
 }
@@ -425,7 +428,7 @@ func (r *resolver) target(p Property, v string) *spec.Error {
 	}[r.cmd]
 	if why != "" {
 		e = p.at()
-		e.Problem = "not supported: " + why
+		e.Problem = "not supported: " + why + " (-p target=0 overrides a file's target)"
 		return e
 	}
 	r.s.Rate = spec.Rate(n)

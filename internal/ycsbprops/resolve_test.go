@@ -194,6 +194,10 @@ func TestCommands(t *testing.T) {
 	if s.Workload != "ycsb-a" || s.Threads != 0 || s.Ops != 0 || !sameSet(s.Params, []string{"loaders=8", "batchSize=100"}) {
 		t.Errorf("load: got %+v, want ycsb-a with loaders=8 batchSize=100", s)
 	}
+	s, err = Resolve(Load, props(t, "p", "threadcount=8\nloaders=2"), "ycsb-a", loads)
+	if err != nil || !reflect.DeepEqual(s.Params, []string{"loaders=2"}) {
+		t.Errorf("load with loaders: got %q, %v, want loaders=2 (mongobench's own parameter wins over threadcount)", s.Params, err)
+	}
 	s, err = Resolve(Sweep, slices.Concat(workloadFile(t, "b"), props(t, "p", "threadcount=32\nmaxexecutiontime=20\ntarget=0")), "", reg)
 	if err != nil {
 		t.Fatal(err)
