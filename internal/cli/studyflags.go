@@ -17,6 +17,7 @@ type studyFlags struct {
 	uri, database, resultsURI, file, label string
 	params                                 []string
 	reportDir                              string
+	json                                   bool
 }
 
 // studyHelp is what a command's shared flags say that differs between
@@ -26,6 +27,7 @@ type studyHelp struct {
 	results   string // what --results-file appends: "results", "the result"
 	params    string // -p
 	reportDir string // --report-dir
+	json      string // --json
 }
 
 // add declares the flags on fl.
@@ -40,6 +42,9 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	}
 	if h.reportDir != "" {
 		fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", h.reportDir)
+	}
+	if h.json != "" {
+		fl.BoolVar(&f.json, "json", false, h.json)
 	}
 }
 
@@ -57,7 +62,7 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	}
 	defer closeStore()
 	s := newStudy(a, t, st, f.reportDir)
-	s.registry = reg
+	s.registry, s.json = reg, f.json
 	return run(s)
 }
 
@@ -70,4 +75,5 @@ var (
 	_ pflag.Value = (*study.Bound)(nil)
 	_ pflag.Value = (*study.Rates)(nil)
 	_ pflag.Value = (*study.Costs)(nil)
+	_ pflag.Value = (*study.Prices)(nil)
 )
