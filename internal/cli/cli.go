@@ -121,11 +121,17 @@ func flagError(err error) error {
 	if !errors.As(err, &ive) || ive.Unwrap() == nil {
 		return err
 	}
-	name, value, cause := "--"+ive.GetFlag().Name, ive.GetValue(), ive.Unwrap()
+	return valueError(ive.GetFlag(), ive.GetValue(), ive.Unwrap())
+}
+
+// valueError is the error of a flag's value refused by the flag: one line
+// naming the flag, the value and, where the flag says, what is valid.
+func valueError(f *pflag.Flag, value string, cause error) error {
+	name := "--" + f.Name
 	var ne *strconv.NumError
 	switch {
 	case errors.As(cause, &ne):
-		return fmt.Errorf("%s: %q is not valid: want a number (%s)", name, value, ive.GetFlag().Value.Type())
+		return fmt.Errorf("%s: %q is not valid: want a number (%s)", name, value, f.Value.Type())
 	case strings.Contains(cause.Error(), value):
 		return fmt.Errorf("%s: %w", name, cause)
 	}

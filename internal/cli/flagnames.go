@@ -17,7 +17,7 @@ import (
 
 // One name per concept: a flag means the same under every command, and
 // its environment variable, MONGOBENCH_<FLAG>, sets its default wherever
-// the flag exists. A flag's former name stays accepted as a hidden alias
+// the flag exists. A flag's deprecated name stays accepted as a hidden alias
 // that prints a one-line deprecation note.
 
 // envPrefix starts every variable mongobench reads.
@@ -87,7 +87,7 @@ func flagsFromEnv(cmd *cobra.Command) error {
 			return
 		}
 		if err := f.Value.Set(v); err != nil {
-			errs = append(errs, fmt.Errorf("%s=%s: --%s: %w", name, redact(v), f.Name, err))
+			errs = append(errs, fmt.Errorf("%s=%s: %w", name, redact(v), valueError(f, v, err)))
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -97,7 +97,7 @@ func flagsFromEnv(cmd *cobra.Command) error {
 }
 
 // flagVariables maps every flag's variable, over every command, to its
-// flag; deprecated maps the variables of former names to their flag's.
+// flag; deprecated maps the variables of deprecated names to their flag's.
 func flagVariables(root *cobra.Command) (vars, deprecated map[string]string) {
 	vars, deprecated = map[string]string{}, map[string]string{}
 	var walk func(c *cobra.Command)
@@ -131,7 +131,7 @@ func (a *app) warnUnknownEnv(root *cobra.Command) {
 			continue
 		}
 		if to, ok := deprecated[name]; ok {
-			a.say("warning: %s is not read: --%s is the flag's former name; set %s (--%s)\n", name, strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(name, envPrefix), "_", "-")), envName(to), to)
+			a.say("warning: %s is not read: --%s is a deprecated name of --%s; set %s\n", name, strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(name, envPrefix), "_", "-")), to, envName(to))
 			continue
 		}
 		near := spec.Nearest(name, append(slices.Clone(known), envOnly...))
@@ -144,7 +144,7 @@ func (a *app) warnUnknownEnv(root *cobra.Command) {
 }
 
 // quietDeprecations sends every command's flag notes (the deprecation
-// of a former name) to stderr, never into the output a script reads.
+// of a deprecated name) to stderr, never into the output a script reads.
 func (a *app) quietDeprecations(c *cobra.Command) {
 	c.Flags().SetOutput(a.stderr)
 	for _, s := range c.Commands() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
 )
 
@@ -63,10 +64,11 @@ one is installed (asked with --version; no server is started).`,
 	return cmd
 }
 
-// collectVersions reads the build's own record (runtime/debug) and asks
+// collectVersions reads the build's own record (runtime/debug; the
+// driver's version constant when the binary has none) and asks
 // the embedded server's binary, if one is installed, for its version.
 func collectVersions(ctx context.Context) versions {
-	v := versions{Version: Version, Go: runtime.Version(), Driver: "unknown"}
+	v := versions{Version: Version, Go: runtime.Version(), Driver: "v" + runner.DriverVersion()} // a test binary records no modules
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range info.Deps {
 			if d.Path == driverModule {
