@@ -36,6 +36,21 @@ var envOnly = []string{
 // aliasOf is the annotation a deprecated alias carries: its flag's name.
 const aliasOf = "mongobench-alias-of"
 
+// alternatives are flags of which a command reads one: a variable does
+// not set one of them when the command line gives another.
+var alternatives = [][]string{{"results", "results-file"}}
+
+// givenOrAlternative reports whether the command line gives the flag or
+// one it is an alternative to.
+func givenOrAlternative(fs *pflag.FlagSet, name string) bool {
+	for _, group := range alternatives {
+		if slices.Contains(group, name) {
+			return slices.ContainsFunc(group, func(n string) bool { return explicit(fs, n) })
+		}
+	}
+	return explicit(fs, name)
+}
+
 // envName is a flag's environment variable: --max-lag is MONGOBENCH_MAX_LAG.
 func envName(flag string) string {
 	return envPrefix + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
@@ -83,7 +98,7 @@ func flagsFromEnv(cmd *cobra.Command) error {
 			return
 		}
 		v := env(name)
-		if v == "" || explicit(fs, f.Name) {
+		if v == "" || givenOrAlternative(fs, f.Name) {
 			return
 		}
 		if err := f.Value.Set(v); err != nil {
