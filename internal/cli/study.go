@@ -60,7 +60,9 @@ func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 	if err := s.app.save(ctx, s.store, d); err != nil {
 		return err
 	}
-	s.docs = append(s.docs, *d)
+	if s.json {
+		s.docs = append(s.docs, *d)
+	}
 	for _, n := range d.Notes {
 		if !s.noted[n] {
 			s.app.say("note: %s\n", n)
