@@ -57,7 +57,7 @@ of steps and the knee.`,
 	fl.Var(f.base.Flag("duration", "10s"), "duration", "measured phase of each step")
 	fl.Var(f.base.Flag("warmup", "2s"), "warmup", "warm-up of each step")
 	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
-		reportDir: "directory for the calibration report and the runs' reports (empty: none)"})
+		reportDir: "directory for the calibration report and the runs' reports (empty: none)", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	f.ycsb.add(fl)
 	return cmd
 }

@@ -47,7 +47,7 @@ before its measured run phase.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
 	f.add(fl, studyHelp{each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
-		reportDir: "directory for the run's report (empty: none)"})
+		reportDir: "directory for the run's report (empty: none)", json: "print the stored result document as JSON instead of the summary line"})
 	f.ycsb.add(fl)
 	return cmd
 }
@@ -67,7 +67,13 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 		if d == nil {
 			return err
 		}
-		fmt.Fprintln(a.stdout, study.LoadLine(d))
+		if f.json {
+			if jerr := a.printJSON(d); jerr != nil {
+				return errors.Join(err, jerr)
+			}
+		} else {
+			fmt.Fprintln(a.stdout, study.LoadLine(d))
+		}
 		a.say("result %s stored in %s\n", d.RunID, s.store.Where())
 		for _, p := range s.reports {
 			a.say("report: %s\n", p)

@@ -16,9 +16,9 @@ import (
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
-// runFlags are the run command's own flags; scenario settings are plain
-// string flags handed to spec.Scenario.SetFlag, so flags and files are
-// checked by the same code.
+// runFlags are the run command's own flags; scenario settings are
+// settingValue flags whose text is handed to spec.Scenario.SetFlag, so
+// flags and files are checked by the same code.
 type runFlags struct {
 	params    []string
 	json      bool
@@ -45,7 +45,7 @@ var scenarioFlags = []struct{ name, help string }{
 	{"label", "free-text label, e.g. the instance type; part of the result's _id"},
 	{"tags", "comma-separated tags stored with the result"},
 	{"repetition", "repetition number within a series"},
-	{"results-uri", "MongoDB URI for results (default: $MONGOBENCH_RESULTS_URI, else the target server), database mongobench"},
+	{"results", "MongoDB URI for results (default: $MONGOBENCH_RESULTS_URI, else the target server), database mongobench"},
 	{"results-file", "append the result to this JSON Lines file instead of a results collection"},
 }
 
@@ -84,9 +84,9 @@ still stores what was measured, marked partial.`,
 		},
 	}
 	for _, f := range scenarioFlags {
-		cmd.Flags().String(f.name, "", f.help)
+		cmd.Flags().Var(newSettingValue(f.name), f.name, f.help)
 	}
-	cmd.Flags().String("results", "", "same as --results-uri")
+	deprecatedAlias(cmd.Flags(), "results-uri", "results")
 	cmd.Flags().StringArrayVarP(&rf.params, "param", "p", nil, "workload parameter name=value, repeatable (see 'mongobench workloads')")
 	cmd.Flags().BoolVar(&rf.json, "json", false, "print the result document as JSON instead of the summary")
 	cmd.Flags().StringVar(&rf.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and its charts")
@@ -125,6 +125,9 @@ func (a *app) scenario(fs *pflag.FlagSet, args []string, params []string) (*spec
 	return sc, nil
 }
 
+// applyFlags sets the settings the flags give over the file's. A setting
+// given by its MONGOBENCH_ variable only (a default) does not override the
+// file.
 func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {
 	var errs []error
 	set := func(name, value string) {
@@ -132,26 +135,25 @@ func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {
 			errs = append(errs, err)
 		}
 	}
-	if fs.Changed("results") {
-		set("results-uri", mustGet(fs, "results"))
+	fromFile := func(name string) bool {
+		if name == "results" || name == "results-file" {
+			return sc.Given("results") || sc.Given("results-file") // one store
+		}
+		return sc.Given(name)
 	}
 	for _, f := range scenarioFlags {
-		if fs.Changed(f.name) {
-			set(f.name, mustGet(fs, f.name))
+		v := fs.Lookup(f.name).Value.(*settingValue)
+		if explicit(fs, f.name) || v.set && !fromFile(f.name) {
+			set(f.name, v.text)
 		}
 	}
 	if sc.URI == "" && env("MONGOBENCH_URI") != "" {
 		set("uri", env("MONGOBENCH_URI"))
 	}
 	if sc.ResultsURI == "" && sc.ResultsFile == "" && env("MONGOBENCH_RESULTS_URI") != "" {
-		set("results-uri", env("MONGOBENCH_RESULTS_URI"))
+		set("results", env("MONGOBENCH_RESULTS_URI"))
 	}
 	return errors.Join(errs...)
-}
-
-func mustGet(fs *pflag.FlagSet, name string) string {
-	v, _ := fs.GetString(name) // every scenario flag is a string flag
-	return v
 }
 
 func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) error {

@@ -19,6 +19,7 @@ type studyFlags struct {
 	params                                 []string
 	reportDir                              string
 	uriOptions                             []ycsbprops.Option // added to the target's URI (-P)
+	json                                   bool
 }
 
 // studyHelp is what a command's shared flags say that differs between
@@ -28,6 +29,7 @@ type studyHelp struct {
 	results   string // what --results-file appends: "results", "the result"
 	params    string // -p
 	reportDir string // --report-dir
+	json      string // --json
 }
 
 // add declares the flags on fl.
@@ -42,6 +44,9 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	}
 	if h.reportDir != "" {
 		fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", h.reportDir)
+	}
+	if h.json != "" {
+		fl.BoolVar(&f.json, "json", false, h.json)
 	}
 }
 
@@ -60,7 +65,7 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	defer closeStore()
 	t.URI = ycsbprops.WithOptions(t.URI, f.uriOptions)
 	s := newStudy(a, t, st, f.reportDir)
-	s.registry = reg
+	s.registry, s.json = reg, f.json
 	return run(s)
 }
 
@@ -73,4 +78,5 @@ var (
 	_ pflag.Value = (*study.Bound)(nil)
 	_ pflag.Value = (*study.Rates)(nil)
 	_ pflag.Value = (*study.Costs)(nil)
+	_ pflag.Value = (*study.Prices)(nil)
 )

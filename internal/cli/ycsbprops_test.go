@@ -193,7 +193,7 @@ func TestYCSBPropertyFileErrors(t *testing.T) {
 		{[]string{"run", "-P", workloada, "scenario.yaml"}, []string{"-P: YCSB property files take the place of a scenario file"}},
 		{[]string{"run", "-P", workloada, "--workload", "kv"}, []string{`--workload: "kv" is not valid`}},
 		{[]string{"run", "-P", workloada, "-p", "threadcount"}, []string{`-p: "threadcount" is not valid: want name=value`}},
-		{[]string{"sweep", "-P", workloada, "-p", "target=1000", "--rates", "100"}, []string{"-p target: not supported: sweep sets the rate of each step (--rates)"}},
+		{[]string{"sweep", "-P", workloada, "-p", "target=1000", "--rate", "100"}, []string{"-p target: not supported: sweep sets the rate of each step (--rate)"}},
 		{[]string{"calibrate", "-P", workloada, "-p", "threadcount=8"}, []string{"-p threadcount: not supported by calibrate"}},
 		{[]string{"load", "-P", workloada, "-p", "target=1000"}, []string{"-p target: not supported: 'mongobench load' inserts as fast as its loaders go"}},
 	}

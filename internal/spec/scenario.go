@@ -170,10 +170,13 @@ func keysUnder(parent string) []string {
 }
 
 // flagName returns the command-line form of a key path: "--max-lag",
-// "--results-uri", "-p records".
+// "--results" (the results URI), "--results-file", "-p records".
 func flagName(path string) string {
 	if name, ok := strings.CutPrefix(path, "params."); ok {
 		return "-p " + name
+	}
+	if path == "results.uri" {
+		return "--results"
 	}
 	var b strings.Builder
 	b.WriteString("--")
@@ -192,9 +195,13 @@ func flagName(path string) string {
 }
 
 // flagKey maps a flag name (with or without dashes, in flag or key form) to
-// its key path; ok is false for flags SetFlag does not handle.
+// its key path; ok is false for flags SetFlag does not handle. The results
+// URI's flag is --results; its deprecated name --results-uri maps to it too.
 func flagKey(flag string) (string, bool) {
 	name := strings.TrimLeft(flag, "-")
+	if name == "results-uri" {
+		return "results.uri", true
+	}
 	for _, f := range fields {
 		if f.key == "params" || f.key == "results" {
 			continue
@@ -209,7 +216,7 @@ func flagKey(flag string) (string, bool) {
 func flagNames() []string {
 	var names []string
 	for _, f := range fields {
-		if _, ok := flagKey(f.key); ok {
+		if _, ok := flagKey(f.key); ok && f.key != "results" {
 			names = append(names, strings.TrimPrefix(flagName(f.key), "--"))
 		}
 	}
@@ -231,6 +238,17 @@ func (s *Scenario) SetFlag(flag, value string) error {
 	}
 	*s.origin().key(key) = keyState{given: true, flag: true}
 	return nil
+}
+
+// Given reports whether the setting a flag names, such as "rate", was set
+// by the scenario file or a flag; false for a name that is no setting.
+func (s *Scenario) Given(flag string) bool {
+	key, ok := flagKey(flag)
+	if !ok || s.src == nil {
+		return false
+	}
+	k, ok := s.src.keys[key]
+	return ok && k.given
 }
 
 // SetParam sets a workload parameter from a "-p name=value" assignment for

@@ -422,7 +422,7 @@ func (r *resolver) target(p Property, v string) *spec.Error {
 		return e
 	}
 	why := map[Command]string{
-		Sweep:     "sweep sets the rate of each step (--rates)",
+		Sweep:     "sweep sets the rate of each step (--rate)",
 		Calibrate: "calibrate runs closed loop",
 		Load:      "'mongobench load' inserts as fast as its loaders go",
 	}[r.cmd]

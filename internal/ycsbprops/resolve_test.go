@@ -215,7 +215,7 @@ func TestCommands(t *testing.T) {
 		{Load, "dotransactions=true", "dotransactions: the transaction phase is 'mongobench run'"},
 		{Load, "threadcount=300", `threadcount: "300" is not valid: want an integer between 1 and 256`},
 		{Run, "dotransactions=false", "dotransactions: the load phase is 'mongobench load'"},
-		{Sweep, "target=100", "target: not supported: sweep sets the rate of each step (--rates)"},
+		{Sweep, "target=100", "target: not supported: sweep sets the rate of each step (--rate)"},
 		{Calibrate, "threadcount=4", "threadcount: not supported by calibrate"},
 		{Calibrate, "target=100", "target: not supported: calibrate runs closed loop"},
 	}
