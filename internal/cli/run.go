@@ -40,6 +40,7 @@ var scenarioFlags = []struct{ name, help string }{
 	{"warmup", "unmeasured phase before the measured one, e.g. 10s"},
 	{"interval", "reporting interval (default 1s)"},
 	{"max-lag", "open loop: an operation later than this behind its schedule is dropped and counted (default 10s)"},
+	{"arrival", "open loop: constant (evenly spaced, default) or poisson (exponential gaps averaging --rate, seeded by --seed)"},
 	{"seed", "random seed (default 1)"},
 	{"label", "free-text label, e.g. the instance type; part of the result's _id"},
 	{"tags", "comma-separated tags stored with the result"},

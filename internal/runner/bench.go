@@ -183,7 +183,10 @@ func (r *run) engineConfig() engine.Config {
 		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
 		Pacing: r.opts.Pacing,
 	}
-	if sc.Rate > 0 {
+	switch {
+	case sc.Rate > 0 && sc.Arrival == spec.ArrivalPoisson:
+		cfg.Pacer = engine.NewPoisson(float64(sc.Rate), uint64(sc.Seed))
+	case sc.Rate > 0:
 		cfg.Pacer = engine.NewConstant(float64(sc.Rate))
 	}
 	return cfg
