@@ -80,6 +80,8 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	fl.StringVar(&f.target.File, "targets", "", "YAML file of targets (URIs or local profiles) to run each test on, in order")
 	fl.StringVar(&f.target.Instance, "instance", "", "the target's description, e.g. '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100, vCPU: 4, ramGB: 16}'")
 	fl.StringVar(&f.target.Price, "price", "", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
+	fl.StringVar(&f.target.HostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
+	fl.StringVar(&f.target.HostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
 	f.add(fl, studyHelp{each: "every variant", results: "results"})
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")

@@ -41,6 +41,8 @@ var scenarioFlags = []struct{ name, help string }{
 	{"interval", "reporting interval (default 1s)"},
 	{"max-lag", "open loop: an operation later than this behind its schedule is dropped and counted (default 10s)"},
 	{"arrival", "open loop: constant (evenly spaced, default) or poisson (exponential gaps averaging --rate, seeded by --seed)"},
+	{"host-metrics", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc"},
+	{"host-device", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)"},
 	{"seed", "random seed (default 1)"},
 	{"label", "free-text label, e.g. the instance type; part of the result's _id"},
 	{"tags", "comma-separated tags stored with the result"},

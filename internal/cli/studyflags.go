@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/pflag"
 
@@ -15,6 +16,7 @@ import (
 // runs, and where their reports go.
 type studyFlags struct {
 	uri, database, resultsURI, file, label string
+	hostMetrics, hostDevice                string
 	params                                 []string
 	reportDir                              string
 }
@@ -26,6 +28,9 @@ type studyHelp struct {
 	results   string // what --results-file appends: "results", "the result"
 	params    string // -p
 	reportDir string // --report-dir
+	// hostMetrics declares --host-metrics and --host-device (commands
+	// that measure one target from these flags).
+	hostMetrics bool
 }
 
 // add declares the flags on fl.
@@ -35,6 +40,10 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
 	fl.StringVar(&f.file, "results-file", "", "append "+h.results+" to this JSON Lines file instead")
 	fl.StringVar(&f.label, "label", "", "label stored with "+h.each+", e.g. the instance type")
+	if h.hostMetrics {
+		fl.StringVar(&f.hostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
+		fl.StringVar(&f.hostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
+	}
 	if h.params != "" {
 		fl.StringArrayVarP(&f.params, "param", "p", nil, h.params)
 	}
@@ -51,11 +60,17 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	if err := check(study.Env{Registry: reg}); err != nil {
 		return usage(err)
 	}
+	if f.hostMetrics != "" {
+		if err := spec.CheckHostMetrics(f.hostMetrics); err != nil {
+			return usage(fmt.Errorf("--host-metrics: %q %w", spec.RedactHostMetrics(f.hostMetrics), err))
+		}
+	}
 	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
+	t.HostMetrics, t.HostDevice = f.hostMetrics, f.hostDevice
 	s := newStudy(a, t, st, f.reportDir)
 	s.registry = reg
 	return run(s)

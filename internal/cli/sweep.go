@@ -61,7 +61,7 @@ achieved rate and p99 per rate.`,
 	fl.IntVar(&f.repeat, "repeat", 1, "runs per target rate")
 	fl.Var(f.base.Flag("threads", ""), "threads", "most operations in flight (default 64)")
 	fl.Float64Var(&f.costPerHour, "cost-per-hour", 0, "the target's price in dollars per hour, stored in cents as _id.instance.cost (for compare)")
-	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
+	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "workload parameter name=value",
 		reportDir: "directory for the sweep report and the runs' reports"})
 	return cmd
 }
