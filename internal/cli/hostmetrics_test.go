@@ -1,12 +1,15 @@
 package cli_test
 
 import (
+	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/testsupport/nodeexporter"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
@@ -82,4 +85,51 @@ func TestHostMetricsFromNodeExporter(t *testing.T) {
 	o = mb(t, "run", "--uri", uri, "--database", db, "--ops", "10", "--host-metrics", "http://user:secret@127.0.0.1:1/metrics")
 	wantCode(t, o, cli.ExitUsage)
 	wantNoSecret(t, "stderr", o.stderr, "secret")
+}
+
+// The Performance Tables report of a catalog run with --host-metrics fills
+// every resource column from the node exporter that the local /proc
+// source fills: the same test is run both ways on a server of the test's
+// own, and the two reports' resource tables compared cell by cell.
+func TestCatalogResourceColumnsFromNodeExporter(t *testing.T) {
+	h := testenv.Own(t, server.Options{})
+	e := nodeexporter.Start(t)
+	c := connect(t, h.URI)
+	render := func(extra ...string) reportTable {
+		args := append([]string{"catalog", "run", "insert_docsize", "--scale", "0.0001", "--uri", h.URI}, extra...)
+		wantCode(t, mb(t, args...), cli.ExitOK)
+		out := filepath.Join(t.TempDir(), "report.md")
+		wantCode(t, mb(t, "report", "-o", out, "--results", h.URI), cli.ExitOK)
+		doc, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rt := range reportTables(t, string(doc)) {
+			if len(rt.header) > 1 && rt.header[0] == "Document size (KB)" && rt.header[1] == "CPU % (user+kernel)" {
+				if err := c.Database("mongobench").Collection("results").Drop(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				return rt
+			}
+		}
+		t.Fatal("no resource table for insert_docsize in the report")
+		return reportTable{}
+	}
+	local := render()
+	remote := render("--host-metrics", e.URL)
+	t.Logf("local: %v\nnode exporter: %v", local.rows, remote.rows)
+	if len(local.rows) == 0 || len(local.rows) != len(remote.rows) {
+		t.Fatalf("rows: local %d, node exporter %d; want the same, at least one", len(local.rows), len(remote.rows))
+	}
+	for _, col := range []string{"CPU % (user+kernel)", "iowait %", "OS IOPS", "OS write MB/s", "OS read MB/s"} {
+		j := local.col(t, col)
+		for i := range local.rows {
+			if local.rows[i][j] != "" && remote.rows[i][j] == "" {
+				t.Errorf("%s, row %v: local %q, node exporter empty; want it filled", col, local.rows[i][0], local.rows[i][j])
+			}
+		}
+	}
+	if j := local.col(t, "CPU % (user+kernel)"); remote.rows[0][j] == "" {
+		t.Errorf("CPU from the node exporter: empty, want a figure (the exporter always has CPU)")
+	}
 }
