@@ -82,6 +82,7 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	fl.StringVar(&f.target.Price, "price", "", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
 	fl.StringVar(&f.target.HostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
 	fl.StringVar(&f.target.HostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
+	f.atlas.add(fl)
 	f.add(fl, studyHelp{each: "every variant", results: "results"})
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
@@ -112,6 +113,9 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 	}
 	defer closeStore()
 	s := newStudy(a, runner.Target{}, st, "") // the catalog's document is 'mongobench report'
+	if s.atlas, err = f.atlas.source(ctx); err != nil {
+		return err
+	}
 	c := study.Catalog{Tests: tests, Targets: targets, Scale: scale, Database: f.database}
 	docs, err := c.Run(ctx, s.targetEnv(f.cacheSize))
 	for i, t := range tests {

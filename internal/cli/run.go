@@ -25,6 +25,7 @@ type runFlags struct {
 	reportDir string
 	noReport  bool
 	pacing    string // hidden: how open-loop workers wait (bench/pacing.sh)
+	atlas     atlasFlags
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -90,6 +91,7 @@ still stores what was measured, marked partial.`,
 	cmd.Flags().BoolVar(&rf.noReport, "no-report", false, "do not write a report file")
 	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: timerfd (default), nanosleep, spin, or timer (Go timers, as before)")
 	_ = cmd.Flags().MarkHidden("pacing")
+	rf.atlas.add(cmd.Flags())
 	return cmd
 }
 
@@ -160,11 +162,16 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 			return err
 		}
 	}
+	src, err := rf.atlas.source(ctx)
+	if err != nil {
+		return err
+	}
 	t, st, closeStore, err := a.targetAndStore(ctx, sc.URI, sc.ResultsURI, sc.ResultsFile)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
+	t.Atlas = src
 	p := newProgress(a.stderr, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)

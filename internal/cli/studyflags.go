@@ -17,6 +17,7 @@ import (
 type studyFlags struct {
 	uri, database, resultsURI, file, label string
 	hostMetrics, hostDevice                string
+	atlas                                  atlasFlags
 	params                                 []string
 	reportDir                              string
 }
@@ -43,6 +44,7 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	if h.hostMetrics {
 		fl.StringVar(&f.hostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
 		fl.StringVar(&f.hostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
+		f.atlas.add(fl)
 	}
 	if h.params != "" {
 		fl.StringArrayVarP(&f.params, "param", "p", nil, h.params)
@@ -65,12 +67,16 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 			return usage(fmt.Errorf("--host-metrics: %q %w", spec.RedactHostMetrics(f.hostMetrics), err))
 		}
 	}
+	src, err := f.atlas.source(ctx)
+	if err != nil {
+		return err
+	}
 	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	t.HostMetrics, t.HostDevice = f.hostMetrics, f.hostDevice
+	t.HostMetrics, t.HostDevice, t.Atlas = f.hostMetrics, f.hostDevice, src
 	s := newStudy(a, t, st, f.reportDir)
 	s.registry = reg
 	return run(s)

@@ -52,6 +52,9 @@ func (s *studyRun) targetEnv(cacheSize spec.Size) study.Env {
 				if cacheSize > 0 {
 					bt.CacheSize, bt.CacheSizeSource = int64(cacheSize), "--cache-size"
 				}
+				if s.atlas != nil {
+					bt.Atlas = s.atlas
+				}
 				s.target = bt
 				return fn(bt.Instance)
 			})

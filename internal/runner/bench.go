@@ -41,6 +41,9 @@ type Target struct {
 	// server's host: host telemetry comes from it instead of /proc, for
 	// the disk HostDevice names (default: the one holding dbPath).
 	HostMetrics, HostDevice string
+	// Atlas, when set, gives the host figures and the instance fields
+	// from the Atlas API after the run.
+	Atlas *AtlasSource
 }
 
 // Options configure one run.
@@ -166,6 +169,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	d := r.document(res, samples)
 	r.addNotes(d)
+	r.fromAtlas(ctx, d)
 	return d, errors.Join(r.errs...)
 }
 
