@@ -56,7 +56,7 @@ of steps and the knee.`,
 	fl.Float64Var(&f.search.MinGain, "min-gain", study.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
 	fl.Var(f.base.Flag("duration", "10s"), "duration", "measured phase of each step")
 	fl.Var(f.base.Flag("warmup", "2s"), "warmup", "warm-up of each step")
-	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
+	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "workload parameter name=value",
 		reportDir: "directory for the calibration report and the runs' reports (empty: none)", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	f.ycsb.add(fl)
 	return cmd

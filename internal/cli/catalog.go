@@ -84,6 +84,9 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	fl.StringVar(&f.target.File, "targets", "", "YAML file of targets (URIs or local profiles) to run each test on, in order")
 	fl.StringVar(&f.target.Instance, "instance", "", "the target's description, e.g. '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100, vCPU: 4, ramGB: 16}'")
 	fl.Var(priceText(&f.target.Price), "price", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
+	fl.StringVar(&f.target.HostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
+	fl.StringVar(&f.target.HostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
+	f.atlas.add(fl)
 	f.add(fl, studyHelp{each: "every variant", results: "results", json: "print the variants' stored documents as one JSON array instead of the tables"})
 	fl.StringVar(&f.reportDir, "report-dir", "", "directory for each variant's run report (default: none; 'mongobench report' renders the catalog's document)")
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
@@ -115,6 +118,9 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 	}
 	defer closeStore()
 	s := newStudy(a, runner.Target{}, st, f.reportDir)
+	if s.atlas, err = f.atlas.source(ctx); err != nil {
+		return err
+	}
 	c := study.Catalog{Tests: tests, Targets: targets, Scale: scale, Database: f.database}
 	docs, err := c.Run(ctx, s.targetEnv(f.cacheSize))
 	if f.json {

@@ -27,10 +27,13 @@ const envPrefix = "MONGOBENCH_"
 // than as a flag's default: MONGOBENCH_URI (the target when no --uri, and
 // no scenario file's uri, names one), MONGOBENCH_RESULTS_URI (the results
 // store when no --results or --results-file names one), the server's
-// directories and binary, and the test suite's server.
+// directories and binary, the test suite's server and node exporter, and
+// the Atlas API's address (MONGOBENCH_ATLAS_BASE_URL, default
+// https://cloud.mongodb.com).
 var envOnly = []string{
 	"MONGOBENCH_URI", "MONGOBENCH_RESULTS_URI", "MONGOBENCH_SERVER_DIR", "MONGOBENCH_SERVER_BIN",
 	"MONGOBENCH_CACHE", "MONGOBENCH_HOME", "MONGOBENCH_TEST_URI", "MONGOBENCH_TEST_PORT",
+	"MONGOBENCH_NODE_EXPORTER_BIN", "MONGOBENCH_ATLAS_BASE_URL",
 }
 
 // aliasOf is the annotation a deprecated alias carries: its flag's name.

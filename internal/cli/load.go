@@ -46,7 +46,7 @@ before its measured run phase.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
-	f.add(fl, studyHelp{each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
+	f.add(fl, studyHelp{hostMetrics: true, each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
 		reportDir: "directory for the run's report (empty: none)", json: "print the stored result document as JSON instead of the summary line"})
 	f.ycsb.add(fl)
 	return cmd

@@ -26,6 +26,7 @@ type runFlags struct {
 	noReport  bool
 	pacing    string // hidden: how open-loop workers wait (bench/pacing.sh)
 	ycsb      ycsbFlags
+	atlas     atlasFlags
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -41,6 +42,9 @@ var scenarioFlags = []struct{ name, help string }{
 	{"warmup", "unmeasured phase before the measured one, e.g. 10s"},
 	{"interval", "reporting interval (default 1s)"},
 	{"max-lag", "open loop: an operation later than this behind its schedule is dropped and counted (default 10s)"},
+	{"arrival", "open loop: constant (evenly spaced, default) or poisson (exponential gaps averaging --rate, seeded by --seed)"},
+	{"host-metrics", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc"},
+	{"host-device", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)"},
 	{"seed", "random seed (default 1)"},
 	{"label", "free-text label, e.g. the instance type; part of the result's _id"},
 	{"tags", "comma-separated tags stored with the result"},
@@ -94,6 +98,7 @@ still stores what was measured, marked partial.`,
 	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: timerfd (default), nanosleep, spin, or timer (Go timers, as before)")
 	_ = cmd.Flags().MarkHidden("pacing")
 	rf.ycsb.add(cmd.Flags())
+	rf.atlas.add(cmd.Flags())
 	return cmd
 }
 
@@ -166,12 +171,17 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 			return err
 		}
 	}
+	src, err := rf.atlas.source(ctx)
+	if err != nil {
+		return err
+	}
 	t, st, closeStore, err := a.targetAndStore(ctx, sc.URI, sc.ResultsURI, sc.ResultsFile)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
 	t.URI = rf.ycsb.withOptions(t.URI)
+	t.Atlas = src
 	p := newProgress(a.stderr, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)

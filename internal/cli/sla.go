@@ -74,7 +74,7 @@ array instead of the tables.`,
 	fl.StringVar(&f.modes, "modes", workload.ModePerOp+","+workload.ModeClientBulk, "modes to compare")
 	fl.StringVar(&f.stage, "stage", "", "free-text stage of a tuning journey (see 'sla journey'); part of the result's _id")
 	fl.Var(f.base.Flag("threads", ""), "threads", "most transactions in flight (default 64)")
-	f.add(fl, studyHelp{each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
+	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
 		reportDir: "directory for the SLA report and the runs' reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	cmd.AddCommand(a.slaJourneyCmd())
 	return cmd

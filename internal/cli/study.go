@@ -24,6 +24,7 @@ type studyRun struct {
 	app       *app
 	registry  *workload.Registry // the workloads it runs (default: the built-in ones)
 	target    runner.Target
+	atlas     *runner.AtlasSource // every target's, when the flags name one
 	store     store.Store
 	reportDir string // "": no per-run reports
 	json      bool   // print the stored documents as JSON instead of tables

@@ -74,7 +74,7 @@ as one JSON array instead.`,
 	fl.Var(&dollarsValue{dollars: &f.costPerHour}, "price", "the target's price in US dollars, e.g. '3.20 USD/h' or '2336 USD/month', stored in cents per hour as _id.instance.cost (for compare)")
 	fl.Float64Var(&f.costPerHour, "cost-per-hour", 0, "the target's price in dollars per hour")
 	deprecate(fl, "cost-per-hour", "price")
-	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
+	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "workload parameter name=value",
 		reportDir: "directory for the sweep report and the runs' reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	f.ycsb.add(fl)
 	return cmd
