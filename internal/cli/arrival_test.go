@@ -48,3 +48,35 @@ func TestPoissonArrivals(t *testing.T) {
 		t.Errorf("poisson without a rate: got %q, want an error naming --arrival", msg)
 	}
 }
+
+// --stages shapes the open-loop schedule: a ramp from 0 to 300/s over 1 s,
+// then 300/s for 1 s, from the start of the run (no warm-up) make exactly
+// 150 + 300 operations due; the stored target rate is their mean.
+func TestStagedRun(t *testing.T) {
+	uri := testenv.URI(t)
+	c := connect(t, uri)
+	db := testenv.DBName(t)
+	dropAfter(t, c, db)
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+
+	o := mb(t, "run", "--uri", uri, "--database", db, "--stages", "1s:300/s,1s:300/s",
+		"-p", "records=200", "--results-file", results, "--no-report", "--json")
+	wantCode(t, o, cli.ExitOK)
+	var doc struct {
+		Variant  map[string]any `json:"variant"`
+		Schedule struct {
+			Pacer      string  `json:"pacer"`
+			Intended   int64   `json:"intended"`
+			TargetRate float64 `json:"targetRate"`
+		} `json:"schedule"`
+	}
+	if err := json.Unmarshal([]byte(o.stdout), &doc); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, o.stdout)
+	}
+	if !strings.HasPrefix(doc.Schedule.Pacer, "stages ") || doc.Variant["stages"] != "1s:300/s, 1s:300/s" {
+		t.Errorf("pacer %q, variant.stages %v; want the stages pacer and the stages stored", doc.Schedule.Pacer, doc.Variant["stages"])
+	}
+	if doc.Schedule.Intended < 449 || doc.Schedule.Intended > 451 || doc.Schedule.TargetRate != 225 {
+		t.Errorf("intended %d, target rate %g; want 450 operations due and a mean of 225/s", doc.Schedule.Intended, doc.Schedule.TargetRate)
+	}
+}

@@ -42,6 +42,7 @@ var scenarioFlags = []struct{ name, help string }{
 	{"warmup", "unmeasured phase before the measured one, e.g. 10s"},
 	{"interval", "reporting interval (default 1s)"},
 	{"max-lag", "open loop: an operation later than this behind its schedule is dropped and counted (default 10s)"},
+	{"stages", "open loop in stages instead of --rate: DURATION:TARGET, comma-separated, each ramping from the previous target (0 before the first), e.g. 30s:1000/s,1m:1000/s,30s:4000/s"},
 	{"arrival", "open loop: constant (evenly spaced, default) or poisson (exponential gaps averaging --rate, seeded by --seed)"},
 	{"host-metrics", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc"},
 	{"host-device", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)"},

@@ -217,12 +217,35 @@ func (r *run) engineConfig() engine.Config {
 		Pacing: r.opts.Pacing,
 	}
 	switch {
+	case len(sc.Stages) > 0:
+		p, err := engine.NewStages(engineStages(sc.Stages)...)
+		if err == nil {
+			cfg.Pacer = p
+		} else {
+			cfg.Pacer = engine.NewConstant(float64(sc.Rate)) // unreachable: spec checked the stages
+		}
 	case sc.Rate > 0 && sc.Arrival == spec.ArrivalPoisson:
 		cfg.Pacer = engine.NewPoisson(float64(sc.Rate), uint64(sc.Seed))
 	case sc.Rate > 0:
 		cfg.Pacer = engine.NewConstant(float64(sc.Rate))
 	}
 	return cfg
+}
+
+// engineStages converts the scenario's stages (k6's form: ramp from the
+// previous target to this one) to the engine's (from and to rates over a
+// length); a stage of zero duration is a jump, the start of the next.
+func engineStages(st []spec.Stage) []engine.Stage {
+	var out []engine.Stage
+	prev := 0.0
+	for _, s := range st {
+		to := float64(s.Target)
+		if s.Duration > 0 {
+			out = append(out, engine.Stage{Length: time.Duration(s.Duration), From: prev, To: to})
+		}
+		prev = to
+	}
+	return out
 }
 
 // countsAt takes, on the engine's goroutine at the measured phase's

@@ -82,6 +82,9 @@ func Variant(sc *spec.Scenario, extra result.Variant) map[string]any {
 	if sc.Rate > 0 {
 		v["targetRate"] = float64(sc.Rate)
 	}
+	if len(sc.Stages) > 0 {
+		v["stages"] = spec.StagesText(sc.Stages)
+	}
 	if sz, ok := sc.Params["docSize"].(spec.Size); ok {
 		v["docSizeKB"] = float64(sz) / 1024
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -151,6 +152,8 @@ func (p *parser) scenario(s *Scenario, root *yaml.Node, reg Registry) {
 		switch e.name {
 		case "tags":
 			p.tags(s, e.val)
+		case "stages":
+			p.scenarioStages(s, e.val)
 		case "params":
 			params = &e
 		case "results":
@@ -198,6 +201,27 @@ func (p *parser) scalar(path string, val *yaml.Node) (string, bool) {
 		return "", true
 	}
 	return n.Value, true
+}
+
+// scenarioStages reads the stages as one comma-separated text or as a list of
+// DURATION:TARGET items.
+func (p *parser) scenarioStages(s *Scenario, val *yaml.Node) {
+	n := resolve(val)
+	if n.Kind != yaml.SequenceNode {
+		p.scalarField(s, "stages", val)
+		return
+	}
+	var parts []string
+	for _, item := range n.Content {
+		text, ok := p.scalar("stages", item)
+		if !ok {
+			given(s, "stages", val.Line).bad = true
+			return
+		}
+		parts = append(parts, text)
+	}
+	joined := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.Join(parts, ","), Line: val.Line, Column: val.Column}
+	p.scalarField(s, "stages", joined)
 }
 
 func (p *parser) tags(s *Scenario, val *yaml.Node) {

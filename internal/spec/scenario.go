@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -32,18 +33,21 @@ const (
 // the run command also builds it from flags (SetFlag, SetParam) and checks
 // it with Validate.
 type Scenario struct {
-	Name        string   // test name; defaults to the workload name
-	Workload    string   // required; a workload of the registry
-	URI         string   // target MongoDB URI; empty means the embedded server
-	Database    string   // database for the workload's data; default mongobench_data
-	Rate        Rate     // target rate (open loop); 0 means closed loop
-	Threads     int      // closed loop: workers (default 8); open loop: max operations in flight (default 64)
-	Duration    Duration // measured phase length; 0 with Ops set means "until Ops are done"
-	Ops         int64    // measured operation count; 0 means no limit
-	Warmup      Duration // discarded phase before the measured one
-	Interval    Duration // reporting interval; default 1s, between 100ms and 1h
-	MaxLag      Duration // open loop: an operation later than this is dropped; default 10s
-	Arrival     string   // open loop: "constant" (default) or "poisson" arrivals at Rate
+	Name     string   // test name; defaults to the workload name
+	Workload string   // required; a workload of the registry
+	URI      string   // target MongoDB URI; empty means the embedded server
+	Database string   // database for the workload's data; default mongobench_data
+	Rate     Rate     // target rate (open loop); 0 means closed loop
+	Threads  int      // closed loop: workers (default 8); open loop: max operations in flight (default 64)
+	Duration Duration // measured phase length; 0 with Ops set means "until Ops are done"
+	Ops      int64    // measured operation count; 0 means no limit
+	Warmup   Duration // discarded phase before the measured one
+	Interval Duration // reporting interval; default 1s, between 100ms and 1h
+	MaxLag   Duration // open loop: an operation later than this is dropped; default 10s
+	Arrival  string   // open loop: "constant" (default) or "poisson" arrivals at Rate
+	// Stages, when given, shape the open-loop schedule (from the start of
+	// the warm-up); Rate is then their mean over the measured phase.
+	Stages      []Stage
 	HostMetrics string   // node exporter on the server's host; empty: this host's /proc when the server is local
 	HostDevice  string   // the disk HostMetrics counters are read for; empty: the one holding dbPath
 	Seed        int64    // random seed; default 1
@@ -130,6 +134,7 @@ var fields = []struct{ key, want string }{
 	{"uri", wantURI},
 	{"database", "a database name of at most 63 bytes without / \\ . \" $ or spaces, other than mongobench, admin, local and config"},
 	{"rate", wantRate},
+	{"stages", wantRateStages},
 	{"threads", "an integer >= 1, such as 8 or 64"},
 	{"duration", "a positive duration such as 60s, 1m30s or 90 (seconds)"},
 	{"ops", "a positive integer such as 1000000"},
@@ -296,6 +301,8 @@ func (s *Scenario) setText(key, text string) error {
 		s.Tags = splitTags(text)
 	case "rate":
 		return set(&s.Rate, text, ParseRate)
+	case "stages":
+		return set(&s.Stages, text, ParseStages)
 	case "duration":
 		return set(&s.Duration, text, ParseDuration)
 	case "warmup":
@@ -352,8 +359,21 @@ func (s *Scenario) applyDefaults(reg Registry) {
 	o := s.origin()
 	fill(o.key("name"), &s.Name, s.Workload)
 	fill(o.key("database"), &s.Database, DefaultDatabase)
+	duration := defaultDuration(s.Ops)
+	staged := len(s.Stages) > 0 && !o.key("rate").given
+	if staged {
+		// The stages decide the duration (what is left of them after the
+		// warm-up) and the rate (their mean over the measured phase).
+		duration = max(StagesLength(s.Stages)-s.Warmup, 0)
+	}
+	fill(o.key("duration"), &s.Duration, duration)
+	if staged {
+		s.Rate = 0
+		if r, err := MeanRate(s.Stages, time.Duration(s.Warmup), time.Duration(s.Warmup+s.Duration)); err == nil {
+			s.Rate = r
+		}
+	}
 	fill(o.key("threads"), &s.Threads, defaultThreads(s.Rate))
-	fill(o.key("duration"), &s.Duration, defaultDuration(s.Ops))
 	fill(o.key("interval"), &s.Interval, DefaultInterval)
 	fill(o.key("maxLag"), &s.MaxLag, DefaultMaxLag)
 	fill(o.key("seed"), &s.Seed, DefaultSeed)
@@ -439,6 +459,23 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	check("maxLag", s.MaxLag > 0, s.MaxLag.String())
 	check("hostMetrics", s.HostMetrics == "" || CheckHostMetrics(s.HostMetrics) == nil, RedactHostMetrics(s.HostMetrics))
 	check("hostDevice", s.HostDevice == "" || s.HostMetrics != "", s.HostDevice)
+	if len(s.Stages) > 0 && !o.key("stages").bad {
+		problem := func(p string) {
+			e := o.at("stages")
+			e.Value, e.Problem, e.Want = StagesText(s.Stages), p, want("stages")
+			errs = append(errs, e)
+		}
+		switch {
+		case given("rate"):
+			problem("and --rate both give the rate: give one")
+		case s.Arrival == ArrivalPoisson:
+			problem("and Poisson arrivals do not combine: stages are evenly spaced")
+		case s.Duration <= 0:
+			problem(fmt.Sprintf("end within the %s warm-up: nothing is left to measure", s.Warmup))
+		case s.Rate <= 0:
+			problem("make no operation due in the measured phase")
+		}
+	}
 	check("arrival", s.Arrival == "" || s.Arrival == ArrivalConstant || s.Arrival == ArrivalPoisson && s.Rate > 0, s.Arrival)
 	check("tags", !slices.Contains(s.Tags, ""), strings.Join(s.Tags, ","))
 	check("repetition", s.Repetition >= 0, strconv.Itoa(s.Repetition))

@@ -37,7 +37,7 @@ func TestSetFlagErrors(t *testing.T) {
 		{"rate", "0", `--rate: "0" is not valid: want a positive rate up to 10M/s, such as 2000/s or 500`},
 		{"--threads", "x", `--threads: "x" is not valid: want an integer between 1 and 10000, such as 8 or 64`},
 		{"maxLag", "-1s", `--max-lag: "-1s" is not valid: want a positive duration`},
-		{"duraton", "5s", `--duraton: unknown flag "duraton" (did you mean "duration"? valid flags: name, workload, uri, database, rate, threads, duration, ops, warmup, interval, max-lag, arrival, host-metrics, host-device, seed, label, tags, repetition, results, results-file)`},
+		{"duraton", "5s", `--duraton: unknown flag "duraton" (did you mean "duration"? valid flags: name, workload, uri, database, rate, stages, threads, duration, ops, warmup, interval, max-lag, arrival, host-metrics, host-device, seed, label, tags, repetition, results, results-file)`},
 		{"params", "x", `--params: unknown flag "params"`},
 	}
 	for _, tc := range tests {
