@@ -37,7 +37,7 @@ func TestOwnTemplateLocalRun(t *testing.T) {
 		}
 	})
 	o := mb(t, "run", "--uri", uri, "--results-uri", uri, "--database", db, "--name", name, "--workload", "kv",
-		"-p", "records=500", "--threads", "2", "--duration", "2s", "--warmup", "1s")
+		"-p", "records=500", "--threads", "2", "--duration", "2s", "--warmup", "1s", "--no-report")
 	wantCode(t, o, cli.ExitOK)
 
 	text, err := os.ReadFile(filepath.Join("testdata", "own-template.md"))
