@@ -2,13 +2,17 @@ package cli_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
@@ -42,6 +46,58 @@ func TestCalibrate(t *testing.T) {
 			t.Errorf("run %s: mode %s, calibration %q, %d workers; want closed loop, one calibration, threads doubling",
 				d.RunID, d.Schedule.Mode, id, d.Schedule.Workers)
 		}
+	}
+}
+
+// TestCalibrateKnee calibrates closed-loop kv on a server of its own
+// pinned to one CPU, doubling the threads up to 64: a server that has
+// only one CPU saturates within a few doublings, so a knee is found. The
+// knee printed is the one the rule gives on the stored steps, recomputed
+// here: the step before the first that gained less than --min-gain over
+// its predecessor while its p99 rose. Each run describes the server as
+// the one CPU it may use.
+func TestCalibrateKnee(t *testing.T) {
+	h := testenv.Own(t, server.Options{CPUs: "0"})
+	dir := t.TempDir()
+	file := filepath.Join(dir, "results.jsonl")
+	const minGain = study.DefaultMinGain
+	o := mb(t, "calibrate", "--uri", h.URI, "--workload", "kv", "-p", "records=500",
+		"--max", "64", "--duration", "1s", "--warmup", "1s",
+		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
+	wantCode(t, o, cli.ExitOK)
+	docs, err := store.NewFile(file).List(context.Background(), 0)
+	if err != nil || len(docs) < 2 {
+		t.Fatalf("stored runs: got %d (%v), want at least 2", len(docs), err)
+	}
+	slices.Reverse(docs) // oldest first: the order run
+	var steps []study.ThreadStep
+	for _, d := range docs {
+		steps = append(steps, study.ThreadStepOf(&d))
+		if vcpu, _ := result.Number(d.BenchConfig["vCPU"]); vcpu != 1 {
+			t.Errorf("run %s: bench_config.vCPU %v, want 1 (the server's CPU set)", d.RunID, d.BenchConfig["vCPU"])
+		}
+	}
+	knee := -1
+	for i := 1; i < len(steps); i++ {
+		gain := steps[i].Achieved/steps[i-1].Achieved - 1
+		rose := steps[i].P99 == nil || steps[i-1].P99 == nil || *steps[i].P99 > *steps[i-1].P99
+		if gain < minGain && rose {
+			knee = i - 1
+			break
+		}
+	}
+	for _, s := range steps {
+		t.Logf("%3d threads: %8.0f ops/s", s.Threads, s.Achieved)
+	}
+	if knee < 0 {
+		t.Fatalf("no step past a knee up to %d threads on one CPU:\n%s", steps[len(steps)-1].Threads, o)
+	}
+	if len(steps) != knee+2 {
+		t.Errorf("the calibration ran %d steps, want it to stop at the first past the knee (%d)", len(steps), knee+2)
+	}
+	want := fmt.Sprintf("Knee: %d thread", steps[knee].Threads)
+	if !strings.Contains(o.stdout, want) {
+		t.Errorf("output lacks %q:\n%s", want, o)
 	}
 }
 

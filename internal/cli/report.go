@@ -26,7 +26,9 @@ func (a *app) reportCmd() *cobra.Command {
 base instance, performance and resource-usage tables and what to look for)
 against the results database, or the template given with --template, as
 'mongobench tables' does. Tests not run yet get empty tables; values the
-server or host cannot provide are empty cells, never 0.
+server or host cannot provide are empty cells, never 0. A broken block is
+noted in place of its table and the rest is rendered, as with 'tables'
+(--strict: stop at the first).
 
 The document keeps its MONGO_TABLE blocks, so it can be rendered again with
 'mongobench tables OUT.md -o OUT.md' after more runs.`,
@@ -53,6 +55,6 @@ The document keeps its MONGO_TABLE blocks, so it can be rendered again with
 	cmd.Flags().StringVarP(&f.out, "output", "o", defaultReportPath, "write the document here (empty: standard output)")
 	cmd.Flags().StringVar(&templatePath, "template", "", "render this template instead of the shipped one")
 	cmd.Flags().StringVar(&f.results.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
-	cmd.Flags().BoolVar(&f.keepGoing, "keep-going", false, "render a broken block as an error note and go on")
+	f.addFlags(cmd)
 	return cmd
 }

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"cmp"
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // TestSweepAuto grows the rate by 4 from 200/s until a step no longer
@@ -76,8 +78,12 @@ func TestSweepAuto(t *testing.T) {
 	t.Logf("%s", o.stdout)
 }
 
-// TestSweepRepeat runs two listed rates twice each: the spread table
-// prints and the four runs are stored side by side.
+// TestSweepRepeat runs two listed rates three times each: the spread
+// table prints a row per rate over its three runs, and each row's p99
+// minimum, maximum and stability flag (❌ and how far apart when the p99s
+// vary by more than 10%, else ✅) agree with the stored runs, recomputed
+// here from each run's highest p99 over its operation types. The six runs
+// are stored side by side, and the report carries the table.
 func TestSweepRepeat(t *testing.T) {
 	uri := testenv.URI(t)
 	dir := t.TempDir()
@@ -85,7 +91,7 @@ func TestSweepRepeat(t *testing.T) {
 	db := testenv.DBName(t)
 	dropAfter(t, connect(t, uri), db)
 	o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "kv", "-p", "records=500",
-		"--rate", "100,200", "--repeat", "2", "--sla", "500ms", "--duration", "1s", "--warmup", "1s",
+		"--rate", "100,200", "--repeat", "3", "--sla", "500ms", "--duration", "1s", "--warmup", "1s",
 		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
 	wantCode(t, o, cli.ExitOK)
 	for _, want := range []string{"achieved mean/s", "CV", "p99 mean ms", "p99 stable", "Saturation throughput: ", "Maximum throughput that held"} {
@@ -98,9 +104,73 @@ func TestSweepRepeat(t *testing.T) {
 		t.Errorf("sweep charts: got %v, want sweep-throughput and sweep-p99", reports)
 	}
 	docs, err := store.NewFile(file).List(context.Background(), 0)
-	if err != nil || len(docs) != 4 {
-		t.Fatalf("stored runs: got %d (%v), want 2 rates × 2 runs = 4", len(docs), err)
+	if err != nil || len(docs) != 6 {
+		t.Fatalf("stored runs: got %d (%v), want 2 rates × 3 runs = 6", len(docs), err)
 	}
+	p99s := map[string][]float64{}
+	for _, d := range docs {
+		if d.Schedule.TargetRate == nil {
+			t.Fatalf("run %s has no target rate", d.RunID)
+		}
+		worst := -1.0
+		for _, op := range d.Ops {
+			if op.Latency.P99 != nil {
+				worst = max(worst, *op.Latency.P99)
+			}
+		}
+		if worst < 0 {
+			t.Fatalf("run %s recorded no p99", d.RunID)
+		}
+		rate := texttable.Thousands(*d.Schedule.TargetRate)
+		p99s[rate] = append(p99s[rate], worst)
+	}
+	for _, rate := range []string{"100", "200"} {
+		row := spreadRow(t, o.stdout, rate)
+		if len(p99s[rate]) != 3 || row[1] != "3" {
+			t.Errorf("rate %s: %d stored runs, %s in the table; want 3", rate, len(p99s[rate]), row[1])
+			continue
+		}
+		lo, hi := slices.Min(p99s[rate]), slices.Max(p99s[rate])
+		if row[9] != texttable.Sig3(lo) || row[10] != texttable.Sig3(hi) {
+			t.Errorf("rate %s: p99 min/max %s/%s in the table, %s/%s from the stored runs", rate, row[9], row[10], texttable.Sig3(lo), texttable.Sig3(hi))
+		}
+		flag := strings.Join(row[12:], " ")
+		want := "✅"
+		if v := hi/lo - 1; v > study.P99Variation {
+			want = "❌ " + texttable.Sig3(v*100) + "% apart"
+		}
+		if flag != want {
+			t.Errorf("rate %s: p99 stable %q, want %q (p99s %v)", rate, flag, want, p99s[rate])
+		}
+		t.Logf("rate %s: p99s %v → %s", rate, p99s[rate], flag)
+	}
+	md, err := filepath.Glob(filepath.Join(dir, "reports", "sweep-*.md"))
+	if err != nil || len(md) != 1 {
+		t.Fatalf("sweep report: got %v (%v), want one", md, err)
+	}
+	if b, _ := os.ReadFile(md[0]); !strings.Contains(string(b), "| p99 stable |") {
+		t.Errorf("the sweep report lacks the spread table:\n%s", b)
+	}
+}
+
+// spreadRow returns the fields of the spread table's row for rate (its
+// first column), failing the test when there is none.
+func spreadRow(t *testing.T, out, rate string) []string {
+	t.Helper()
+	inTable := false
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case strings.Contains(line, "p99 stable"):
+			inTable = true
+		case inTable && len(f) == 0:
+			inTable = false
+		case inTable && f[0] == rate && len(f) >= 13:
+			return f
+		}
+	}
+	t.Fatalf("no spread row for rate %s in:\n%s", rate, out)
+	return nil
 }
 
 func TestSweepBadInput(t *testing.T) {

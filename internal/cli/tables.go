@@ -16,6 +16,19 @@ type tablesFlags struct {
 	results   storeFlags
 	out       string
 	keepGoing bool
+	strict    bool
+}
+
+// addFlags adds the rendering flags 'tables' and 'report' share.
+func (f *tablesFlags) addFlags(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.strict, "strict", false, "for template authors: a column no output document has is an error, and the first broken block stops the command with nothing written")
+	cmd.Flags().BoolVar(&f.keepGoing, "keep-going", false, "with --strict: render a broken block as an error note and go on (without --strict this is the default)")
+}
+
+// options are the template options the flags ask for: without --strict
+// every block renders that can, a broken one is noted in its place.
+func (f tablesFlags) options(name string) template.Options {
+	return template.Options{Name: name, Strict: f.strict, KeepGoing: f.keepGoing || !f.strict}
 }
 
 func (a *app) tablesCmd() *cobra.Command {
@@ -28,10 +41,18 @@ its aggregation pipeline on the results database and its table is written
 right after the block, up to an end marker (<!-- /MONGO_TABLE -->). The
 block stays, so the output can be rendered again to refresh its template.
 
-A broken block (bad JSON, pipeline error, unknown column) stops the
-command with an error naming its line; with --keep-going its table is
-replaced by an error note, the rest is rendered, and the command still
-exits 1 after writing the document.`,
+A column that no output document has (a field the results do not hold,
+such as the IOPS of a disk nobody described) is a column of empty cells,
+with a note under its table naming the field. A broken block (bad JSON, a
+pipeline the server refuses) does not cost the others: its table is
+replaced by a note naming its line and the error, every other block is
+rendered, the document is written, and the command exits 1 with the
+errors on standard error.
+
+--strict is for template authors: a column that no output document has is
+an error too, and the first broken block stops the command with nothing
+written (with --keep-going as well: broken blocks noted, the rest rendered,
+exit 1).`,
 		Example: `  mongobench tables templates/performance-template.md -o report.md`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -42,7 +63,7 @@ exits 1 after writing the document.`,
 	cmd.Flags().StringVar(&f.results.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
 	cmd.Flags().StringVar(&f.results.file, "results-file", "", "not supported: a JSON Lines file cannot run pipelines")
 	_ = cmd.Flags().MarkHidden("results-file")
-	cmd.Flags().BoolVar(&f.keepGoing, "keep-going", false, "render a broken block as an error note and go on")
+	f.addFlags(cmd)
 	return cmd
 }
 
@@ -62,7 +83,7 @@ func (a *app) renderTemplate(cmd *cobra.Command, path string, f tablesFlags) err
 // results database and writes it where f says; wrote, if set, is called
 // once the document is written.
 func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlags, wrote func()) error {
-	opts := template.Options{Name: name, KeepGoing: f.keepGoing}
+	opts := f.options(name)
 	if err := template.Check(md, opts); err != nil {
 		return err
 	}

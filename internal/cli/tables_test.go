@@ -116,25 +116,66 @@ func TestTablesRendersAndRerenders(t *testing.T) {
 	}
 }
 
-func TestTablesBrokenBlock(t *testing.T) {
+// A column no output document has is a column of empty cells with a note
+// by default, and the error a template author asks for with --strict.
+func TestTablesEmptyColumn(t *testing.T) {
 	uri := testenv.URI(t)
 	name := seedResults(t, uri)
 	tpl := writeTemplate(t, fmt.Sprintf(tablesTemplate, name, "no such column"))
-	wantMsg := tpl + `:12: MONGO_TABLE: no output document has column "no such column"`
 
 	o := mb(t, "tables", tpl, "--results", uri)
+	wantCode(t, o, cli.ExitOK)
+	if !strings.Contains(o.stdout, "| 1 | 5000 |") || !strings.Contains(o.stdout, "| no such column |\n|---|\n|  |\n|  |\n") ||
+		!strings.Contains(o.stdout, `> **Empty column:** no output document has "no such column";`) {
+		t.Errorf("got\n%s\nwant both tables, the second empty with a note naming its column", o.stdout)
+	}
+
+	wantMsg := tpl + `:12: MONGO_TABLE: no output document has column "no such column"`
+	o = mb(t, "tables", tpl, "--results", uri, "--strict")
 	wantCode(t, o, cli.ExitFailure)
+	if msg := errorLine(t, o, false); !strings.Contains(msg, wantMsg) {
+		t.Errorf("--strict: got %q, want it to contain %q", msg, wantMsg)
+	}
+	if o.stdout != "" {
+		t.Errorf("--strict: stdout: got %q, want nothing when rendering stops", o.stdout)
+	}
+
+	o = mb(t, "tables", tpl, "--results", uri, "--strict", "--keep-going")
+	wantCode(t, o, cli.ExitFailure)
+	if !strings.Contains(o.stdout, "| 1 | 5000 |") || !strings.Contains(o.stdout, "> **Table not rendered:** "+wantMsg) {
+		t.Errorf("--strict --keep-going: got\n%s\nwant the good table and a note naming line 12", o.stdout)
+	}
+}
+
+// A block the server cannot run costs only its own table: the rest is
+// rendered and written, the failed block is noted in place, and the
+// command exits 1 naming it.
+func TestTablesBrokenBlock(t *testing.T) {
+	uri := testenv.URI(t)
+	name := seedResults(t, uri)
+	tpl := writeTemplate(t, fmt.Sprintf(tablesTemplate, name, "duration")+
+		"\n<!-- MONGO_TABLE: {\"collection\": \"results\", \"pipeline\": [{\"$bogusStage\": {}}], \"columns\": [\"x\"]} -->\n")
+	out := filepath.Join(t.TempDir(), "report.md")
+
+	o := mb(t, "tables", tpl, "--results", uri, "-o", out)
+	wantCode(t, o, cli.ExitFailure)
+	wantMsg := tpl + ":14: MONGO_TABLE: aggregate on collection results"
 	if msg := errorLine(t, o, false); !strings.Contains(msg, wantMsg) {
 		t.Errorf("got %q, want it to contain %q", msg, wantMsg)
 	}
-	if o.stdout != "" {
-		t.Errorf("stdout: got %q, want nothing when rendering stops", o.stdout)
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the document was not written: %v", err)
+	}
+	if !strings.Contains(string(got), "| 1 | 5000 |") || !strings.Contains(string(got), "| 20000 |") ||
+		!strings.Contains(string(got), "> **Table not rendered:** "+wantMsg) {
+		t.Errorf("got\n%s\nwant both good tables and a note naming line 14", got)
 	}
 
-	o = mb(t, "tables", tpl, "--results", uri, "--keep-going")
+	o = mb(t, "tables", tpl, "--results", uri, "-o", out+".strict", "--strict")
 	wantCode(t, o, cli.ExitFailure)
-	if !strings.Contains(o.stdout, "| 1 | 5000 |") || !strings.Contains(o.stdout, "> **Table not rendered:** "+wantMsg) {
-		t.Errorf("--keep-going: got\n%s\nwant the good table and a note naming line 12", o.stdout)
+	if _, err := os.Stat(out + ".strict"); err == nil {
+		t.Errorf("--strict: the document was written, want nothing when rendering stops")
 	}
 }
 

@@ -35,7 +35,7 @@ func ExampleSummary() {
 	// start          2025-03-04 10:00:00 UTC
 	// target         mongodb://127.0.0.1:27017
 	// server         8.2.11, replicaSet
-	// mode           open
+	// loop           open
 	// workers        16
 	// target rate    1000 ops/s
 	// achieved rate  999.8 ops/s

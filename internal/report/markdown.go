@@ -2,8 +2,12 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
+	"strconv"
 
 	"github.com/mongobench/mongobench/internal/texttable"
 
@@ -65,6 +69,7 @@ func mdSummary(ew *errWriter, d *result.Doc) {
 		ew.line("\n> **Warning:** %s.", texttable.Escape(precisionWarning(p)))
 	}
 	ew.section("Run", headerTable(d, mdCells))
+	mdSettings(ew, d)
 	ew.section("Operations", opsTable(d))
 	ew.line("\n## Latency (ms)\n")
 	ew.line("Latency counts from each operation's intended start, service time from its send.\n")
@@ -79,6 +84,43 @@ func mdSummary(ew *errWriter, d *result.Doc) {
 	if p := d.Schedule.Precision; p != nil {
 		ew.line("\nPrecision: %s.", texttable.Escape(precisionText(p)))
 	}
+}
+
+// mdSettings writes the run's effective configuration (test_config: the
+// variant's parameters, the pacing and what the workload decided at
+// setup, e.g. the ledger's transaction mode, read and write concern) and
+// its notes, which say where a setting differs from the one asked for.
+func mdSettings(ew *errWriter, d *result.Doc) {
+	if len(d.TestConfig) > 0 {
+		t := newTable("setting", "value")
+		keys := slices.Sorted(maps.Keys(d.TestConfig))
+		for _, k := range keys {
+			t.Add(k, settingText(d.TestConfig[k]))
+		}
+		ew.section("Configuration", t)
+	}
+	if len(d.Notes) > 0 {
+		ew.line("\n## Notes\n")
+		for _, n := range d.Notes {
+			ew.line("- %s", texttable.Escape(n))
+		}
+	}
+}
+
+// settingText prints a configuration value: numbers as short as they
+// go, documents and lists as JSON.
+func settingText(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case string:
+		return x
+	case map[string]any, []any:
+		if b, err := json.Marshal(x); err == nil {
+			return string(b)
+		}
+	}
+	return fmt.Sprint(v)
 }
 
 // mdCharts links the rendered charts.

@@ -22,7 +22,7 @@ func headerTable(d *result.Doc, c cells) *table {
 	t.Add("start", c.Text(stamp(d.Start)))
 	t.Add("target", c.Text(d.Target.URI))
 	t.Add("server", c.Text(serverText(d.Target)))
-	t.Add("mode", c.Text(modeText(d.Schedule)))
+	t.Add("loop", c.Text(modeText(d.Schedule)))
 	t.Add("workers", count(int64(d.Schedule.Workers)))
 	t.Add("target rate", rateText(d.Schedule.TargetRate, c))
 	t.Add("achieved rate", achievedText(d.Schedule, c))

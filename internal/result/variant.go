@@ -60,6 +60,13 @@ type Instance struct {
 	RAMGB             float64
 	CPUs              string // a local profile's CPU set, e.g. 0-1
 	CacheSizeMB       int64  // a local profile's cache size
+	// What the host of a server on this machine says of itself
+	// (bench_config): the CPU model, the block device and filesystem
+	// holding the data directory, and the disk's rotational flag.
+	CPUModel   string
+	Device     string
+	Filesystem string
+	Rotational *bool
 	// Cost is the price in cents per hour (_id.instance.cost); Price is
 	// the price as written and Currency its currency.
 	Cost     *float64
@@ -118,12 +125,59 @@ func (in Instance) Fields() map[string]any {
 	set("ramGB", in.RAMGB, in.RAMGB > 0)
 	set("cpus", in.CPUs, in.CPUs != "")
 	set("cacheSizeMB", in.CacheSizeMB, in.CacheSizeMB > 0)
+	set("cpuModel", in.CPUModel, in.CPUModel != "")
+	set("device", in.Device, in.Device != "")
+	set("filesystem", in.Filesystem, in.Filesystem != "")
+	if in.Rotational != nil {
+		m["rotational"] = *in.Rotational
+	}
 	if in.Cost != nil {
 		m["cost"] = *in.Cost
 	}
 	set("price", in.Price, in.Price != "")
 	set("currency", in.Currency, in.Currency != "")
 	return m
+}
+
+// Over returns base with every field given in the description replaced
+// by the description's: a target's description overrides what was
+// detected.
+func (in Instance) Over(base Instance) Instance {
+	str := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	str(&base.AtlasInstanceType, in.AtlasInstanceType)
+	str(&base.AtlasDiskType, in.AtlasDiskType)
+	str(&base.CPUs, in.CPUs)
+	str(&base.CPUModel, in.CPUModel)
+	str(&base.Device, in.Device)
+	str(&base.Filesystem, in.Filesystem)
+	str(&base.Price, in.Price)
+	str(&base.Currency, in.Currency)
+	if in.AtlasIOPS > 0 {
+		base.AtlasIOPS = in.AtlasIOPS
+	}
+	if in.AtlasDiskSizeGB > 0 {
+		base.AtlasDiskSizeGB = in.AtlasDiskSizeGB
+	}
+	if in.VCPU > 0 {
+		base.VCPU = in.VCPU
+	}
+	if in.RAMGB > 0 {
+		base.RAMGB = in.RAMGB
+	}
+	if in.CacheSizeMB > 0 {
+		base.CacheSizeMB = in.CacheSizeMB
+	}
+	if in.Rotational != nil {
+		base.Rotational = in.Rotational
+	}
+	if in.Cost != nil {
+		base.Cost = in.Cost
+	}
+	return base
 }
 
 func put[T any](m map[string]any, k string, v *T) {
@@ -173,6 +227,8 @@ func instanceOf(m map[string]any) *Instance {
 	in.VCPU, in.RAMGB = int64(num("vCPU")), num("ramGB")
 	in.CPUs, in.CacheSizeMB = str("cpus"), int64(num("cacheSizeMB"))
 	in.Price, in.Currency = str("price"), str("currency")
+	in.CPUModel, in.Device, in.Filesystem = str("cpuModel"), str("device"), str("filesystem")
+	in.Rotational = boolAt(m, "rotational")
 	return in
 }
 

@@ -60,3 +60,16 @@ func TestCountsAddSub(t *testing.T) {
 		t.Errorf("docs = %v, want absent: no task counted it", *sum.Docs)
 	}
 }
+
+func TestInstanceOverDetected(t *testing.T) {
+	rot := true
+	detected := result.Instance{AtlasInstanceType: "embedded-secantus", AtlasDiskType: "local rotational disk",
+		AtlasDiskSizeGB: 100, VCPU: 2, RAMGB: 23.5, CPUModel: "Xeon", Device: "vda", Filesystem: "ext4", Rotational: &rot}
+	given := result.Instance{AtlasInstanceType: "m6i.large", AtlasIOPS: 3000, VCPU: 1, Cost: result.Ptr(10.0)}
+	want := map[string]any{"atlasInstanceType": "m6i.large", "atlasDiskType": "local rotational disk", "atlasIOPS": int64(3000),
+		"atlasDiskSizeGB": 100.0, "vCPU": int64(1), "ramGB": 23.5, "cpuModel": "Xeon", "device": "vda", "filesystem": "ext4",
+		"rotational": true, "cost": 10.0}
+	if got := given.Over(detected).Fields(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+}

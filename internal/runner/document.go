@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -125,26 +126,58 @@ func plainParams(p spec.Params) map[string]any {
 }
 
 // benchConfig describes the environment in the schema's Atlas-shaped
-// terms: the target's description where given, else for a local target
-// its profile or kind and its data directory's disk; nothing it cannot
-// know.
+// terms: for a server on this host what the host says of itself (CPUs
+// the server may use, CPU model, memory, the server's cache, the data
+// directory's disk), the target's description over it where given, and
+// the profile's label or the target's kind as its instance type when no
+// type is given; nothing it cannot know. Prices stay in variant.instance.
 func (r *run) benchConfig() map[string]any {
 	t := r.opts.Target
-	c := map[string]any{"atlasInstanceType": t.Kind}
-	if t.Profile != "" {
-		c["atlasInstanceType"] = t.Profile
-	}
+	in := result.Instance{AtlasInstanceType: cmp.Or(t.Profile, t.Kind)}
 	if gb, dev, ok := diskOf(t.DataDir); ok {
-		c["atlasDiskSizeGB"] = gb
-		c["atlasDiskType"] = dev
+		in.AtlasDiskSizeGB, in.AtlasDiskType = gb, dev
 	}
-	given := t.Instance.Fields()
-	for _, k := range []string{"atlasInstanceType", "atlasDiskType", "atlasIOPS", "atlasDiskSizeGB"} {
-		if v, ok := given[k]; ok {
-			c[k] = v
-		}
+	if t.PID != 0 {
+		in = localInstance(in, t)
+	}
+	c := t.Instance.Over(in).Fields()
+	for _, k := range []string{"cost", "price", "currency"} {
+		delete(c, k)
 	}
 	return c
+}
+
+// localInstance adds to in what the host of a server on this machine
+// says of itself. What cannot be read is left out.
+func localInstance(in result.Instance, t Target) result.Instance {
+	m, _ := telemetry.DescribeMachine(t.PID, t.DataDir) // a part not read is absent
+	in.VCPU, in.RAMGB, in.CPUModel = int64(m.CPUs), m.MemoryGB, m.CPUModel
+	in.Device, in.Filesystem, in.Rotational = m.Device, m.Filesystem, m.Rotational
+	if t.CacheSize > 0 {
+		in.CacheSizeMB = t.CacheSize >> 20
+	}
+	if kind := diskKind(m); kind != "" {
+		in.AtlasDiskType = kind
+	}
+	return in
+}
+
+// diskKind names a local disk as in "local SSD (ext4 on nvme0n1p2)" or
+// "local rotational disk (xfs on sda1)", by the kernel's rotational flag;
+// "local overlay" for a filesystem without a block device; "" when the
+// data directory's filesystem is unknown.
+func diskKind(m telemetry.Machine) string {
+	switch {
+	case m.Filesystem == "":
+		return ""
+	case m.Device == "":
+		return "local " + m.Filesystem
+	case m.Rotational == nil:
+		return fmt.Sprintf("local disk (%s on %s)", m.Filesystem, m.Device)
+	case *m.Rotational:
+		return fmt.Sprintf("local rotational disk (%s on %s)", m.Filesystem, m.Device)
+	}
+	return fmt.Sprintf("local SSD (%s on %s)", m.Filesystem, m.Device)
 }
 
 func (r *run) opStats(ops []engine.OpTotals, phase time.Duration) []result.OpStats {

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/mongobench/mongobench/internal/telemetry"
 	"github.com/mongobench/mongobench/internal/uri"
 )
 
@@ -15,7 +16,8 @@ import (
 // that server runs on this host: its URI names only loopback hosts and
 // the process its serverStatus names exists here. Host telemetry then
 // covers it. The data directory comes from getCmdLineOpts when the server
-// answers it; without it, disk counters stay missing.
+// answers it, else from the process's command line; without it, disk
+// counters stay missing.
 func locate(ctx context.Context, c *mongo.Client, t Target) Target {
 	if t.PID != 0 || !uri.Loopback(t.URI) {
 		return t
@@ -31,6 +33,9 @@ func locate(ctx context.Context, c *mongo.Client, t Target) Target {
 	}
 	t.PID = int(st.PID)
 	t.DataDir = dbPath(ctx, c)
+	if t.DataDir == "" {
+		t.DataDir = telemetry.ProcessDataDir(t.PID)
+	}
 	return t
 }
 

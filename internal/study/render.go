@@ -148,3 +148,94 @@ func WriteJourney(w io.Writer, f Format, rows []StageRow) error {
 	}
 	return writeTable(t, w, f)
 }
+
+// WriteSettings writes how each mode's transactions ran: the runs, the
+// read concern asked for and the one sent, the write concern; then every
+// distinct note of the runs (a setting the server refused and what was
+// used instead), with the modes and number of runs it concerns. A
+// setting the runs do not record is missing; runs that differ are listed
+// apart ("snapshot; default").
+func WriteSettings(w io.Writer, f Format, runs []Run) error {
+	c := cellsFor(f)
+	t := newTable("mode", ">runs", "read concern asked", "read concern sent", "write concern")
+	var modes []string
+	byMode := map[string][]Run{}
+	for _, r := range sortedRuns(runs) {
+		if _, ok := byMode[r.Mode]; !ok {
+			modes = append(modes, r.Mode)
+		}
+		byMode[r.Mode] = append(byMode[r.Mode], r)
+	}
+	for _, m := range modes {
+		rs := byMode[m]
+		t.Add(m, strconv.Itoa(len(rs)),
+			distinct(c, rs, func(r Run) string { return r.ReadConcernAsked }),
+			distinct(c, rs, func(r Run) string { return readConcernText(r.ReadConcern) }),
+			distinct(c, rs, func(r Run) string { return r.WriteConcern }))
+	}
+	if err := writeTable(t, w, f); err != nil {
+		return err
+	}
+	return writeNotes(w, f, runs)
+}
+
+// readConcernText says what "default" means.
+func readConcernText(rc string) string {
+	if rc == "default" {
+		return "none (the server's default)"
+	}
+	return rc
+}
+
+// distinct joins the distinct non-empty values of runs, in order; the
+// missing cell when there are none.
+func distinct(c texttable.Cells, runs []Run, value func(Run) string) string {
+	var seen []string
+	for _, r := range runs {
+		if v := value(r); v != "" && !slices.Contains(seen, v) {
+			seen = append(seen, v)
+		}
+	}
+	if seen == nil {
+		return c.Missing
+	}
+	return strings.Join(seen, "; ")
+}
+
+// writeNotes lists the runs' distinct notes, each with the modes and the
+// number of runs that carry it, or says there were none.
+func writeNotes(w io.Writer, f Format, runs []Run) error {
+	type noted struct {
+		modes []string
+		runs  int
+	}
+	var order []string
+	notes := map[string]*noted{}
+	for _, r := range sortedRuns(runs) {
+		for _, n := range r.Notes {
+			x, ok := notes[n]
+			if !ok {
+				x = &noted{}
+				notes[n] = x
+				order = append(order, n)
+			}
+			x.runs++
+			if !slices.Contains(x.modes, r.Mode) {
+				x.modes = append(x.modes, r.Mode)
+			}
+		}
+	}
+	var b strings.Builder
+	if f == Markdown {
+		b.WriteString("\n")
+	}
+	if len(order) == 0 {
+		b.WriteString("Every run used the settings asked for: no fallback, no note.\n")
+	}
+	for _, n := range order {
+		x := notes[n]
+		fmt.Fprintf(&b, "- Fallback or note (%s; %s): %s\n", strings.Join(x.modes, ", "), plural(int64(x.runs), "run"), n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

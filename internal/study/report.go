@@ -58,6 +58,10 @@ func (r SLAResult) WriteReport(out io.Writer, audit string, runs []string) error
 	if err := r.WriteTables(w, Markdown); err != nil {
 		return err
 	}
+	w.printf("\n## How the transactions ran\n\n")
+	if err := WriteSettings(w, Markdown, r.Runs); err != nil {
+		return err
+	}
 	w.printf("\nAudit: %s\n", audit)
 	writeRunLinks(w, runs)
 	return w.err

@@ -32,6 +32,16 @@ type Run struct {
 	Aborts        int64
 	OpsPerTxn     *float64 // server operations per transaction
 	Partial       bool     // the run stopped early
+
+	// How the transactions ran: the read concern asked for
+	// (variant.readConcern), the one the transactions sent
+	// (test_config.readConcern, "default": none), the write concern, and
+	// the run's notes, which say why a setting differs from the one asked
+	// for. Empty when the document does not say.
+	ReadConcernAsked string
+	ReadConcern      string
+	WriteConcern     string
+	Notes            []string
 }
 
 // RunOf reads a Run from a txn_sla result document.
@@ -62,6 +72,10 @@ func RunOf(d *result.Doc) (Run, error) {
 		r.Failed = op.Errors.Total
 	}
 	r.readCounters(d.TestResults)
+	r.ReadConcernAsked, _ = d.Variant["readConcern"].(string)
+	r.ReadConcern, _ = d.TestConfig["readConcern"].(string)
+	r.WriteConcern, _ = d.TestConfig["writeConcern"].(string)
+	r.Notes = d.Notes
 	return r, nil
 }
 

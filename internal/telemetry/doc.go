@@ -5,7 +5,9 @@
 // It has two halves that are kept apart:
 //
 //   - samplers, which talk to MongoDB (ServerStatus, Sampler) or read the
-//     host's /proc through github.com/prometheus/procfs (Host);
+//     host's /proc through github.com/prometheus/procfs (Host), and the
+//     description of a local server's machine (DescribeMachine: what it
+//     reads from /proc and /sys, then what it decides from that);
 //   - pure maths over recorded samples (Lookup, ServerFigures,
 //     HostFigures, Intervals, Window, Series), which does no I/O and is
 //     tested on recorded serverStatus documents.

@@ -15,7 +15,10 @@
 // Render keeps every block and writes its Markdown table right after it,
 // closed by an end marker (<!-- /MONGO_TABLE -->). Rendering a rendered
 // document again replaces the old table, so a report can be refreshed in
-// place. Blocks inside fenced code are left alone.
+// place. Blocks inside fenced code are left alone. A column that no output
+// document has is a column of empty cells with a note under its table
+// (Options.Strict makes it an error); a block that fails is noted in place
+// of its table (Options.KeepGoing) or stops the rendering.
 //
 // The package is pure: pipelines run through a Source that the caller
 // provides (internal/store's Mongo runs them on the results database).

@@ -25,6 +25,12 @@ type Options struct {
 	// block's table and goes on; Render then returns the document and all
 	// problems joined.
 	KeepGoing bool
+	// Strict makes a column that no output document has an error, for
+	// template authors checking their field names. Without it such a
+	// column is a column of empty cells, named in a note under its table
+	// (a field the results do not hold, such as the IOPS of a disk whose
+	// IOPS nobody gave).
+	Strict bool
 }
 
 // Render returns the template with each block's table written after it,
@@ -40,7 +46,7 @@ func Render(ctx context.Context, md []byte, src Source, opts Options) ([]byte, e
 			out.WriteByte('\n')
 		}
 		pos = s.old
-		table, err := renderSpan(ctx, s, src)
+		table, err := renderSpan(ctx, s, src, opts)
 		if err != nil {
 			err = named(err, opts.Name)
 			if !opts.KeepGoing {
@@ -56,7 +62,7 @@ func Render(ctx context.Context, md []byte, src Source, opts Options) ([]byte, e
 }
 
 // renderSpan runs a parsed block's pipeline and formats its table.
-func renderSpan(ctx context.Context, s span, src Source) (string, error) {
+func renderSpan(ctx context.Context, s span, src Source, opts Options) (string, error) {
 	if s.err != nil {
 		return "", s.err
 	}
@@ -65,11 +71,12 @@ func renderSpan(ctx context.Context, s span, src Source) (string, error) {
 	if err != nil {
 		return "", &Error{Line: b.Line, Err: err}
 	}
-	table, err := Table(b.Columns, b.Headers, rows)
-	if err != nil {
-		return "", &Error{Line: b.Line, Err: err}
+	if opts.Strict {
+		if err := allPresent(b.Columns, rows); err != nil {
+			return "", &Error{Line: b.Line, Err: err}
+		}
 	}
-	return table, nil
+	return Table(b.Columns, b.Headers, rows) + emptyNote(b.Columns, b.Headers, rows), nil
 }
 
 // writeTable writes a rendered table and the end marker, set off by blank
@@ -96,47 +103,79 @@ func note(err error) string {
 
 // Table formats rows as a Markdown table: a header row, a separator that
 // right-aligns columns whose non-empty values are all numbers, and one row
-// per document. A missing or null value is an empty cell. Each column must
-// be present (null counts) in at least one row, unless there are no rows.
-func Table(columns, headers []string, rows []map[string]any) (string, error) {
-	cells, err := tableCells(columns, rows)
-	if err != nil {
-		return "", err
-	}
+// per document. A missing or null value is an empty cell, also when no
+// row has the column at all.
+func Table(columns, headers []string, rows []map[string]any) string {
 	var sb strings.Builder
 	writeRow(&sb, escapeAll(headers))
 	writeRow(&sb, separators(columns, rows))
-	for _, r := range cells {
-		writeRow(&sb, r)
+	for _, row := range rows {
+		cells := make([]string, len(columns))
+		for j, col := range columns {
+			v, _ := Lookup(row, col)
+			cells[j] = escapeCell(FormatValue(v))
+		}
+		writeRow(&sb, cells)
 	}
-	return sb.String(), nil
+	return sb.String()
 }
 
-// tableCells formats every cell and checks that each column exists.
-func tableCells(columns []string, rows []map[string]any) ([][]string, error) {
-	seen := make([]bool, len(columns))
-	cells := make([][]string, len(rows))
-	for i, row := range rows {
-		cells[i] = make([]string, len(columns))
-		for j, col := range columns {
-			v, ok := Lookup(row, col)
-			seen[j] = seen[j] || ok
-			cells[i][j] = escapeCell(FormatValue(v))
-		}
-	}
+// absent returns the indexes of the columns that no row has (null
+// counts as present); none when there are no rows.
+func absent(columns []string, rows []map[string]any) []int {
 	if len(rows) == 0 {
-		return cells, nil
+		return nil
 	}
-	var missing []string
-	for j, ok := range seen {
-		if !ok {
-			missing = append(missing, fmt.Sprintf("%q", columns[j]))
+	var out []int
+	for j, col := range columns {
+		found := false
+		for _, row := range rows {
+			if _, ok := Lookup(row, col); ok {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, j)
 		}
 	}
-	if missing != nil {
-		return nil, fmt.Errorf("no output document has column %s (the pipeline's output fields are %s)", strings.Join(missing, ", "), fieldNames(rows))
+	return out
+}
+
+// allPresent is Strict's check: each column is present in at least one
+// row, unless there are no rows.
+func allPresent(columns []string, rows []map[string]any) error {
+	missing := absent(columns, rows)
+	if missing == nil {
+		return nil
 	}
-	return cells, nil
+	names := make([]string, len(missing))
+	for i, j := range missing {
+		names[i] = fmt.Sprintf("%q", columns[j])
+	}
+	return fmt.Errorf("no output document has column %s (the pipeline's output fields are %s)", strings.Join(names, ", "), fieldNames(rows))
+}
+
+// emptyNote is the line under a table that names its columns no output
+// document has, or "" when there are none.
+func emptyNote(columns, headers []string, rows []map[string]any) string {
+	missing := absent(columns, rows)
+	if missing == nil {
+		return ""
+	}
+	names := make([]string, len(missing))
+	for i, j := range missing {
+		names[i] = fmt.Sprintf("%q", columns[j])
+		if headers[j] != columns[j] {
+			names[i] += " (" + headers[j] + ")"
+		}
+	}
+	what := "Empty column"
+	if len(missing) > 1 {
+		what += "s"
+	}
+	return "\n> " + escapeCell(fmt.Sprintf("**%s:** no output document has %s; the pipeline's output fields are %s.",
+		what, strings.Join(names, ", "), fieldNames(rows))) + "\n"
 }
 
 // separators right-aligns the numeric columns.

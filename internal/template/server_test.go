@@ -288,10 +288,14 @@ func isSecantus(t *testing.T, c *mongo.Client) bool {
 func TestMissingColumnNamesTheLine(t *testing.T) {
 	st := docsizeResults(t)
 	md := "# T\n\n" + strings.Replace(performanceTemplate, `"columns": ["docSize"`, `"columns": ["docSizeKB"`, 1)
-	_, err := template.Render(context.Background(), []byte(md), st, template.Options{Name: "t.md"})
+	_, err := template.Render(context.Background(), []byte(md), st, template.Options{Name: "t.md", Strict: true})
 	want := `t.md:5: MONGO_TABLE: no output document has column "docSizeKB"`
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("got %v, want an error starting %q", err, want)
+		t.Errorf("Strict: got %v, want an error starting %q", err, want)
+	}
+	out, err := template.Render(context.Background(), []byte(md), st, template.Options{Name: "t.md"})
+	if err != nil || !strings.Contains(string(out), `> **Empty column:** no output document has "docSizeKB" (`) {
+		t.Errorf("without Strict: got %v and\n%s\nwant the table with a note naming the empty column", err, out)
 	}
 	md = "# T\n\n" + `<!-- MONGO_TABLE: {"collection": "results", "pipeline": [{"$bogusStage": {}}], "columns": ["x"]} -->` + "\n"
 	_, err = template.Render(context.Background(), []byte(md), st, template.Options{Name: "t.md"})

@@ -141,11 +141,11 @@ func TestRenderIsIdempotent(t *testing.T) {
 func TestKeepGoing(t *testing.T) {
 	md := strings.Replace(twoBlocks, `"collection": "a"`, `"collection": "broken"`, 1)
 	md = strings.Replace(md, `"columns": ["name"]`, `"columns": ["nme"]`, 1)
-	_, err := Render(context.Background(), []byte(md), stubRows, Options{Name: "r.md"})
+	_, err := Render(context.Background(), []byte(md), stubRows, Options{Name: "r.md", Strict: true})
 	if err == nil || err.Error() != "r.md:3: MONGO_TABLE: unknown operator $bogus" {
 		t.Errorf("without KeepGoing: got %v, want the first block's error", err)
 	}
-	out, err := Render(context.Background(), []byte(md), stubRows, Options{Name: "r.md", KeepGoing: true})
+	out, err := Render(context.Background(), []byte(md), stubRows, Options{Name: "r.md", KeepGoing: true, Strict: true})
 	wantErr := "r.md:3: MONGO_TABLE: unknown operator $bogus\n" +
 		`r.md:9: MONGO_TABLE: no output document has column "nme" (the pipeline's output fields are "name")`
 	if err == nil || err.Error() != wantErr {
@@ -167,14 +167,37 @@ func TestTableColumns(t *testing.T) {
 		{"Speed - docs/s": int64(12), "cache": map[string]any{"KB/s": 1.5}, "label": "ObjectId", "a.b": "top"},
 		{"Speed - docs/s": 3.25, "label": nil, "a": map[string]any{"b": "nested"}},
 	}
-	got, err := Table([]string{"Speed - docs/s", "cache.KB/s", "label", "a.b"}, []string{"Speed", "Cache", "Label", "A"}, rows)
+	got := Table([]string{"Speed - docs/s", "cache.KB/s", "label", "a.b"}, []string{"Speed", "Cache", "Label", "A"}, rows)
 	want := "| Speed | Cache | Label | A |\n|---:|---:|---|---|\n| 12 | 1.5 | ObjectId | top |\n| 3.25 |  |  | nested |\n"
-	if err != nil || got != want {
-		t.Errorf("got\n%s(%v)\nwant\n%s", got, err, want)
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	got, err = Table([]string{"x"}, []string{"X"}, nil)
-	if err != nil || got != "| X |\n|---|\n" {
-		t.Errorf("no rows: got %q, %v; want the header alone", got, err)
+	got = Table([]string{"x"}, []string{"X"}, nil)
+	if got != "| X |\n|---|\n" {
+		t.Errorf("no rows: got %q; want the header alone", got)
+	}
+}
+
+// A column that no output document has is a column of empty cells, named
+// under the table; the document renders without an error. Strict makes
+// it the error a template author wants while writing the template.
+func TestEmptyColumn(t *testing.T) {
+	md := "<!-- MONGO_TABLE: {\"collection\": \"a\", \"pipeline\": [], \"columns\": [\"size\", \"iops\", \"instance.atlasIOPS\"], \"headers\": [\"Size\", \"IOPS\", \"instance.atlasIOPS\"]} -->\n"
+	out, err := Render(context.Background(), []byte(md), stubRows, Options{Name: "r.md"})
+	want := md + "\n| Size | IOPS | instance.atlasIOPS |\n|---:|---|---|\n| 1 |  |  |\n| 4 |  |  |\n| 32 |  |  |\n" +
+		"\n> **Empty columns:** no output document has \"iops\" (IOPS), \"instance.atlasIOPS\"; the pipeline's output fields are \"rate\", \"size\".\n" +
+		"\n<!-- /MONGO_TABLE -->\n"
+	if err != nil || string(out) != want {
+		t.Errorf("got\n%s\n(%v)\nwant\n%s", out, err, want)
+	}
+	again, err := Render(context.Background(), out, stubRows, Options{Name: "r.md"})
+	if err != nil || string(again) != want {
+		t.Errorf("rendering the output again: got\n%s\n(%v), want it unchanged", again, err)
+	}
+	_, err = Render(context.Background(), []byte(md), stubRows, Options{Name: "r.md", Strict: true})
+	wantErr := `r.md:1: MONGO_TABLE: no output document has column "iops", "instance.atlasIOPS" (the pipeline's output fields are "rate", "size")`
+	if err == nil || err.Error() != wantErr {
+		t.Errorf("Strict: got %v, want %s", err, wantErr)
 	}
 }
 

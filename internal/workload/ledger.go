@@ -95,7 +95,7 @@ func (Ledger) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) 
 		return Run{}, err
 	}
 	return Run{
-		Decided: Decisions{Settings: ledgerSettings{ReadConcern: rc}, Warnings: warnings},
+		Decided: Decisions{Settings: ledgerSettings{ReadConcern: rc, WriteConcern: writeConcernText}, Warnings: warnings},
 		Tasks:   &ledgerRun{env: env, p: p, readConcern: rc},
 	}, nil
 }
@@ -104,7 +104,12 @@ func (Ledger) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) 
 type ledgerSettings struct {
 	// ReadConcern is what the transactions send ("default": none).
 	ReadConcern string `bson:"readConcern"`
+	// WriteConcern is the transactions' write concern (txnOptions).
+	WriteConcern string `bson:"writeConcern"`
 }
+
+// writeConcernText describes txnOptions' write concern.
+const writeConcernText = "majority, j: true"
 
 // ledgerRun is a prepared ledger run: the read concern its workers'
 // transactions use.
