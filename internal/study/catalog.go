@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -244,16 +245,32 @@ func catalogCell(v any) string {
 		if x < 100 {
 			return strconv.FormatFloat(x, 'f', 1, 64)
 		}
-		return strconv.FormatFloat(x, 'f', 0, 64)
+		return thousands(x)
+	case int64:
+		return thousands(float64(x))
+	case int32:
+		return thousands(float64(x))
+	case int:
+		return thousands(float64(x))
 	}
 	return fmt.Sprint(v)
 }
 
-// latencyCell formats a latency in milliseconds to three significant
-// figures for the terminal; a dash when it was not recorded.
+// latencyCell formats a latency in milliseconds for the terminal
+// (msText); a dash when it was not recorded.
 func latencyCell(v *float64) string {
 	if v == nil {
 		return "—"
 	}
-	return strconv.FormatFloat(*v, 'g', 3, 64)
+	return msText(*v)
+}
+
+// msText formats milliseconds to three significant figures, whole
+// milliseconds with thousands separators from 1,000 up: 2,790, never
+// 2.79e+03.
+func msText(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return thousands(v)
+	}
+	return sig3(v)
 }

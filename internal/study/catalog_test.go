@@ -272,7 +272,7 @@ func catalogTables(t *testing.T) []catalogTable {
 			Ops:         []result.OpStats{{Name: "insert", Latency: lat(1.234, 15.67)}}},
 		{Label: "b", Variant: map[string]any{"order": 1, "numberOfThreads": 8, "instance": map[string]any{"atlasInstanceType": "large", "atlasIOPS": int64(3000), "cost": 50.0}},
 			TestResults: result.TestResults{Catalog: result.Catalog{DocsInserted: i64(60000), DocsPerSecond: result.F(23456), MBPerSecond: result.F(91.6)}},
-			Ops:         []result.OpStats{{Name: "insert", Latency: lat(0.75, 9.5)}}},
+			Ops:         []result.OpStats{{Name: "insert", Latency: lat(0.75, 2790)}}},
 	}
 	updates := []*result.Doc{
 		{Variant: map[string]any{"order": 0, "numberOfThreads": 10, "indexUpdate": false},
@@ -299,6 +299,9 @@ func TestWriteCatalogTable(t *testing.T) {
 		}
 	}
 	golden.Check(t, "catalog.txt", b.Bytes())
+	if strings.Contains(b.String(), "e+") || !strings.Contains(b.String(), "2,790") {
+		t.Errorf("a p99 of 2790 ms: want 2,790, never an exponent:\n%s", b.String())
+	}
 }
 
 // ExampleCatalogRates shows the rates an ingest variant gets: 1,000
