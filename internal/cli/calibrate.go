@@ -51,6 +51,7 @@ of steps and the knee.`,
 	fl.Var(f.base.Flag("warmup", "2s"), "warmup", "warm-up of each step")
 	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
 		reportDir: "directory for the calibration report and the runs' reports (empty: none)"})
+	a.statusFlag(fl)
 	return cmd
 }
 

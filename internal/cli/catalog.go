@@ -83,6 +83,7 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	f.add(fl, studyHelp{each: "every variant", results: "results"})
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
+	a.statusFlag(fl)
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"runtime/pprof"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -49,12 +50,17 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	warned map[string]bool // connection strings already warned about
+	// term says whether standard error is a terminal (the live line) and
+	// statusInterval how often a run prints a status line when it is not.
+	term           terminal
+	statusInterval time.Duration
 }
 
 // Main runs the command line and returns the exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	t := terminalOf(stderr)
 	stdout, stderr = keepSecrets(args, stdout, stderr)
-	a := &app{ctx: ctx, stdout: stdout, stderr: stderr}
+	a := &app{ctx: ctx, stdout: stdout, stderr: stderr, term: t, statusInterval: defaultStatusInterval}
 	root := a.root()
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -143,7 +149,12 @@ Start here:
 	var profile string
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a Go CPU profile of the tool itself to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return a.startProfile(profile) }
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if err := a.checkStatusInterval(); err != nil {
+			return err
+		}
+		return a.startProfile(profile)
+	}
 	root.PersistentPostRun = func(*cobra.Command, []string) { pprof.StopCPUProfile() }
 	return root
 }

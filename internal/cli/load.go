@@ -41,6 +41,7 @@ before its measured run phase.`,
 	fl.StringVar(&f.workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
 	f.add(fl, studyHelp{each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
 		reportDir: "directory for the run's report (empty: none)"})
+	a.statusFlag(fl)
 	return cmd
 }
 

@@ -87,6 +87,7 @@ still stores what was measured, marked partial.`,
 	cmd.Flags().BoolVar(&rf.noReport, "no-report", false, "do not write a report file")
 	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: timerfd (default), nanosleep, spin, or timer (Go timers, as before)")
 	_ = cmd.Flags().MarkHidden("pacing")
+	a.statusFlag(cmd.Flags())
 	return cmd
 }
 
@@ -162,13 +163,13 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 		return err
 	}
 	defer closeStore()
-	p := newProgress(a.stderr, sc)
+	p := newProgress(a.stderr, a.term, a.statusInterval, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)
 	}
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnInterval: p.interval, Pacing: pacing,
+		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval, Pacing: pacing,
 	})
 	p.done()
 	if err != nil {

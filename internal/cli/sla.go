@@ -72,6 +72,7 @@ modes fail (or --tps-max).`,
 	f.add(fl, studyHelp{each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
 		reportDir: "directory for the SLA report and the runs' reports"})
 	cmd.AddCommand(a.slaJourneyCmd())
+	a.statusFlag(fl)
 	return cmd
 }
 

@@ -63,6 +63,7 @@ achieved rate and p99 per rate.`,
 	fl.Float64Var(&f.costPerHour, "cost-per-hour", 0, "the target's price in dollars per hour, stored in cents as _id.instance.cost (for compare)")
 	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
 		reportDir: "directory for the sweep report and the runs' reports"})
+	a.statusFlag(fl)
 	return cmd
 }
 

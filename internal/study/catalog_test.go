@@ -30,6 +30,7 @@ type targetsFake struct {
 	variants []map[string]any
 	kept     []*result.Doc
 	said     []string
+	steps    []study.StepInfo
 	// doc makes the result of the n-th measure (0-based); nil: a plain one.
 	doc func(n int, sc *spec.Scenario, variant map[string]any) *result.Doc
 }
@@ -58,7 +59,8 @@ func (f *targetsFake) env() study.Env {
 			defer func() { f.target = "" }()
 			return fn(catalog.Instance(t))
 		},
-		Say: func(format string, args ...any) { f.said = append(f.said, fmt.Sprintf(format, args...)) },
+		Say:  func(format string, args ...any) { f.said = append(f.said, fmt.Sprintf(format, args...)) },
+		Step: func(s study.StepInfo) { f.steps = append(f.steps, s) },
 	}
 }
 
@@ -150,6 +152,14 @@ func TestCatalogRunOrder(t *testing.T) {
 	}
 	if !slices.Contains(f.said, "insert_iops on b: "+tests[0].Description+"\n") {
 		t.Errorf("progress lines %q lack insert_iops on b", f.said)
+	}
+	for i, s := range f.steps {
+		if s.N != i+1 || s.Total != 8 {
+			t.Errorf("step %d: got %d of %d, want %d of 8", i, s.N, s.Total, i+1)
+		}
+	}
+	if len(f.steps) != 8 || !strings.HasPrefix(f.steps[5].What, "insert_idtype on b, variant 1 of 3 (") {
+		t.Errorf("steps: got %+v, want 8, the sixth insert_idtype's first variant on b", f.steps)
 	}
 }
 
