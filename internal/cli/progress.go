@@ -55,7 +55,7 @@ type progress struct {
 	mu     sync.Mutex
 	w      io.Writer
 	term   terminal
-	cols   func() int // the terminal's width in columns, 0 unknown
+	cols   func() int    // the terminal's width in columns, 0 unknown
 	every  time.Duration // not a terminal: a status line this often; 0 none
 	tally  report.LiveTally
 	total  time.Duration // the measured phase as planned
