@@ -51,9 +51,9 @@ func reachError(err error, target string, opts *options.ClientOptions) error {
 		case s.LastError != nil:
 			why = cause(s.LastError, target, tlsOn, connectWait(opts))
 		case s.Kind == description.Unknown:
-			why = "no answer, timed out after " + wait(selectionWait(opts))
+			why = "no answer, timed out after " + selectionWait(opts).String()
 		default:
-			why = fmt.Sprintf("answered as %s, not a server that can run the benchmark (no primary within %s)", s.Kind, wait(selectionWait(opts)))
+			why = fmt.Sprintf("answered as %s, not a server that can run the benchmark (no primary within %s)", s.Kind, selectionWait(opts).String())
 		}
 		parts = append(parts, hostCause{string(s.Addr), why})
 	}
@@ -135,7 +135,7 @@ func cause(err error, target string, tlsOn bool, waited time.Duration) string {
 		why = "certificate not verified"
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded),
 		errors.As(err, &netErr) && netErr.Timeout():
-		why = "timed out after " + wait(waited)
+		why = "timed out after " + waited.String()
 	case errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.ErrUnexpectedEOF):
 		if tlsOn {
 			// The handshake is the first thing said on a TLS connection;
@@ -181,6 +181,3 @@ func selectionWait(o *options.ClientOptions) time.Duration {
 	}
 	return connectTimeout
 }
-
-// wait formats a timeout as "5s", "1.5s", "500ms".
-func wait(d time.Duration) string { return d.String() }

@@ -2,9 +2,9 @@ package runner_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -105,16 +105,14 @@ func TestReachErrors(t *testing.T) {
 // TestReachErrorsOfServer: TLS asked of the real server, which speaks
 // plain MongoDB wire protocol, fails its handshake, named as such.
 func TestReachErrorsOfServer(t *testing.T) {
-	uri := testenv.URI(t)
-	host := strings.TrimPrefix(uri, "mongodb://")
-	host = host[:strings.IndexAny(host, "/?")]
-	sep := "?"
-	if strings.Contains(uri, "?") {
-		sep = "&"
+	u, err := url.Parse(testenv.URI(t))
+	if err != nil {
+		t.Fatal(err)
 	}
-	tlsURI := fmt.Sprintf("%s%stls=true&tlsInsecure=true&serverSelectionTimeoutMS=2000&connectTimeoutMS=1000", uri, sep)
-	if !strings.Contains(uri, "/?") && !strings.Contains(uri, "?") {
-		tlsURI = strings.TrimSuffix(uri, "/") + "/?tls=true&tlsInsecure=true&serverSelectionTimeoutMS=2000&connectTimeoutMS=1000"
+	q := u.Query()
+	for k, v := range map[string]string{"tls": "true", "tlsInsecure": "true", "serverSelectionTimeoutMS": "2000", "connectTimeoutMS": "1000"} {
+		q.Set(k, v)
 	}
-	wantReachLine(t, tlsURI, []string{host}, "TLS handshake failed")
+	u.RawQuery = q.Encode()
+	wantReachLine(t, u.String(), []string{u.Host}, "TLS handshake failed")
 }
