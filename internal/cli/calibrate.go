@@ -59,6 +59,7 @@ of steps and the knee.`,
 	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "workload parameter name=value",
 		reportDir: "directory for the calibration report and the runs' reports (empty: none)", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	f.ycsb.add(fl)
+	a.statusFlag(fl)
 	return cmd
 }
 

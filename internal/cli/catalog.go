@@ -91,6 +91,7 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	fl.StringVar(&f.reportDir, "report-dir", "", "directory for each variant's run report (default: none; 'mongobench report' renders the catalog's document)")
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
+	a.statusFlag(fl)
 	return cmd
 }
 

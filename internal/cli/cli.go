@@ -10,6 +10,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -51,12 +52,17 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	warned map[string]bool // connection strings already warned about
+	// term says whether standard error is a terminal (the live line) and
+	// statusInterval how often a run prints a status line when it is not.
+	term           terminal
+	statusInterval time.Duration
 }
 
 // Main runs the command line and returns the exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	t := terminalOf(stderr)
 	stdout, stderr = keepSecrets(args, stdout, stderr)
-	a := &app{ctx: ctx, stdout: stdout, stderr: stderr}
+	a := &app{ctx: ctx, stdout: stdout, stderr: stderr, term: t, statusInterval: defaultStatusInterval}
 	root := a.root()
 	a.quietDeprecations(root)
 	a.warnUnknownEnv(root)
@@ -174,6 +180,9 @@ Start here:
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if err := flagsFromEnv(cmd); err != nil {
+			return err
+		}
+		if err := a.checkStatusInterval(); err != nil {
 			return err
 		}
 		return a.startProfile(profile)

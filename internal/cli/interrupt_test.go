@@ -48,5 +48,12 @@ func TestInterruptStoresPartialResult(t *testing.T) {
 	if !strings.Contains(out.String(), "PARTIAL") || !strings.Contains(errOut.String(), "partial result is stored") {
 		t.Errorf("output does not say the run is partial and stored:\nstdout: %s\nstderr: %s", out.String(), errOut.String())
 	}
+	// A stopped run is judged neither client- nor server-bound: its
+	// schedule ended because of the stop, not for want of headroom.
+	if d.Client.ClientBound || d.Client.ServerBound || d.Client.NotJudged == "" ||
+		strings.Contains(out.String(), "client-bound run") || !strings.Contains(out.String(), "judged neither") {
+		t.Errorf("interrupted run: client-bound %v, server-bound %v, not judged %q; want neither, said so:\n%s",
+			d.Client.ClientBound, d.Client.ServerBound, d.Client.NotJudged, out.String())
+	}
 	_ = os.Remove(file)
 }

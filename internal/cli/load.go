@@ -49,6 +49,7 @@ before its measured run phase.`,
 	f.add(fl, studyHelp{hostMetrics: true, each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
 		reportDir: "directory for the run's report (empty: none)", json: "print the stored result document as JSON instead of the summary line"})
 	f.ycsb.add(fl)
+	a.statusFlag(fl)
 	return cmd
 }
 

@@ -58,6 +58,7 @@ unit, the baseline marked. See suites/plan-local.yaml.`,
 	fl.IntVar(&f.runs, "runs", 0, "runs per candidate in this invocation (default: the plan's runs)")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the plan report, its charts and the runs' reports")
 	f.store.add(cmd)
+	a.statusFlag(fl)
 	return cmd
 }
 

@@ -100,6 +100,7 @@ still stores what was measured, marked partial.`,
 	_ = cmd.Flags().MarkHidden("pacing")
 	rf.ycsb.add(cmd.Flags())
 	rf.atlas.add(cmd.Flags())
+	a.statusFlag(cmd.Flags())
 	return cmd
 }
 
@@ -183,13 +184,13 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	defer closeStore()
 	t.URI = rf.ycsb.withOptions(t.URI)
 	t.Atlas = src
-	p := newProgress(a.stderr, sc)
+	p := newProgress(a.stderr, a.term, a.statusInterval, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)
 	}
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnInterval: p.interval, Pacing: pacing,
+		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval, Pacing: pacing,
 	})
 	p.done()
 	if err != nil {

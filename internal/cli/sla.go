@@ -77,6 +77,7 @@ array instead of the tables.`,
 	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
 		reportDir: "directory for the SLA report and the runs' reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	cmd.AddCommand(a.slaJourneyCmd())
+	a.statusFlag(fl)
 	return cmd
 }
 

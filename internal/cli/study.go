@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -31,6 +33,7 @@ type studyRun struct {
 	noted     map[string]bool
 	reports   []string
 	docs      []result.Doc // the runs kept, for --json
+	clock     stepClock    // when the study began, for its estimate of the time left
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -39,16 +42,22 @@ func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyR
 
 // env is the seam a study runs through: the real runner and store.
 func (s *studyRun) env() study.Env {
-	return study.Env{Measure: s.measure, Keep: s.keep, Registry: s.registry, Say: s.app.say}
+	return study.Env{Measure: s.measure, Keep: s.keep, Registry: s.registry, Say: s.app.say, Step: s.step}
 }
 
-// measure runs one scenario with a live progress line; variant holds the
-// values that identify the run within the study.
+// step prints the header of a study's next run, with the time left.
+func (s *studyRun) step(info study.StepInfo) {
+	s.app.say("%s\n", report.StepLine(s.clock.next(info, time.Now())))
+}
+
+// measure runs one scenario with a live progress line (or, not on a
+// terminal, status lines); variant holds the values that identify the
+// run within the study.
 func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error) {
-	p := newProgress(s.app.stderr, sc)
+	p := newProgress(s.app.stderr, s.app.term, s.app.statusInterval, sc)
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: s.registry, Target: s.target, ToolVersion: Version,
-		Variant: variant, OnSetup: p.setup, OnInterval: p.interval,
+		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval,
 	})
 	p.done()
 	return d, err

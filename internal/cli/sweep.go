@@ -77,6 +77,7 @@ as one JSON array instead.`,
 	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "workload parameter name=value",
 		reportDir: "directory for the sweep report and the runs' reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	f.ycsb.add(fl)
+	a.statusFlag(fl)
 	return cmd
 }
 

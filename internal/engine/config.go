@@ -71,9 +71,10 @@ type Config struct {
 	Classify Classifier
 	// OnPhase is called at the measured phase's start and end
 	// (telemetry snapshots go here), and OnInterval after each interval
-	// closes. Both run in order on a goroutine of their own, so a slow
-	// callback never delays the measurement; all have returned when Run
-	// returns.
+	// closes (the last one, when a short tail joined it, is handed again
+	// with the same Index: it replaces the one handed before). Both run
+	// in order on a goroutine of their own, so a slow callback never
+	// delays the measurement; all have returned when Run returns.
 	OnPhase    func(Phase, time.Time)
 	OnInterval func(*Interval)
 	// AtPhase is called on the engine's own goroutine at the measured

@@ -109,7 +109,11 @@ func (c *coordinator) tick(t time.Time) error {
 		c.begin(t)
 		return nil
 	}
-	return c.rotate(t)
+	if err := c.rotate(t); err != nil {
+		return err
+	}
+	c.report(len(c.intervals) - 1)
+	return nil
 }
 
 func (c *coordinator) begin(t time.Time) {
@@ -152,12 +156,16 @@ func (c *coordinator) rotate(end time.Time) error {
 		iv.Ops = append(iv.Ops, op)
 	}
 	c.intervals = append(c.intervals, iv)
+	return nil
+}
+
+// report hands closed interval i to OnInterval.
+func (c *coordinator) report(i int) {
 	if on := c.e.cfg.OnInterval; on != nil {
-		shown := iv // a copy: the last interval may still absorb a tail
-		shown.Ops = slices.Clone(iv.Ops)
+		shown := c.intervals[i] // a copy: the last interval may still absorb a tail
+		shown.Ops = slices.Clone(shown.Ops)
 		c.events <- func() { on(&shown) }
 	}
-	return nil
 }
 
 // closeOp summarises operation type i of the interval and merges it into
@@ -204,18 +212,28 @@ func (c *coordinator) end(now time.Time) time.Time {
 
 // closeLast closes the phase's final interval. A tail shorter than half
 // an interval joins the previous interval, so no interval's rate is
-// extrapolated from a few milliseconds.
+// extrapolated from a few milliseconds; OnInterval is then handed the
+// joined interval again, under the previous one's Index, which it
+// replaces.
 func (c *coordinator) closeLast(end time.Time) error {
 	n := len(c.intervals)
 	if n == 0 || end.Sub(c.lastTick) >= c.e.cfg.Interval/2 {
-		return c.rotate(end)
+		if err := c.rotate(end); err != nil {
+			return err
+		}
+		c.report(len(c.intervals) - 1)
+		return nil
 	}
 	prev := c.intervals[n-1]
 	c.intervals = c.intervals[:n-1]
 	if err := c.rotate(end); err != nil {
 		return err
 	}
-	return c.intervals[n-1].absorb(&prev)
+	if err := c.intervals[n-1].absorb(&prev); err != nil {
+		return err
+	}
+	c.report(n - 1)
+	return nil
 }
 
 // absorb adds an earlier interval's recordings to iv, which then spans

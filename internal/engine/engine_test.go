@@ -213,11 +213,29 @@ func TestConstantPacerDoesNotDrift(t *testing.T) {
 }
 
 func TestShortTailJoinsThePreviousInterval(t *testing.T) {
+	var handed []Interval // OnInterval's, the last per Index kept
 	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(400), Duration: 1050 * time.Millisecond,
-		Interval: 250 * time.Millisecond}
+		Interval: 250 * time.Millisecond, OnInterval: func(iv *Interval) {
+			if n := len(handed); n > 0 && handed[n-1].Index == iv.Index {
+				handed = handed[:n-1]
+			}
+			handed = append(handed, *iv)
+		}}
 	r, err := Run(context.Background(), cfg, sleepTask(100*time.Microsecond, 1))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The live line sees what is stored: the joined last interval
+	// replaces the one handed before it, never a tail of a few
+	// milliseconds with no operations.
+	if len(handed) != len(r.Intervals) {
+		t.Fatalf("OnInterval: %d intervals once replaced, want the %d stored", len(handed), len(r.Intervals))
+	}
+	for i, iv := range handed {
+		if iv.Index != i || iv.Length != r.Intervals[i].Length || iv.Ops[0].Count != r.Intervals[i].Ops[0].Count {
+			t.Errorf("OnInterval %d: index %d, %v, %d ops; stored %v, %d ops", i, iv.Index, iv.Length, iv.Ops[0].Count,
+				r.Intervals[i].Length, r.Intervals[i].Ops[0].Count)
+		}
 	}
 	var n int64
 	var total time.Duration

@@ -120,6 +120,7 @@ func openDoc() *result.Doc {
 func partialDoc() *result.Doc {
 	d := base("ingest", "20250304-103000-e5f6", 5.2)
 	d.Partial, d.PartialReason = true, "interrupted (SIGINT)"
+	d.Client.NotJudged = "interrupted: a run that did not finish is judged neither client- nor server-bound"
 	d.Schedule = result.Schedule{Mode: "closed", Workers: 8, AchievedRate: 20311}
 	d.Ops = []result.OpStats{op("insert", 105617, 5.2, 0.364)}
 	d.Intervals = intervals(5, func(i int, iv *result.Interval) {

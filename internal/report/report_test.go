@@ -335,6 +335,44 @@ func TestMissingPercentiles(t *testing.T) {
 	}
 }
 
+// TestOpsThatNeverRan: YCSB B's mix draws no inserts, scans or
+// read-modify-writes; neither the terminal summary nor the Markdown
+// report shows rows for them, while an operation type that only failed
+// keeps its rows.
+func TestOpsThatNeverRan(t *testing.T) {
+	d := closedDoc()
+	d.TestName = "ycsb-b"
+	d.Ops = append(d.Ops, result.OpStats{Name: "insert"}, result.OpStats{Name: "scan"},
+		result.OpStats{Name: "readmodifywrite", Errors: result.Errors{Total: 2, Timeout: 2}})
+	var buf bytes.Buffer
+	if err := Summary(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	md, _, err := Markdown(d, "charts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"summary": buf.String(), "Markdown": string(md)} {
+		for _, line := range strings.Split(text, "\n") {
+			if f := strings.Fields(strings.Trim(line, "| ")); len(f) > 0 && (f[0] == "insert" || f[0] == "scan") {
+				t.Errorf("%s: a row for an operation type that never ran: %q", name, line)
+			}
+		}
+		if !strings.Contains(text, "readmodifywrite") {
+			t.Errorf("%s: no row for readmodifywrite, which failed twice:\n%s", name, text)
+		}
+	}
+	none := closedDoc()
+	none.Ops = []result.OpStats{{Name: "read"}, {Name: "update"}}
+	buf.Reset()
+	if err := Summary(&buf, none); err != nil {
+		t.Fatal(err)
+	}
+	if rowWith(t, buf.String(), "read", "latency", strings.Fields)[2] != "—" {
+		t.Errorf("a run in which nothing ran: want its operation types shown as missing:\n%s", buf.String())
+	}
+}
+
 // rowWith returns the split fields of the first line of text that starts
 // with prefix and contains word.
 func rowWith(t *testing.T, text, prefix, word string, split func(string) []string) []string {

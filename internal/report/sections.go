@@ -79,17 +79,34 @@ func achievedText(s result.Schedule, c cells) string {
 // errors by class.
 func opsTable(d *result.Doc) *table {
 	t := newTable("op", ">ops", ">ops/s", ">errors", "error classes")
-	for _, o := range d.Ops {
+	for _, o := range ranOps(d) {
 		t.Add(o.Name, count(o.Count), perSec(o.Rate), count(o.Errors.Total), errorClasses(o.Errors))
 	}
 	return t
+}
+
+// ranOps are the operation types of the run that completed or failed at
+// least once: a mix's types that never came up (YCSB B's inserts and
+// scans) have nothing to show. A run in which none ran keeps them all, so
+// its tables still say what was missing.
+func ranOps(d *result.Doc) []result.OpStats {
+	var out []result.OpStats
+	for _, o := range d.Ops {
+		if o.Count > 0 || o.Errors.Total > 0 {
+			out = append(out, o)
+		}
+	}
+	if len(out) == 0 {
+		return d.Ops
+	}
+	return out
 }
 
 // latencyTable has two rows per operation type, latency (from the
 // intended start) and service time (from the send), in milliseconds.
 func latencyTable(d *result.Doc, c cells) *table {
 	t := newTable("op", "time", ">p50", ">p95", ">p99", ">p99.9", ">max")
-	for _, o := range d.Ops {
+	for _, o := range ranOps(d) {
 		t.Add(distRow(c, o.Name, "latency", o.Latency)...)
 		t.Add(distRow(c, o.Name, "service", o.Service)...)
 	}

@@ -40,6 +40,9 @@ func Summary(w io.Writer, d *result.Doc) error {
 	case d.Client.ServerBound:
 		ew.line("")
 		ew.line("NOTE: %s", serverBoundNote(d.Client))
+	case d.Client.NotJudged != "":
+		ew.line("")
+		ew.line("NOTE: %s", d.Client.NotJudged)
 	}
 	if p := d.Schedule.Precision; p != nil && p.Flagged {
 		ew.line("")

@@ -61,7 +61,11 @@ type Options struct {
 	// may be nil.
 	OnConnected func(version, topology string)
 	OnSetup     func(stage string, done, total int64)
-	OnInterval  func(*engine.Interval)
+	// OnStart is called when the setup is over and the engine starts: the
+	// warm-up (of the length given, unmeasured) begins, or the measured
+	// phase when there is none.
+	OnStart    func(warmup time.Duration)
+	OnInterval func(*engine.Interval)
 	// Pacing is how open-loop workers wait for their slots (empty: the
 	// engine's default); bench/pacing.sh compares them.
 	Pacing engine.Pacing
@@ -151,6 +155,9 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	r.sampler = sampler
 	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
 		return nil, fmt.Errorf("start telemetry: %w", err)
+	}
+	if r.opts.OnStart != nil {
+		r.opts.OnStart(time.Duration(sc.Warmup))
 	}
 	res, err := engine.Run(ctx, r.engineConfig(), func(worker int) (engine.Task, error) {
 		t, err := tasks.NewTask(worker)

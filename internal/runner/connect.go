@@ -65,11 +65,10 @@ func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error
 	defer cancel()
 	if err := c.Ping(pctx, nil); err != nil {
 		disconnect(c)
-		var se mongo.ServerError
-		if errors.As(err, &se) && se.HasErrorCode(codeAuthFailed) {
-			return nil, fmt.Errorf("authentication failed for %s: %w", secret.URI(target), secret.Error(err, target))
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("cannot reach %s: %w", secret.URI(target), ctx.Err())
 		}
-		return nil, fmt.Errorf("cannot reach %s: %w", secret.URI(target), secret.Error(err, target))
+		return nil, reachError(err, target, opts)
 	}
 	return c, nil
 }

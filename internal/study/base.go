@@ -1,6 +1,7 @@
 package study
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -27,10 +28,15 @@ func (b Base) scenario(env Env, vary func(*spec.Scenario), extra ...string) (*sp
 }
 
 // progressMS formats a latency for a progress line: three significant
-// figures, "—" when not recorded.
+// figures without trailing zeros, whole milliseconds with thousands
+// separators from 1,000 up (2,790, never 2.79e+03), "—" when not
+// recorded.
 func progressMS(v *float64) string {
-	if v == nil {
+	switch {
+	case v == nil:
 		return "—"
+	case math.Abs(*v) >= 1000:
+		return thousands(*v)
 	}
 	return strconv.FormatFloat(*v, 'g', 3, 64)
 }

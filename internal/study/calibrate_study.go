@@ -68,6 +68,7 @@ func (c CalibrateStudy) step(ctx context.Context, env Env, res *CalibrateResult,
 	if err != nil {
 		return ThreadStep{}, err
 	}
+	env.step(len(res.Steps)+1, 0, sc, "%d threads", sc.Threads)
 	d, err := env.Measure(ctx, sc, result.Variant{Calibration: result.Ptr(c.ID), CalibrationStep: result.Ptr(len(res.Steps) + 1)})
 	if err != nil {
 		return ThreadStep{}, err

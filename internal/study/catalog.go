@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,13 +33,14 @@ type Catalog struct {
 // result is kept) or a cancelled context, the error wraps ErrStopped.
 func (c Catalog) Run(ctx context.Context, env Env) ([][]*result.Doc, error) {
 	docs := make([][]*result.Doc, len(c.Tests))
+	n := &stepCount{total: c.runs()}
 	for pos, tg := range c.Targets {
 		if ctx.Err() != nil {
 			return docs, fmt.Errorf("%w: stopped before target %s; the variants measured are stored", ErrStopped, tg.Label)
 		}
 		err := env.OnTarget(ctx, tg, func(instance result.Instance) error {
 			for i, t := range c.Tests {
-				got, err := c.runTest(ctx, env, t, t.VariantsOn(c.Scale, pos, instance), tg.Label)
+				got, err := c.runTest(ctx, env, n, t, t.VariantsOn(c.Scale, pos, instance), tg.Label)
 				docs[i] = append(docs[i], got...)
 				if err != nil {
 					return err
@@ -53,17 +55,37 @@ func (c Catalog) Run(ctx context.Context, env Env) ([][]*result.Doc, error) {
 	return docs, nil
 }
 
+// stepCount numbers a study's runs: the last one started, of total.
+type stepCount struct{ n, total int }
+
+// runs is how many runs the catalog makes: every variant of every test
+// on every target.
+func (c Catalog) runs() int {
+	n := 0
+	for pos := range c.Targets {
+		for _, t := range c.Tests {
+			n += len(t.VariantsOn(c.Scale, pos, result.Instance{}))
+		}
+	}
+	return n
+}
+
 // runTest runs the variants of one test on the current target and
 // returns the results it kept.
-func (c Catalog) runTest(ctx context.Context, env Env, t catalog.Test, vs []catalog.Variant, label string) ([]*result.Doc, error) {
+func (c Catalog) runTest(ctx context.Context, env Env, n *stepCount, t catalog.Test, vs []catalog.Variant, label string) ([]*result.Doc, error) {
 	on := ""
 	if label != "" {
 		on = " on " + label
 	}
 	env.say("%s%s: %s\n", t.Name, on, t.Description)
 	var docs []*result.Doc
-	for _, v := range vs {
-		d, err := c.runVariant(ctx, env, t, v, label)
+	for i, v := range vs {
+		n.n++
+		what := fmt.Sprintf("%s%s, variant %d of %d", t.Name, on, i+1, len(vs))
+		if len(v.Params) > 0 {
+			what += " (" + strings.Join(v.Params, " ") + ")"
+		}
+		d, err := c.runVariant(ctx, env, t, v, label, func(sc *spec.Scenario) { env.step(n.n, n.total, sc, "%s", what) })
 		if err != nil {
 			return docs, err
 		}
@@ -78,11 +100,12 @@ func (c Catalog) runTest(ctx context.Context, env Env, t catalog.Test, vs []cata
 	return docs, nil
 }
 
-func (c Catalog) runVariant(ctx context.Context, env Env, t catalog.Test, v catalog.Variant, label string) (*result.Doc, error) {
+func (c Catalog) runVariant(ctx context.Context, env Env, t catalog.Test, v catalog.Variant, label string, starting func(*spec.Scenario)) (*result.Doc, error) {
 	sc, err := Scenario(env.Registry, c.scenario(t, v, label), v.Params)
 	if err != nil {
 		return nil, err
 	}
+	starting(sc)
 	d, err := env.Measure(ctx, sc, v.Values)
 	if err != nil {
 		return nil, err
@@ -244,16 +267,32 @@ func catalogCell(v any) string {
 		if x < 100 {
 			return strconv.FormatFloat(x, 'f', 1, 64)
 		}
-		return strconv.FormatFloat(x, 'f', 0, 64)
+		return thousands(x)
+	case int64:
+		return thousands(float64(x))
+	case int32:
+		return thousands(float64(x))
+	case int:
+		return thousands(float64(x))
 	}
 	return fmt.Sprint(v)
 }
 
-// latencyCell formats a latency in milliseconds to three significant
-// figures for the terminal; a dash when it was not recorded.
+// latencyCell formats a latency in milliseconds for the terminal
+// (msText); a dash when it was not recorded.
 func latencyCell(v *float64) string {
 	if v == nil {
 		return "—"
 	}
-	return strconv.FormatFloat(*v, 'g', 3, 64)
+	return msText(*v)
+}
+
+// msText formats milliseconds to three significant figures, whole
+// milliseconds with thousands separators from 1,000 up: 2,790, never
+// 2.79e+03.
+func msText(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return thousands(v)
+	}
+	return sig3(v)
 }

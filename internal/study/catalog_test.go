@@ -30,6 +30,7 @@ type targetsFake struct {
 	variants []map[string]any
 	kept     []*result.Doc
 	said     []string
+	steps    []study.StepInfo
 	// doc makes the result of the n-th measure (0-based); nil: a plain one.
 	doc func(n int, sc *spec.Scenario, variant map[string]any) *result.Doc
 }
@@ -58,7 +59,8 @@ func (f *targetsFake) env() study.Env {
 			defer func() { f.target = "" }()
 			return fn(catalog.Instance(t))
 		},
-		Say: func(format string, args ...any) { f.said = append(f.said, fmt.Sprintf(format, args...)) },
+		Say:  func(format string, args ...any) { f.said = append(f.said, fmt.Sprintf(format, args...)) },
+		Step: func(s study.StepInfo) { f.steps = append(f.steps, s) },
 	}
 }
 
@@ -150,6 +152,14 @@ func TestCatalogRunOrder(t *testing.T) {
 	}
 	if !slices.Contains(f.said, "insert_iops on b: "+tests[0].Description+"\n") {
 		t.Errorf("progress lines %q lack insert_iops on b", f.said)
+	}
+	for i, s := range f.steps {
+		if s.N != i+1 || s.Total != 8 {
+			t.Errorf("step %d: got %d of %d, want %d of 8", i, s.N, s.Total, i+1)
+		}
+	}
+	if len(f.steps) != 8 || !strings.HasPrefix(f.steps[5].What, "insert_idtype on b, variant 1 of 3 (") {
+		t.Errorf("steps: got %+v, want 8, the sixth insert_idtype's first variant on b", f.steps)
 	}
 }
 
@@ -272,7 +282,7 @@ func catalogTables(t *testing.T) []catalogTable {
 			Ops:         []result.OpStats{{Name: "insert", Latency: lat(1.234, 15.67)}}},
 		{Label: "b", Variant: map[string]any{"order": 1, "numberOfThreads": 8, "instance": map[string]any{"atlasInstanceType": "large", "atlasIOPS": int64(3000), "cost": 50.0}},
 			TestResults: result.TestResults{Catalog: result.Catalog{DocsInserted: i64(60000), DocsPerSecond: result.F(23456), MBPerSecond: result.F(91.6)}},
-			Ops:         []result.OpStats{{Name: "insert", Latency: lat(0.75, 9.5)}}},
+			Ops:         []result.OpStats{{Name: "insert", Latency: lat(0.75, 2790)}}},
 	}
 	updates := []*result.Doc{
 		{Variant: map[string]any{"order": 0, "numberOfThreads": 10, "indexUpdate": false},
@@ -299,6 +309,9 @@ func TestWriteCatalogTable(t *testing.T) {
 		}
 	}
 	golden.Check(t, "catalog.txt", b.Bytes())
+	if strings.Contains(b.String(), "e+") || !strings.Contains(b.String(), "2,790") {
+		t.Errorf("a p99 of 2790 ms: want 2,790, never an exponent:\n%s", b.String())
+	}
 }
 
 // ExampleCatalogRates shows the rates an ingest variant gets: 1,000

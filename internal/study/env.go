@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -35,6 +36,19 @@ type Env struct {
 	// Say writes one progress line for people (the cli sends it to
 	// standard error).
 	Say func(format string, args ...any)
+	// Step is told of each run before it is measured: its place in the
+	// study, for a header line and an estimate of the time left.
+	Step func(StepInfo)
+}
+
+// StepInfo is a run a study is about to measure.
+type StepInfo struct {
+	N     int    // its position among the study's runs, from 1
+	Total int    // the runs the study makes; 0 when its search decides as it goes
+	What  string // what the run varies, e.g. "4,000/s"
+	// Planned is the run's warm-up and measured phase as planned; 0 for
+	// a run that ends by its operations, whose length is not known.
+	Planned time.Duration
 }
 
 // say writes a progress line when the study has somewhere to write it.
@@ -42,6 +56,27 @@ func (e Env) say(format string, args ...any) {
 	if e.Say != nil {
 		e.Say(format, args...)
 	}
+}
+
+// step tells Step of the run of scenario sc about to be measured.
+func (e Env) step(n, total int, sc *spec.Scenario, what string, args ...any) {
+	if e.Step == nil {
+		return
+	}
+	info := StepInfo{N: n, Total: total, What: fmt.Sprintf(what, args...)}
+	if sc.Ops == 0 {
+		info.Planned = time.Duration(sc.Warmup) + time.Duration(sc.Duration)
+	}
+	e.Step(info)
+}
+
+// planned is how many values a search tries, when it knows beforehand:
+// a List's length; 0 otherwise.
+func planned(s Search) int {
+	if l, ok := s.(List); ok {
+		return len(l)
+	}
+	return 0
 }
 
 // ErrStopped marks a study that ended because a run stopped early

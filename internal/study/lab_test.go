@@ -44,10 +44,12 @@ type lab struct {
 	variants   []map[string]any
 	kept       []*result.Doc
 	said       []string
+	steps      []StepInfo
 }
 
 func (l *lab) env() Env {
-	return Env{Measure: l.measure, Keep: l.keep, Registry: testRegistry, Say: l.say}
+	return Env{Measure: l.measure, Keep: l.keep, Registry: testRegistry, Say: l.say,
+		Step: func(s StepInfo) { l.steps = append(l.steps, s) }}
 }
 
 func (l *lab) say(format string, args ...any) { l.said = append(l.said, fmt.Sprintf(format, args...)) }

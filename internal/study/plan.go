@@ -40,9 +40,13 @@ func (p Plan) Measure(ctx context.Context, env Env) error {
 	}
 	next := nextRepetitions(docs)
 	pl := p.Spec
+	sc, err := Scenario(env.Registry, pl.Scenario, nil)
+	if err != nil {
+		return err
+	}
 	for rep := range p.Runs {
-		for _, c := range pl.Candidates {
-			env.say("plan %s: %s, run %d of %d\n", pl.Name, c.Label, rep+1, p.Runs)
+		for i, c := range pl.Candidates {
+			env.step(rep*len(pl.Candidates)+i+1, p.Runs*len(pl.Candidates), sc, "plan %s: %s, run %d of %d", pl.Name, c.Label, rep+1, p.Runs)
 			err := env.OnTarget(ctx, c, func(result.Instance) error {
 				return p.measure(ctx, env, c, next[c.Label]+rep)
 			})

@@ -79,8 +79,16 @@ func TestPlanMeasure(t *testing.T) {
 	if want := []string{"one", "two", "one", "two"}; !slices.Equal(f.targets, want) {
 		t.Errorf("targets: got %v, want %v", f.targets, want)
 	}
-	if len(f.kept) != 4 || f.said[1] != "plan p: two, run 1 of 2\n" {
-		t.Errorf("kept %d, said %q; want 4 kept and a line per run", len(f.kept), f.said)
+	if len(f.kept) != 4 || len(f.steps) != 4 {
+		t.Fatalf("kept %d, steps %v; want 4 kept and a step per run", len(f.kept), f.steps)
+	}
+	for i, s := range f.steps {
+		if s.N != i+1 || s.Total != 4 || s.Planned <= 0 {
+			t.Errorf("step %d: got %+v, want %d of 4 with its planned length", i, s, i+1)
+		}
+	}
+	if want := "plan p: two, run 1 of 2"; f.steps[1].What != want {
+		t.Errorf("step 2: got %q, want %q", f.steps[1].What, want)
 	}
 	if p.Spec.Scenario.Label != "" || p.Spec.Scenario.Repetition != 0 {
 		t.Errorf("the plan's scenario changed: label %q, repetition %d", p.Spec.Scenario.Label, p.Spec.Scenario.Repetition)

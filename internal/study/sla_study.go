@@ -86,6 +86,7 @@ func (s SLAStudy) one(ctx context.Context, env Env, res *SLAResult, tps float64,
 	if err != nil {
 		return err
 	}
+	env.step(len(res.Runs)+1, planned(s.Rates)*s.Runs*len(s.Modes), sc, "%s at %s TPS, run %d of %d", mode, thousands(tps), rep+1, s.Runs)
 	d, err := env.Measure(ctx, sc, result.Variant{Stage: result.Ptr(s.Stage), Mode: result.Ptr(mode)})
 	if err != nil {
 		return err

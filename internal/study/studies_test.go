@@ -566,3 +566,46 @@ func TestRunsOf(t *testing.T) {
 		t.Errorf("a run without a mode: got %v", err)
 	}
 }
+
+// TestStudySteps: each run of a study is announced before it is
+// measured, numbered, with the number of runs when the study knows it
+// beforehand (a list of rates) and what the run varies.
+func TestStudySteps(t *testing.T) {
+	l := &lab{model: saturating(3000)}
+	s := SweepStudy{ID: "S1", Base: kvBase(t), Rates: List{1000, 2000}, Repeat: 2, Criteria: sweepCriteria}
+	if _, err := s.Run(context.Background(), l.env()); err != nil {
+		t.Fatal(err)
+	}
+	want := []StepInfo{
+		{N: 1, Total: 4, What: "1,000/s, run 1 of 2"}, {N: 2, Total: 4, What: "1,000/s, run 2 of 2"},
+		{N: 3, Total: 4, What: "2,000/s, run 1 of 2"}, {N: 4, Total: 4, What: "2,000/s, run 2 of 2"},
+	}
+	for i := range l.steps {
+		if l.steps[i].Planned <= 0 {
+			t.Errorf("step %d: no planned length", i+1)
+		}
+		l.steps[i].Planned = 0
+	}
+	if !slices.Equal(l.steps, want) {
+		t.Errorf("sweep steps:\ngot  %+v\nwant %+v", l.steps, want)
+	}
+
+	l = &lab{model: saturating(3000)}
+	auto := SweepStudy{ID: "S2", Base: kvBase(t), Rates: Auto{Start: 500, Factor: 2, Max: 100000}, Repeat: 1, Criteria: sweepCriteria}
+	if _, err := auto.Run(context.Background(), l.env()); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.steps) != 7 || l.steps[6].N != 7 || l.steps[6].Total != 0 || l.steps[6].What != "3,250/s" {
+		t.Errorf("auto sweep steps: got %+v, want 7, the last 3,250/s of an unknown total", l.steps)
+	}
+
+	l = &lab{model: func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate), p99: fl(8)} }}
+	sla := SLAStudy{SLA: SLA{P99: time.Second}, Rates: List{100, 200}, Runs: 2, Modes: []string{"per-op", "client-bulk"},
+		Base: Base{Scenario: &spec.Scenario{Name: TestName, Workload: "ledger"}}}
+	if _, err := sla.Run(context.Background(), l.env()); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.steps) != 8 || l.steps[5].N != 6 || l.steps[5].Total != 8 || l.steps[5].What != "client-bulk at 200 TPS, run 1 of 2" {
+		t.Errorf("sla steps: got %+v, want 8, the sixth client-bulk at 200 TPS, run 1 of 2", l.steps)
+	}
+}

@@ -244,6 +244,25 @@ func Saturation(steps []Step) (achieved, target float64) {
 	return achieved, target
 }
 
+// Saturated reports whether some target rate was not kept up with: the
+// mean achieved rate of its complete steps fell below the criteria's
+// share of the target. Without one, the saturation throughput is only a
+// lower bound: the server may sustain more than any step asked of it.
+func Saturated(steps []Step, c Criteria) bool {
+	for _, l := range Levels(steps, c) {
+		var done []Step
+		for _, s := range l.Steps {
+			if !s.Partial {
+				done = append(done, s)
+			}
+		}
+		if len(done) > 0 && !keepsUp(Level{Rate: l.Rate, Steps: done}, c) {
+			return true
+		}
+	}
+	return false
+}
+
 // MaxAtSLA returns the highest target rate that held, and whether any did.
 func MaxAtSLA(steps []Step, c Criteria) (float64, bool) {
 	best, ok := 0.0, false

@@ -82,8 +82,11 @@ func opNames(steps []Step) []string {
 // held.
 func sweepLines(w io.Writer, f Format, steps []Step, c Criteria) error {
 	var lines []string
-	if ach, at := Saturation(steps); at > 0 {
+	if ach, at := Saturation(steps); at > 0 && Saturated(steps, c) {
 		lines = append(lines, fmt.Sprintf("Saturation throughput: %s ops/s achieved (the highest achieved rate, at target %s/s).",
+			thousands(ach), thousands(at)))
+	} else if at > 0 {
+		lines = append(lines, fmt.Sprintf("Saturation throughput: ≥ %s ops/s (no step saturated: every target rate was kept up with; the highest achieved rate, at target %s/s).",
 			thousands(ach), thousands(at)))
 	}
 	if best, ok := MaxAtSLA(steps, c); ok {

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -92,6 +93,11 @@ func (s SweepStudy) step(ctx context.Context, env Env, res *SweepResult, rate fl
 	if err != nil {
 		return Step{}, err
 	}
+	what := thousands(rate) + "/s"
+	if s.Repeat > 1 {
+		what += fmt.Sprintf(", run %d of %d", rep+1, s.Repeat)
+	}
+	env.step(len(res.Steps)+1, planned(s.Rates)*s.Repeat, sc, "%s", what)
 	d, err := env.Measure(ctx, sc, s.variant(index, rep))
 	if err != nil {
 		return Step{}, err

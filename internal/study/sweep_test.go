@@ -238,3 +238,30 @@ func TestSaturationLeavesOutPartialSteps(t *testing.T) {
 		t.Errorf("Saturation of a partial step alone: got %v at %v, want 0, 0", got, at)
 	}
 }
+
+// TestSweepWithoutSaturation: a sweep in which every target rate was
+// kept up with found no saturation; its line gives the highest achieved
+// rate as a lower bound, as compare does, never as the saturation
+// throughput.
+func TestSweepWithoutSaturation(t *testing.T) {
+	crit := Criteria{SLA: 20 * time.Millisecond, MaxErrors: 0.01}
+	kept := []Step{step(1000, 1000, 1, 2, 0), step(2000, 1990, 2, 4, 0)}
+	var b strings.Builder
+	if err := WriteSweep(&b, Text, kept, crit); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Saturation throughput: ≥ 1,990 ops/s (no step saturated"; !strings.Contains(b.String(), want) {
+		t.Errorf("every step kept up: want %q in\n%s", want, b.String())
+	}
+	if Saturated(kept, crit) {
+		t.Errorf("Saturated: got true for steps that all kept up")
+	}
+	behind := append(kept, step(4000, 2100, 9, 30, 0))
+	b.Reset()
+	if err := WriteSweep(&b, Text, behind, crit); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Saturation throughput: 2,100 ops/s achieved"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "≥ 2,100") {
+		t.Errorf("a step fell behind: want %q in\n%s", want, b.String())
+	}
+}
