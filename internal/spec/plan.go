@@ -31,10 +31,10 @@ var planFile = fileKind{
 }
 
 var (
-	planKeys   = []string{"name", "scenario", "runs", "candidates", "demand", "constraints"}
+	planKeys      = []string{"name", "scenario", "runs", "candidates", "demand", "constraints"}
 	demandKeys    = []string{"users", "load", "calibrate", "stages"}
 	calibrateKeys = []string{"users", "cpu", "throughput"}
-	stageKeys  = []string{"name", "users", "rate"}
+	stageKeys     = []string{"name", "users", "rate"}
 )
 
 const (
