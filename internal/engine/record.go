@@ -13,6 +13,9 @@ type opRec struct {
 	lat, svc *hist.H
 	count    int64
 	errs     ErrorCounts
+	// parts and partErrs count the successes and failures of count and
+	// errs that were parts of other operations (Parts).
+	parts, partErrs int64
 }
 
 // workerRec is one worker's recordings for the current interval. Its owner
@@ -26,6 +29,9 @@ type workerRec struct {
 	dropped int64
 	maxLag  time.Duration
 	closed  bool
+	// parts records the parts of the worker's operations (PartsTask);
+	// nil when its task has none.
+	parts *Parts
 }
 
 func newWorkerRec(nOps int, closed bool) *workerRec {
@@ -36,14 +42,17 @@ func newWorkerRec(nOps int, closed bool) *workerRec {
 	return w
 }
 
-// success records a successful operation.
-func (w *workerRec) success(op int, lat, svc time.Duration) {
+// success records a successful operation, or part of one.
+func (w *workerRec) success(op int, lat, svc time.Duration, part bool) {
 	w.mu.Lock()
 	r := &w.ops[op]
 	if r.lat == nil {
 		r.alloc(w.closed)
 	}
 	r.count++
+	if part {
+		r.parts++
+	}
 	hist.Record(r.lat, lat)
 	if !w.closed {
 		hist.Record(r.svc, svc)
@@ -59,9 +68,12 @@ func (r *opRec) alloc(closed bool) {
 	}
 }
 
-func (w *workerRec) failure(op int, c Class) {
+func (w *workerRec) failure(op int, c Class, part bool) {
 	w.mu.Lock()
 	w.ops[op].errs[c]++
+	if part {
+		w.ops[op].partErrs++
+	}
 	w.mu.Unlock()
 }
 
@@ -114,7 +126,9 @@ func (w *workerRec) drainInto(agg *intervalAgg) error {
 func (r *opRec) take(src *opRec, closed bool) error {
 	r.count += src.count
 	r.errs.add(&src.errs)
-	src.count, src.errs = 0, ErrorCounts{}
+	r.parts += src.parts
+	r.partErrs += src.partErrs
+	src.count, src.errs, src.parts, src.partErrs = 0, ErrorCounts{}, 0, 0
 	if src.lat == nil || src.lat.TotalCount() == 0 {
 		return nil
 	}
@@ -155,7 +169,7 @@ func (a *intervalAgg) reset() {
 		r := &a.ops[i]
 		r.lat.Reset()
 		r.svc.Reset()
-		r.count, r.errs = 0, ErrorCounts{}
+		r.count, r.errs, r.parts, r.partErrs = 0, ErrorCounts{}, 0, 0
 	}
 	a.lag.Reset()
 	a.sent, a.late, a.dropped, a.maxLag = 0, 0, 0, 0

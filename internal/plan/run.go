@@ -17,8 +17,9 @@ func RunOf(d *result.Doc) Run {
 	}
 	for _, op := range d.Ops {
 		r.Ops[op.Name] = op.Latency
-		r.Completed += op.Count + op.Errors.Total
-		r.Failed += op.Errors.Total
+		done, failed := op.Whole()
+		r.Completed += done
+		r.Failed += failed
 	}
 	user := seriesMean(d.Metrics.Measurements, result.ProcessCPUUser)
 	kernel := seriesMean(d.Metrics.Measurements, result.ProcessCPUKernel)

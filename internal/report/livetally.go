@@ -25,8 +25,8 @@ func (t *LiveTally) Add(iv *engine.Interval) string {
 	}
 	merged, ok := hist.New(), int64(0)
 	for _, op := range iv.Ops {
-		t.errs += op.Errors.Total()
-		ok += op.Count
+		t.errs += op.Errors.Total() - op.PartErrors
+		ok += op.Count - op.Parts
 		if h, err := hist.FromDist(op.Latency); err == nil {
 			_ = hist.Merge(merged, h)
 		}
