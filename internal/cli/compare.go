@@ -37,7 +37,8 @@ verdict line a person can quote.
 Prices come from --cost-per-hour label=dollars, else from the sweep's own
 (stored by 'sweep --cost-per-hour' as _id.instance.cost, cents per hour).
 The comparison is printed, written as Markdown with its charts into
---report-dir, or printed as JSON with --json.`,
+--report-dir (achieved and p99 against target, a line per label, for the
+whole sweep and for each operation type), or printed as JSON with --json.`,
 		Example: `  mongobench sweep --workload ycsb-f --rates auto --label r6g --cost-per-hour 3.20
   mongobench sweep --workload ycsb-f --rates auto --label r5 --cost-per-hour 4.00
   mongobench compare --label r6g --label r5 --workload ycsb-f
