@@ -38,7 +38,7 @@ func (p *Parts) Record(op int, sent time.Time, err error) {
 		return
 	}
 	if err != nil {
-		if !(p.e.stopping.Load() && errors.Is(err, context.Canceled)) {
+		if ours := p.e.stopping.Load() && errors.Is(err, context.Canceled); !ours {
 			p.w.failure(op, p.e.cfg.Classify(err), true)
 		}
 		return

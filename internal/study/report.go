@@ -139,14 +139,14 @@ func ChartCurve(label string, steps []Step) report.Curve {
 
 // sweepCaption says under a sweep chart what to read from it.
 func sweepCaption(chart string) string {
-	switch {
-	case chart == "sweep-throughput":
+	switch chart {
+	case "sweep-throughput":
 		return "*Achieved against target throughput; the dashed diagonal is every target met. Where a curve leaves the diagonal, that target saturated it.*"
-	case chart == "sweep-p99":
+	case "sweep-p99":
 		return "*p99 latency (the highest over the operation types, log scale) against target throughput: how the tail grows as the load nears saturation.*"
-	case chart == "ops-throughput":
+	case "ops-throughput":
 		return "*Each operation type's achieved rate against the sweep's target throughput: each runs at its share of the target until the sweep saturates.*"
-	case chart == "ops-p99":
+	case "ops-p99":
 		return "*Each operation type's p99 latency (log scale) against the sweep's target throughput.*"
 	}
 	if op, ok := strings.CutSuffix(chart, "-throughput"); ok {
