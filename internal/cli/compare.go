@@ -38,7 +38,8 @@ Prices come from --price label=PRICE (in USD, such as r6g=3.20 USD/h), else
 from the sweep's own (stored by 'sweep --price' as _id.instance.cost, cents
 per hour).
 The comparison is printed, written as Markdown with its charts into
---report-dir, or printed as JSON with --json.`,
+--report-dir (achieved and p99 against target, a line per label, for the
+whole sweep and for each operation type), or printed as JSON with --json.`,
 		Example: `  mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h'
   mongobench sweep --workload ycsb-f --rate auto --label r5 --price '4.00 USD/h'
   mongobench compare --label r6g --label r5 --workload ycsb-f

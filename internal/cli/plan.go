@@ -39,12 +39,17 @@ name stored so far, so batches may run at different times. With
 
 Per candidate: sustained throughput (median of its runs, with their range),
 p95/p99 per operation type from the exact merge of the runs' histograms,
-the server's CPU, monthly cost, throughput per cost unit, users carried, and
-each constraint's verdict with the reason. Per stage: the required rate
-(users × ops/s per user, calibrated so that today's users load the baseline
-to 'load' of what it sustains), the recommended candidate (the cheapest that
-carries the stage within the headroom and passes every constraint) and why
-every other one was rejected. The Markdown report has bar charts of
+the server's CPU (a share of the CPUs it may use: its profile's CPU list,
+else its instance's vCPU, else its host's), monthly cost, throughput per
+cost unit, users carried, and each constraint's verdict with the reason;
+against the baseline, its throughput, latency, cost and throughput per cost
+as signed changes ("+160% throughput for +48% cost"). Per stage: the
+required rate (users × ops/s per user, calibrated on the baseline by its
+server CPU, calibrate: {users: 25000, cpu: 80%}, or by its throughput,
+calibrate: {users: 25000, throughput: 80%}), the recommended candidate (the
+cheapest that carries the stage within the headroom and passes every
+constraint) and why every other one was rejected. A CPU calibration
+without the baseline's CPU figures says why it cannot calibrate. The Markdown report has bar charts of
 throughput, each operation type's p95, monthly cost and throughput per cost
 unit, the baseline marked. See suites/plan-local.yaml.`,
 		Example: `  mongobench plan suites/plan-local.yaml

@@ -7,13 +7,19 @@ import (
 // RunOf reads a Run from a stored result document: the achieved rate of
 // its measured phase, each operation type's latency with its encoded
 // histogram, the server process's mean CPU (user + kernel) when the host
-// was sampled, and its completed and failed operations.
+// was sampled, and its completed and failed operations. A server on the
+// tool's host has its CPU as a share of the host's CPUs, which the tool
+// counted (generator.cores).
 func RunOf(d *result.Doc) Run {
 	r := Run{RunID: d.RunID, Throughput: d.Schedule.AchievedRate, Ops: map[string]result.Dist{}}
+	if d.Target.SameHost {
+		r.OnHost, r.HostCores = true, d.Generator.Cores
+	}
 	for _, op := range d.Ops {
 		r.Ops[op.Name] = op.Latency
-		r.Completed += op.Count + op.Errors.Total
-		r.Failed += op.Errors.Total
+		done, failed := op.Whole()
+		r.Completed += done
+		r.Failed += failed
 	}
 	user := seriesMean(d.Metrics.Measurements, result.ProcessCPUUser)
 	kernel := seriesMean(d.Metrics.Measurements, result.ProcessCPUKernel)

@@ -182,6 +182,29 @@ type OpStats struct {
 	Rate    float64 `bson:"opsPerSec" json:"opsPerSec"` // successes per second
 	Latency Dist    `bson:"latency" json:"latency"`
 	Service Dist    `bson:"serviceTime" json:"serviceTime"`
+	// Parts counts the successes of Count and the failures of Errors that
+	// were parts of other operations (YCSB's measurerwparts: the read and
+	// the update inside a READ-MODIFY-WRITE); nil when none were.
+	Parts *PartCounts `bson:"parts,omitempty" json:"parts,omitempty"`
+}
+
+// PartCounts are an operation type's recordings that were parts of other
+// operations: Count successes, Errors failures.
+type PartCounts struct {
+	Count  int64 `bson:"count" json:"count"`
+	Errors int64 `bson:"errors" json:"errors"`
+}
+
+// Whole returns how many of the operation type's operations completed
+// (with or without an error) and how many failed, leaving out those that
+// were parts of other operations.
+func (o OpStats) Whole() (completed, failed int64) {
+	completed, failed = o.Count+o.Errors.Total, o.Errors.Total
+	if o.Parts != nil {
+		completed -= o.Parts.Count + o.Parts.Errors
+		failed -= o.Parts.Errors
+	}
+	return completed, failed
 }
 
 // Errors counts failed operations by class.

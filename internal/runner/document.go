@@ -183,7 +183,7 @@ func diskKind(m telemetry.Machine) string {
 func (r *run) opStats(ops []engine.OpTotals, phase time.Duration) []result.OpStats {
 	out := make([]result.OpStats, 0, len(ops))
 	for _, op := range ops {
-		s := result.OpStats{Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors)}
+		s := result.OpStats{Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors), Parts: parts(op.Parts, op.PartErrors)}
 		if phase > 0 {
 			s.Rate = float64(op.Count) / phase.Seconds()
 		}
@@ -197,6 +197,15 @@ func (r *run) opStats(ops []engine.OpTotals, phase time.Duration) []result.OpSta
 		out = append(out, s)
 	}
 	return out
+}
+
+// parts is an operation type's recordings that were parts of other
+// operations; nil when none were.
+func parts(count, errs int64) *result.PartCounts {
+	if count == 0 && errs == 0 {
+		return nil
+	}
+	return &result.PartCounts{Count: count, Errors: errs}
 }
 
 func errorCounts(e engine.ErrorCounts) result.Errors {
@@ -276,6 +285,7 @@ func intervals(res *engine.Result, samples []telemetry.Sample) []result.Interval
 			ri.Ops = append(ri.Ops, result.OpStats{
 				Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors),
 				Rate: float64(op.Count) / iv.Length.Seconds(), Latency: op.Latency, Service: op.Service,
+				Parts: parts(op.Parts, op.PartErrors),
 			})
 		}
 		ri.Server, ri.Host = telemetry.Window(samples, iv.Start, iv.Start.Add(iv.Length))

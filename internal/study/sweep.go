@@ -86,8 +86,9 @@ func StepOf(d *result.Doc) (Step, error) {
 		}
 		l := op.Latency
 		s.Ops = append(s.Ops, OpLatency{Name: op.Name, Rate: op.Rate, P50: l.P50, P95: l.P95, P99: l.P99})
-		s.Count += op.Count + op.Errors.Total
-		s.Errors += op.Errors.Total
+		done, failed := op.Whole()
+		s.Count += done
+		s.Errors += failed
 	}
 	return s, nil
 }
