@@ -40,7 +40,10 @@ cache size for the run and stopped after it. Other tests given with
 --targets run all their variants on each target. Without --targets, the
 one target is --uri (or the embedded server), described by --label,
 --instance and --price. With --targets, results go to --results or
---results-file, else $MONGOBENCH_RESULTS_URI, else the embedded server.`,
+--results-file, else $MONGOBENCH_RESULTS_URI, else the embedded server.
+
+With --threshold, every variant's run is judged; 'catalog run' exits 99
+when a run's thresholds failed.`,
 	}
 	cmd.AddCommand(a.catalogListCmd(), a.catalogRunCmd())
 	return cmd
@@ -82,6 +85,7 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	fl.StringVar(&f.target.Price, "price", "", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
 	f.add(fl, studyHelp{each: "every variant", results: "results"})
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
+	f.thresholds.add(fl, false)
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
 	return cmd
 }
@@ -99,6 +103,10 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		}
 		tests = append(tests, t)
 	}
+	ts, err := f.thresholds.catalog()
+	if err != nil {
+		return err
+	}
 	f.target.URI, f.target.Label = f.uri, f.label
 	targets, err := f.target.Targets(env("MONGOBENCH_URI"), server.CheckCPUs)
 	if err != nil {
@@ -110,6 +118,7 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 	}
 	defer closeStore()
 	s := newStudy(a, runner.Target{}, st, "") // the catalog's document is 'mongobench report'
+	s.thresholds = ts
 	c := study.Catalog{Tests: tests, Targets: targets, Scale: scale, Database: f.database}
 	docs, err := c.Run(ctx, s.targetEnv(f.cacheSize))
 	for i, t := range tests {
@@ -117,7 +126,7 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 			_ = study.WriteCatalogTable(a.stdout, t, docs[i], len(targets) > 1)
 		}
 	}
-	return err
+	return studyVerdict(err, "catalog run", s.thresholdsVerdict)
 }
 
 // catalogStore opens where the catalog's results go: with a targets file,

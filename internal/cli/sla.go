@@ -49,10 +49,16 @@ report with p99 per second against the server's and host's telemetry.
 Modes: per-op sends the four writes one by one inside the transaction;
 client-bulk sends them as one client-level bulkWrite (MongoDB 8.0).
 --tps auto steps the rate up from --tps-start by --tps-step until both
-modes fail (or --tps-max).`,
+modes fail (or --tps-max).
+
+A mode holds at a rate when most of its runs pass (--require K/N: at least
+K of the N = --runs). With --threshold, a run passes only when its
+thresholds hold too. The study exits 99 when a mode at a rate given does
+not hold; with --tps auto, when no rate held for any mode.`,
 		Example: `  mongobench sla --tps 500 --p99 20ms --runs 5 --duration 30s --warmup 5s
   mongobench sla --tps 500,1000,1500 --p99 20ms --runs 3 --stage "7KB accounts" -p accountFields=400 -p accountSize=7KB
   mongobench sla --tps auto --tps-start 250 --tps-step 250 --p99 20ms --runs 3
+  mongobench sla --tps 500 --p99 20ms --runs 5 --require 5/5 --threshold 'svc.p99(txn) < 10ms'
   mongobench sla journey`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSLA(cmd.Context(), f) },
@@ -71,6 +77,8 @@ modes fail (or --tps-max).`,
 	fl.Var(f.base.Flag("threads", ""), "threads", "most transactions in flight (default 64)")
 	f.add(fl, studyHelp{each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
 		reportDir: "directory for the SLA report and the runs' reports"})
+	fl.Var(&f.sla.Require, "require", "runs of each mode and rate that must pass, as K/N with N = --runs, e.g. 5/5 (default: a majority, more than half of --runs)")
+	f.thresholds.add(fl, false)
 	cmd.AddCommand(a.slaJourneyCmd())
 	return cmd
 }
@@ -79,10 +87,15 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 	f.base.Database, f.base.Label = f.database, f.label
 	s := study.SLAStudy{SLA: f.sla, Rates: f.tps.Search(study.Ladder{Start: f.tpsStart, Step: f.tpsStep, Max: f.tpsMax}),
 		Runs: f.runs, Modes: strings.Split(f.modes, ","), Stage: f.stage, Base: study.Base{Scenario: f.base, Params: f.params}}
+	ts, err := f.thresholds.check(builtin.Registry(), f.base, f.params, true)
+	if err != nil {
+		return err
+	}
 	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
 		s.Base.Scenario.URI = run.target.URI
+		run.thresholds = ts
 		res, err := s.Run(ctx, run.env())
-		return errors.Join(err, run.finishSLA(ctx, res, f.database))
+		return studyVerdict(errors.Join(err, run.finishSLA(ctx, res, f.database)), "sla", res.Verdict)
 	})
 }
 

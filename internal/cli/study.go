@@ -13,6 +13,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
@@ -28,6 +29,11 @@ type studyRun struct {
 	reportDir string // "": no per-run reports
 	noted     map[string]bool
 	reports   []string
+	// thresholds are judged on every run with its scenario's own
+	// (--threshold); runs counts the runs judged, failed those whose
+	// thresholds failed.
+	thresholds   []threshold.Threshold
+	runs, failed int
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -48,6 +54,7 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant resul
 		Variant: variant, OnSetup: p.setup, OnInterval: p.interval,
 	})
 	p.done()
+	s.judge(d, sc)
 	return d, err
 }
 

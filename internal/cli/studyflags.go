@@ -17,6 +17,7 @@ type studyFlags struct {
 	uri, database, resultsURI, file, label string
 	params                                 []string
 	reportDir                              string
+	thresholds                             thresholdFlags
 }
 
 // studyHelp is what a command's shared flags say that differs between

@@ -2,14 +2,19 @@ package plan
 
 import (
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // RunOf reads a Run from a stored result document: the achieved rate of
 // its measured phase, each operation type's latency with its encoded
 // histogram, the server process's mean CPU (user + kernel) when the host
-// was sampled, and its completed and failed operations.
+// was sampled, its completed and failed operations, and the thresholds
+// stored with it that failed.
 func RunOf(d *result.Doc) Run {
 	r := Run{RunID: d.RunID, Throughput: d.Schedule.AchievedRate, Ops: map[string]result.Dist{}}
+	for _, v := range threshold.Failed(d.Thresholds) {
+		r.FailedThresholds = append(r.FailedThresholds, v.Expression+" ("+threshold.Measured(v)+")")
+	}
 	for _, op := range d.Ops {
 		r.Ops[op.Name] = op.Latency
 		r.Completed += op.Count + op.Errors.Total
