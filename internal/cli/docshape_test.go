@@ -39,7 +39,7 @@ func TestStoredDocumentShape(t *testing.T) {
 		args []string
 	}{
 		{"run", 1, []string{"run", "--workload", "kv", "--ops", "300", "--threads", "2", "--seed", "7",
-			"-p", "records=200", "--no-report"}},
+			"-p", "records=200", "--no-report", "--threshold", "p99(read) < 1h", "--threshold", "errors < 1000000"}},
 		{"sweep", 2, []string{"sweep", "--workload", "kv", "-p", "records=200", "--rates", "200,400",
 			"--duration", "1s", "--warmup", "0s", "--threads", "4"}},
 		{"sla", 2, []string{"sla", "--tps", "50", "--runs", "1", "--duration", "1s", "--warmup", "0s",
