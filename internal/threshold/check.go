@@ -18,8 +18,11 @@ type Run struct {
 
 // Check says, naming the threshold, what cannot apply to the run: a share
 // of the target rate in a closed loop, or an operation type the workload
-// does not have.
+// does not have; and refuses more than MaxCount thresholds.
 func Check(ts []Threshold, r Run) error {
+	if len(ts) > MaxCount {
+		return fmt.Errorf("%d thresholds (a scenario's and --threshold's together): want at most %d", len(ts), MaxCount)
+	}
 	for _, t := range ts {
 		if t.Kind == Rate && t.Unit == Percent && !r.OpenLoop {
 			return fmt.Errorf("threshold %q: a closed-loop run has no target rate: want a rate such as \"rate >= 1000/s\", or set a target rate", t.Text)

@@ -71,6 +71,13 @@ type Threshold struct {
 	Unit  Unit
 }
 
+// Bounds: an expression is at most MaxLen bytes, and a run is judged on
+// at most MaxCount thresholds.
+const (
+	MaxLen   = 256
+	MaxCount = 64
+)
+
 // Grammar is the threshold grammar in one line, for messages and help.
 const Grammar = `METRIC OP VALUE, e.g. "p99(READ) < 5ms", "svc.p50 <= 1ms", "errors < 0.1%", "errors(timeout) < 1", "rate >= 99%", "clientbound == false"`
 
@@ -154,6 +161,9 @@ func isWord(r rune) bool {
 // Names are case-insensitive; spaces between the parts are optional.
 func Parse(expr string) (Threshold, error) {
 	t := Threshold{Text: strings.TrimSpace(expr)}
+	if len(t.Text) > MaxLen {
+		return Threshold{}, fmt.Errorf("threshold %q: %d bytes: want at most %d", t.Text[:40]+"...", len(t.Text), MaxLen)
+	}
 	toks, bad := tokens(t.Text)
 	fail := func(tok *token, want string) (Threshold, error) {
 		e := &Error{Expr: t.Text, Want: want}
@@ -355,8 +365,12 @@ func number(s string, dst *float64) bool {
 // String returns the expression as given.
 func (t Threshold) String() string { return t.Text }
 
-// ParseAll parses every expression, naming the first that fails.
+// ParseAll parses every expression, naming the first that fails; more
+// than MaxCount are refused.
 func ParseAll(exprs []string) ([]Threshold, error) {
+	if len(exprs) > MaxCount {
+		return nil, fmt.Errorf("%d thresholds: want at most %d", len(exprs), MaxCount)
+	}
 	out := make([]Threshold, 0, len(exprs))
 	for _, e := range exprs {
 		t, err := Parse(e)

@@ -271,3 +271,24 @@ func TestNum(t *testing.T) {
 		}
 	}
 }
+
+func TestBounds(t *testing.T) {
+	long := "p99 < " + strings.Repeat("1", MaxLen) + "ms"
+	if _, err := Parse(long); err == nil || !strings.Contains(err.Error(), "want at most 256") {
+		t.Errorf("Parse of %d bytes: %v", len(long), err)
+	}
+	many := make([]string, MaxCount+1)
+	for i := range many {
+		many[i] = "p99 < 5ms"
+	}
+	if _, err := ParseAll(many); err == nil || err.Error() != "65 thresholds: want at most 64" {
+		t.Errorf("ParseAll of %d: %v", len(many), err)
+	}
+	ts, err := ParseAll(many[:MaxCount])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(append(ts, ts[0]), Run{}); err == nil || !strings.HasPrefix(err.Error(), "65 thresholds (a scenario's and --threshold's together)") {
+		t.Errorf("Check of 65: %v", err)
+	}
+}
