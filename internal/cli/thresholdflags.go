@@ -40,7 +40,7 @@ type thresholdFlags struct {
 }
 
 // thresholdHelp is --threshold's help, with the grammar in brief.
-const thresholdHelp = `threshold judged on every run, repeatable; a failed one exits 99: METRIC OP VALUE, such as
+const thresholdHelp = `threshold judged on every run, repeatable; a failed one exits 99: METRIC CMP VALUE, such as
 'p99(READ) < 5ms', 'svc.p50 < 1ms' (service time), 'errors < 0.1%', 'errors(timeout) < 1',
 'rate >= 99%', 'clientbound == false' (see README, Thresholds)`
 

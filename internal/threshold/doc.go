@@ -2,7 +2,7 @@
 // "p99(READ) < 5ms" or "errors < 0.1%", and judges them on a result
 // document, stored or just measured, so a pipeline can gate on a run.
 //
-// The grammar (see Parse) is METRIC OP VALUE:
+// The grammar (see Parse) is METRIC CMP VALUE:
 //
 //	p99(READ) < 5ms         latency p99 of READ, from intended start
 //	p99.9(UPDATE) <= 20ms   any percentile pN; p999 is p99.9

@@ -79,7 +79,7 @@ const (
 )
 
 // Grammar is the threshold grammar in one line, for messages and help.
-const Grammar = `METRIC OP VALUE, e.g. "p99(READ) < 5ms", "svc.p50 <= 1ms", "errors < 0.1%", "errors(timeout) < 1", "rate >= 99%", "clientbound == false"`
+const Grammar = `METRIC CMP VALUE, e.g. "p99(READ) < 5ms", "svc.p50 <= 1ms", "errors < 0.1%", "errors(timeout) < 1", "rate >= 99%", "clientbound == false"`
 
 const (
 	wantMetric = "a metric: pN[(OP)] such as p99 or p99.9(READ), min, mean, max, svc.pN[(OP)] (service time), errors[(CLASS or OP)], rate, clientbound or serverbound"
@@ -149,10 +149,10 @@ func isWord(r rune) bool {
 
 // Parse reads one threshold expression:
 //
-//	METRIC OP VALUE
+//	METRIC CMP VALUE
 //	METRIC := [svc.]STAT[(OPTYPE)] | errors[(CLASS|OPTYPE)] | rate | clientbound | serverbound
 //	STAT   := pN (p50, p95, p99, p99.9; p999 is p99.9) | min | mean | max
-//	OP     := < | <= | > | >= | == | !=
+//	CMP    := < | <= | > | >= | == | !=
 //	VALUE  := a duration (500us, 5ms, 1s) for a statistic; a count (5) or
 //	          a percentage of completed operations (0.1%) for errors; a
 //	          percentage of the target rate (99%) or ops/s (1000/s) for

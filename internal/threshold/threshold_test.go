@@ -62,7 +62,7 @@ func TestParseErrors(t *testing.T) {
 		{"errors < 101%", `"101%" at column 10: want a count`},
 		{"clientbound == no", `"no" at column 16: want true or false`},
 		{"p99 < 5ms and more", `"and" at column 11: want nothing after the value`},
-		{"p99 < 5ms;", `";" at column 10: want METRIC OP VALUE`},
+		{"p99 < 5ms;", `";" at column 10: want METRIC CMP VALUE`},
 		{"p99 <", `threshold "p99 <": at the end: want a duration`},
 		{"p99 < -5ms", `"-5ms" at column 7: want a duration`},
 	}
