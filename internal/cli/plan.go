@@ -53,7 +53,8 @@ Thresholds (--threshold, or the scenario's thresholds) are judged on every
 run; a candidate with a stored run whose thresholds failed carries no
 stage. The plan exits 99 when no candidate meets its constraints.`,
 		Example: `  mongobench plan suites/plan-local.yaml
-  mongobench plan suites/plan-local.yaml --from-results --json`,
+  mongobench plan suites/plan-local.yaml --from-results --json
+  mongobench plan suites/plan-local.yaml --threshold 'errors(timeout) < 1'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runPlan(cmd.Context(), f, args[0]) },
 	}
