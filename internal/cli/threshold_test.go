@@ -10,6 +10,7 @@ import (
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/testsupport/plantest"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
@@ -179,4 +180,56 @@ func TestPlanVerdictExitCode(t *testing.T) {
 	if line := lastLine(t, o); !strings.Contains(line, "plan seed: no candidate meets the constraints") {
 		t.Errorf("error line %q", line)
 	}
+}
+
+// wantEnded checks that a study ran to its end: exit 0, or 99 when its
+// own verdict failed. Which of the two depends on what a loaded machine
+// achieved; wantVerdict then checks the code against the verdict that
+// the study's output or its stored runs show.
+func wantEnded(t *testing.T, o outcome) {
+	t.Helper()
+	if o.code != cli.ExitOK && o.code != cli.ExitVerdict {
+		t.Fatalf("exit code: got %d, want %d or, when the study's verdict failed, %d\n%s", o.code, cli.ExitOK, cli.ExitVerdict, o)
+	}
+}
+
+// wantVerdict checks the exit code against the study's verdict: 0 when
+// it held, 99 when it failed.
+func wantVerdict(t *testing.T, o outcome, held bool) {
+	t.Helper()
+	want := cli.ExitOK
+	if !held {
+		want = cli.ExitVerdict
+	}
+	if o.code != want {
+		t.Errorf("exit code: got %d, want %d (the verdict held: %v)\n%s", o.code, want, held, o)
+	}
+}
+
+// slaHeld is an SLA study's verdict over a list of rates, from its
+// stored runs: every mode at every rate had most of its runs pass.
+func slaHeld(t *testing.T, docs []result.Doc) bool {
+	t.Helper()
+	type key struct {
+		mode string
+		tps  float64
+	}
+	runs, passed := map[key]int{}, map[key]int{}
+	for i := range docs {
+		r, err := study.RunOf(&docs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := key{r.Mode, r.TPS}
+		runs[k]++
+		if v := docs[i].TestResults.SLA; v != nil && v.Pass {
+			passed[k]++
+		}
+	}
+	for k, n := range runs {
+		if !study.Majority(passed[k], n) {
+			return false
+		}
+	}
+	return len(runs) > 0
 }
