@@ -23,6 +23,7 @@ type planFlags struct {
 	runs              int
 	reportDir         string
 	store             storeFlags
+	thresholds        thresholdFlags
 }
 
 func (a *app) planCmd() *cobra.Command {
@@ -51,9 +52,14 @@ cheapest that carries the stage within the headroom and passes every
 constraint) and why every other one was rejected. A CPU calibration
 without the baseline's CPU figures says why it cannot calibrate. The Markdown report has bar charts of
 throughput, each operation type's p95, monthly cost and throughput per cost
-unit, the baseline marked. See suites/plan-local.yaml.`,
+unit, the baseline marked. See suites/plan-local.yaml.
+
+Thresholds (--threshold, or the scenario's thresholds) are judged on every
+run; a candidate with a stored run whose thresholds failed carries no
+stage. The plan exits 99 when no candidate meets its constraints.`,
 		Example: `  mongobench plan suites/plan-local.yaml
-  mongobench plan suites/plan-local.yaml --from-results --json`,
+  mongobench plan suites/plan-local.yaml --from-results --json
+  mongobench plan suites/plan-local.yaml --threshold 'errors(timeout) < 1'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runPlan(cmd.Context(), f, args[0]) },
 	}
@@ -62,6 +68,7 @@ unit, the baseline marked. See suites/plan-local.yaml.`,
 	fl.BoolVar(&f.json, "json", false, "print the answer as JSON instead of tables")
 	fl.IntVar(&f.runs, "runs", 0, "runs per candidate in this invocation (default: the plan's runs)")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the plan report, its charts and the runs' reports")
+	f.thresholds.add(fl, false)
 	f.store.add(cmd)
 	a.statusFlag(fl)
 	return cmd
@@ -74,6 +81,13 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	}
 	if f.runs < 0 {
 		return usage(fmt.Errorf("--runs: got %d, want 0 (the plan's) or more", f.runs))
+	}
+	ts, err := f.thresholds.parse()
+	if err != nil {
+		return err
+	}
+	if err := checkThresholds(builtin.Registry(), pl.Scenario, pl.Scenario.Rate > 0, ts...); err != nil {
+		return err
 	}
 	if !f.fromResults {
 		if err := spec.CheckCPUs(path, pl.Candidates, server.CheckCPUs); err != nil {
@@ -92,7 +106,9 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	}
 	var runErr error
 	if !f.fromResults {
-		runErr = p.Measure(ctx, newStudy(a, runner.Target{}, st, f.reportDir).targetEnv(0))
+		s := newStudy(a, runner.Target{}, st, f.reportDir)
+		s.thresholds = ts
+		runErr = p.Measure(ctx, s.targetEnv(0))
 		if errors.Is(runErr, errInterrupted) {
 			return runErr
 		}
@@ -101,14 +117,15 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
+	verdict := func() (bool, string) { return study.PlanVerdict(ans) }
 	if f.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		return errors.Join(runErr, enc.Encode(ans))
+		return studyVerdict(errors.Join(runErr, enc.Encode(ans)), "plan "+pl.Name, verdict)
 	}
 	if err := plan.Write(a.stdout, ans, false); err != nil {
 		return err
 	}
 	render := func(w io.Writer) ([]study.File, error) { return study.PlanReportFiles(w, pl, ans) }
-	return errors.Join(runErr, a.writeReportDir(f.reportDir, study.PlanReportName(pl), render))
+	return studyVerdict(errors.Join(runErr, a.writeReportDir(f.reportDir, study.PlanReportName(pl), render)), "plan "+pl.Name, verdict)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
@@ -34,6 +35,11 @@ type studyRun struct {
 	reports   []string
 	docs      []result.Doc // the runs kept, for --json
 	clock     stepClock    // when the study began, for its estimate of the time left
+	// thresholds are judged on every run with its scenario's own
+	// (--threshold); runs counts the runs judged, failed those whose
+	// thresholds failed.
+	thresholds   []threshold.Threshold
+	runs, failed int
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -60,6 +66,7 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant resul
 		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval,
 	})
 	p.done()
+	s.judge(d, sc)
 	return d, err
 }
 

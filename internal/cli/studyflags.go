@@ -23,6 +23,7 @@ type studyFlags struct {
 	reportDir                              string
 	uriOptions                             []ycsbprops.Option // added to the target's URI (-P)
 	json                                   bool
+	thresholds                             thresholdFlags
 }
 
 // studyHelp is what a command's shared flags say that differs between

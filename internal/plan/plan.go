@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
@@ -28,6 +29,9 @@ type Run struct {
 	HostCores int
 	// Completed and Failed count the run's operations.
 	Completed, Failed int64
+	// FailedThresholds are the run's thresholds that failed, each with
+	// what was measured.
+	FailedThresholds []string
 }
 
 // Candidate is one deployment the plan considers.
@@ -60,6 +64,9 @@ type Measured struct {
 	NoServerCPU           string `json:",omitempty"`
 	ErrorRate             float64
 	ThroughputPerCostUnit float64
+	// FailedThresholds are the thresholds that failed in any run, as
+	// "run ID: threshold (measured)"; such a candidate passes no stage.
+	FailedThresholds []string `json:",omitempty"`
 }
 
 // Combine merges a candidate's runs. A run without an encoded histogram
@@ -83,6 +90,9 @@ func Combine(c Candidate) (Measured, error) {
 		}
 		done += r.Completed
 		failed += r.Failed
+		for _, t := range r.FailedThresholds {
+			m.FailedThresholds = append(m.FailedThresholds, "run "+r.RunID+": "+t)
+		}
 	}
 	m.Throughput = median(thr)
 	m.ThroughputMin, m.ThroughputMax = slices.Min(thr), slices.Max(thr)
@@ -391,6 +401,10 @@ func Evaluate(p Plan) (Answer, error) {
 	for i := range as {
 		as[i].Checks = check(p.Constraints, as[i].Measured, baseM)
 		as[i].VsBaseline = ratios(as[i].Measured, baseM, as[i].Monthly, baseC.Monthly)
+		if f := as[i].FailedThresholds; len(f) > 0 {
+			as[i].Checks = append(as[i].Checks, Check{Constraint: "thresholds", Value: fmt.Sprintf("%d failed", len(f)),
+				Reason: "thresholds failed: " + strings.Join(f, "; ")})
+		}
 		if perUser > 0 {
 			as[i].UsersSupported = as[i].Throughput * (1 - headroom) / perUser
 		}

@@ -2,16 +2,20 @@ package plan
 
 import (
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // RunOf reads a Run from a stored result document: the achieved rate of
 // its measured phase, each operation type's latency with its encoded
 // histogram, the server process's mean CPU (user + kernel) when the host
-// was sampled, and its completed and failed operations. A server on the
-// tool's host has its CPU as a share of the host's CPUs, which the tool
-// counted (generator.cores).
+// was sampled, its completed and failed operations, and the thresholds
+// stored with it that failed. A server on the tool's host has its CPU as a
+// share of the host's CPUs, which the tool counted (generator.cores).
 func RunOf(d *result.Doc) Run {
 	r := Run{RunID: d.RunID, Throughput: d.Schedule.AchievedRate, Ops: map[string]result.Dist{}}
+	for _, v := range threshold.Failed(d.Thresholds) {
+		r.FailedThresholds = append(r.FailedThresholds, v.Expression+" ("+threshold.Measured(v)+")")
+	}
 	if d.Target.SameHost {
 		r.OnHost, r.HostCores = true, d.Generator.Cores
 	}

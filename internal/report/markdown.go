@@ -68,6 +68,9 @@ func mdSummary(ew *errWriter, d *result.Doc) {
 	if p := d.Schedule.Precision; p != nil && p.Flagged {
 		ew.line("\n> **Warning:** %s.", texttable.Escape(precisionWarning(p)))
 	}
+	if len(d.Thresholds) > 0 {
+		ew.section("Thresholds", thresholdTable(d))
+	}
 	ew.section("Run", headerTable(d, mdCells))
 	mdSettings(ew, d)
 	ew.section("Operations", opsTable(d))

@@ -48,6 +48,10 @@ func Summary(w io.Writer, d *result.Doc) error {
 		ew.line("")
 		ew.line("WARNING: %s", precisionWarning(p))
 	}
+	if len(d.Thresholds) > 0 {
+		ew.line("")
+		ew.table(thresholdTable(d), true)
+	}
 	return ew.err
 }
 

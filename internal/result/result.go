@@ -41,12 +41,33 @@ type Doc struct {
 	Metrics      Metrics        `bson:"metrics" json:"metrics"`
 	TestResults  TestResults    `bson:"testResults" json:"testResults"`
 
+	// Thresholds are the run's verdicts on the thresholds it was given
+	// (--threshold, a scenario's thresholds), in the order given.
+	Thresholds []ThresholdVerdict `bson:"thresholds,omitempty" json:"thresholds,omitempty"`
+
 	Schedule  Schedule   `bson:"schedule" json:"schedule"`
 	Ops       []OpStats  `bson:"ops" json:"ops"`
 	Intervals []Interval `bson:"intervals" json:"intervals"`
 	Client    Client     `bson:"client" json:"client"`
 	Target    Target     `bson:"target" json:"target"`
 	Generator Generator  `bson:"generator" json:"generator"`
+}
+
+// ThresholdVerdict is one threshold judged on a run: the expression as
+// given, the figure measured (nil when it is missing, with the reason in
+// Missing) and whether it holds. A missing figure never holds.
+type ThresholdVerdict struct {
+	Expression string `bson:"expression" json:"expression"`
+	// Value is the measured figure in Unit: "ms" (latency or service
+	// time), "errors" (a count), "%" (a share of completed operations, or
+	// of the target rate), "ops/s", or "bool" (1 true, 0 false).
+	Value *float64 `bson:"value" json:"value"`
+	Unit  string   `bson:"unit" json:"unit"`
+	// Op is the operation type the value belongs to: the one named, or
+	// for a threshold on every type the one that decided the verdict.
+	Op      string `bson:"op,omitempty" json:"op,omitempty"`
+	Missing string `bson:"missing,omitempty" json:"missing,omitempty"`
+	Pass    bool   `bson:"pass" json:"pass"`
 }
 
 // Ordered is a document whose key order is significant (an _id).

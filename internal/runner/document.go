@@ -183,7 +183,7 @@ func diskKind(m telemetry.Machine) string {
 func (r *run) opStats(ops []engine.OpTotals, phase time.Duration) []result.OpStats {
 	out := make([]result.OpStats, 0, len(ops))
 	for _, op := range ops {
-		s := result.OpStats{Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors), Parts: parts(op.Parts, op.PartErrors)}
+		s := result.OpStats{Name: op.Name, Count: op.Count, Errors: op.Errors.Result(), Parts: parts(op.Parts, op.PartErrors)}
 		if phase > 0 {
 			s.Rate = float64(op.Count) / phase.Seconds()
 		}
@@ -206,14 +206,6 @@ func parts(count, errs int64) *result.PartCounts {
 		return nil
 	}
 	return &result.PartCounts{Count: count, Errors: errs}
-}
-
-func errorCounts(e engine.ErrorCounts) result.Errors {
-	return result.Errors{
-		Total: e.Total(), Timeout: e[engine.Timeout], Network: e[engine.Network],
-		WriteConflict: e[engine.WriteConflict], DuplicateKey: e[engine.DuplicateKey],
-		Overload: e[engine.Overload], Other: e[engine.Other],
-	}
 }
 
 func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
@@ -283,7 +275,7 @@ func intervals(res *engine.Result, samples []telemetry.Sample) []result.Interval
 		}
 		for _, op := range iv.Ops {
 			ri.Ops = append(ri.Ops, result.OpStats{
-				Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors),
+				Name: op.Name, Count: op.Count, Errors: op.Errors.Result(),
 				Rate: float64(op.Count) / iv.Length.Seconds(), Latency: op.Latency, Service: op.Service,
 				Parts: parts(op.Parts, op.PartErrors),
 			})
