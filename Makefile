@@ -20,11 +20,13 @@ demo: setup build
 test: setup build
 	@scripts/test.sh
 
-# Install the embedded server and the pinned golangci-lint (each once, into
-# the mongobench cache) and the Go modules.
+# Install the embedded server, the pinned golangci-lint and the Prometheus
+# node exporter the host-metrics tests start (each once, into
+# the mongobench cache or from Debian's packages) and the Go modules.
 setup:
 	@scripts/install-server.sh >/dev/null
 	@scripts/install-lint.sh >/dev/null
+	@scripts/install-node-exporter.sh >/dev/null
 	@$(GO) mod download
 
 build:

@@ -7,7 +7,9 @@
 #      (-p client=wire), side by side against one throwaway embedded
 #      server: closed loop (THREADS workers), then open loop at RATE/s.
 #      Client CPU is getrusage over the measured phase, divided by the
-#      completed operations.
+#      completed operations;
+#   3. the ledger's transactions (over the driver) at LEDGER_RATE/s
+#      (default 200), client CPU per transaction.
 # Each cell runs REPEAT times (default 3); the two clients alternate, and
 # swap which goes first on every repetition, so both see the same
 # machine. Prints Markdown tables, then the medians and the ratio
@@ -83,6 +85,26 @@ echo
 echo "| op | client | run | achieved ops/s | client CPU µs/op | client CPU % of cores | send lag p50 ms | send lag p99 ms | latency p50 ms | latency p99 ms | service p50 ms |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 side_by_side open --rate "$rate/s"
+
+echo
+echo "## ledger transactions over the driver, open loop at ${LEDGER_RATE:-200}/s ($duration, 5s warm-up)"
+echo
+echo "The ledger's multi-document transactions stay on the Go driver (sessions,"
+echo "transactions and retries are the driver's); this is their client cost per"
+echo "transaction, each of several round trips."
+echo
+echo "| run | achieved txn/s | client CPU µs/txn | client CPU % of cores | latency p50 ms | latency p99 ms |"
+echo "|---:|---:|---:|---:|---:|---:|"
+for i in $(seq 1 "$repeat"); do
+  bin/mongobench run --uri "$uri" --workload ledger --rate "${LEDGER_RATE:-200}/s" --duration "$duration" --warmup 5s \
+    --results-file "$dir/results.jsonl" --no-report --json 2>/dev/null |
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = [o for o in d["ops"] if o["name"] == "txn"][0]
+print("| %s | %.0f | %.1f | %.1f | %.3f | %.3f |" % (sys.argv[1], d["schedule"]["achievedRate"], d["client"]["cpuPerOpUs"],
+    d["client"]["cpuPct"], r["latency"]["p50Ms"], r["latency"]["p99Ms"]))' "$i"
+done
 
 echo
 echo "## client CPU per operation, median of $repeat runs"

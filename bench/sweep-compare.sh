@@ -3,7 +3,7 @@
 # to one CPU ("cpu1") and to two ("cpu2"), each swept automatically with
 # YCSB workload B on a small dataset until it saturates, then compared.
 #   1. two throwaway servers (--small --no-sync-on-commit), one per CPU set;
-#   2. 'sweep --rates auto' on each (grow ×2 from START/s, bisect), labelled
+#   2. 'sweep --rate auto' on each (grow ×2 from START/s, bisect), labelled
 #      and priced (invented prices: cpu1 $0.10/h, cpu2 $0.19/h);
 #   3. 'compare --label cpu2 --label cpu1': the ratio table and the verdict.
 # Prints each sweep's table and the comparison; the reports (sweep tables
@@ -38,8 +38,8 @@ for s in cpu1 cpu2; do
   echo
   t0=$(date +%s)
   bin/mongobench sweep --uri "$uri" --results-file "$results" --workload ycsb-b -p recordcount="$records" \
-    --rates auto --start "$start" --factor 2 --duration "$duration" --warmup "$warmup" --sla "$sla" \
-    --label "$s" --cost-per-hour "${price[$s]}" --report-dir "$out" 2>/dev/null
+    --rate auto --start "$start" --factor 2 --duration "$duration" --warmup "$warmup" --sla "$sla" \
+    --label "$s" --price "${price[$s]} USD/h" --report-dir "$out" 2>/dev/null
   echo
   echo "($s sweep: $(( $(date +%s) - t0 )) s)"
   echo

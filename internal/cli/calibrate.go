@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
+	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
 
 // calibrateFlags configure a closed-loop thread calibration.
@@ -19,6 +20,7 @@ type calibrateFlags struct {
 	search study.Calibration
 	base   *spec.Scenario // workload, duration and warmup
 	studyFlags
+	ycsb ycsbFlags
 }
 
 func (a *app) calibrateCmd() *cobra.Command {
@@ -39,7 +41,12 @@ of steps and the knee.`,
 		Example: `  mongobench calibrate --workload ycsb-b -p recordcount=100000
   mongobench calibrate --workload kv --max 64 --duration 10s --min-gain 0.1`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCalibrate(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.ycsb.study(ycsbprops.Calibrate, cmd.Flags(), f.base, &f.studyFlags); err != nil {
+				return err
+			}
+			return a.runCalibrate(cmd.Context(), f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.Var(f.base.Flag("workload", ""), "workload", "workload to run (required; see 'mongobench workloads')")
@@ -49,8 +56,9 @@ of steps and the knee.`,
 	fl.Float64Var(&f.search.MinGain, "min-gain", study.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
 	fl.Var(f.base.Flag("duration", "10s"), "duration", "measured phase of each step")
 	fl.Var(f.base.Flag("warmup", "2s"), "warmup", "warm-up of each step")
-	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
-		reportDir: "directory for the calibration report and the runs' reports (empty: none)"})
+	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "workload parameter name=value",
+		reportDir: "directory for the calibration report and the runs' reports (empty: none)", json: "print the runs' stored documents as one JSON array instead of the tables"})
+	f.ycsb.add(fl)
 	return cmd
 }
 

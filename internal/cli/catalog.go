@@ -2,12 +2,15 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/catalog"
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -76,11 +79,16 @@ func (a *app) catalogRunCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.scale, "scale", strconv.FormatFloat(catalog.DefaultScale, 'f', -1, 64), "fraction of the reference sizes, or full")
+	f.scale = strconv.FormatFloat(catalog.DefaultScale, 'f', -1, 64)
+	fl.Var(scaleText(&f.scale), "scale", "fraction of the reference sizes, or full")
 	fl.StringVar(&f.target.File, "targets", "", "YAML file of targets (URIs or local profiles) to run each test on, in order")
 	fl.StringVar(&f.target.Instance, "instance", "", "the target's description, e.g. '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100, vCPU: 4, ramGB: 16}'")
-	fl.StringVar(&f.target.Price, "price", "", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
-	f.add(fl, studyHelp{each: "every variant", results: "results"})
+	fl.Var(priceText(&f.target.Price), "price", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
+	fl.StringVar(&f.target.HostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
+	fl.StringVar(&f.target.HostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
+	f.atlas.add(fl)
+	f.add(fl, studyHelp{each: "every variant", results: "results", json: "print the variants' stored documents as one JSON array instead of the tables"})
+	fl.StringVar(&f.reportDir, "report-dir", "", "directory for each variant's run report (default: none; 'mongobench report' renders the catalog's document)")
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
 	return cmd
@@ -109,9 +117,19 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		return err
 	}
 	defer closeStore()
-	s := newStudy(a, runner.Target{}, st, "") // the catalog's document is 'mongobench report'
+	s := newStudy(a, runner.Target{}, st, f.reportDir)
+	if s.atlas, err = f.atlas.source(ctx); err != nil {
+		return err
+	}
 	c := study.Catalog{Tests: tests, Targets: targets, Scale: scale, Database: f.database}
 	docs, err := c.Run(ctx, s.targetEnv(f.cacheSize))
+	if f.json {
+		var all []result.Doc
+		for _, d := range slices.Concat(docs...) {
+			all = append(all, *d)
+		}
+		return errors.Join(err, store.WriteJSON(a.stdout, all))
+	}
 	for i, t := range tests {
 		if len(docs[i]) > 0 {
 			_ = study.WriteCatalogTable(a.stdout, t, docs[i], len(targets) > 1)

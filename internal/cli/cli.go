@@ -8,9 +8,11 @@ import (
 	"os"
 	"regexp"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/secret"
@@ -56,6 +58,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	stdout, stderr = keepSecrets(args, stdout, stderr)
 	a := &app{ctx: ctx, stdout: stdout, stderr: stderr}
 	root := a.root()
+	a.quietDeprecations(root)
+	a.warnUnknownEnv(root)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -109,6 +113,31 @@ func argsAreUsage(c *cobra.Command) {
 	}
 }
 
+// flagError says what is wrong with a flag's value as the rest of the
+// tool does, "--threads: "x" is not valid: want …", rather than the flag
+// parser's "invalid argument "x" for "--threads" flag: …".
+func flagError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) || ive.Unwrap() == nil {
+		return err
+	}
+	return valueError(ive.GetFlag(), ive.GetValue(), ive.Unwrap())
+}
+
+// valueError is the error of a flag's value refused by the flag: one line
+// naming the flag, the value and, where the flag says, what is valid.
+func valueError(f *pflag.Flag, value string, cause error) error {
+	name := "--" + f.Name
+	var ne *strconv.NumError
+	switch {
+	case errors.As(cause, &ne):
+		return fmt.Errorf("%s: %q is not valid: want a number (%s)", name, value, f.Value.Type())
+	case strings.Contains(cause.Error(), value):
+		return fmt.Errorf("%s: %w", name, cause)
+	}
+	return fmt.Errorf("%s: %q: %w", name, value, cause)
+}
+
 // oneParagraph keeps multi-error messages readable: one problem a line.
 func oneParagraph(err error) string {
 	return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "\n  ")
@@ -127,9 +156,9 @@ Start here:
   mongobench run --workload kv --rate 1000/s --duration 30s --warmup 5s
   mongobench run --workload kv --threads 16 --ops 100000      # closed loop
   mongobench run scenario.yaml                                 # from a file
-  mongobench sla --tps 500 --p99 20ms --runs 5                 # transactions against an SLA
+  mongobench sla --rate 500 --p99 20ms --runs 5                # transactions against an SLA
   mongobench load --workload ycsb-a -p recordcount=100000      # YCSB's load phase, measured
-  mongobench sweep --workload ycsb-b --rates auto --label a    # saturation throughput
+  mongobench sweep --workload ycsb-b --rate auto --label a     # saturation throughput
   mongobench compare --label a --label b                       # two stored sweeps side by side
   mongobench results list
   mongobench server status`,
@@ -137,13 +166,18 @@ Start here:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.calibrateCmd(), a.loadCmd(), a.serverCmd(), a.resultsCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.planCmd(), a.cleanCmd(), a.workloadsCmd())
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
+	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.calibrateCmd(), a.loadCmd(), a.serverCmd(), a.resultsCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.planCmd(), a.cleanCmd(), a.workloadsCmd(), a.versionCmd())
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(flagError(err)) })
 	argsAreUsage(root)
 	var profile string
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a Go CPU profile of the tool itself to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return a.startProfile(profile) }
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if err := flagsFromEnv(cmd); err != nil {
+			return err
+		}
+		return a.startProfile(profile)
+	}
 	root.PersistentPostRun = func(*cobra.Command, []string) { pprof.StopCPUProfile() }
 	return root
 }
@@ -164,6 +198,9 @@ func (a *app) startProfile(path string) error {
 // cli is the only package that reads the environment; others get what they
 // need from it, such as serverEnv.
 func env(name string) string { return os.Getenv(name) }
+
+// environ lists the environment's variables as name=value.
+func environ() []string { return os.Environ() }
 
 // serverEnv is the environment the server package finds binaries and
 // directories in.

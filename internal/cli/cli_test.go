@@ -29,7 +29,14 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, err := range []error{os.Setenv("MONGOBENCH_SERVER_DIR", dir), os.Unsetenv("MONGOBENCH_URI"), os.Unsetenv("MONGOBENCH_RESULTS_URI")} {
+	errs := []error{os.Setenv("MONGOBENCH_SERVER_DIR", dir), os.Unsetenv("MONGOBENCH_URI"), os.Unsetenv("MONGOBENCH_RESULTS_URI")}
+	for _, kv := range os.Environ() { // a flag's default from the user's environment
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "MONGOBENCH_") && !slices.Contains([]string{"MONGOBENCH_SERVER_DIR", "MONGOBENCH_SERVER_BIN", "MONGOBENCH_CACHE", "MONGOBENCH_HOME", "MONGOBENCH_TEST_URI", "MONGOBENCH_TEST_PORT"}, name) {
+			errs = append(errs, os.Unsetenv(name))
+		}
+	}
+	for _, err := range errs {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -162,7 +169,7 @@ func TestBadURI(t *testing.T) {
 			args []string
 		}{
 			{"run --uri", []string{"run", "--uri", u, "--threads", "2", "--ops", "10", "--no-report"}},
-			{"run --results-uri", []string{"run", "--uri", unreachable, "--results-uri", u, "--threads", "2", "--ops", "10", "--no-report"}},
+			{"run --results", []string{"run", "--uri", unreachable, "--results", u, "--threads", "2", "--ops", "10", "--no-report"}},
 			{"clean --uri", []string{"clean", "--uri", u}},
 			{"results list --results", []string{"results", "list", "--results", u}},
 		} {
@@ -172,7 +179,7 @@ func TestBadURI(t *testing.T) {
 				wantCode(t, o, cli.ExitUsage)
 				wantQuick(t, o, usageFast)
 				msg := errorLine(t, o, false)
-				if !strings.Contains(msg, "connection string") && !strings.Contains(msg, "--uri") && !strings.Contains(msg, "--results-uri") {
+				if !strings.Contains(msg, "connection string") && !strings.Contains(msg, "--uri") && !strings.Contains(msg, "--results") {
 					t.Errorf("error: got %q, want it to name the connection string or its flag", msg)
 				}
 				wantNoSecret(t, "stderr", o.stderr, secret)

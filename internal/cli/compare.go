@@ -34,21 +34,24 @@ each target rate both sweeps ran, below saturation (the highest rate both
 kept up with) and above (the lowest rate one of them did not); and a
 verdict line a person can quote.
 
-Prices come from --cost-per-hour label=dollars, else from the sweep's own
-(stored by 'sweep --cost-per-hour' as _id.instance.cost, cents per hour).
+Prices come from --price label=PRICE (in USD, such as r6g=3.20 USD/h), else
+from the sweep's own (stored by 'sweep --price' as _id.instance.cost, cents
+per hour).
 The comparison is printed, written as Markdown with its charts into
 --report-dir, or printed as JSON with --json.`,
-		Example: `  mongobench sweep --workload ycsb-f --rates auto --label r6g --cost-per-hour 3.20
-  mongobench sweep --workload ycsb-f --rates auto --label r5 --cost-per-hour 4.00
+		Example: `  mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h'
+  mongobench sweep --workload ycsb-f --rate auto --label r5 --price '4.00 USD/h'
   mongobench compare --label r6g --label r5 --workload ycsb-f
-  mongobench compare --label r6g --label r5 --cost-per-hour r6g=3.20 --cost-per-hour r5=4.00 --json`,
+  mongobench compare --label r6g --label r5 --price 'r6g=3.20 USD/h' --price 'r5=4.00 USD/h' --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCompare(cmd.Context(), f) },
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.study.Labels, "label", nil, "a label whose latest sweep to compare (at least two; the first is compared with each other)")
 	fl.StringVar(&f.study.Workload, "workload", "", "compare sweeps of this workload (default: each label's latest sweep)")
-	fl.Var(&f.study.Costs, "cost-per-hour", "a label's price, label=dollars per hour (default: the price stored with its sweep)")
+	fl.Var(&study.Prices{Costs: &f.study.Costs}, "price", "a label's price in USD, label=PRICE such as 'r6g=3.20 USD/h', repeatable (default: the price stored with its sweep)")
+	fl.Var(&f.study.Costs, "cost-per-hour", "a label's price, label=dollars per hour")
+	deprecate(fl, "cost-per-hour", "price")
 	criteriaFlags(fl, &f.study.Criteria, "bound on the p99 of every operation type for the highest target held, e.g. 20ms (default: not checked)", "largest share of failed operations a held target may have")
 	fl.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")

@@ -21,10 +21,10 @@ func TestCompare(t *testing.T) {
 	db := testenv.DBName(t)
 	dropAfter(t, connect(t, uri), db)
 	for _, run := range []struct{ label, rates, cost string }{
-		{"fast", "100,300", "3.20"}, {"slow", "100,200", "4.00"},
+		{"fast", "100,300", "3.20 USD/h"}, {"slow", "100,200", "2920 USD/month"},
 	} {
 		o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "ycsb-b", "-p", "recordcount=500",
-			"--rates", run.rates, "--duration", "1s", "--warmup", "1s", "--label", run.label, "--cost-per-hour", run.cost,
+			"--rate", run.rates, "--duration", "1s", "--warmup", "1s", "--label", run.label, "--price", run.cost,
 			"--results-file", file, "--report-dir", "")
 		wantCode(t, o, cli.ExitOK)
 	}
@@ -54,7 +54,7 @@ func TestCompare(t *testing.T) {
 	}
 
 	// Prices given on the command line win over the stored ones.
-	o = mb(t, "compare", "--label", "fast", "--label", "slow", "--cost-per-hour", "fast=4", "--results-file", file, "--json")
+	o = mb(t, "compare", "--label", "fast", "--label", "slow", "--price", "fast=4 USD/h", "--results-file", file, "--json")
 	wantCode(t, o, cli.ExitOK)
 	var got struct {
 		Profiles []struct {
@@ -85,7 +85,9 @@ func TestCompareBadInput(t *testing.T) {
 	for _, args := range [][]string{
 		{"compare", "--label", "a"},
 		{"compare", "--label", "a", "--label", "a"},
-		{"compare", "--label", "a", "--label", "b", "--cost-per-hour", "c=3"},
+		{"compare", "--label", "a", "--label", "b", "--price", "c=3 USD/h"},
+		{"compare", "--label", "a", "--label", "b", "--price", "a=cheap"},
+		{"compare", "--label", "a", "--label", "b", "--price", "a=3 EUR/h"},
 		{"compare", "--label", "a", "--label", "b", "--cost-per-hour", "a=cheap"},
 		{"compare", "--label", "a", "--label", "b", "--sla", "fast"},
 	} {

@@ -40,9 +40,9 @@ func TestStoredDocumentShape(t *testing.T) {
 	}{
 		{"run", 1, []string{"run", "--workload", "kv", "--ops", "300", "--threads", "2", "--seed", "7",
 			"-p", "records=200", "--no-report"}},
-		{"sweep", 2, []string{"sweep", "--workload", "kv", "-p", "records=200", "--rates", "200,400",
+		{"sweep", 2, []string{"sweep", "--workload", "kv", "-p", "records=200", "--rate", "200,400",
 			"--duration", "1s", "--warmup", "0s", "--threads", "4"}},
-		{"sla", 2, []string{"sla", "--tps", "50", "--runs", "1", "--duration", "1s", "--warmup", "0s",
+		{"sla", 2, []string{"sla", "--rate", "50", "--runs", "1", "--duration", "1s", "--warmup", "0s",
 			"--p99", "1s", "-p", "accounts=200", "--threads", "4"}},
 		{"catalog", 5, []string{"catalog", "run", "insert_docsize", "--scale", "0.0001"}},
 	}

@@ -15,6 +15,7 @@ import (
 type loadFlags struct {
 	workload string
 	studyFlags
+	ycsb ycsbFlags
 }
 
 func (a *app) loadCmd() *cobra.Command {
@@ -33,14 +34,21 @@ bytes, docsPerSec and MBPerSec, and gets its report with charts.
 'mongobench run --workload ycsb-a' loads the table again as unmeasured setup
 before its measured run phase.`,
 		Example: `  mongobench load --workload ycsb-a -p recordcount=100000
-  mongobench load --workload ycsb-a -p recordcount=1000000 -p loaders=8 -p batchSize=500 --label r6g`,
+  mongobench load --workload ycsb-a -p recordcount=1000000 -p loaders=8 -p batchSize=500 --label r6g
+  mongobench load -P workloads/workloada -p recordcount=100000 -p threadcount=8`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runLoad(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.ycsb.load(cmd.Flags(), &f); err != nil {
+				return err
+			}
+			return a.runLoad(cmd.Context(), f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
-	f.add(fl, studyHelp{each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
-		reportDir: "directory for the run's report (empty: none)"})
+	f.add(fl, studyHelp{hostMetrics: true, each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
+		reportDir: "directory for the run's report (empty: none)", json: "print the stored result document as JSON instead of the summary line"})
+	f.ycsb.add(fl)
 	return cmd
 }
 
@@ -59,7 +67,13 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 		if d == nil {
 			return err
 		}
-		fmt.Fprintln(a.stdout, study.LoadLine(d))
+		if f.json {
+			if jerr := a.printJSON(d); jerr != nil {
+				return errors.Join(err, jerr)
+			}
+		} else {
+			fmt.Fprintln(a.stdout, study.LoadLine(d))
+		}
 		a.say("result %s stored in %s\n", d.RunID, s.store.Where())
 		for _, p := range s.reports {
 			a.say("report: %s\n", p)

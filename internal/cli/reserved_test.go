@@ -36,10 +36,10 @@ func TestReservedDatabaseRefused(t *testing.T) {
 			return []string{"run", f, "--uri", unreachable, "--results-file", filepath.Join(dir, "r.jsonl"), "--no-report"}
 		}},
 		{"sla", func(db, dir string) []string {
-			return []string{"sla", "--uri", unreachable, "--database", db, "--tps", "100", "--p99", "20ms", "--runs", "1", "--results-file", filepath.Join(dir, "r.jsonl"), "--report-dir", filepath.Join(dir, "rep")}
+			return []string{"sla", "--uri", unreachable, "--database", db, "--rate", "100", "--p99", "20ms", "--runs", "1", "--results-file", filepath.Join(dir, "r.jsonl"), "--report-dir", filepath.Join(dir, "rep")}
 		}},
 		{"sweep", func(db, dir string) []string {
-			return []string{"sweep", "--uri", unreachable, "--database", db, "--workload", "kv", "--rates", "100", "--results-file", filepath.Join(dir, "r.jsonl"), "--report-dir", filepath.Join(dir, "rep")}
+			return []string{"sweep", "--uri", unreachable, "--database", db, "--workload", "kv", "--rate", "100", "--results-file", filepath.Join(dir, "r.jsonl"), "--report-dir", filepath.Join(dir, "rep")}
 		}},
 		{"calibrate", func(db, dir string) []string {
 			return []string{"calibrate", "--uri", unreachable, "--database", db, "--workload", "kv", "--results-file", filepath.Join(dir, "r.jsonl"), "--report-dir", filepath.Join(dir, "rep")}

@@ -16,15 +16,17 @@ import (
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
-// runFlags are the run command's own flags; scenario settings are plain
-// string flags handed to spec.Scenario.SetFlag, so flags and files are
-// checked by the same code.
+// runFlags are the run command's own flags; scenario settings are
+// settingValue flags whose text is handed to spec.Scenario.SetFlag, so
+// flags and files are checked by the same code.
 type runFlags struct {
 	params    []string
 	json      bool
 	reportDir string
 	noReport  bool
 	pacing    string // hidden: how open-loop workers wait (bench/pacing.sh)
+	ycsb      ycsbFlags
+	atlas     atlasFlags
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -40,11 +42,14 @@ var scenarioFlags = []struct{ name, help string }{
 	{"warmup", "unmeasured phase before the measured one, e.g. 10s"},
 	{"interval", "reporting interval (default 1s)"},
 	{"max-lag", "open loop: an operation later than this behind its schedule is dropped and counted (default 10s)"},
+	{"arrival", "open loop: constant (evenly spaced, default) or poisson (exponential gaps averaging --rate, seeded by --seed)"},
+	{"host-metrics", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc"},
+	{"host-device", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)"},
 	{"seed", "random seed (default 1)"},
 	{"label", "free-text label, e.g. the instance type; part of the result's _id"},
 	{"tags", "comma-separated tags stored with the result"},
 	{"repetition", "repetition number within a series"},
-	{"results-uri", "MongoDB URI for results (default: $MONGOBENCH_RESULTS_URI, else the target server), database mongobench"},
+	{"results", "MongoDB URI for results (default: $MONGOBENCH_RESULTS_URI, else the target server), database mongobench"},
 	{"results-file", "append the result to this JSON Lines file instead of a results collection"},
 }
 
@@ -67,10 +72,15 @@ still stores what was measured, marked partial.`,
 		Example: `  mongobench run --workload kv --rate 2000/s --duration 60s --warmup 10s
   mongobench run --workload kv --threads 32 --ops 1000000 -p records=100000 -p docSize=4KB
   mongobench run --uri mongodb://db1:27017/?replicaSet=rs0 --rate 500 --label m6i.large
-  mongobench run scenario.yaml --label nightly --json > result.json`,
+  mongobench run scenario.yaml --label nightly --json > result.json
+  mongobench run -P workloads/workloada -p recordcount=100000 -p threadcount=16 -p target=5000`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, err := a.scenario(cmd.Flags(), args, rf.params)
+			scenario := a.scenario
+			if len(rf.ycsb.files) > 0 {
+				scenario = rf.ycsb.scenario
+			}
+			sc, err := scenario(cmd.Flags(), args, rf.params)
 			if err != nil {
 				return err
 			}
@@ -78,15 +88,17 @@ still stores what was measured, marked partial.`,
 		},
 	}
 	for _, f := range scenarioFlags {
-		cmd.Flags().String(f.name, "", f.help)
+		cmd.Flags().Var(newSettingValue(f.name), f.name, f.help)
 	}
-	cmd.Flags().String("results", "", "same as --results-uri")
+	deprecatedAlias(cmd.Flags(), "results-uri", "results")
 	cmd.Flags().StringArrayVarP(&rf.params, "param", "p", nil, "workload parameter name=value, repeatable (see 'mongobench workloads')")
 	cmd.Flags().BoolVar(&rf.json, "json", false, "print the result document as JSON instead of the summary")
 	cmd.Flags().StringVar(&rf.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and its charts")
 	cmd.Flags().BoolVar(&rf.noReport, "no-report", false, "do not write a report file")
 	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: timerfd (default), nanosleep, spin, or timer (Go timers, as before)")
 	_ = cmd.Flags().MarkHidden("pacing")
+	rf.ycsb.add(cmd.Flags())
+	rf.atlas.add(cmd.Flags())
 	return cmd
 }
 
@@ -118,6 +130,9 @@ func (a *app) scenario(fs *pflag.FlagSet, args []string, params []string) (*spec
 	return sc, nil
 }
 
+// applyFlags sets the settings the flags give over the file's. A setting
+// given by its MONGOBENCH_ variable only (a default) does not override the
+// file.
 func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {
 	var errs []error
 	set := func(name, value string) {
@@ -125,26 +140,25 @@ func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {
 			errs = append(errs, err)
 		}
 	}
-	if fs.Changed("results") {
-		set("results-uri", mustGet(fs, "results"))
+	fromFile := func(name string) bool {
+		if name == "results" || name == "results-file" {
+			return sc.Given("results") || sc.Given("results-file") // one store
+		}
+		return sc.Given(name)
 	}
 	for _, f := range scenarioFlags {
-		if fs.Changed(f.name) {
-			set(f.name, mustGet(fs, f.name))
+		v := fs.Lookup(f.name).Value.(*settingValue)
+		if explicit(fs, f.name) || v.set && !fromFile(f.name) {
+			set(f.name, v.text)
 		}
 	}
 	if sc.URI == "" && env("MONGOBENCH_URI") != "" {
 		set("uri", env("MONGOBENCH_URI"))
 	}
 	if sc.ResultsURI == "" && sc.ResultsFile == "" && env("MONGOBENCH_RESULTS_URI") != "" {
-		set("results-uri", env("MONGOBENCH_RESULTS_URI"))
+		set("results", env("MONGOBENCH_RESULTS_URI"))
 	}
 	return errors.Join(errs...)
-}
-
-func mustGet(fs *pflag.FlagSet, name string) string {
-	v, _ := fs.GetString(name) // every scenario flag is a string flag
-	return v
 }
 
 func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) error {
@@ -157,11 +171,17 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 			return err
 		}
 	}
+	src, err := rf.atlas.source(ctx)
+	if err != nil {
+		return err
+	}
 	t, st, closeStore, err := a.targetAndStore(ctx, sc.URI, sc.ResultsURI, sc.ResultsFile)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
+	t.URI = rf.ycsb.withOptions(t.URI)
+	t.Atlas = src
 	p := newProgress(a.stderr, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)

@@ -9,9 +9,9 @@ import (
 )
 
 // keepSecrets remembers every connection string the command line and the
-// environment give, and returns writers that remove their secrets from
-// everything printed: the last line of defence behind redact and the
-// runner's wrapped errors. Connection strings read later (scenario and
+// environment (its MONGOBENCH_ variables) give, and returns writers that
+// remove their secrets from everything printed: the last line of defence
+// behind redact and the runner's wrapped errors. Connection strings read later (scenario and
 // targets files) are remembered where they are checked (runner.CheckURI,
 // runner.Connect).
 func keepSecrets(args []string, stdout, stderr io.Writer) (io.Writer, io.Writer) {
@@ -21,7 +21,11 @@ func keepSecrets(args []string, stdout, stderr io.Writer) (io.Writer, io.Writer)
 		}
 		secret.Remember(arg)
 	}
-	secret.Remember(env("MONGOBENCH_URI"), env("MONGOBENCH_RESULTS_URI"))
+	for _, kv := range environ() {
+		if name, v, _ := strings.Cut(kv, "="); strings.HasPrefix(name, envPrefix) {
+			secret.Remember(v) // MONGOBENCH_URI, MONGOBENCH_RESULTS_URI, a flag's variable
+		}
+	}
 	return secret.NewWriter(stdout), secret.NewWriter(stderr)
 }
 

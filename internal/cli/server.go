@@ -53,7 +53,7 @@ func (a *app) serverStartCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&o.Port, "port", 0, "loopback port (default: a free one)")
-	cmd.Flags().StringVar(&o.CacheSize, "cache-size", "", "storage cache size, e.g. 256M or 2G (default "+server.EmbeddedCacheSize+", 256M with --small)")
+	cmd.Flags().Var(sizeText(&o.CacheSize), "cache-size", "storage cache size, e.g. 256M or 2G (default "+server.EmbeddedCacheSize+", 256M with --small)")
 	cmd.Flags().StringVar(&o.CPUs, "cpus", "", "CPU set to pin the server to, e.g. 0 or 0-1 (uses taskset)")
 	cmd.Flags().BoolVar(&o.Test, "small", false, "small footprint for small machines and tests (256M cache, 16MB log files)")
 	cmd.Flags().BoolVar(&noSync, "no-sync-on-commit", false, "SecantusDB: do not fsync the log on every commit (faster; acknowledged writes can be lost in a crash)")

@@ -48,20 +48,25 @@ report with p99 per second against the server's and host's telemetry.
 
 Modes: per-op sends the four writes one by one inside the transaction;
 client-bulk sends them as one client-level bulkWrite (MongoDB 8.0).
---tps auto steps the rate up from --tps-start by --tps-step until both
-modes fail (or --tps-max).`,
-		Example: `  mongobench sla --tps 500 --p99 20ms --runs 5 --duration 30s --warmup 5s
-  mongobench sla --tps 500,1000,1500 --p99 20ms --runs 3 --stage "7KB accounts" -p accountFields=400 -p accountSize=7KB
-  mongobench sla --tps auto --tps-start 250 --tps-step 250 --p99 20ms --runs 3
+--rate auto steps the rate up from --start by --step until both modes
+fail (or --max). --json prints the runs' stored documents as one JSON
+array instead of the tables.`,
+		Example: `  mongobench sla --rate 500 --p99 20ms --runs 5 --duration 30s --warmup 5s
+  mongobench sla --rate 500,1000,1500 --p99 20ms --runs 3 --stage "7KB accounts" -p accountFields=400 -p accountSize=7KB
+  mongobench sla --rate auto --start 250 --step 250 --p99 20ms --runs 3
   mongobench sla journey`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSLA(cmd.Context(), f) },
 	}
 	fl := cmd.Flags()
-	fl.Var(&f.tps, "tps", "target transactions per second: a list (500,1000) or auto (required)")
-	fl.Float64Var(&f.tpsStart, "tps-start", 250, "auto: first rate")
-	fl.Float64Var(&f.tpsStep, "tps-step", 250, "auto: step between rates")
-	fl.Float64Var(&f.tpsMax, "tps-max", 100000, "auto: highest rate tried")
+	fl.Var(&f.tps, "rate", "target transactions per second: a list (500,1000) or auto (required)")
+	fl.Float64Var(&f.tpsStart, "start", 250, "auto: first rate")
+	fl.Float64Var(&f.tpsStep, "step", 250, "auto: step between rates")
+	fl.Float64Var(&f.tpsMax, "max", 100000, "auto: highest rate tried")
+	deprecatedAlias(fl, "tps", "rate")
+	deprecatedAlias(fl, "tps-start", "start")
+	deprecatedAlias(fl, "tps-step", "step")
+	deprecatedAlias(fl, "tps-max", "max")
 	slaBoundFlags(fl, &f.sla, "SLA on p99 latency, e.g. 20ms (required)")
 	fl.Var(f.base.Flag("duration", "30s"), "duration", "measured phase of each run")
 	fl.Var(f.base.Flag("warmup", "5s"), "warmup", "warm-up of each run")
@@ -69,8 +74,8 @@ modes fail (or --tps-max).`,
 	fl.StringVar(&f.modes, "modes", workload.ModePerOp+","+workload.ModeClientBulk, "modes to compare")
 	fl.StringVar(&f.stage, "stage", "", "free-text stage of a tuning journey (see 'sla journey'); part of the result's _id")
 	fl.Var(f.base.Flag("threads", ""), "threads", "most transactions in flight (default 64)")
-	f.add(fl, studyHelp{each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
-		reportDir: "directory for the SLA report and the runs' reports"})
+	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
+		reportDir: "directory for the SLA report and the runs' reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	cmd.AddCommand(a.slaJourneyCmd())
 	return cmd
 }
@@ -104,6 +109,10 @@ func (s *studyRun) finishSLA(ctx context.Context, res study.SLAResult, database 
 		audit = runner.LedgerAudit(context.WithoutCancel(ctx), s.target.URI, database)
 		_, err := fmt.Fprintf(w, "\naudit: %s\n", audit)
 		return err
+	}
+	if s.json && len(res.Runs) > 0 { // no tables: the audit goes to stderr
+		audit = runner.LedgerAudit(context.WithoutCancel(ctx), s.target.URI, database)
+		s.app.say("audit: %s\n", audit)
 	}
 	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, audit, runs) }
 	return s.finish(len(res.Runs), tables, "sla-"+time.Now().UTC().Format("20060102T150405Z"), render)

@@ -24,10 +24,13 @@ type studyRun struct {
 	app       *app
 	registry  *workload.Registry // the workloads it runs (default: the built-in ones)
 	target    runner.Target
+	atlas     *runner.AtlasSource // every target's, when the flags name one
 	store     store.Store
 	reportDir string // "": no per-run reports
+	json      bool   // print the stored documents as JSON instead of tables
 	noted     map[string]bool
 	reports   []string
+	docs      []result.Doc // the runs kept, for --json
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -58,6 +61,9 @@ func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 	if err := s.app.save(ctx, s.store, d); err != nil {
 		return err
 	}
+	if s.json {
+		s.docs = append(s.docs, *d)
+	}
 	for _, n := range d.Notes {
 		if !s.noted[n] {
 			s.app.say("note: %s\n", n)
@@ -77,8 +83,15 @@ func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 }
 
 // finish prints the tables of a study that made runs, after its
-// progress lines, and writes its report, name.md (writeSummary).
+// progress lines (with --json, the stored documents of its runs as one
+// JSON array instead), and writes its report, name.md (writeSummary).
 func (s *studyRun) finish(runs int, tables func(io.Writer, study.Format) error, name string, render func(w io.Writer, runs []string) ([]study.File, error)) error {
+	if s.json {
+		if err := store.WriteJSON(s.app.stdout, s.docs); err != nil || runs == 0 {
+			return err
+		}
+		return s.writeSummary(name, render)
+	}
 	if runs == 0 {
 		return nil
 	}

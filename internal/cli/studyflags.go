@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
 
 // studyFlags are the flags the study commands share: the target and its
@@ -15,8 +17,12 @@ import (
 // runs, and where their reports go.
 type studyFlags struct {
 	uri, database, resultsURI, file, label string
+	hostMetrics, hostDevice                string
+	atlas                                  atlasFlags
 	params                                 []string
 	reportDir                              string
+	uriOptions                             []ycsbprops.Option // added to the target's URI (-P)
+	json                                   bool
 }
 
 // studyHelp is what a command's shared flags say that differs between
@@ -26,6 +32,10 @@ type studyHelp struct {
 	results   string // what --results-file appends: "results", "the result"
 	params    string // -p
 	reportDir string // --report-dir
+	json      string // --json
+	// hostMetrics declares --host-metrics and --host-device (commands
+	// that measure one target from these flags).
+	hostMetrics bool
 }
 
 // add declares the flags on fl.
@@ -35,11 +45,19 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
 	fl.StringVar(&f.file, "results-file", "", "append "+h.results+" to this JSON Lines file instead")
 	fl.StringVar(&f.label, "label", "", "label stored with "+h.each+", e.g. the instance type")
+	if h.hostMetrics {
+		fl.StringVar(&f.hostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
+		fl.StringVar(&f.hostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
+		f.atlas.add(fl)
+	}
 	if h.params != "" {
 		fl.StringArrayVarP(&f.params, "param", "p", nil, h.params)
 	}
 	if h.reportDir != "" {
 		fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", h.reportDir)
+	}
+	if h.json != "" {
+		fl.BoolVar(&f.json, "json", false, h.json)
 	}
 }
 
@@ -51,13 +69,24 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	if err := check(study.Env{Registry: reg}); err != nil {
 		return usage(err)
 	}
+	if f.hostMetrics != "" {
+		if err := spec.CheckHostMetrics(f.hostMetrics); err != nil {
+			return usage(fmt.Errorf("--host-metrics: %q %w", spec.RedactHostMetrics(f.hostMetrics), err))
+		}
+	}
+	src, err := f.atlas.source(ctx)
+	if err != nil {
+		return err
+	}
 	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
+	t.URI = ycsbprops.WithOptions(t.URI, f.uriOptions)
+	t.HostMetrics, t.HostDevice, t.Atlas = f.hostMetrics, f.hostDevice, src
 	s := newStudy(a, t, st, f.reportDir)
-	s.registry = reg
+	s.registry, s.json = reg, f.json
 	return run(s)
 }
 
@@ -70,4 +99,5 @@ var (
 	_ pflag.Value = (*study.Bound)(nil)
 	_ pflag.Value = (*study.Rates)(nil)
 	_ pflag.Value = (*study.Costs)(nil)
+	_ pflag.Value = (*study.Prices)(nil)
 )

@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
+	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
 
 // sweepFlags configure a throughput sweep.
@@ -23,6 +24,7 @@ type sweepFlags struct {
 	costPerHour        float64
 	base               *spec.Scenario // workload, duration, warmup and threads
 	studyFlags
+	ycsb ycsbFlags
 }
 
 func (a *app) sweepCmd() *cobra.Command {
@@ -30,8 +32,8 @@ func (a *app) sweepCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "One workload at a series of target rates: saturation throughput and the highest rate that holds an SLA",
-		Long: `Run a workload open loop at each target rate (--rates 1000,2000,5000), or
-search automatically (--rates auto): start at --start and multiply the rate
+		Long: `Run a workload open loop at each target rate (--rate 1000,2000,5000), or
+search automatically (--rate auto): start at --start and multiply the rate
 by --factor while steps hold (never above --max), then bisect between the
 last good and the first bad rate until the gap is below 10% of the good
 rate, at most 4 times.
@@ -43,15 +45,24 @@ when most of its runs do. Every step is a stored run (its variant carries
 the sweep id, sweepStep and repetition) with its own report. The sweep ends
 with the table of steps, the saturation throughput (the highest achieved
 rate), the highest target that held, and with --repeat the spread of the
-achieved rate and p99 per rate.`,
-		Example: `  mongobench sweep --workload ycsb-b -p recordcount=100000 --rates 1000,2000,5000 --sla 20ms
-  mongobench sweep --workload ycsb-b --rates auto --start 500 --factor 2 --sla 20ms --repeat 3`,
+achieved rate and p99 per rate; --json prints the runs' stored documents
+as one JSON array instead.`,
+		Example: `  mongobench sweep --workload ycsb-b -p recordcount=100000 --rate 1000,2000,5000 --sla 20ms
+  mongobench sweep --workload ycsb-b --rate auto --start 500 --factor 2 --sla 20ms --repeat 3
+  mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h' --json > sweep.json
+  mongobench sweep -P workloads/workloadb -p recordcount=100000 -p threadcount=64 --rate 1000,2000,5000`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSweep(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.ycsb.study(ycsbprops.Sweep, cmd.Flags(), f.base, &f.studyFlags); err != nil {
+				return err
+			}
+			return a.runSweep(cmd.Context(), f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.Var(f.base.Flag("workload", ""), "workload", "workload to run (required; see 'mongobench workloads')")
-	fl.Var(&f.rates, "rates", "target rates: a list (1000,2000,5000) or auto (required)")
+	fl.Var(&f.rates, "rate", "target rates: a list (1000,2000,5000) or auto (required)")
+	deprecatedAlias(fl, "rates", "rate")
 	fl.Float64Var(&f.start, "start", 500, "auto: first rate")
 	fl.Float64Var(&f.factor, "factor", 2, "auto: multiply the rate by this while steps hold")
 	fl.Float64Var(&f.max, "max", 100000, "auto: highest rate tried")
@@ -60,9 +71,12 @@ achieved rate and p99 per rate.`,
 	fl.Var(f.base.Flag("warmup", "5s"), "warmup", "warm-up of each step")
 	fl.IntVar(&f.repeat, "repeat", 1, "runs per target rate")
 	fl.Var(f.base.Flag("threads", ""), "threads", "most operations in flight (default 64)")
-	fl.Float64Var(&f.costPerHour, "cost-per-hour", 0, "the target's price in dollars per hour, stored in cents as _id.instance.cost (for compare)")
-	f.add(fl, studyHelp{each: "every run", results: "results", params: "workload parameter name=value",
-		reportDir: "directory for the sweep report and the runs' reports"})
+	fl.Var(&dollarsValue{dollars: &f.costPerHour}, "price", "the target's price in US dollars, e.g. '3.20 USD/h' or '2336 USD/month', stored in cents per hour as _id.instance.cost (for compare)")
+	fl.Float64Var(&f.costPerHour, "cost-per-hour", 0, "the target's price in dollars per hour")
+	deprecate(fl, "cost-per-hour", "price")
+	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "workload parameter name=value",
+		reportDir: "directory for the sweep report and the runs' reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
+	f.ycsb.add(fl)
 	return cmd
 }
 

@@ -28,7 +28,7 @@ func TestSweepAuto(t *testing.T) {
 	dropAfter(t, connect(t, uri), db)
 	start := time.Now()
 	o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "kv", "-p", "records=500",
-		"--rates", "auto", "--start", "200", "--factor", "4", "--max", "100000", "--duration", "2s", "--warmup", "1s",
+		"--rate", "auto", "--start", "200", "--factor", "4", "--max", "100000", "--duration", "2s", "--warmup", "1s",
 		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
 	wantCode(t, o, cli.ExitOK)
 	if took := time.Since(start); took > time.Minute {
@@ -85,7 +85,7 @@ func TestSweepRepeat(t *testing.T) {
 	db := testenv.DBName(t)
 	dropAfter(t, connect(t, uri), db)
 	o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "kv", "-p", "records=500",
-		"--rates", "100,200", "--repeat", "2", "--sla", "500ms", "--duration", "1s", "--warmup", "1s",
+		"--rate", "100,200", "--repeat", "2", "--sla", "500ms", "--duration", "1s", "--warmup", "1s",
 		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
 	wantCode(t, o, cli.ExitOK)
 	for _, want := range []string{"achieved mean/s", "CV", "p99 mean ms", "p99 stable", "Saturation throughput: ", "Maximum throughput that held"} {
@@ -105,14 +105,14 @@ func TestSweepRepeat(t *testing.T) {
 
 func TestSweepBadInput(t *testing.T) {
 	for _, args := range [][]string{
-		{"sweep", "--rates", "100"},                                      // no --workload
-		{"sweep", "--workload", "kv"},                                    // no --rates
-		{"sweep", "--workload", "kv", "--rates", "-5"},                   // bad rate
-		{"sweep", "--workload", "kv", "--rates", "100", "--sla", "fast"}, // bad SLA
-		{"sweep", "--workload", "kv", "--rates", "100", "--repeat", "0"},
-		{"sweep", "--workload", "kv", "--rates", "auto", "--factor", "1"},
-		{"sweep", "--workload", "nope", "--rates", "100"},
-		{"sweep", "--workload", "kv", "--rates", "100", "-p", "nope=1"},
+		{"sweep", "--rate", "100"},                                      // no --workload
+		{"sweep", "--workload", "kv"},                                   // no --rate
+		{"sweep", "--workload", "kv", "--rate", "-5"},                   // bad rate
+		{"sweep", "--workload", "kv", "--rate", "100", "--sla", "fast"}, // bad SLA
+		{"sweep", "--workload", "kv", "--rate", "100", "--repeat", "0"},
+		{"sweep", "--workload", "kv", "--rate", "auto", "--factor", "1"},
+		{"sweep", "--workload", "nope", "--rate", "100"},
+		{"sweep", "--workload", "kv", "--rate", "100", "-p", "nope=1"},
 	} {
 		o := mb(t, args...)
 		wantCode(t, o, cli.ExitUsage)

@@ -23,6 +23,7 @@ func (a *app) onTarget(ctx context.Context, t spec.Target, fn func(runner.Target
 			return err
 		}
 		bt.Instance = instance
+		bt.HostMetrics, bt.HostDevice = t.HostMetrics, t.HostDevice
 		return fn(bt)
 	}
 	p := server.Profile{Label: t.Label, CPUs: t.Profile.CPUs, CacheSize: int64(t.Profile.CacheSize), Env: serverEnv()}
@@ -31,7 +32,8 @@ func (a *app) onTarget(ctx context.Context, t spec.Target, fn func(runner.Target
 		return err
 	}
 	defer func() { err = errors.Join(err, h.Stop(ctx)) }()
-	bt := runner.Target{URI: h.URI, Kind: "profile-" + h.Kind, PID: h.PID, DataDir: h.DataDir, Profile: t.Label, Instance: instance}
+	bt := runner.Target{URI: h.URI, Kind: "profile-" + h.Kind, PID: h.PID, DataDir: h.DataDir, Profile: t.Label, Instance: instance,
+		HostMetrics: t.HostMetrics, HostDevice: t.HostDevice}
 	if c := t.Profile.CacheSize; c > 0 {
 		bt.CacheSize, bt.CacheSizeSource = int64(c), "profile "+t.Label
 	}
@@ -49,6 +51,9 @@ func (s *studyRun) targetEnv(cacheSize spec.Size) study.Env {
 			return s.app.onTarget(ctx, t, func(bt runner.Target) error {
 				if cacheSize > 0 {
 					bt.CacheSize, bt.CacheSizeSource = int64(cacheSize), "--cache-size"
+				}
+				if s.atlas != nil {
+					bt.Atlas = s.atlas
 				}
 				s.target = bt
 				return fn(bt.Instance)

@@ -18,6 +18,7 @@ type engine struct {
 	sched    claimer
 	turn     sync.Mutex // PacingNanosleep's one sleeper
 	workers  []*workerRec
+	waiters  []*waiter // open loop: each worker's, woken at a stop
 	inflight atomic.Int64
 	peak     atomic.Int64 // most operations in flight in the current interval
 	stopping atomic.Bool
@@ -56,7 +57,17 @@ func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
 			return nil, fmt.Errorf("worker %d: %w", i, err)
 		}
 		tasks[i] = t
-		e.workers[i] = newWorkerRec(len(e.cfg.Ops), e.closed)
+		e.workers[i] = newWorkerRec(len(e.cfg.Ops))
+	}
+	if !e.closed {
+		e.waiters = make([]*waiter, e.cfg.Workers)
+		for i := range e.waiters {
+			wt, err := newWaiter(e.cfg.Pacing, &e.turn)
+			if err != nil {
+				wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
+			}
+			e.waiters[i] = wt
+		}
 	}
 	return tasks, nil
 }
@@ -80,7 +91,7 @@ func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e.work(opCtx, ctx.Done(), e.workers[i], t)
+			e.work(opCtx, ctx.Done(), i, t)
 		}()
 	}
 	finished := make(chan struct{})
@@ -89,21 +100,27 @@ func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 	err := c.loop(ctx, finished, func(now time.Time) {
 		e.stopping.Store(true)
 		e.unsent = e.sched.stop(now)
+		for _, wt := range e.waiters {
+			wt.wake()
+		}
 		time.AfterFunc(e.cfg.Grace, cancelOps)
 	})
 	<-finished
+	for _, wt := range e.waiters {
+		_ = wt.close() // a timerfd; nothing to lose
+	}
 	res, ferr := c.finish()
 	return res, errors.Join(err, ferr)
 }
 
 // work is one worker's loop: claim a slot, wait for its time, send it,
 // record it.
-func (e *engine) work(ctx context.Context, stop <-chan struct{}, w *workerRec, t Task) {
-	wt, err := newWaiter(e.cfg.Pacing, &e.turn)
-	if err != nil {
-		wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
+func (e *engine) work(ctx context.Context, stop <-chan struct{}, i int, t Task) {
+	w := e.workers[i]
+	var wt *waiter
+	if !e.closed {
+		wt = e.waiters[i]
 	}
-	defer func() { _ = wt.close() }() // a timerfd; nothing to lose
 	drops := func(s slot) {
 		if s.dropped > 0 {
 			w.drop(s.dropped, s.dropLag)

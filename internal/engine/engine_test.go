@@ -283,3 +283,32 @@ func TestSlowRateLastsItsDuration(t *testing.T) {
 		t.Errorf("client-bound %v: want no verdict against the client for an idle run", r.Reasons)
 	}
 }
+
+// A stop ends waits for slots far ahead at once, in every pacing: at one
+// operation every 20 s, each of 4 workers holds a slot up to a minute
+// away when the run is cancelled.
+func TestStopEndsLongWaits(t *testing.T) {
+	for _, p := range []Pacing{PacingSleep, PacingSpin, PacingNanosleep, PacingTimer} {
+		t.Run(string(p), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(300*time.Millisecond, cancel)
+			cfg := Config{Ops: []string{"op"}, Workers: 4, Pacer: NewConstant(0.05), Pacing: p, Duration: time.Hour}
+			done := make(chan *Result, 1)
+			go func() {
+				r, err := Run(ctx, cfg, sleepTask(0, 1))
+				if err != nil {
+					t.Error(err)
+				}
+				done <- r
+			}()
+			select {
+			case r := <-done:
+				if r != nil && (!r.Partial || r.Completed() != 1) {
+					t.Errorf("got partial %v, %d completed; want a partial run of the one slot due at the start", r.Partial, r.Completed())
+				}
+			case <-time.After(15 * time.Second): // the next slot is 20 s away
+				t.Fatal("the run did not end at the stop: a worker kept waiting for its slot")
+			}
+		})
+	}
+}

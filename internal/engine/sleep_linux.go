@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -46,6 +48,7 @@ func sleepUntil(at time.Time) {
 // millisecond timeout.
 type timerFD struct {
 	f  *os.File
+	rc syscall.RawConn
 	fd int
 }
 
@@ -54,26 +57,53 @@ func newTimerFD() (*timerFD, error) {
 	if err != nil {
 		return nil, fmt.Errorf("timerfd: %w", err)
 	}
-	return &timerFD{f: os.NewFile(uintptr(fd), "timerfd"), fd: fd}, nil
+	f := os.NewFile(uintptr(fd), "timerfd")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		_ = f.Close() // unusable either way
+		return nil, fmt.Errorf("timerfd: %w", err)
+	}
+	return &timerFD{f: f, rc: rc, fd: fd}, nil
 }
 
-// sleepUntil parks until at; a failed timerfd falls back to a Go timer.
-func (t *timerFD) sleepUntil(at time.Time) {
+// arm sets the timer to fire at at; false when it cannot (the caller
+// then waits some other way).
+func (t *timerFD) arm(at time.Time) bool {
 	base, mono := monoBase()
 	ns := mono + int64(at.Sub(base))
 	if mono < 0 || ns <= 0 {
-		time.Sleep(time.Until(at))
-		return
+		return false
 	}
-	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(ns)}
-	if err := unix.TimerfdSettime(t.fd, unix.TFD_TIMER_ABSTIME, &spec, nil); err != nil {
-		time.Sleep(time.Until(at))
-		return
-	}
+	return t.settime(unix.TFD_TIMER_ABSTIME, unix.NsecToTimespec(ns))
+}
+
+// settime arms the timer. It is a raw system call: timerfd_settime never
+// blocks, and a raw call skips the runtime's system-call bookkeeping,
+// which wakes the runtime's monitor thread (sysmon) when the process was
+// idle: a context switch or more per operation at a few thousand
+// operations a second.
+func (t *timerFD) settime(flags int, v unix.Timespec) bool {
+	spec := unix.ItimerSpec{Value: v}
+	_, _, errno := unix.RawSyscall6(unix.SYS_TIMERFD_SETTIME, uintptr(t.fd), uintptr(flags),
+		uintptr(unsafe.Pointer(&spec)), 0, 0, 0)
+	return errno == 0
+}
+
+// fire makes the timer expire now, ending a wait in progress.
+func (t *timerFD) fire() {
+	_ = t.settime(0, unix.Timespec{Nsec: 1}) // best effort: a stop also closes the schedule
+}
+
+// wait parks until the armed timer fires (a past deadline fires at once).
+func (t *timerFD) wait() {
 	var buf [8]byte
-	if _, err := t.f.Read(buf[:]); err != nil {
-		time.Sleep(time.Until(at))
-	}
+	// A raw read (see settime) until the timer has fired; the netpoller
+	// parks the goroutine while the read would block. An error (a closed
+	// fd) ends the wait all the same.
+	_ = t.rc.Read(func(fd uintptr) bool {
+		_, _, errno := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+		return errno != unix.EAGAIN
+	})
 }
 
 func (t *timerFD) close() error { return t.f.Close() }

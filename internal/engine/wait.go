@@ -17,11 +17,11 @@ const (
 	// milliseconds, so a worker of an otherwise idle process wakes up to
 	// about a millisecond late.
 	PacingTimer Pacing = "timer"
-	// PacingSleep: a worker claims a slot and waits for it, the last
-	// stretch (under coarseWait) on its own timerfd armed with the
-	// absolute deadline and read through Go's netpoller, so the worker
-	// parks holding no thread and epoll wakes when the kernel's
-	// high-resolution timer fires; it then sends at once.
+	// PacingSleep: a worker claims a slot and waits for it on its own
+	// timerfd armed once with the absolute deadline and read through Go's
+	// netpoller, so the worker parks holding no thread and epoll wakes
+	// when the kernel's high-resolution timer fires; it then sends at
+	// once. One wake-up per slot, whatever the wait.
 	PacingSleep Pacing = "timerfd"
 	// PacingNanosleep: one worker at a time claims the next slot and
 	// sleeps the last stretch in clock_nanosleep to an absolute deadline
@@ -53,8 +53,9 @@ func ParsePacing(s string) (Pacing, bool) {
 }
 
 const (
-	// coarseWait: a wait longer than this sleeps on a Go timer (which
-	// watches for a stop) until coarseWait before the deadline.
+	// coarseWait: under PacingNanosleep, a wait longer than this sleeps
+	// on a Go timer (which watches for a stop) until coarseWait before
+	// the deadline.
 	coarseWait = 2 * time.Millisecond
 	// spinFor is how early PacingSpin wakes to spin.
 	spinFor = 20 * time.Microsecond
@@ -110,25 +111,58 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 	if d <= 0 {
 		return s, true // due already: no clock call
 	}
-	if d > coarseWait && !waitUntil(wt.timer, s.at.Add(-coarseWait), stop) {
-		return s, false
-	}
-	select {
-	case <-stop:
-		return s, false
-	default:
-	}
-	switch wt.pacing {
-	case PacingNanosleep:
+	if wt.tfd == nil {
+		// PacingNanosleep: a Go timer (which watches for a stop) until
+		// coarseWait before the deadline, then the thread sleeps.
+		if d > coarseWait && !waitUntil(wt.timer, s.at.Add(-coarseWait), stop) {
+			return s, false
+		}
+		if stopped(stop) {
+			return s, false
+		}
 		sleepUntil(s.at)
-	case PacingSpin:
-		wt.tfd.sleepUntil(s.at.Add(-spinFor))
+		return s, true
+	}
+	// The timerfd is armed once for the whole wait, however long: one
+	// wake-up per slot. A stop fires it early (wake), and a stop that
+	// comes before it is armed is seen by the check after arming.
+	at := s.at
+	if wt.pacing == PacingSpin {
+		at = at.Add(-spinFor)
+	}
+	armed := wt.tfd.arm(at)
+	if stopped(stop) {
+		return s, false
+	}
+	if armed {
+		wt.tfd.wait()
+	} else {
+		time.Sleep(time.Until(at)) // the timerfd refused: a Go timer
+	}
+	if stopped(stop) {
+		return s, false
+	}
+	if wt.pacing == PacingSpin {
 		for time.Now().Before(s.at) { // a deliberate spin, at most spinFor past a timely wake-up
 		}
-	default:
-		wt.tfd.sleepUntil(s.at)
 	}
 	return s, true
+}
+
+// wake ends the waiter's current wait at once (a stop).
+func (wt *waiter) wake() {
+	if wt.tfd != nil {
+		wt.tfd.fire()
+	}
+}
+
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // waitUntil sleeps on timer until at, or returns false when stop closes

@@ -80,9 +80,15 @@ type Metrics struct {
 
 // Series is one named time series. A nil Value marks a missing sample.
 type Series struct {
-	Name       string      `bson:"name" json:"name"`
-	Units      string      `bson:"units" json:"units"`
-	DataPoints []DataPoint `bson:"dataPoints" json:"dataPoints"`
+	Name  string `bson:"name" json:"name"`
+	Units string `bson:"units" json:"units"`
+	// Source is where the values come from: "local" (this host's /proc),
+	// "node_exporter" (the server host's Prometheus node exporter),
+	// "atlas" (the Atlas API) or "serverStatus"; GranularitySec is the
+	// time between its readings.
+	Source         string      `bson:"source,omitempty" json:"source,omitempty"`
+	GranularitySec float64     `bson:"granularitySec,omitempty" json:"granularitySec,omitempty"`
+	DataPoints     []DataPoint `bson:"dataPoints" json:"dataPoints"`
 }
 
 // DataPoint is one sample of a Series.

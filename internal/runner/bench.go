@@ -37,6 +37,13 @@ type Target struct {
 	// where the size came from.
 	CacheSize       int64
 	CacheSizeSource string
+	// HostMetrics is the URL of a Prometheus node exporter on the
+	// server's host: host telemetry comes from it instead of /proc, for
+	// the disk HostDevice names (default: the one holding dbPath).
+	HostMetrics, HostDevice string
+	// Atlas, when set, gives the host figures and the instance fields
+	// from the Atlas API after the run.
+	Atlas *AtlasSource
 }
 
 // Options configure one run.
@@ -136,7 +143,11 @@ type run struct {
 
 func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, error) {
 	sc := r.opts.Scenario
-	sampler := telemetry.NewSampler(r.opts.Target.URI, r.host())
+	host, err := r.host(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sampler := telemetry.NewSampler(r.opts.Target.URI, host)
 	r.sampler = sampler
 	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
 		return nil, fmt.Errorf("start telemetry: %w", err)
@@ -158,20 +169,42 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	d := r.document(res, samples)
 	r.addNotes(d)
+	r.fromAtlas(ctx, d)
 	return d, errors.Join(r.errs...)
 }
 
-// host returns the host reader of a server on this machine, or nil.
-func (r *run) host() *telemetry.Host {
+// host returns the reader of the server's host: its node exporter when
+// the target names one, else this machine's /proc for a server on this
+// machine, else nil (host figures are then missing). A node exporter that
+// does not answer at the start is an error: the user asked for it.
+func (r *run) host(ctx context.Context) (telemetry.HostReader, error) {
 	t := r.opts.Target
+	sc := r.opts.Scenario
+	if sc.HostMetrics != "" {
+		t.HostMetrics, t.HostDevice = sc.HostMetrics, sc.HostDevice
+	}
+	if t.HostMetrics != "" {
+		dir := t.DataDir
+		if dir == "" {
+			dir = dbPath(ctx, r.client)
+		}
+		n, err := telemetry.NewNodeExporter(ctx, t.HostMetrics, t.HostDevice, dir, 5*time.Second)
+		if err != nil {
+			return nil, fmt.Errorf("--host-metrics: %w", err)
+		}
+		if note := n.Note(); note != "" {
+			r.warnings = append(r.warnings, "host disk figures are missing: "+note)
+		}
+		return n, nil
+	}
 	if t.PID == 0 {
-		return nil
+		return nil, nil
 	}
 	h, err := telemetry.NewHost(t.PID, t.DataDir)
 	if err != nil {
-		return nil // host counters are then reported missing
+		return nil, nil // host counters are then reported missing
 	}
-	return h
+	return h, nil
 }
 
 func (r *run) engineConfig() engine.Config {
@@ -183,7 +216,10 @@ func (r *run) engineConfig() engine.Config {
 		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
 		Pacing: r.opts.Pacing,
 	}
-	if sc.Rate > 0 {
+	switch {
+	case sc.Rate > 0 && sc.Arrival == spec.ArrivalPoisson:
+		cfg.Pacer = engine.NewPoisson(float64(sc.Rate), uint64(sc.Seed))
+	case sc.Rate > 0:
 		cfg.Pacer = engine.NewConstant(float64(sc.Rate))
 	}
 	return cfg

@@ -31,7 +31,7 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 		Partial: res.Partial, PartialReason: res.Reason,
 		Variant: Variant(sc, r.opts.Variant), TestConfig: TestConfig(sc, r.opts.Variant), BenchConfig: r.benchConfig(),
 		BeforeStatus: r.before.Doc, AfterStatus: r.after.Doc,
-		Metrics:     telemetry.Series(samples, res.Start, res.End),
+		Metrics:     telemetry.Series(samples, res.Start, res.End, time.Duration(r.opts.Scenario.Interval)),
 		TestResults: result.TestResults{NOps: result.Ptr(res.Completed())},
 		Schedule:    schedule(res, sc),
 		Client:      client(res),

@@ -30,6 +30,13 @@ func locate(ctx context.Context, c *mongo.Client, t Target) Target {
 		return t // a loopback address of another network namespace or container
 	}
 	t.PID = int(st.PID)
+	t.DataDir = dbPath(ctx, c)
+	return t
+}
+
+// dbPath is the server's data directory from getCmdLineOpts, or "" when
+// the server does not answer it (a user without the privilege, Atlas).
+func dbPath(ctx context.Context, c *mongo.Client) string {
 	var opts struct {
 		Parsed struct {
 			Storage struct {
@@ -37,8 +44,8 @@ func locate(ctx context.Context, c *mongo.Client, t Target) Target {
 			} `bson:"storage"`
 		} `bson:"parsed"`
 	}
-	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "getCmdLineOpts", Value: 1}}).Decode(&opts); err == nil {
-		t.DataDir = opts.Parsed.Storage.DBPath
+	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "getCmdLineOpts", Value: 1}}).Decode(&opts); err != nil {
+		return ""
 	}
-	return t
+	return opts.Parsed.Storage.DBPath
 }

@@ -289,7 +289,20 @@ func isOptionName(name, s string) bool {
 // keeps their secrets out of everything written through it.
 var known struct {
 	sync.Mutex
-	uris []string
+	uris   []string
+	tokens []string // secrets that are not in a connection string: API keys
+}
+
+// RememberToken adds secrets given on their own, such as an API key's
+// private part, to those Writer removes (each shown as "***").
+func RememberToken(tokens ...string) {
+	known.Lock()
+	defer known.Unlock()
+	for _, t := range tokens {
+		if len(t) >= 4 && !slices.Contains(known.tokens, t) {
+			known.tokens = append(known.tokens, t)
+		}
+	}
 }
 
 // Remember adds connection strings to those whose secrets Writer removes.
@@ -321,10 +334,17 @@ func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 // Write writes p without secrets and reports p as written.
 func (sw *Writer) Write(p []byte) (int, error) {
 	uris := remembered()
-	if len(uris) == 0 {
+	known.Lock()
+	tokens := slices.Clone(known.tokens)
+	known.Unlock()
+	if len(uris) == 0 && len(tokens) == 0 {
 		return sw.w.Write(p)
 	}
-	if _, err := sw.w.Write([]byte(Text(string(p), uris...))); err != nil {
+	out := Text(string(p), uris...)
+	for _, t := range tokens {
+		out = strings.ReplaceAll(out, t, "***")
+	}
+	if _, err := sw.w.Write([]byte(out)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -13,6 +13,9 @@ func (s *Scenario) Describe() string {
 	var b strings.Builder
 	if s.Rate > 0 {
 		fmt.Fprintf(&b, "open loop at %s, up to %d in flight", s.Rate, s.Threads)
+		if s.Arrival == ArrivalPoisson {
+			b.WriteString(", Poisson arrivals")
+		}
 	} else {
 		fmt.Fprintf(&b, "closed loop, %d workers", s.Threads)
 	}

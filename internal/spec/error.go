@@ -174,3 +174,16 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// Nearest returns the option nearest to word in edit distance, ignoring
+// case, however far it is; "" when there are no options.
+func Nearest(word string, options []string) string {
+	w := []rune(strings.ToLower(word))
+	best, bestDist := "", -1
+	for _, o := range options {
+		if d := distance(w, []rune(strings.ToLower(o))); bestDist < 0 || d < bestDist {
+			best, bestDist = o, d
+		}
+	}
+	return best
+}

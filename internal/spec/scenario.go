@@ -21,6 +21,8 @@ const (
 	DefaultInterval      = Duration(time.Second)      // reporting interval
 	DefaultMaxLag        = Duration(10 * time.Second) // open loop: later operations are dropped
 	DefaultSeed          = 1
+	ArrivalConstant      = "constant" // open loop: operations evenly spaced at the rate
+	ArrivalPoisson       = "poisson"  // open loop: exponential gaps averaging the rate
 	MinInterval          = Duration(100 * time.Millisecond)
 	MaxInterval          = Duration(time.Hour)
 )
@@ -41,6 +43,9 @@ type Scenario struct {
 	Warmup      Duration // discarded phase before the measured one
 	Interval    Duration // reporting interval; default 1s, between 100ms and 1h
 	MaxLag      Duration // open loop: an operation later than this is dropped; default 10s
+	Arrival     string   // open loop: "constant" (default) or "poisson" arrivals at Rate
+	HostMetrics string   // node exporter on the server's host; empty: this host's /proc when the server is local
+	HostDevice  string   // the disk HostMetrics counters are read for; empty: the one holding dbPath
 	Seed        int64    // random seed; default 1
 	Label       string   // free text, such as the machine type
 	Tags        []string // free tags for finding results later
@@ -131,6 +136,9 @@ var fields = []struct{ key, want string }{
 	{"warmup", "a duration >= 0 such as 10s"},
 	{"interval", "a duration between 100ms and 1h, such as 1s"},
 	{"maxLag", "a positive duration such as 10s"},
+	{"arrival", "constant (evenly spaced) or poisson (exponential gaps, seeded by seed), with a rate"},
+	{"hostMetrics", wantHostMetrics},
+	{"hostDevice", "a block device name as the node exporter lists it, such as nvme0n1 or sda"},
 	{"seed", "an integer such as 42"},
 	{"label", "text"},
 	{"tags", "a list of non-empty tags such as [baseline, nightly]"},
@@ -170,10 +178,13 @@ func keysUnder(parent string) []string {
 }
 
 // flagName returns the command-line form of a key path: "--max-lag",
-// "--results-uri", "-p records".
+// "--results" (the results URI), "--results-file", "-p records".
 func flagName(path string) string {
 	if name, ok := strings.CutPrefix(path, "params."); ok {
 		return "-p " + name
+	}
+	if path == "results.uri" {
+		return "--results"
 	}
 	var b strings.Builder
 	b.WriteString("--")
@@ -192,9 +203,13 @@ func flagName(path string) string {
 }
 
 // flagKey maps a flag name (with or without dashes, in flag or key form) to
-// its key path; ok is false for flags SetFlag does not handle.
+// its key path; ok is false for flags SetFlag does not handle. The results
+// URI's flag is --results; its deprecated name --results-uri maps to it too.
 func flagKey(flag string) (string, bool) {
 	name := strings.TrimLeft(flag, "-")
+	if name == "results-uri" {
+		return "results.uri", true
+	}
 	for _, f := range fields {
 		if f.key == "params" || f.key == "results" {
 			continue
@@ -209,7 +224,7 @@ func flagKey(flag string) (string, bool) {
 func flagNames() []string {
 	var names []string
 	for _, f := range fields {
-		if _, ok := flagKey(f.key); ok {
+		if _, ok := flagKey(f.key); ok && f.key != "results" {
 			names = append(names, strings.TrimPrefix(flagName(f.key), "--"))
 		}
 	}
@@ -231,6 +246,17 @@ func (s *Scenario) SetFlag(flag, value string) error {
 	}
 	*s.origin().key(key) = keyState{given: true, flag: true}
 	return nil
+}
+
+// Given reports whether the setting a flag names, such as "rate", was set
+// by the scenario file or a flag; false for a name that is no setting.
+func (s *Scenario) Given(flag string) bool {
+	key, ok := flagKey(flag)
+	if !ok || s.src == nil {
+		return false
+	}
+	k, ok := s.src.keys[key]
+	return ok && k.given
 }
 
 // SetParam sets a workload parameter from a "-p name=value" assignment for
@@ -278,6 +304,12 @@ func (s *Scenario) setText(key, text string) error {
 		return set(&s.Interval, text, ParseDuration)
 	case "maxLag":
 		return set(&s.MaxLag, text, ParseDuration)
+	case "arrival":
+		s.Arrival = text
+	case "hostMetrics":
+		s.HostMetrics = text
+	case "hostDevice":
+		s.HostDevice = text
 	case "threads":
 		return set(&s.Threads, text, atoi[int])
 	case "repetition":
@@ -405,6 +437,9 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	check("warmup", s.Warmup >= 0, s.Warmup.String())
 	check("interval", s.Interval >= MinInterval && s.Interval <= MaxInterval, s.Interval.String())
 	check("maxLag", s.MaxLag > 0, s.MaxLag.String())
+	check("hostMetrics", s.HostMetrics == "" || CheckHostMetrics(s.HostMetrics) == nil, RedactHostMetrics(s.HostMetrics))
+	check("hostDevice", s.HostDevice == "" || s.HostMetrics != "", s.HostDevice)
+	check("arrival", s.Arrival == "" || s.Arrival == ArrivalConstant || s.Arrival == ArrivalPoisson && s.Rate > 0, s.Arrival)
 	check("tags", !slices.Contains(s.Tags, ""), strings.Join(s.Tags, ","))
 	check("repetition", s.Repetition >= 0, strconv.Itoa(s.Repetition))
 	check("results.uri", validURI(s.ResultsURI), uri.Redact(s.ResultsURI))

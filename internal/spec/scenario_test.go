@@ -9,7 +9,7 @@ import (
 
 func TestSetFlagValidate(t *testing.T) {
 	var s Scenario
-	for _, f := range [][2]string{{"workload", "kv"}, {"--rate", "2k/s"}, {"max-lag", "2s"}, {"--results-uri", "mongodb://h/"}, {"tags", "a, b,,c"}, {"seed", "0"}} {
+	for _, f := range [][2]string{{"workload", "kv"}, {"--rate", "2k/s"}, {"max-lag", "2s"}, {"--results", "mongodb://h/"}, {"tags", "a, b,,c"}, {"seed", "0"}} {
 		if err := s.SetFlag(f[0], f[1]); err != nil {
 			t.Fatalf("SetFlag(%q, %q): %v", f[0], f[1], err)
 		}
@@ -37,7 +37,7 @@ func TestSetFlagErrors(t *testing.T) {
 		{"rate", "0", `--rate: "0" is not valid: want a positive rate up to 10M/s, such as 2000/s or 500`},
 		{"--threads", "x", `--threads: "x" is not valid: want an integer between 1 and 10000, such as 8 or 64`},
 		{"maxLag", "-1s", `--max-lag: "-1s" is not valid: want a positive duration`},
-		{"duraton", "5s", `--duraton: unknown flag "duraton" (did you mean "duration"? valid flags: name, workload, uri, database, rate, threads, duration, ops, warmup, interval, max-lag, seed, label, tags, repetition, results-uri, results-file)`},
+		{"duraton", "5s", `--duraton: unknown flag "duraton" (did you mean "duration"? valid flags: name, workload, uri, database, rate, threads, duration, ops, warmup, interval, max-lag, arrival, host-metrics, host-device, seed, label, tags, repetition, results, results-file)`},
 		{"params", "x", `--params: unknown flag "params"`},
 	}
 	for _, tc := range tests {

@@ -11,6 +11,7 @@ import (
 // and a price.
 type TargetFlags struct {
 	File, URI, Label, Instance, Price string
+	HostMetrics, HostDevice           string
 }
 
 // Targets returns the deployments a study runs on, in order: those of the
@@ -19,7 +20,7 @@ type TargetFlags struct {
 // be pinned to (CheckCPUs). Errors name the flag, or the file and line.
 func (f TargetFlags) Targets(envURI string, cpus func([]int) error) ([]Target, error) {
 	if f.File != "" {
-		for _, g := range []struct{ flag, v string }{{"--uri", f.URI}, {"--label", f.Label}, {"--instance", f.Instance}, {"--price", f.Price}} {
+		for _, g := range []struct{ flag, v string }{{"--uri", f.URI}, {"--label", f.Label}, {"--instance", f.Instance}, {"--price", f.Price}, {"--host-metrics", f.HostMetrics}, {"--host-device", f.HostDevice}} {
 			if g.v != "" {
 				return nil, fmt.Errorf("%s: not valid with --targets (each target of %s has its own)", g.flag, f.File)
 			}
@@ -30,11 +31,16 @@ func (f TargetFlags) Targets(envURI string, cpus func([]int) error) ([]Target, e
 		}
 		return ts, CheckCPUs(f.File, ts, cpus)
 	}
-	t := Target{Label: f.Label, URI: f.URI}
+	t := Target{Label: f.Label, URI: f.URI, HostMetrics: f.HostMetrics, HostDevice: f.HostDevice}
 	if t.URI == "" {
 		t.URI = envURI
 	}
 	var errs []error
+	if f.HostMetrics != "" {
+		if err := CheckHostMetrics(f.HostMetrics); err != nil {
+			errs = append(errs, fmt.Errorf("--host-metrics: %q %w", RedactHostMetrics(f.HostMetrics), err))
+		}
+	}
 	if f.Instance != "" {
 		in, err := ParseInstance("--instance", f.Instance)
 		errs = append(errs, err)

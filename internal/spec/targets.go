@@ -25,6 +25,11 @@ type Target struct {
 	// Baseline marks the target others are compared with; at most one
 	// target of a file is the baseline.
 	Baseline bool
+	// HostMetrics is the URL of the Prometheus node exporter on the
+	// server's host, read for host telemetry instead of this machine's
+	// /proc; HostDevice names the disk its counters are read for (default:
+	// the disk holding the server's dbPath). Empty when not given.
+	HostMetrics, HostDevice string
 	// Line is where the target starts in its file; 0 when built from flags.
 	Line int
 }
@@ -58,7 +63,7 @@ var targetsFile = fileKind{
 // Keys of a targets file, of a target, of a profile and of an instance.
 var (
 	targetsFileKeys = []string{"targets"}
-	targetKeys      = []string{"label", "uri", "profile", "instance", "price", "baseline"}
+	targetKeys      = []string{"label", "uri", "profile", "instance", "price", "baseline", "hostMetrics", "hostDevice"}
 	profileKeys     = []string{"cpus", "cacheSize"}
 	instanceKeys    = []string{"type", "diskType", "iops", "diskSizeGB", "vCPU", "ramGB"}
 )
@@ -191,6 +196,16 @@ func (p *parser) target(path string, val *yaml.Node) (Target, bool) {
 			}
 		case "baseline":
 			t.Baseline = p.boolean(f, e.val)
+		case "hostMetrics":
+			if u, ok := p.text(f, e.val, wantHostMetrics); ok {
+				if err := CheckHostMetrics(u); err != nil {
+					p.add(e.val.Line, &Error{Field: f, Value: RedactHostMetrics(u), Want: wantHostMetrics})
+				} else {
+					t.HostMetrics = u
+				}
+			}
+		case "hostDevice":
+			t.HostDevice, _ = p.text(f, e.val, "a block device name as the node exporter lists it, such as nvme0n1 or sda")
 		}
 	}
 	if _, ok := given["label"]; !ok {

@@ -37,7 +37,7 @@ func (s CompareStudy) Check() error {
 	errs = append(errs, s.Criteria.Check())
 	for _, label := range slices.Sorted(maps.Keys(s.Costs)) {
 		if !slices.Contains(s.Labels, label) {
-			errs = append(errs, fmt.Errorf("--cost-per-hour: %q names no --label", label+"="+strconv.FormatFloat(s.Costs[label], 'f', -1, 64)))
+			errs = append(errs, fmt.Errorf("--price: %q names no --label", label+"="+strconv.FormatFloat(s.Costs[label], 'f', -1, 64)+" USD/h"))
 		}
 	}
 	return errors.Join(errs...)

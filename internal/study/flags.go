@@ -42,7 +42,7 @@ func (b *Bound) String() string {
 // Type names the value for command-line help.
 func (*Bound) Type() string { return "duration" }
 
-// Rates is the value of --tps or --rates: a list of target rates such as
+// Rates is the value of --rate in sweep and sla: a list of target rates such as
 // 500,1000 (see ParseRates), or auto.
 type Rates struct {
 	List List
@@ -78,8 +78,9 @@ func (r Rates) Search(auto Search) Search {
 	return nil
 }
 
-// Costs are the prices compare's repeatable --cost-per-hour gives, in
-// dollars per hour by label, each given as label=dollars.
+// Costs are the prices compare's repeatable --price gives, in dollars per
+// hour by label; its deprecated --cost-per-hour gives each as
+// label=dollars.
 type Costs map[string]float64
 
 // Set reads one label=dollars.
@@ -108,16 +109,62 @@ func (c *Costs) String() string {
 // Type names the value for command-line help.
 func (*Costs) Type() string { return "label=dollars" }
 
+// Prices is compare's repeatable --price: label=PRICE, such as
+// r6g=3.20 USD/h or r5=2920 USD/month (spec.ParsePrice), into Costs.
+// Compare's figures are in dollars, so the currency is USD.
+type Prices struct{ Costs *Costs }
+
+// Set reads one label=PRICE.
+func (p *Prices) Set(kv string) error {
+	label, text, ok := strings.Cut(kv, "=")
+	if !ok || label == "" {
+		return fmt.Errorf("%q is not label=price such as r6g=3.20 USD/h", kv)
+	}
+	d, err := DollarsPerHour(text)
+	if err != nil {
+		return err
+	}
+	if *p.Costs == nil {
+		*p.Costs = Costs{}
+	}
+	(*p.Costs)[label] = d
+	return nil
+}
+
+// String lists the prices given, by label, in dollars per hour.
+func (p *Prices) String() string {
+	if p.Costs == nil {
+		return ""
+	}
+	return p.Costs.String()
+}
+
+// Type names the value for command-line help.
+func (*Prices) Type() string { return "label=price" }
+
+// DollarsPerHour reads a price in US dollars, such as "3.20 USD/h" or
+// "2336 USD/month", as dollars per hour.
+func DollarsPerHour(text string) (float64, error) {
+	p, err := spec.ParsePrice(text)
+	if err != nil {
+		return 0, err
+	}
+	if p.Currency != "USD" {
+		return 0, fmt.Errorf("%q is in %s: want a price in USD (sweeps and comparisons are in dollars), such as 3.20 USD/h", text, p.Currency)
+	}
+	return p.PerHour(), nil
+}
+
 // check says what is wrong with the SLA study's settings; modes are the
 // ones the ledger takes (nil: not checked here).
 func (s SLAStudy) check(modes []string) error {
 	errs := []error{s.SLA.Check()}
 	switch r := s.Rates.(type) {
 	case nil:
-		errs = append(errs, errors.New("--tps: required: a list of rates such as 500,1000, or auto"))
+		errs = append(errs, errors.New("--rate: required: a list of rates such as 500,1000, or auto"))
 	case Ladder:
 		if r.Start <= 0 || r.Step <= 0 {
-			errs = append(errs, errors.New("--tps auto: --tps-start and --tps-step must be positive"))
+			errs = append(errs, errors.New("--rate auto: --start and --step must be positive"))
 		}
 	}
 	if s.Runs < 1 {
@@ -135,17 +182,17 @@ func (s SLAStudy) check(modes []string) error {
 func (s SweepStudy) check() error {
 	errs := []error{workloadGiven(s.Base), s.Criteria.Check()}
 	if s.Cost < 0 {
-		errs = append(errs, fmt.Errorf("--cost-per-hour: got %v, want dollars per hour such as 3.20", s.Cost))
+		errs = append(errs, fmt.Errorf("--price: got %v dollars per hour, want a price such as 3.20 USD/h", s.Cost))
 	}
 	if s.Repeat < 1 {
 		errs = append(errs, fmt.Errorf("--repeat: got %d, want at least 1", s.Repeat))
 	}
 	switch r := s.Rates.(type) {
 	case nil:
-		errs = append(errs, errors.New("--rates: required: a list of rates such as 1000,2000,5000, or auto"))
+		errs = append(errs, errors.New("--rate: required: a list of rates such as 1000,2000,5000, or auto"))
 	case Auto:
 		if r.Start <= 0 || r.Factor <= 1 || r.Max < r.Start {
-			errs = append(errs, errors.New("--rates auto: want --start > 0, --factor > 1 and --max ≥ --start"))
+			errs = append(errs, errors.New("--rate auto: want --start > 0, --factor > 1 and --max ≥ --start"))
 		}
 	}
 	return errors.Join(errs...)

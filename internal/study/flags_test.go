@@ -49,6 +49,21 @@ func TestFlagValues(t *testing.T) {
 			t.Errorf("Costs.Set(%q): got no error, want one", bad)
 		}
 	}
+	var costs Costs
+	p := Prices{Costs: &costs}
+	for _, kv := range []string{"b=2920 USD/month", "a=3.20 USD/h"} {
+		if err := p.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.String() != "a=3.2,b=4" {
+		t.Errorf("Prices: got %q", p.String())
+	}
+	for _, bad := range []string{"a", "a=3.20", "=3 USD/h", "a=3 EUR/h", "a=0 USD/h"} {
+		if err := p.Set(bad); err == nil {
+			t.Errorf("Prices.Set(%q): got no error, want one", bad)
+		}
+	}
 }
 
 // TestChecksNameTheFlags: each study's Check says every setting that is
@@ -63,17 +78,17 @@ func TestChecksNameTheFlags(t *testing.T) {
 		want []string // "" for no error
 	}{
 		{"sla ok", SLAStudy{SLA: SLA{P99: time.Millisecond}, Rates: List{100}, Runs: 1, Modes: []string{"per-op"}, Base: ledger}.Check(env), nil},
-		{"sla", SLAStudy{Runs: 0, Modes: []string{"bulk"}, Base: ledger}.Check(env), []string{"--p99: required", "--tps: required", "--runs: got 0", `--modes: "bulk" is not a mode: want per-op and/or client-bulk`}},
-		{"sla ladder", SLAStudy{SLA: SLA{P99: time.Millisecond}, Rates: Ladder{Start: 0, Step: 1}, Runs: 1, Base: ledger}.Check(env), []string{"--tps auto: --tps-start and --tps-step must be positive"}},
+		{"sla", SLAStudy{Runs: 0, Modes: []string{"bulk"}, Base: ledger}.Check(env), []string{"--p99: required", "--rate: required", "--runs: got 0", `--modes: "bulk" is not a mode: want per-op and/or client-bulk`}},
+		{"sla ladder", SLAStudy{SLA: SLA{P99: time.Millisecond}, Rates: Ladder{Start: 0, Step: 1}, Runs: 1, Base: ledger}.Check(env), []string{"--rate auto: --start and --step must be positive"}},
 		{"sweep ok", SweepStudy{Base: kv, Rates: List{100}, Repeat: 1}.Check(env), nil},
 		{"sweep", SweepStudy{Base: Base{Scenario: &spec.Scenario{}}, Criteria: Criteria{MaxErrors: 2}, Cost: -1}.Check(env),
-			[]string{"--workload: required", "--max-errors: got 2", "--cost-per-hour: got -1", "--repeat: got 0", "--rates: required"}},
-		{"sweep auto", SweepStudy{Base: kv, Rates: Auto{Start: 100, Factor: 1, Max: 1000}, Repeat: 1}.Check(env), []string{"--rates auto: want --start > 0, --factor > 1"}},
+			[]string{"--workload: required", "--max-errors: got 2", "--price: got -1", "--repeat: got 0", "--rate: required"}},
+		{"sweep auto", SweepStudy{Base: kv, Rates: Auto{Start: 100, Factor: 1, Max: 1000}, Repeat: 1}.Check(env), []string{"--rate auto: want --start > 0, --factor > 1"}},
 		{"calibrate ok", CalibrateStudy{Base: kv, Search: Calibration{Start: 1, Factor: 2, Max: 8, MinGain: 0.05}}.Check(env), nil},
 		{"calibrate", CalibrateStudy{Base: kv, Search: Calibration{Start: 8, Factor: 2, Max: 4, MinGain: 1}}.Check(env), []string{"want --start ≥ 1, --factor ≥ 2 and --max ≥ --start", "--min-gain: got 1"}},
 		{"compare ok", CompareStudy{Labels: []string{"a", "b"}, Costs: Costs{"a": 3}}.Check(), nil},
 		{"compare", CompareStudy{Labels: []string{"a", "a"}, Costs: Costs{"c": 3}, Criteria: Criteria{MaxErrors: -1}}.Check(),
-			[]string{`--label: "a" is empty or given twice`, `--cost-per-hour: "c=3" names no --label`, "--max-errors: got -1"}},
+			[]string{`--label: "a" is empty or given twice`, `--price: "c=3 USD/h" names no --label`, "--max-errors: got -1"}},
 		{"compare one label", CompareStudy{Labels: []string{"a"}}.Check(), []string{"--label: give at least two"}},
 	}
 	for _, tt := range tests {

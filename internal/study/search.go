@@ -13,12 +13,12 @@ import (
 // study runs one loop: ask the search, measure the value (with its
 // repetitions and variants), record a Trial, ask again. The searches:
 //
-//   - List: the values given, in order, whatever they yield (sweep --rates
-//     1000,2000; sla --tps 500,1000);
+//   - List: the values given, in order, whatever they yield (sweep --rate
+//     1000,2000; sla --rate 500,1000);
 //   - Auto: grow the rate by a factor while it holds, then bisect between
-//     the last good and the first bad rate (sweep --rates auto);
+//     the last good and the first bad rate (sweep --rate auto);
 //   - Ladder: step the rate up by a fixed amount until a rate fails (sla
-//     --tps auto);
+//     --rate auto);
 //   - Calibration: multiply the threads until throughput stops rising
 //     (calibrate).
 

@@ -16,7 +16,7 @@ import (
 // testResults.sla.
 type SLAStudy struct {
 	SLA   SLA
-	Rates Search   // List, or Ladder for --tps auto
+	Rates Search   // List, or Ladder for --rate auto
 	Runs  int      // repetitions per mode and rate; at least 1
 	Modes []string // ledger modes, run in this order
 	Stage string   // free-text stage of a tuning journey, stored in the variant
@@ -30,7 +30,7 @@ type SLAResult struct {
 }
 
 // Check says what is wrong with the study's settings (naming their
-// flags: --p99, --tps, --runs, --modes, the modes the registry's ledger
+// flags: --p99, --rate, --runs, --modes, the modes the registry's ledger
 // knows), then builds the first run's scenario, so that a bad parameter
 // fails before anything connects.
 func (s SLAStudy) Check(env Env) error {

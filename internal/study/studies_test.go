@@ -383,16 +383,16 @@ func TestParseRates(t *testing.T) {
 		{"auto", nil, true, ""},
 		{"500,1000", List{500, 1000}, false, ""},
 		{"1k/s, 120/m", List{1000, 2}, false, ""},
-		{"-5", nil, false, `--tps: "-5": `},
-		{"100,x,-1", nil, false, "--tps: \"x\": "},
-		{"", nil, false, `--tps: "": `},
+		{"-5", nil, false, `--rate: "-5": `},
+		{"100,x,-1", nil, false, "--rate: \"x\": "},
+		{"", nil, false, `--rate: "": `},
 	} {
-		got, auto, err := ParseRates("--tps", tc.text)
+		got, auto, err := ParseRates("--rate", tc.text)
 		if !slices.Equal(got, tc.want) || auto != tc.auto || (err == nil) != (tc.wantErr == "") || err != nil && !strings.HasPrefix(err.Error(), tc.wantErr) {
 			t.Errorf("%q: got %v %v %v, want %v %v %q", tc.text, got, auto, err, tc.want, tc.auto, tc.wantErr)
 		}
 	}
-	if _, _, err := ParseRates("--rates", "x,-1"); err == nil || strings.Count(err.Error(), "--rates: ") != 2 {
+	if _, _, err := ParseRates("--rate", "x,-1"); err == nil || strings.Count(err.Error(), "--rate: ") != 2 {
 		t.Errorf("two bad rates: got %v, want both named", err)
 	}
 }

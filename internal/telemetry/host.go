@@ -23,6 +23,9 @@ const sectorBytes = 512
 // HostSample is one reading of the server's host.
 type HostSample struct {
 	Time time.Time `bson:"t" json:"t"`
+	// Source is where the reading came from: SourceLocal or
+	// SourceNodeExporter.
+	Source string `bson:"source" json:"source"`
 	// Cores is the number of CPUs listed in /proc/stat.
 	Cores int `bson:"cores" json:"cores"`
 	// CPU is nil when /proc/stat could not be read.
@@ -120,7 +123,7 @@ func (h *Host) findDevice(dataDir string) (blockdevice.Info, error) {
 // Read takes one reading. Parts that cannot be read are left nil and their
 // errors joined; the rest of the reading is still returned.
 func (h *Host) Read() (HostSample, error) {
-	s := HostSample{Time: time.Now()}
+	s := HostSample{Time: time.Now(), Source: SourceLocal}
 	var errs []error
 	if stat, err := h.proc.Stat(); err != nil {
 		errs = append(errs, fmt.Errorf("read /proc/stat: %w", err))

@@ -126,7 +126,7 @@ func TestSamplerHostOnly(t *testing.T) {
 	if len(samples) < 3 {
 		t.Fatalf("got %d samples, want at least 3", len(samples))
 	}
-	m := Series(samples, samples[0].Time, samples[len(samples)-1].Time)
+	m := Series(samples, samples[0].Time, samples[len(samples)-1].Time, time.Second)
 	if m.Series(result.CPUUser) == nil || m.Series(result.OpTimeWrites) != nil {
 		t.Errorf("got series %v, want host series and no server latency", describeAll(m))
 	}

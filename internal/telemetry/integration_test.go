@@ -97,7 +97,7 @@ func TestSamplerLive(t *testing.T) {
 			t.Errorf("sample %d: got host reading %v, want %v", i, smp.Host != nil, host != nil)
 		}
 	}
-	m := Series(samples, samples[0].Time, samples[len(samples)-1].Time)
+	m := Series(samples, samples[0].Time, samples[len(samples)-1].Time, time.Second)
 	if host == nil {
 		return
 	}
@@ -132,7 +132,7 @@ func TestSamplerRecordsFailedSamples(t *testing.T) {
 			t.Errorf("sample %d: got doc %v, error %v; want missing with an error", i, smp.Status.Doc, smp.Err)
 		}
 	}
-	if m := Series(samples, samples[0].Time, samples[len(samples)-1].Time); len(m.Measurements)+len(m.DiskMetrics) != 0 {
+	if m := Series(samples, samples[0].Time, samples[len(samples)-1].Time, time.Second); len(m.Measurements)+len(m.DiskMetrics) != 0 {
 		t.Errorf("got series %v from failed samples, want none", describeAll(m))
 	}
 }

@@ -32,7 +32,7 @@ type Sample struct {
 // so that the benchmark's connection pool is left alone.
 type Sampler struct {
 	uri  string
-	host *Host
+	host HostReader
 
 	client *mongo.Client
 	cancel context.CancelFunc
@@ -44,7 +44,7 @@ type Sampler struct {
 
 // NewSampler returns a sampler of the server at uri (none when uri is
 // empty) and of host (none when host is nil, e.g. a remote server).
-func NewSampler(uri string, host *Host) *Sampler {
+func NewSampler(uri string, host HostReader) *Sampler {
 	return &Sampler{uri: uri, host: host}
 }
 

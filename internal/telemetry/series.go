@@ -77,6 +77,7 @@ type seriesSpec struct {
 	disk        bool // a DiskMetrics series
 	value       func(Figures) (float64, bool)
 	source      func(Sample) bool // whether a sample carries the source
+	server      bool              // a serverStatus figure, not the host's
 }
 
 func hostKey(key string) func(Figures) (float64, bool) {
@@ -106,16 +107,16 @@ const (
 )
 
 var seriesSpecs = []seriesSpec{
-	{result.CPUUser, unitPercent, false, hostKey(KeyCPUUser), hasCPU},
-	{result.CPUKernel, unitPercent, false, hostKey(KeyCPUKernel), hasCPU},
-	{result.CPUIOWait, unitPercent, false, hostKey(KeyCPUIOWait), hasCPU},
-	{result.ProcessCPUUser, unitPercent, false, hostKey(KeyProcCPUUser), hasProc},
-	{result.ProcessCPUKernel, unitPercent, false, hostKey(KeyProcCPUKernel), hasProc},
-	{result.OpTimeWrites, unitMillis, false, serverKey(KeyWriteLatency), hasOpLatency("writes")},
-	{result.OpTimeReads, unitMillis, false, serverKey(KeyReadLatency), hasOpLatency("reads")},
-	{result.DiskIOPS, unitPerSecond, true, hostKey(KeyDiskIOPS), hasDisk},
-	{result.DiskReadBytes, unitBytesPerSec, true, hostKey(KeyDiskRead), hasDisk},
-	{result.DiskWriteBytes, unitBytesPerSec, true, hostKey(KeyDiskWrite), hasDisk},
+	{result.CPUUser, unitPercent, false, hostKey(KeyCPUUser), hasCPU, false},
+	{result.CPUKernel, unitPercent, false, hostKey(KeyCPUKernel), hasCPU, false},
+	{result.CPUIOWait, unitPercent, false, hostKey(KeyCPUIOWait), hasCPU, false},
+	{result.ProcessCPUUser, unitPercent, false, hostKey(KeyProcCPUUser), hasProc, false},
+	{result.ProcessCPUKernel, unitPercent, false, hostKey(KeyProcCPUKernel), hasProc, false},
+	{result.OpTimeWrites, unitMillis, false, serverKey(KeyWriteLatency), hasOpLatency("writes"), true},
+	{result.OpTimeReads, unitMillis, false, serverKey(KeyReadLatency), hasOpLatency("reads"), true},
+	{result.DiskIOPS, unitPerSecond, true, hostKey(KeyDiskIOPS), hasDisk, false},
+	{result.DiskReadBytes, unitBytesPerSec, true, hostKey(KeyDiskRead), hasDisk, false},
+	{result.DiskWriteBytes, unitBytesPerSec, true, hostKey(KeyDiskWrite), hasDisk, false},
 }
 
 // Series returns the measured phase's host, process and server latency
@@ -124,7 +125,7 @@ var seriesSpecs = []seriesSpec{
 // a nil value; a series with no source in any sample (a remote host, a
 // server without opLatencies, a data directory without a block device) is
 // left out.
-func Series(samples []Sample, start, end time.Time) result.Metrics {
+func Series(samples []Sample, start, end time.Time, every time.Duration) result.Metrics {
 	in := within(sortedByTime(samples), start, end)
 	m := result.Metrics{Measurements: []result.Series{}, DiskMetrics: []result.Series{}}
 	for _, spec := range seriesSpecs {
@@ -134,7 +135,8 @@ func Series(samples []Sample, start, end time.Time) result.Metrics {
 		// A boundary mark carries the host only: the server's series pass
 		// over it rather than lose the intervals on either side.
 		src := slices.DeleteFunc(slices.Clone(in), func(s Sample) bool { return s.Mark && !spec.source(s) })
-		s := result.Series{Name: spec.name, Units: spec.units, DataPoints: points(Intervals(src), spec.value)}
+		s := result.Series{Name: spec.name, Units: spec.units, Source: sourceOf(src, spec),
+			GranularitySec: every.Seconds(), DataPoints: points(Intervals(src), spec.value)}
 		if spec.disk {
 			m.DiskMetrics = append(m.DiskMetrics, s)
 		} else {
@@ -142,6 +144,20 @@ func Series(samples []Sample, start, end time.Time) result.Metrics {
 		}
 	}
 	return m
+}
+
+// sourceOf names where a series' values come from: serverStatus for the
+// server's own figures, else the host readings' source.
+func sourceOf(samples []Sample, spec seriesSpec) string {
+	if spec.server {
+		return "serverStatus"
+	}
+	for _, s := range samples {
+		if spec.source(s) {
+			return s.Host.Source
+		}
+	}
+	return ""
 }
 
 func points(figs []Figures, value func(Figures) (float64, bool)) []result.DataPoint {

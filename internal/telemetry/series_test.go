@@ -139,7 +139,7 @@ func TestSeries(t *testing.T) {
 		{"no samples", nil, at(0), at(1), nil},
 	}
 	for _, tt := range tests {
-		got := describeAll(Series(tt.samples, tt.start, tt.end))
+		got := describeAll(Series(tt.samples, tt.start, tt.end, time.Second))
 		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("%s:\ngot  %q\nwant %q", tt.name, got, tt.want)
 		}
@@ -148,7 +148,7 @@ func TestSeries(t *testing.T) {
 
 func TestSeriesShape(t *testing.T) {
 	samples := []Sample{mongodSample(2), mongodSample(0), mongodSample(1)} // out of order
-	m := Series(samples, at(0), at(2))
+	m := Series(samples, at(0), at(2), time.Second)
 	s := m.Series(result.OpTimeWrites)
 	if s == nil {
 		t.Fatalf("got no %s series, want one", result.OpTimeWrites)
@@ -158,7 +158,7 @@ func TestSeriesShape(t *testing.T) {
 			t.Errorf("point %d: timestamp %v, want %v (the interval's start)", i, p.Timestamp, at(i))
 		}
 	}
-	empty := Series(nil, at(0), at(1))
+	empty := Series(nil, at(0), at(1), time.Second)
 	if empty.Measurements == nil || empty.DiskMetrics == nil {
 		t.Errorf("empty metrics: got nil slices %v, want empty arrays so the stored shape is stable", empty)
 	}
@@ -232,7 +232,7 @@ func mark(i int) Sample {
 // over them instead of losing the intervals around them.
 func TestSeriesWithMarks(t *testing.T) {
 	short := []Sample{withHost(mongodSample(0), 0, ""), mark(2), mark(3), withHost(mongodSample(10), 10, "")}
-	m := Series(short, at(2), at(3))
+	m := Series(short, at(2), at(3), time.Second)
 	cpu := map[string]string{}
 	for _, s := range m.Measurements {
 		cpu[s.Name] = describe(s)
@@ -241,7 +241,7 @@ func TestSeriesWithMarks(t *testing.T) {
 		t.Errorf("short phase: got %q want %q", got, want)
 	}
 	long := []Sample{withHost(mongodSample(0), 0, ""), mark(0), withHost(mongodSample(1), 1, ""), withHost(mongodSample(2), 2, ""), mark(2)}
-	for _, s := range Series(long, at(0), at(2)).Measurements {
+	for _, s := range Series(long, at(0), at(2), time.Second).Measurements {
 		switch s.Name {
 		case result.OpTimeWrites:
 			if got, want := describe(s), result.OpTimeWrites+" MILLISECONDS [0.5 0.5]"; got != want {

@@ -192,6 +192,8 @@ func (c *Conn) open(ctx context.Context, addr string) (net.Conn, *bufio.Reader, 
 			return nil, nil, hello{}, &NetworkError{Op: "tls handshake", Err: err}
 		}
 		nc = tc
+	} else {
+		nc = lean(nc)
 	}
 	if dl, ok := dctx.Deadline(); ok {
 		_ = nc.SetDeadline(dl)

@@ -133,6 +133,48 @@ var setters = map[string]setter{
 	"hotspotopnfraction":        fracProp(func(p *Properties) *float64 { return &p.HotspotOpnFraction }),
 }
 
+// getters render each property as text, as Set reads it.
+var getters = map[string]func(p Properties) string{
+	"recordcount":               func(p Properties) string { return itoa(p.RecordCount) },
+	"operationcount":            func(p Properties) string { return itoa(p.OperationCount) },
+	"table":                     func(p Properties) string { return p.Table },
+	"fieldcount":                func(p Properties) string { return itoa(p.FieldCount) },
+	"fieldnameprefix":           func(p Properties) string { return p.FieldNamePrefix },
+	"fieldlength":               func(p Properties) string { return itoa(p.FieldLength) },
+	"minfieldlength":            func(p Properties) string { return itoa(p.MinFieldLength) },
+	"fieldlengthdistribution":   func(p Properties) string { return p.FieldLengthDistribution },
+	"readallfields":             func(p Properties) string { return strconv.FormatBool(p.ReadAllFields) },
+	"writeallfields":            func(p Properties) string { return strconv.FormatBool(p.WriteAllFields) },
+	"readproportion":            func(p Properties) string { return ftoa(p.ReadProportion) },
+	"updateproportion":          func(p Properties) string { return ftoa(p.UpdateProportion) },
+	"insertproportion":          func(p Properties) string { return ftoa(p.InsertProportion) },
+	"scanproportion":            func(p Properties) string { return ftoa(p.ScanProportion) },
+	"readmodifywriteproportion": func(p Properties) string { return ftoa(p.ReadModifyWriteProportion) },
+	"requestdistribution":       func(p Properties) string { return p.RequestDistribution },
+	"minscanlength":             func(p Properties) string { return itoa(p.MinScanLength) },
+	"maxscanlength":             func(p Properties) string { return itoa(p.MaxScanLength) },
+	"scanlengthdistribution":    func(p Properties) string { return p.ScanLengthDistribution },
+	"insertorder":               func(p Properties) string { return p.InsertOrder },
+	"zeropadding":               func(p Properties) string { return strconv.Itoa(p.ZeroPadding) },
+	"insertstart":               func(p Properties) string { return itoa(p.InsertStart) },
+	"insertcount":               func(p Properties) string { return itoa(p.InsertCount) },
+	"hotspotdatafraction":       func(p Properties) string { return ftoa(p.HotspotDataFraction) },
+	"hotspotopnfraction":        func(p Properties) string { return ftoa(p.HotspotOpnFraction) },
+}
+
+func itoa(n int64) string   { return strconv.FormatInt(n, 10) }
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// Get returns the property name (case-insensitive) as text that Set
+// reads back to the same value, and whether the name is known.
+func (p Properties) Get(name string) (string, bool) {
+	get, ok := getters[strings.ToLower(strings.TrimSpace(name))]
+	if !ok {
+		return "", false
+	}
+	return get(p), true
+}
+
 // Names returns the property names Set accepts, sorted.
 func Names() []string {
 	names := make([]string, 0, len(setters))

@@ -149,3 +149,30 @@ func TestWorkloadInsertsAndOps(t *testing.T) {
 		t.Fatalf("%d inserts in 10,000 operations, want about 500", inserts)
 	}
 }
+
+// TestGetReadsBackWhatSetSets checks that every property Set accepts has
+// a getter whose text Set reads back to the same properties.
+func TestGetReadsBackWhatSetSets(t *testing.T) {
+	for _, name := range PresetNames() {
+		p, _ := Preset(name)
+		for _, prop := range Names() {
+			text, ok := p.Get(prop)
+			if !ok {
+				t.Fatalf("Get(%q): unknown", prop)
+			}
+			q := Defaults()
+			if err := q.Set(prop, text); err != nil {
+				t.Fatalf("Set(%q, %q): %v", prop, text, err)
+			}
+			if back, _ := q.Get(prop); back != text {
+				t.Errorf("preset %s: %s: Get gives %q, after Set %q", name, prop, text, back)
+			}
+		}
+	}
+	if len(getters) != len(setters) {
+		t.Errorf("%d getters for %d setters", len(getters), len(setters))
+	}
+	if _, ok := Defaults().Get("nosuch"); ok {
+		t.Error(`Get("nosuch"): known`)
+	}
+}

@@ -1,0 +1,135 @@
+package cli_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/server"
+	"github.com/mongobench/mongobench/internal/testsupport/nodeexporter"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+)
+
+type storedSeries struct {
+	Name       string `json:"name"`
+	Source     string `json:"source"`
+	DataPoints []struct {
+		Value *float64 `json:"value"`
+	} `json:"dataPoints"`
+}
+
+type storedMetrics struct {
+	Metrics struct {
+		Measurements []storedSeries `json:"measurements"`
+		DiskMetrics  []storedSeries `json:"diskMetrics"`
+	} `json:"metrics"`
+}
+
+func (m storedMetrics) series(name string) *storedSeries {
+	for _, s := range append(m.Metrics.Measurements, m.Metrics.DiskMetrics...) {
+		if s.Name == name {
+			return &s
+		}
+	}
+	return nil
+}
+
+// A run with --host-metrics takes host CPU and disk from the node
+// exporter, says so in each series, and leaves the intervals after the
+// exporter stops missing, not zero; the run completes.
+func TestHostMetricsFromNodeExporter(t *testing.T) {
+	uri := testenv.URI(t)
+	e := nodeexporter.Start(t)
+	c := connect(t, uri)
+	db := testenv.DBName(t)
+	dropAfter(t, c, db)
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+
+	stop := time.AfterFunc(3500*time.Millisecond, e.Stop) // mid-run: 1 s warm-up, 5 s measured
+	defer stop.Stop()
+	o := mb(t, "run", "--uri", uri, "--database", db, "--rate", "100/s", "--warmup", "1s", "--duration", "5s",
+		"--host-metrics", e.URL, "-p", "records=200", "--results-file", results, "--no-report", "--json")
+	wantCode(t, o, cli.ExitOK)
+	var doc storedMetrics
+	if err := json.Unmarshal([]byte(o.stdout), &doc); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, o.stdout)
+	}
+	cpu := doc.series("SYSTEM_NORMALIZED_CPU_USER")
+	if cpu == nil || cpu.Source != "node_exporter" {
+		t.Fatalf("CPU series: got %+v, want one from node_exporter", cpu)
+	}
+	var have, missing int
+	for _, p := range cpu.DataPoints {
+		if p.Value == nil {
+			missing++
+		} else {
+			have++
+		}
+	}
+	if have == 0 || missing == 0 {
+		t.Errorf("CPU points: %d with a value, %d missing; want values before the exporter stopped and missing after", have, missing)
+	}
+	if s := doc.series("PROCESS_NORMALIZED_CPU_USER"); s != nil {
+		t.Errorf("process CPU: got a series from %q, want none (the node exporter has no process figures)", s.Source)
+	}
+	for _, s := range doc.Metrics.DiskMetrics {
+		if s.Source != "node_exporter" {
+			t.Errorf("disk series %s: source %q, want node_exporter", s.Name, s.Source)
+		}
+	}
+
+	o = mb(t, "run", "--uri", uri, "--database", db, "--ops", "10", "--host-metrics", "http://user:secret@127.0.0.1:1/metrics")
+	wantCode(t, o, cli.ExitUsage)
+	wantNoSecret(t, "stderr", o.stderr, "secret")
+}
+
+// The Performance Tables report of a catalog run with --host-metrics fills
+// every resource column from the node exporter that the local /proc
+// source fills: the same test is run both ways on a server of the test's
+// own, and the two reports' resource tables compared cell by cell.
+func TestCatalogResourceColumnsFromNodeExporter(t *testing.T) {
+	h := testenv.Own(t, server.Options{})
+	e := nodeexporter.Start(t)
+	c := connect(t, h.URI)
+	render := func(extra ...string) reportTable {
+		args := append([]string{"catalog", "run", "insert_docsize", "--scale", "0.0001", "--uri", h.URI}, extra...)
+		wantCode(t, mb(t, args...), cli.ExitOK)
+		out := filepath.Join(t.TempDir(), "report.md")
+		wantCode(t, mb(t, "report", "-o", out, "--results", h.URI), cli.ExitOK)
+		doc, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rt := range reportTables(t, string(doc)) {
+			if len(rt.header) > 1 && rt.header[0] == "Document size (KB)" && rt.header[1] == "CPU % (user+kernel)" {
+				if err := c.Database("mongobench").Collection("results").Drop(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				return rt
+			}
+		}
+		t.Fatal("no resource table for insert_docsize in the report")
+		return reportTable{}
+	}
+	local := render()
+	remote := render("--host-metrics", e.URL)
+	t.Logf("local: %v\nnode exporter: %v", local.rows, remote.rows)
+	if len(local.rows) == 0 || len(local.rows) != len(remote.rows) {
+		t.Fatalf("rows: local %d, node exporter %d; want the same, at least one", len(local.rows), len(remote.rows))
+	}
+	for _, col := range []string{"CPU % (user+kernel)", "iowait %", "OS IOPS", "OS write MB/s", "OS read MB/s"} {
+		j := local.col(t, col)
+		for i := range local.rows {
+			if local.rows[i][j] != "" && remote.rows[i][j] == "" {
+				t.Errorf("%s, row %v: local %q, node exporter empty; want it filled", col, local.rows[i][0], local.rows[i][j])
+			}
+		}
+	}
+	if j := local.col(t, "CPU % (user+kernel)"); remote.rows[0][j] == "" {
+		t.Errorf("CPU from the node exporter: empty, want a figure (the exporter always has CPU)")
+	}
+}
