@@ -320,7 +320,7 @@ var volatile = map[string]bool{"sweep": true}
 // Fields whose presence, or whether they are null, depends on the
 // measurement: a client-bound run, a step or run that failed its
 // criteria, a transaction retried, an interval without a serverStatus
-// or host sample near each end. Each reads "path: optional KIND" whether it is
+// or host sample near each end, the resources that limited a run. Each reads "path: optional KIND" whether it is
 // there or not; one that is there with another kind reads "path: KIND,
 // want optional KIND". "object of T" is a document whose every value has
 // BSON type T.
@@ -333,6 +333,11 @@ var optional = map[string]string{
 	"testResults.retryCauses":   "object of 64-bit integer",
 	"intervals[].server":        "object of double",
 	"intervals[].host":          "object of double",
+	// What limited a run depends on the machine: which rules saturate,
+	// could judge, or had a figure (internal/diagnosis pins their shape).
+	"diagnosis.rule":       "string",
+	"diagnosis.candidates": "array",
+	"diagnosis.notJudged":  "array",
 }
 
 func keepValue(path string) bool {

@@ -27,6 +27,7 @@ type runFlags struct {
 	pacing    string // hidden: how open-loop workers wait (bench/pacing.sh)
 	ycsb      ycsbFlags
 	atlas     atlasFlags
+	limits    limitFlags
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -99,6 +100,7 @@ still stores what was measured, marked partial.`,
 	_ = cmd.Flags().MarkHidden("pacing")
 	rf.ycsb.add(cmd.Flags())
 	rf.atlas.add(cmd.Flags())
+	rf.limits.add(cmd.Flags())
 	return cmd
 }
 
@@ -171,6 +173,10 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 			return err
 		}
 	}
+	limits, err := rf.limits.limits()
+	if err != nil {
+		return err
+	}
 	src, err := rf.atlas.source(ctx)
 	if err != nil {
 		return err
@@ -181,7 +187,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	}
 	defer closeStore()
 	t.URI = rf.ycsb.withOptions(t.URI)
-	t.Atlas = src
+	t.Atlas, t.Limits = src, limits
 	p := newProgress(a.stderr, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)

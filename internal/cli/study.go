@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -30,7 +31,8 @@ type studyRun struct {
 	json      bool   // print the stored documents as JSON instead of tables
 	noted     map[string]bool
 	reports   []string
-	docs      []result.Doc // the runs kept, for --json
+	docs      []result.Doc     // the runs kept, for --json
+	limits    diagnosis.Limits // stated ceilings (--disk-limit, --link) every run is diagnosed against
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -46,8 +48,10 @@ func (s *studyRun) env() study.Env {
 // values that identify the run within the study.
 func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error) {
 	p := newProgress(s.app.stderr, sc)
+	t := s.target
+	t.Limits = s.limits
 	d, err := runner.Run(ctx, runner.Options{
-		Scenario: sc, Registry: s.registry, Target: s.target, ToolVersion: Version,
+		Scenario: sc, Registry: s.registry, Target: t, ToolVersion: Version,
 		Variant: variant, OnSetup: p.setup, OnInterval: p.interval,
 	})
 	p.done()

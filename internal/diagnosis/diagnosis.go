@@ -146,7 +146,7 @@ func figure(f result.Finding) string {
 		return fmt.Sprintf("%s, %s of %s (%s%%)", f.Resource, num(v), plural(l, "core"), num(100**f.Share))
 	}
 	if strings.HasPrefix(f.Unit, "%") {
-		return fmt.Sprintf("%s, %s%s (limit %s%%)", f.Resource, num(v), f.Unit, num(l))
+		return fmt.Sprintf("%s, %s%s (threshold %s%%)", f.Resource, num(v), f.Unit, num(l*f.Threshold))
 	}
 	return fmt.Sprintf("%s, %s of %s %s (%s%%)", f.Resource, num(v), num(l), f.Unit, num(100**f.Share))
 }
@@ -154,8 +154,8 @@ func figure(f result.Finding) string {
 // num formats a figure with three significant digits, without exponent.
 func num(v float64) string {
 	switch a := math.Abs(v); {
-	case a == 0:
-		return "0"
+	case a == math.Trunc(a) && a < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	case a >= 100:
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case a >= 10:
@@ -171,9 +171,6 @@ func mb(v float64) string { return num(v / (1 << 20)) }
 
 func plural(n float64, unit string) string {
 	text := num(n)
-	if n == math.Trunc(n) {
-		text = strconv.FormatFloat(n, 'f', 0, 64)
-	}
 	if n == 1 {
 		return text + " " + unit
 	}

@@ -78,7 +78,7 @@ func TestRules(t *testing.T) {
 			d.Client = result.Client{CPUPercent: 96, Cores: 1, CPUPerOp: result.F(12)}
 			host(d, keyCPUUser, 60)
 		}), Limits{}, want{limit: "client-cpu", saturated: []string{"client-cpu"},
-			evidence: map[string]string{"client-cpu": "client CPU 96.0% of its 1 core"}}},
+			evidence: map[string]string{"client-cpu": "client CPU 96% of its 1 core"}}},
 		{"client fell behind with workers free", doc(func(d *result.Doc) {
 			d.Schedule = result.Schedule{Mode: "open", Workers: 64, TargetRate: result.F(5000), AchievedRate: 3000, Intended: 50000, Late: 20000}
 			for i := range d.Intervals {
@@ -105,13 +105,13 @@ func TestRules(t *testing.T) {
 			host(d, keyProcCPUs, 1)
 			host(d, keyCPUUser, 60)
 		}), Limits{}, want{limit: "server-cpu", saturated: []string{"server-cpu"},
-			evidence: map[string]string{"server-cpu": "server process 0.96 of 1 core (96.0%)"}}},
+			evidence: map[string]string{"server-cpu": "server process 0.96 of 1 core (96%)"}}},
 		{"server's CPU set taken by others", doc(func(d *result.Doc) {
 			host(d, keyProcUser, 30)
 			host(d, keyProcCPUs, 1)
 			host(d, keyProcSetBusy, 99)
 		}), Limits{}, want{limit: "server-cpu", saturated: []string{"server-cpu"},
-			evidence: map[string]string{"server-cpu": "its CPUs 99.0% busy"}}},
+			evidence: map[string]string{"server-cpu": "its CPUs 99% busy"}}},
 		{"server CPU from the target's description", doc(func(d *result.Doc) {
 			d.Target.SameHost, d.Generator.Cores = false, 8
 			d.Metrics.Measurements = []result.Series{series(result.ProcessCPUUser, 50), series(result.ProcessCPUKernel, 45)}
@@ -142,13 +142,13 @@ func TestRules(t *testing.T) {
 			host(d, keyCPUKernel, 18)
 			host(d, keyProcUser, 10)
 		}), Limits{}, want{limit: "host-cpu", saturated: []string{"host-cpu"},
-			evidence: map[string]string{"host-cpu": "other processes 68.0%"}}},
+			evidence: map[string]string{"host-cpu": "other processes 68%"}}},
 		{"nothing saturated, closed loop", doc(nil), Limits{}, want{limit: Nothing,
 			missing: []string{"server-cpu", "disk-throughput", "cache", "checkpoints", "tickets", "replication", "network", "in-flight-cap", "host-cpu"}}},
 		{"WiredTiger cache pressure (constructed)", load(t, "wt-cache-pressure.json"), Limits{}, want{limit: "cache", saturated: []string{"cache"},
 			evidence: map[string]string{"cache": "application threads evicted 2500 pages"}}},
 		{"WiredTiger cache healthy (constructed)", load(t, "wt-cache-healthy.json"), Limits{}, want{limit: Nothing,
-			evidence: map[string]string{"cache": "peak 40.0% used"}}},
+			evidence: map[string]string{"cache": "peak 40% used"}}},
 		{"checkpoint stalls (constructed)", load(t, "wt-checkpoint-stalls.json"), Limits{}, want{limit: "checkpoints", saturated: []string{"checkpoints"},
 			evidence: map[string]string{"checkpoints": "4 of 4 p99 spikes"}}},
 		{"tickets exhausted (constructed)", load(t, "tickets-exhausted.json"), Limits{}, want{limit: "tickets", saturated: []string{"tickets"},
@@ -209,12 +209,12 @@ func TestLine(t *testing.T) {
 		host(d, keyCPUUser, 41)
 	})
 	got := Diagnose(d, Limits{DiskBytesPerSec: 225 << 20, DiskIOPS: 3000}).Line
-	want := "limited by: disk throughput, 212 of 225 MB/s (94.2%); host CPU 41.0%; disk IOPS 33.3%; client CPU 20.0%"
+	want := "limited by: disk throughput, 212 of 225 MB/s (94.2%); host CPU 41%; disk IOPS 33.3%; client CPU 20%"
 	if got != want {
 		t.Errorf("line\n got %s\nwant %s", got, want)
 	}
 	got = Diagnose(doc(nil), Limits{}).Line
-	want = "limited by: nothing saturated; in flight 2.00 = 1000 ops/s × 2.00 ms (of 16 threads); client CPU 20.0%"
+	want = "limited by: nothing saturated; in flight 2 = 1000 ops/s × 2 ms (of 16 threads); client CPU 20%"
 	if got != want {
 		t.Errorf("line\n got %s\nwant %s", got, want)
 	}

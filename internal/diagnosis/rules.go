@@ -73,7 +73,8 @@ const (
 
 // Rules returns the rules in order of precedence: when several resources
 // saturate, the first names the limit (a cause before its consequences:
-// conflicts burn server CPU, a slow server fills every worker).
+// conflicts burn server CPU, a slow server fills every worker, so the
+// in-flight cap comes last).
 func Rules() []Rule {
 	return []Rule{
 		{Name: "client-cpu", Resource: "client CPU", Threshold: 0.9,
@@ -109,12 +110,12 @@ func Rules() []Rule {
 		{Name: "network", Resource: "network", Threshold: 0.85,
 			Needs: "the server's network bytes/s (intervals' netIn/OutBytesPerSec) and a link speed (--link)",
 			Next:  "a faster link, compression, or smaller documents and projections", judge: network},
-		{Name: "in-flight-cap", Resource: "in-flight cap", Threshold: 1,
-			Needs: "open loop: intervals' peakInFlight, schedule.workers, late and dropped",
-			Next:  "every allowed operation was in flight while the schedule fell behind: raise --threads if the server has headroom, else the server's latency is the limit", judge: inFlightCap},
 		{Name: "host-cpu", Resource: "host CPU", Threshold: 0.9,
 			Needs: "the host's CPU (intervals' cpu*Pct or SYSTEM_NORMALIZED_CPU_*)",
 			Next:  "other processes take the host's CPU: measure on a quiet host, or run the client elsewhere", judge: hostCPU},
+		{Name: "in-flight-cap", Resource: "in-flight cap", Threshold: 1,
+			Needs: "open loop: intervals' peakInFlight, schedule.workers, late and dropped",
+			Next:  "every allowed operation was in flight while the schedule fell behind: raise --threads if the server has headroom, else the server's latency is the limit", judge: inFlightCap},
 	}
 }
 
@@ -255,7 +256,7 @@ func serverCPU(r *run, f *finding) {
 	used := proc.Mean / 100 * hostCores
 	f.judged(used, cores, "cores", from)
 	f.say("server process %s of %s (%s%%), peak interval %s", num(used), plural(cores, "core"), num(100*used/cores), num(proc.Peak/100*hostCores))
-	if busy, ok := r.interval(true, keyProcSetBusy); ok {
+	if busy, ok := r.interval(true, keyProcSetBusy); ok && cores < hostCores {
 		f.say("its CPUs %s%% busy", num(busy.Mean))
 		if busy.Mean/100 >= setBusy && used/cores >= 0.5 && used/cores < f.Threshold {
 			f.extra = true
@@ -525,7 +526,11 @@ func hostCPU(r *run, f *finding) {
 	}
 	cores := r.d.Generator.Cores
 	f.judged(s.Mean, 100, "%", "all of the host's cores")
-	f.say("host CPU %s%% of %s, peak interval %s%%", num(s.Mean), plural(float64(cores), "core"), num(s.Peak))
+	if cores > 0 {
+		f.say("host CPU %s%% of %s, peak interval %s%%", num(s.Mean), plural(float64(cores), "core"), num(s.Peak))
+	} else {
+		f.say("host CPU %s%%, peak interval %s%%", num(s.Mean), num(s.Peak))
+	}
 	if !r.d.Target.SameHost || cores <= 0 {
 		return
 	}
