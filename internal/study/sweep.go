@@ -59,6 +59,9 @@ type Step struct {
 	Label    string   // the run's label, e.g. the instance type
 	Workload string   // test_config.workload
 	Cost     *float64 // _id.instance.cost: the target's price, cents per hour; nil unknown
+	// Limited is the run's diagnosis verdict ("limited by: …"); empty
+	// when the document has none.
+	Limited string
 }
 
 // StepOf reads a Step from a result document of an open-loop run.
@@ -80,6 +83,9 @@ func StepOf(d *result.Doc) (Step, error) {
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
 		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
 		Label: d.Label, Workload: workload, Cost: cost}
+	if d.Diagnosis != nil {
+		s.Limited = d.Diagnosis.Line
+	}
 	for _, op := range d.Ops {
 		if op.Count+op.Errors.Total == 0 {
 			continue // an operation type the mix never chose
