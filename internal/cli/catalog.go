@@ -128,6 +128,9 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 	}
 	defer closeStore()
 	s := newStudy(a, runner.Target{}, st, f.reportDir)
+	if s.limits, err = f.limits.limits(); err != nil {
+		return err
+	}
 	if s.atlas, err = f.atlas.source(ctx); err != nil {
 		return err
 	}

@@ -324,10 +324,11 @@ var volatile = map[string]bool{"sweep": true}
 // Fields whose presence, or whether they are null, depends on the
 // measurement: a client-bound run, a step or run that failed its
 // criteria, a transaction retried, an interval without a serverStatus
-// or host sample near each end; or on the test machine: a data directory
-// without a block device (overlay) has no disk series, device or
-// rotational flag, some CPUs no model name, and the server's cache size
-// is known only for a server mongobench started. Each reads "path: optional KIND" whether it is
+// or host sample near each end, the resources that limited a run; or on
+// the test machine: a data directory without a block device (overlay) has
+// no disk series, device or rotational flag, some CPUs no model name, and
+// the server's cache size is known only for a server mongobench started.
+// Each reads "path: optional KIND" whether it is
 // there or not; one that is there with another kind reads "path: KIND,
 // want optional KIND". "object of T" is a document whose every value has
 // BSON type T.
@@ -345,6 +346,11 @@ var optional = map[string]string{
 	"bench_config.rotational":   "boolean",
 	"bench_config.cpuModel":     "string",
 	"bench_config.cacheSizeMB":  "64-bit integer",
+	// What limited a run depends on the machine: which rules saturate,
+	// could judge, or had a figure (internal/diagnosis pins their shape).
+	"diagnosis.rule":       "string",
+	"diagnosis.candidates": "array",
+	"diagnosis.notJudged":  "array",
 }
 
 func keepValue(path string) bool {

@@ -28,6 +28,7 @@ type runFlags struct {
 	ycsb       ycsbFlags
 	atlas      atlasFlags
 	thresholds thresholdFlags
+	limits     limitFlags
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -110,6 +111,7 @@ still stores what was measured, marked partial.`,
 	rf.atlas.add(cmd.Flags())
 	a.statusFlag(cmd.Flags())
 	rf.thresholds.add(cmd.Flags(), true)
+	rf.limits.add(cmd.Flags())
 	return cmd
 }
 
@@ -182,6 +184,10 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 			return err
 		}
 	}
+	limits, err := rf.limits.limits()
+	if err != nil {
+		return err
+	}
 	src, err := rf.atlas.source(ctx)
 	if err != nil {
 		return err
@@ -192,7 +198,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	}
 	defer closeStore()
 	t.URI = rf.ycsb.withOptions(t.URI)
-	t.Atlas = src
+	t.Atlas, t.Limits = src, limits
 	p := newProgress(a.stderr, a.term, a.statusInterval, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
@@ -40,6 +41,7 @@ type studyRun struct {
 	// thresholds failed.
 	thresholds   []threshold.Threshold
 	runs, failed int
+	limits       diagnosis.Limits // stated ceilings (--disk-limit, --link) every run is diagnosed against
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -61,8 +63,10 @@ func (s *studyRun) step(info study.StepInfo) {
 // run within the study.
 func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error) {
 	p := newProgress(s.app.stderr, s.app.term, s.app.statusInterval, sc)
+	t := s.target
+	t.Limits = s.limits
 	d, err := runner.Run(ctx, runner.Options{
-		Scenario: sc, Registry: s.registry, Target: s.target, ToolVersion: Version,
+		Scenario: sc, Registry: s.registry, Target: t, ToolVersion: Version,
 		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval,
 	})
 	p.done()

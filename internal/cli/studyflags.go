@@ -19,6 +19,7 @@ type studyFlags struct {
 	uri, database, resultsURI, file, label string
 	hostMetrics, hostDevice                string
 	atlas                                  atlasFlags
+	limits                                 limitFlags
 	params                                 []string
 	reportDir                              string
 	uriOptions                             []ycsbprops.Option // added to the target's URI (-P)
@@ -46,6 +47,7 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
 	fl.StringVar(&f.file, "results-file", "", "append "+h.results+" to this JSON Lines file instead")
 	fl.StringVar(&f.label, "label", "", "label stored with "+h.each+", e.g. the instance type")
+	f.limits.add(fl)
 	if h.hostMetrics {
 		fl.StringVar(&f.hostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
 		fl.StringVar(&f.hostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
@@ -75,6 +77,10 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 			return usage(fmt.Errorf("--host-metrics: %q %w", spec.RedactHostMetrics(f.hostMetrics), err))
 		}
 	}
+	limits, err := f.limits.limits()
+	if err != nil {
+		return err
+	}
 	src, err := f.atlas.source(ctx)
 	if err != nil {
 		return err
@@ -87,7 +93,7 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	t.URI = ycsbprops.WithOptions(t.URI, f.uriOptions)
 	t.HostMetrics, t.HostDevice, t.Atlas = f.hostMetrics, f.hostDevice, src
 	s := newStudy(a, t, st, f.reportDir)
-	s.registry, s.json = reg, f.json
+	s.registry, s.json, s.limits = reg, f.json, limits
 	return run(s)
 }
 

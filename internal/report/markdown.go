@@ -40,6 +40,7 @@ func Markdown(d *result.Doc, chartDir string) (md []byte, charts map[string][]by
 	var buf bytes.Buffer
 	ew := &errWriter{w: &buf}
 	mdSummary(ew, d)
+	mdDiagnosis(ew, d)
 	mdCharts(ew, links)
 	mdIntervals(ew, d)
 	mdTelemetry(ew, d)

@@ -51,6 +51,9 @@ type Doc struct {
 	Client    Client     `bson:"client" json:"client"`
 	Target    Target     `bson:"target" json:"target"`
 	Generator Generator  `bson:"generator" json:"generator"`
+	// Diagnosis says what limited the run; absent on documents stored
+	// before it was computed.
+	Diagnosis *Diagnosis `bson:"diagnosis,omitempty" json:"diagnosis,omitempty"`
 }
 
 // ThresholdVerdict is one threshold judged on a run: the expression as
@@ -276,6 +279,9 @@ type Interval struct {
 	// MaxLag is the largest schedule lag of operations sent in the
 	// interval, in milliseconds (open loop).
 	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`
+	// PeakInFlight is the most operations in flight at once in the
+	// interval.
+	PeakInFlight *int64 `bson:"peakInFlight,omitempty" json:"peakInFlight,omitempty"`
 	// ClientCPU is the tool's CPU use in the interval as a percent of all
 	// cores.
 	ClientCPU *float64 `bson:"clientCpuPct,omitempty" json:"clientCpuPct,omitempty"`

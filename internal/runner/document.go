@@ -268,7 +268,7 @@ func intervals(res *engine.Result, samples []telemetry.Sample) []result.Interval
 	for _, iv := range res.Intervals {
 		ri := result.Interval{
 			Start: iv.Start.UTC(), Seconds: iv.Length.Seconds(),
-			Late: iv.Late, Dropped: iv.Dropped, MaxLag: ms(iv.MaxLag),
+			Late: iv.Late, Dropped: iv.Dropped, MaxLag: ms(iv.MaxLag), PeakInFlight: result.Ptr(iv.PeakInFlight),
 		}
 		if iv.Length > 0 {
 			ri.ClientCPU = result.F(engine.CPUPercent(iv.CPU, iv.Length, res.Cores))

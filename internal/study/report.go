@@ -63,8 +63,27 @@ func (r SLAResult) WriteReport(out io.Writer, audit string, runs []string) error
 		return err
 	}
 	w.printf("\nAudit: %s\n", audit)
+	r.writeTails(w)
 	writeRunLinks(w, runs)
 	return w.err
+}
+
+// writeTails says, for each run that failed the SLA, what its p99 tail
+// coincided with: the run's diagnosis.
+func (r SLAResult) writeTails(w *writer) {
+	var lines []string
+	for _, run := range r.Runs {
+		v := Judge(run, r.Study.SLA)
+		if v.Pass || run.Limited == "" {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("- %s, %s/s %s, repetition %d (%s): %s",
+			run.RunID, thousands(run.TPS), run.Mode, run.Rep+1, strings.Join(v.Reasons, "; "), run.Limited))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	w.printf("\n## What the failing runs' tails coincided with\n\n%s\n", strings.Join(lines, "\n"))
 }
 
 // ReportName is the sweep report's file name without ".md".

@@ -63,6 +63,9 @@ type Step struct {
 	// Thresholds says which of the run's thresholds failed (a step whose
 	// thresholds fail does not hold).
 	Thresholds []string
+	// Limited is the run's diagnosis verdict ("limited by: …"); empty
+	// when the document has none.
+	Limited string
 }
 
 // StepOf reads a Step from a result document of an open-loop run.
@@ -84,6 +87,9 @@ func StepOf(d *result.Doc) (Step, error) {
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
 		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
 		Label: d.Label, Workload: workload, Cost: cost, Thresholds: ThresholdReasons(d)}
+	if d.Diagnosis != nil {
+		s.Limited = d.Diagnosis.Line
+	}
 	for _, op := range d.Ops {
 		if op.Count+op.Errors.Total == 0 {
 			continue // an operation type the mix never chose
