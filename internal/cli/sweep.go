@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
@@ -87,7 +89,8 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
 		s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
 		res, err := s.Run(ctx, run.env())
-		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport))
+		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport,
+			func(w io.Writer, runs []string) error { return htmlreport.Sweep(w, res, runs) }))
 	})
 }
 
