@@ -151,7 +151,8 @@ func telemetryCharts(d *result.Doc, x []float64, title string) []Chart {
 					y[j] = result.F(v * l.Scale)
 				}
 			}
-			if present(y) {
+			zero := !slices.ContainsFunc(y, func(v *float64) bool { return v != nil && *v != 0 })
+			if present(y) && !(p.OmitZero && zero) {
 				c.Series = append(c.Series, Series{Label: l.Name, Y: y, Color: color(i)})
 			}
 		}

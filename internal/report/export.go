@@ -32,6 +32,8 @@ type TelemetryPanel struct {
 	// Checkpoints: the panel also marks the intervals in which
 	// checkpoints completed.
 	Checkpoints bool
+	// OmitZero: a line that is zero in every interval is left out.
+	OmitZero bool
 }
 
 // TelemetryPanels returns the telemetry chart's panels below its latency
@@ -39,7 +41,7 @@ type TelemetryPanel struct {
 func TelemetryPanels() []TelemetryPanel {
 	out := make([]TelemetryPanel, len(telemetryPanels))
 	for i, p := range telemetryPanels {
-		out[i] = TelemetryPanel{YLabel: p.yLabel, Checkpoints: p.checkpoints}
+		out[i] = TelemetryPanel{YLabel: p.yLabel, Checkpoints: p.checkpoints, OmitZero: p.omitZero}
 		for _, s := range p.series {
 			out[i].Lines = append(out[i].Lines, TelemetryLine{Key: s.key, Host: s.host, Name: s.name, Scale: s.scale})
 		}

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
@@ -29,22 +30,24 @@ type CurvePoint struct {
 // line per curve: achieved against target throughput with the ideal
 // diagonal (achieved = target) dashed ("sweep-throughput"), and p99
 // against target on a logarithmic scale ("sweep-p99"; left out when no
-// curve has a p99). Points are sorted by target. No curve, no charts;
-// the same curves always render to the same bytes.
-func SweepCharts(title string, curves []Curve) ([]Chart, error) {
+// curve has a p99), with the SLA on p99 dashed when slaMs is positive.
+// Points are sorted by target; each chart's legend stands right of its
+// plot. No curve, no charts; the same curves always render to the same
+// bytes.
+func SweepCharts(title string, curves []Curve, slaMs float64) ([]Chart, error) {
 	if !slices.ContainsFunc(curves, func(c Curve) bool { return len(c.Points) > 0 }) {
 		return nil, nil
 	}
 	var charts []Chart
 	for _, c := range []struct {
 		name  string
-		build func(string, []Curve) *plot.Plot
+		build func(string, []Curve, float64) *plot.Plot
 	}{{"sweep-throughput", achievedPlot}, {"sweep-p99", p99TargetPlot}} {
-		p := c.build(title, curves)
+		p := c.build(title, curves, slaMs)
 		if p == nil {
 			continue
 		}
-		svg, err := render(&figure{width: chartWidth, height: chartHeight, draw: p.Draw})
+		svg, err := render(stack([]*plot.Plot{p}, []vg.Length{chartHeight}, chartWidth+legendExtra))
 		if err != nil {
 			return nil, fmt.Errorf("render %s chart: %w", c.name, err)
 		}
@@ -55,7 +58,7 @@ func SweepCharts(title string, curves []Curve) ([]Chart, error) {
 
 // achievedPlot plots achieved against target throughput per curve, over
 // the dashed ideal diagonal.
-func achievedPlot(title string, curves []Curve) *plot.Plot {
+func achievedPlot(title string, curves []Curve, _ float64) *plot.Plot {
 	p := targetPlot(title+": achieved vs target throughput", "achieved ops/s")
 	top := 0.0
 	for _, c := range curves {
@@ -68,27 +71,37 @@ func achievedPlot(title string, curves []Curve) *plot.Plot {
 		addMarked(p, c.Label, curvePoints(c, func(pt CurvePoint) *float64 { return &pt.Achieved }), i)
 	}
 	p.X.Min, p.Y.Min = 0, 0
-	p.X.Max, p.Y.Max = math.Max(top, 1), math.Max(top*1.25, 1) // headroom for the legend
+	p.X.Max, p.Y.Max = math.Max(top, 1), math.Max(top*1.05, 1)
 	return p
 }
 
 // p99TargetPlot plots p99 against target throughput per curve on a log
 // scale, or returns nil when no point has a positive p99.
-func p99TargetPlot(title string, curves []Curve) *plot.Plot {
+func p99TargetPlot(title string, curves []Curve, slaMs float64) *plot.Plot {
 	p := targetPlot(title+": p99 latency vs target throughput", "p99 ms (log scale)")
 	plotted := false
+	top := 0.0
 	for i, c := range curves {
 		pts := positive(curvePoints(c, func(pt CurvePoint) *float64 { return pt.P99 }))
 		plotted = addMarked(p, c.Label, pts, i) || plotted
+		for _, pt := range c.Points {
+			top = math.Max(top, pt.Target)
+		}
 	}
 	if !plotted {
 		return nil
+	}
+	if slaMs > 0 {
+		addSeries(p, "SLA (p99)", []*plotter.XY{{X: 0, Y: slaMs}, {X: math.Max(top, 1), Y: slaMs}}, targetGrey, dashed)
 	}
 	p.X.Min = 0
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Y.Min = math.Pow(10, math.Floor(math.Log10(p.Y.Min)))
-	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max))+1) // headroom for the legend
+	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max)))
+	if p.Y.Max <= p.Y.Min {
+		p.Y.Max = p.Y.Min * 10
+	}
 	return p
 }
 
@@ -97,8 +110,8 @@ func targetPlot(title, yLabel string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = "target ops/s"
 	p.Y.Label.Text = yLabel
-	p.Legend.Top = true
-	p.Legend.Left = true
+	p.Title.Padding = vg.Points(titlePad)
+	p.X.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
 	return p
 }

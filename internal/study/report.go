@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/report"
 )
@@ -80,7 +81,7 @@ func (r SweepResult) WriteReport(out io.Writer, runs []string) ([]File, error) {
 	if err := r.WriteTables(w, Markdown); err != nil {
 		return nil, err
 	}
-	charts, err := writeSweepCharts(w, r.ReportName(), workload+" sweep "+s.ID, []report.Curve{ChartCurve(cmp.Or(label, workload), r.Steps)})
+	charts, err := writeSweepCharts(w, r.ReportName(), workload+" sweep "+s.ID, []report.Curve{ChartCurve(cmp.Or(label, workload), r.Steps)}, s.Criteria.SLA)
 	if err != nil {
 		return nil, err
 	}
@@ -116,14 +117,14 @@ func ChartCurve(label string, steps []Step) report.Curve {
 // sweepCaptions say under a sweep chart what to read from it.
 var sweepCaptions = map[string]string{
 	"sweep-throughput": "*Achieved against target throughput; the dashed diagonal is every target met. Where a curve leaves the diagonal, that target saturated it.*",
-	"sweep-p99":        "*p99 latency (the highest over the operation types, log scale) against target throughput: how the tail grows as the load nears saturation.*",
+	"sweep-p99":        "*p99 latency (the highest over the operation types, log scale) against target throughput: how the tail grows as the load nears saturation; the dashed line is the SLA, when one was set.*",
 }
 
 // writeSweepCharts renders the sweep charts of curves, named
-// charts/name-<chart>.svg, writes their Markdown links and captions, and
+// charts/name-<chart>.svg (the p99 chart with the SLA, when positive), writes their Markdown links and captions, and
 // returns them.
-func writeSweepCharts(w *writer, name, title string, curves []report.Curve) ([]File, error) {
-	charts, err := report.SweepCharts(title, curves)
+func writeSweepCharts(w *writer, name, title string, curves []report.Curve, sla time.Duration) ([]File, error) {
+	charts, err := report.SweepCharts(title, curves, float64(sla)/float64(time.Millisecond))
 	if err != nil || len(charts) == 0 {
 		return nil, err
 	}
