@@ -29,10 +29,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	screenshotDir = os.Getenv("MONGOBENCH_SCREENSHOT_DIR") // unset below, as every MONGOBENCH_ variable
 	errs := []error{os.Setenv("MONGOBENCH_SERVER_DIR", dir), os.Unsetenv("MONGOBENCH_URI"), os.Unsetenv("MONGOBENCH_RESULTS_URI")}
 	for _, kv := range os.Environ() { // a flag's default from the user's environment
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "MONGOBENCH_") && !slices.Contains([]string{"MONGOBENCH_SERVER_DIR", "MONGOBENCH_SERVER_BIN", "MONGOBENCH_CACHE", "MONGOBENCH_HOME", "MONGOBENCH_TEST_URI", "MONGOBENCH_TEST_PORT", "MONGOBENCH_CHROMIUM_BIN", "MONGOBENCH_SCREENSHOT_DIR"}, name) {
+		if strings.HasPrefix(name, "MONGOBENCH_") && !slices.Contains([]string{"MONGOBENCH_SERVER_DIR", "MONGOBENCH_SERVER_BIN", "MONGOBENCH_CACHE", "MONGOBENCH_HOME", "MONGOBENCH_TEST_URI", "MONGOBENCH_TEST_PORT"}, name) {
 			errs = append(errs, os.Unsetenv(name))
 		}
 	}

@@ -92,7 +92,7 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 		"plan":               {charts: 2, series: [][]string{{"base", "a", "b", "c", "d"}}},
 		"performance-tables": {charts: 0},
 	}
-	shots := os.Getenv("MONGOBENCH_SCREENSHOT_DIR")
+	shots := screenshotDir
 	if shots == "" {
 		shots = t.TempDir()
 	}
@@ -136,6 +136,10 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// screenshotDir is where TestHTMLReportsInBrowser writes its screenshots:
+// $MONGOBENCH_SCREENSHOT_DIR as the tests started (TestMain unsets it).
+var screenshotDir string
 
 func readFile(t *testing.T, path string) string {
 	t.Helper()

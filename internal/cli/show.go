@@ -30,7 +30,7 @@ func (a *app) show(d *result.Doc, rf runFlags) error {
 	if err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
-	a.say("report: %s\n", path)
+	a.say("report: %s and %s\n", path, htmlreport.Name(path))
 	return nil
 }
 

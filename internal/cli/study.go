@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -137,7 +138,7 @@ func (a *app) writeReportDir(dir, name string, render func(io.Writer) ([]study.F
 	if err != nil {
 		return err
 	}
-	a.say("report: %s\n", path)
+	a.say("report: %s and %s\n", path, htmlreport.Name(path))
 	return nil
 }
 

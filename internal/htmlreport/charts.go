@@ -152,7 +152,7 @@ func telemetryCharts(d *result.Doc, x []float64, title string) []Chart {
 				}
 			}
 			zero := !slices.ContainsFunc(y, func(v *float64) bool { return v != nil && *v != 0 })
-			if present(y) && !(p.OmitZero && zero) {
+			if present(y) && (!p.OmitZero || !zero) {
 				c.Series = append(c.Series, Series{Label: l.Name, Y: y, Color: color(i)})
 			}
 		}

@@ -169,8 +169,7 @@ func (p *page) transform(doc ast.Node) {
 	})
 	for _, para := range blocks {
 		img := onlyImage(para)
-		dest := string(img.Destination)
-		cs, ok := p.replace[dest]
+		cs, ok := p.replace[string(img.Destination)]
 		if !ok {
 			last = para
 			continue // rendered as an inlined image
@@ -265,7 +264,7 @@ func (r *nodeRenderer) renderCharts(w util.BufWriter, _ []byte, n ast.Node, ente
 		if c := cn.charts[i].Caption; c != "" {
 			fmt.Fprintf(w, "<figcaption>%s</figcaption>", html.EscapeString(c))
 		}
-		w.WriteString("</figure>\n")
+		fmt.Fprint(w, "</figure>\n")
 	}
 	return ast.WalkSkipChildren, nil
 }
