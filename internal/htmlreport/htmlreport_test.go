@@ -36,7 +36,7 @@ func runDoc(t *testing.T) *result.Doc {
 	d.Schedule.TargetRate = result.F(100)
 	for i := range 3 {
 		iv := result.Interval{Start: start.Add(time.Duration(i) * time.Second), Seconds: 1,
-			Ops: []result.OpStats{{Name: "read", Count: 100, Latency: result.Dist{P99: result.F(2)}}, {Name: "scan"}},
+			Ops:    []result.OpStats{{Name: "read", Count: 100, Latency: result.Dist{P99: result.F(2)}}, {Name: "scan"}},
 			Server: map[string]float64{"queryPerSec": 100, "deletePerSec": 0}}
 		if i == 1 {
 			iv.Ops[0].Latency.P99 = nil
