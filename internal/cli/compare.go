@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
@@ -88,5 +90,5 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	if f.reportDir == "" {
 		return nil
 	}
-	return a.writeReportDir(f.reportDir, c.ReportName(), c.WriteReport)
+	return a.writeReportDir(f.reportDir, c.ReportName(), c.WriteReport, func(w io.Writer) error { return htmlreport.Compare(w, c) })
 }

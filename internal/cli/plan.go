@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
@@ -127,5 +128,6 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 		return err
 	}
 	render := func(w io.Writer) ([]study.File, error) { return study.PlanReportFiles(w, pl, ans) }
-	return studyVerdict(errors.Join(runErr, a.writeReportDir(f.reportDir, study.PlanReportName(pl), render)), "plan "+pl.Name, verdict)
+	page := func(w io.Writer) error { return htmlreport.Plan(w, pl, ans) }
+	return studyVerdict(errors.Join(runErr, a.writeReportDir(f.reportDir, study.PlanReportName(pl), render, page)), "plan "+pl.Name, verdict)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
@@ -129,7 +130,8 @@ func (s *studyRun) finishSLA(ctx context.Context, res study.SLAResult, database 
 		s.app.say("audit: %s\n", audit)
 	}
 	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, audit, runs) }
-	return s.finish(len(res.Runs), tables, "sla-"+time.Now().UTC().Format("20060102T150405Z"), render)
+	page := func(w io.Writer, runs []string) error { return htmlreport.SLA(w, res, audit, runs) }
+	return s.finish(len(res.Runs), tables, "sla-"+time.Now().UTC().Format("20060102T150405Z"), render, page)
 }
 
 func (a *app) slaJourneyCmd() *cobra.Command {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
@@ -104,13 +105,14 @@ func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 
 // finish prints the tables of a study that made runs, after its
 // progress lines (with --json, the stored documents of its runs as one
-// JSON array instead), and writes its report, name.md (writeSummary).
-func (s *studyRun) finish(runs int, tables func(io.Writer, study.Format) error, name string, render func(w io.Writer, runs []string) ([]study.File, error)) error {
+// JSON array instead), and writes its reports, name.md and name.html
+// (writeSummary).
+func (s *studyRun) finish(runs int, tables func(io.Writer, study.Format) error, name string, render func(w io.Writer, runs []string) ([]study.File, error), page func(w io.Writer, runs []string) error) error {
 	if s.json {
 		if err := store.WriteJSON(s.app.stdout, s.docs); err != nil || runs == 0 {
 			return err
 		}
-		return s.writeSummary(name, render)
+		return s.writeSummary(name, render, page)
 	}
 	if runs == 0 {
 		return nil
@@ -119,14 +121,14 @@ func (s *studyRun) finish(runs int, tables func(io.Writer, study.Format) error, 
 	if err := tables(s.app.stdout, study.Text); err != nil {
 		return err
 	}
-	return s.writeSummary(name, render)
+	return s.writeSummary(name, render, page)
 }
 
-// writeSummary writes the study's Markdown report, name.md, and the files
-// it links into the report directory, and says where; render is handed
-// the file names of the runs' reports. Nothing without a report
-// directory.
-func (s *studyRun) writeSummary(name string, render func(w io.Writer, runs []string) ([]study.File, error)) error {
+// writeSummary writes the study's Markdown report, name.md, the files it
+// links and its HTML report, name.html, into the report directory, and
+// says where; render and page are handed the file names of the runs'
+// Markdown reports. Nothing without a report directory.
+func (s *studyRun) writeSummary(name string, render func(w io.Writer, runs []string) ([]study.File, error), page func(w io.Writer, runs []string) error) error {
 	if s.reportDir == "" {
 		return nil
 	}
@@ -134,22 +136,29 @@ func (s *studyRun) writeSummary(name string, render func(w io.Writer, runs []str
 	for i, p := range s.reports {
 		runs[i] = filepath.Base(p)
 	}
-	return s.app.writeReportDir(s.reportDir, name, func(w io.Writer) ([]study.File, error) { return render(w, runs) })
+	return s.app.writeReportDir(s.reportDir, name,
+		func(w io.Writer) ([]study.File, error) { return render(w, runs) },
+		func(w io.Writer) error { return page(w, runs) })
 }
 
 // writeReportDir writes the Markdown report render writes, dir/name.md,
-// and the files it links, and says where.
-func (a *app) writeReportDir(dir, name string, render func(io.Writer) ([]study.File, error)) error {
-	var b bytes.Buffer
+// the files it links, and the HTML report page writes, dir/name.html, and
+// says where.
+func (a *app) writeReportDir(dir, name string, render func(io.Writer) ([]study.File, error), page func(io.Writer) error) error {
+	var b, h bytes.Buffer
 	files, err := render(&b)
 	if err != nil {
 		return err
 	}
+	if err := page(&h); err != nil {
+		return err
+	}
+	files = append(files, study.File{Path: name + ".html", Data: h.Bytes()})
 	path, err := writeReportFiles(dir, name, b.Bytes(), files)
 	if err != nil {
 		return err
 	}
-	a.say("report: %s\n", path)
+	a.say("report: %s and %s\n", path, htmlreport.Name(path))
 	return nil
 }
 

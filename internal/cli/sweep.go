@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
@@ -98,7 +100,8 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 		s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
 		run.thresholds = ts
 		res, err := s.Run(ctx, run.env())
-		return studyVerdict(errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport)), "sweep "+s.ID, res.Verdict)
+		return studyVerdict(errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport,
+			func(w io.Writer, runs []string) error { return htmlreport.Sweep(w, res, runs) })), "sweep "+s.ID, res.Verdict)
 	})
 }
 

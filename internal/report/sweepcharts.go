@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
@@ -32,13 +33,12 @@ type CurvePoint struct {
 // line per curve: achieved against target throughput with the ideal
 // diagonal (achieved = target) dashed ("sweep-throughput"), and p99
 // against target on a logarithmic scale ("sweep-p99"; left out when no
-// curve has a p99). Points are sorted by target. No curve, no charts;
-// the same curves always render to the same bytes.
-func SweepCharts(title string, curves []Curve) ([]Chart, error) {
-	if !slices.ContainsFunc(curves, func(c Curve) bool { return len(c.Points) > 0 }) {
-		return nil, nil
-	}
-	return curveCharts("sweep", title, curves, true)
+// curve has a p99), with the SLA on p99 dashed when slaMs is positive.
+// Points are sorted by target; each chart's legend stands right of its
+// plot. No curve, no charts; the same curves always render to the same
+// bytes.
+func SweepCharts(title string, curves []Curve, slaMs float64) ([]Chart, error) {
+	return curveCharts("sweep", title, curves, true, slaMs)
 }
 
 // OpCharts renders, for each operation type of the curves, the same two
@@ -71,7 +71,7 @@ func OpCharts(title string, curves []Curve) ([]Chart, error) {
 			}
 			per = append(per, Curve{Label: c.Label, Points: c.Ops[i].Points})
 		}
-		charts, err := curveCharts(name, title+" — "+name, per, false)
+		charts, err := curveCharts(name, title+" — "+name, per, false, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -87,12 +87,14 @@ func MixCharts(title string, c Curve) ([]Chart, error) {
 	if len(c.Ops) < 2 {
 		return nil, nil
 	}
-	return curveCharts("ops", title+" by operation type", c.Ops, false)
+	return curveCharts("ops", title+" by operation type", c.Ops, false, 0)
 }
 
 // curveCharts renders name-throughput (with the ideal diagonal when
-// ideal is set) and name-p99 for curves; none when no curve has a point.
-func curveCharts(name, title string, curves []Curve, ideal bool) ([]Chart, error) {
+// ideal is set) and name-p99 (with the SLA dashed when slaMs is
+// positive) for curves, each chart's legend right of its plot; none when
+// no curve has a point.
+func curveCharts(name, title string, curves []Curve, ideal bool, slaMs float64) ([]Chart, error) {
 	if !slices.ContainsFunc(curves, func(c Curve) bool { return len(c.Points) > 0 }) {
 		return nil, nil
 	}
@@ -100,11 +102,11 @@ func curveCharts(name, title string, curves []Curve, ideal bool) ([]Chart, error
 	for _, c := range []struct {
 		name string
 		p    *plot.Plot
-	}{{name + "-throughput", achievedPlot(title, curves, ideal)}, {name + "-p99", p99TargetPlot(title, curves)}} {
+	}{{name + "-throughput", achievedPlot(title, curves, ideal)}, {name + "-p99", p99TargetPlot(title, curves, slaMs)}} {
 		if c.p == nil {
 			continue
 		}
-		svg, err := render(&figure{width: chartWidth, height: chartHeight, draw: c.p.Draw})
+		svg, err := render(stack([]*plot.Plot{c.p}, []vg.Length{chartHeight}, chartWidth+legendExtra))
 		if err != nil {
 			return nil, fmt.Errorf("render %s chart: %w", c.name, err)
 		}
@@ -130,27 +132,37 @@ func achievedPlot(title string, curves []Curve, ideal bool) *plot.Plot {
 		addMarked(p, c.Label, curvePoints(c, func(pt CurvePoint) *float64 { return &pt.Achieved }), i)
 	}
 	p.X.Min, p.Y.Min = 0, 0
-	p.X.Max, p.Y.Max = math.Max(top, 1), math.Max(top*1.25, 1) // headroom for the legend
+	p.X.Max, p.Y.Max = math.Max(top, 1), math.Max(top*1.05, 1)
 	return p
 }
 
 // p99TargetPlot plots p99 against target throughput per curve on a log
 // scale, or returns nil when no point has a positive p99.
-func p99TargetPlot(title string, curves []Curve) *plot.Plot {
+func p99TargetPlot(title string, curves []Curve, slaMs float64) *plot.Plot {
 	p := targetPlot(title+": p99 latency vs target throughput", "p99 ms (log scale)")
 	plotted := false
+	top := 0.0
 	for i, c := range curves {
 		pts := positive(curvePoints(c, func(pt CurvePoint) *float64 { return pt.P99 }))
 		plotted = addMarked(p, c.Label, pts, i) || plotted
+		for _, pt := range c.Points {
+			top = math.Max(top, pt.Target)
+		}
 	}
 	if !plotted {
 		return nil
+	}
+	if slaMs > 0 {
+		addSeries(p, "SLA (p99)", []*plotter.XY{{X: 0, Y: slaMs}, {X: math.Max(top, 1), Y: slaMs}}, targetGrey, dashed)
 	}
 	p.X.Min = 0
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Y.Min = math.Pow(10, math.Floor(math.Log10(p.Y.Min)))
-	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max))+1) // headroom for the legend
+	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max)))
+	if p.Y.Max <= p.Y.Min {
+		p.Y.Max = p.Y.Min * 10
+	}
 	return p
 }
 
@@ -159,8 +171,8 @@ func targetPlot(title, yLabel string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = "target ops/s"
 	p.Y.Label.Text = yLabel
-	p.Legend.Top = true
-	p.Legend.Left = true
+	p.Title.Padding = vg.Points(titlePad)
+	p.X.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
 	return p
 }

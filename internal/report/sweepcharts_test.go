@@ -22,12 +22,15 @@ func studyCurves() []Curve {
 }
 
 func TestSweepChartsGolden(t *testing.T) {
-	charts, err := SweepCharts("ycsb-f", studyCurves())
+	charts, err := SweepCharts("ycsb-f", studyCurves(), 20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(charts) != 2 || charts[0].Name != "sweep-throughput" || charts[1].Name != "sweep-p99" {
 		t.Fatalf("got %d charts, want sweep-throughput and sweep-p99", len(charts))
+	}
+	if !bytes.Contains(charts[1].SVG, []byte(">SLA (p99)<")) {
+		t.Error("sweep-p99: got no SLA line in the legend, want one at 20 ms")
 	}
 	for _, c := range charts {
 		golden.Check(t, c.Name+".svg", c.SVG)
@@ -47,7 +50,7 @@ func TestSweepCharts(t *testing.T) {
 		{"no points", []Curve{{Label: "x"}}, nil, nil},
 		{"no curves", nil, nil, nil},
 	} {
-		charts, err := SweepCharts(tc.name, tc.curves)
+		charts, err := SweepCharts(tc.name, tc.curves, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -63,7 +66,7 @@ func TestSweepCharts(t *testing.T) {
 		if len(names) != len(tc.want) || (len(names) > 0 && names[0] != tc.want[0]) {
 			t.Errorf("%s: got charts %v, want %v", tc.name, names, tc.want)
 		}
-		again, _ := SweepCharts(tc.name, tc.curves)
+		again, _ := SweepCharts(tc.name, tc.curves, 0)
 		for i := range charts {
 			if !bytes.Equal(charts[i].SVG, again[i].SVG) {
 				t.Errorf("%s: %s renders differently twice", tc.name, charts[i].Name)

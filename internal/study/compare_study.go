@@ -110,7 +110,7 @@ func (c Comparison) WriteReport(out io.Writer) ([]File, error) {
 	if err := c.WriteTables(w, Markdown); err != nil {
 		return nil, err
 	}
-	charts, err := writeSweepCharts(w, c.ReportName(), labels+" ("+workload+")", c.Curves, true)
+	charts, err := writeSweepCharts(w, c.ReportName(), labels+" ("+workload+")", c.Curves, true, c.Criteria.SLA)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/report"
 )
@@ -104,7 +105,7 @@ func (r SweepResult) WriteReport(out io.Writer, runs []string) ([]File, error) {
 		return nil, err
 	}
 	curve := ChartCurve(cmp.Or(label, workload), r.Steps)
-	charts, err := writeSweepCharts(w, r.ReportName(), workload+" sweep "+s.ID, []report.Curve{curve}, false)
+	charts, err := writeSweepCharts(w, r.ReportName(), workload+" sweep "+s.ID, []report.Curve{curve}, false, s.Criteria.SLA)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +167,7 @@ func sweepCaption(chart string) string {
 	case "sweep-throughput":
 		return "*Achieved against target throughput; the dashed diagonal is every target met. Where a curve leaves the diagonal, that target saturated it.*"
 	case "sweep-p99":
-		return "*p99 latency (the highest over the operation types, log scale) against target throughput: how the tail grows as the load nears saturation.*"
+		return "*p99 latency (the highest over the operation types, log scale) against target throughput: how the tail grows as the load nears saturation; the dashed line is the SLA, when one was set.*"
 	case "ops-throughput":
 		return "*Each operation type's achieved rate against the sweep's target throughput: each runs at its share of the target until the sweep saturates.*"
 	case "ops-p99":
@@ -183,11 +184,12 @@ func sweepCaption(chart string) string {
 
 // writeSweepCharts renders the sweep charts of curves, named
 // charts/name-<chart>.svg, writes their Markdown links and captions, and
-// returns them: the whole sweep's two charts, then with perOp one pair per
-// operation type, a line per curve (a comparison), else for a single
-// curve one pair with a line per operation type.
-func writeSweepCharts(w *writer, name, title string, curves []report.Curve, perOp bool) ([]File, error) {
-	charts, err := report.SweepCharts(title, curves)
+// returns them: the whole sweep's two charts (the p99 chart with the SLA,
+// when positive), then with perOp one pair per operation type, a line per
+// curve (a comparison), else for a single curve one pair with a line per
+// operation type.
+func writeSweepCharts(w *writer, name, title string, curves []report.Curve, perOp bool, sla time.Duration) ([]File, error) {
+	charts, err := report.SweepCharts(title, curves, float64(sla)/float64(time.Millisecond))
 	if err != nil || len(charts) == 0 {
 		return nil, err
 	}
