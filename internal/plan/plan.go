@@ -27,6 +27,9 @@ type Run struct {
 	// own host (a monitoring API's normalized CPU).
 	OnHost    bool
 	HostCores int
+	// CPUFromHost says ServerCPU is the server's host's CPU (a node
+	// exporter, which has no per-process figures), not the process's.
+	CPUFromHost bool
 	// Completed and Failed count the run's operations.
 	Completed, Failed int64
 	// FailedThresholds are the run's thresholds that failed, each with
@@ -60,8 +63,11 @@ type Measured struct {
 	// ServerCPU is the median over the runs of the server's CPU as a
 	// percent of its own CPUs (100 is every CPU it may use busy); nil
 	// when a run lacks it, and NoServerCPU says why.
-	ServerCPU             *float64
-	NoServerCPU           string `json:",omitempty"`
+	ServerCPU   *float64
+	NoServerCPU string `json:",omitempty"`
+	// CPUFromHost says ServerCPU is the server host's CPU from its node
+	// exporter (no per-process figure), taken to be the server's alone.
+	CPUFromHost           bool `json:",omitempty"`
 	ErrorRate             float64
 	ThroughputPerCostUnit float64
 	// FailedThresholds are the thresholds that failed in any run, as
@@ -88,6 +94,7 @@ func Combine(c Candidate) (Measured, error) {
 		} else {
 			cpus = append(cpus, cpu)
 		}
+		m.CPUFromHost = m.CPUFromHost || r.CPUFromHost
 		done += r.Completed
 		failed += r.Failed
 		for _, t := range r.FailedThresholds {
@@ -126,7 +133,7 @@ func Combine(c Candidate) (Measured, error) {
 func ownCPU(r Run, cpus int) (float64, string) {
 	switch {
 	case r.ServerCPU == nil:
-		return 0, fmt.Sprintf("run %s has no server CPU figures (the tool reads a server's CPU only on the server's own host)", r.RunID)
+		return 0, fmt.Sprintf("run %s has no server CPU figures (the tool reads them from /proc for a server on its own host, from the Atlas API, or from the server host's node exporter with --host-metrics)", r.RunID)
 	case !r.OnHost:
 		return *r.ServerCPU, ""
 	case r.HostCores <= 0:
@@ -463,10 +470,15 @@ func (d Demand) model(base Measured) (*UserModel, error) {
 		m.Problem = "cannot calibrate the demand by server CPU: the baseline sustained no throughput"
 	default:
 		m.OpsPerUser = base.Throughput * d.Load / (*cpu / 100) / d.Users
+		var notes []string
 		if *cpu < d.Load*100 {
-			m.Note = fmt.Sprintf("the baseline's runs reached %s%% server CPU, below the %s calibrated at: its rate there is extrapolated in proportion",
-				num(*cpu), pct(d.Load))
+			notes = append(notes, fmt.Sprintf("the baseline's runs reached %s%% server CPU, below the %s calibrated at: its rate there is extrapolated in proportion",
+				num(*cpu), pct(d.Load)))
 		}
+		if base.CPUFromHost {
+			notes = append(notes, "the baseline's server CPU is its host's, from the host's node exporter (which has no per-process figures): the host is taken to run the server alone")
+		}
+		m.Note = strings.Join(notes, "; ")
 	}
 	return m, nil
 }

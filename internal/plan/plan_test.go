@@ -307,3 +307,45 @@ func TestCalibrateByCPU(t *testing.T) {
 		t.Errorf("the answer does not say it cannot calibrate:\n%s", b.String())
 	}
 }
+
+// TestServerCPUFromNodeExporter reads a remote server's CPU from its
+// host's CPU series when they came from the host's node exporter (which
+// has no per-process figures), and calibrates on it, saying so; a local
+// host CPU series without a process CPU does not stand in for it.
+func TestServerCPUFromNodeExporter(t *testing.T) {
+	pts := func(vs ...float64) []result.DataPoint {
+		var out []result.DataPoint
+		for _, v := range vs {
+			out = append(out, result.DataPoint{Value: result.F(v)})
+		}
+		return out
+	}
+	doc := func(source string) *result.Doc {
+		d := &result.Doc{RunID: "r1", Schedule: result.Schedule{AchievedRate: 4000}}
+		d.Metrics.Measurements = []result.Series{
+			{Name: result.CPUUser, Source: source, DataPoints: pts(50, 60)},
+			{Name: result.CPUKernel, Source: source, DataPoints: pts(10, 10)},
+		}
+		return d
+	}
+	r := RunOf(doc("node_exporter"))
+	if r.ServerCPU == nil || *r.ServerCPU != 65 || !r.CPUFromHost || r.OnHost {
+		t.Fatalf("node exporter: server CPU %v, from host %v, on the tool's host %v; want 65%%, true, false", r.ServerCPU, r.CPUFromHost, r.OnHost)
+	}
+	if r := RunOf(doc("local")); r.ServerCPU != nil {
+		t.Errorf("local host CPU without a process CPU: got server CPU %v, want missing", *r.ServerCPU)
+	}
+
+	p := seedPlan(t, nil)
+	p.Demand.By = ByCPU
+	for i := range p.Candidates[0].Runs {
+		p.Candidates[0].Runs[i].CPUFromHost = true
+	}
+	a, err := Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Users == nil || a.Users.Problem != "" || !strings.Contains(a.Users.Note, "host's node exporter") || a.OpsPerUser <= 0 {
+		t.Errorf("calibration on a remote host's CPU: %+v, ops/s per user %v; want it calibrated, with a note", a.Users, a.OpsPerUser)
+	}
+}

@@ -27,11 +27,32 @@ func RunOf(d *result.Doc) Run {
 	}
 	user := seriesMean(d.Metrics.Measurements, result.ProcessCPUUser)
 	kernel := seriesMean(d.Metrics.Measurements, result.ProcessCPUKernel)
+	if user == nil || kernel == nil {
+		// A remote host read through its node exporter has no
+		// per-process figures: its host CPU stands for the server's, the
+		// server's host being taken to run the server alone.
+		if remoteHostCPU(d.Metrics.Measurements) {
+			user = seriesMean(d.Metrics.Measurements, result.CPUUser)
+			kernel = seriesMean(d.Metrics.Measurements, result.CPUKernel)
+			r.CPUFromHost = true
+		}
+	}
 	if user != nil && kernel != nil {
 		cpu := *user + *kernel
 		r.ServerCPU = &cpu
 	}
 	return r
+}
+
+// remoteHostCPU reports whether the host CPU series came from the server's
+// host's node exporter.
+func remoteHostCPU(ss []result.Series) bool {
+	for _, s := range ss {
+		if s.Name == result.CPUUser {
+			return s.Source == "node_exporter"
+		}
+	}
+	return false
 }
 
 // seriesMean is the mean of a series' samples; nil when it has none.
