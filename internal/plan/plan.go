@@ -30,6 +30,9 @@ type Run struct {
 	// CPUFromHost says ServerCPU is the server's host's CPU (a node
 	// exporter, which has no per-process figures), not the process's.
 	CPUFromHost bool
+	// Limited is the run's diagnosis ("limited by: …"); empty when the
+	// document has none.
+	Limited string
 	// Completed and Failed count the run's operations.
 	Completed, Failed int64
 	// FailedThresholds are the run's thresholds that failed, each with
@@ -56,6 +59,9 @@ type Candidate struct {
 // the runs (with their range), latency comes from the exact merge of the
 // runs' histograms, never from averaged percentiles.
 type Measured struct {
+	// Limited are the runs' diagnoses, each once, in run order: what
+	// limited the candidate.
+	Limited                      []string `json:",omitempty"`
 	Repetitions                  int
 	Throughput                   float64
 	ThroughputMin, ThroughputMax float64
@@ -95,6 +101,9 @@ func Combine(c Candidate) (Measured, error) {
 			cpus = append(cpus, cpu)
 		}
 		m.CPUFromHost = m.CPUFromHost || r.CPUFromHost
+		if r.Limited != "" && !slices.Contains(m.Limited, r.Limited) {
+			m.Limited = append(m.Limited, r.Limited)
+		}
 		done += r.Completed
 		failed += r.Failed
 		for _, t := range r.FailedThresholds {

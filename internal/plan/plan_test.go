@@ -349,3 +349,29 @@ func TestServerCPUFromNodeExporter(t *testing.T) {
 		t.Errorf("calibration on a remote host's CPU: %+v, ops/s per user %v; want it calibrated, with a note", a.Users, a.OpsPerUser)
 	}
 }
+
+// TestWhatLimitedEachCandidate says each candidate's runs' diagnoses once
+// each, and that a candidate whose runs have none was not diagnosed.
+func TestWhatLimitedEachCandidate(t *testing.T) {
+	p := seedPlan(t, nil)
+	for i := range p.Candidates[0].Runs {
+		p.Candidates[0].Runs[i].Limited = "limited by: server CPU, 0.97 of 1 core (97%)"
+	}
+	p.Candidates[0].Runs[0].Limited = "limited by: disk throughput, 212 of 225 MB/s (94%)"
+	a, err := Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := Write(&b, a, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"base: limited by: disk throughput, 212 of 225 MB/s (94%) | limited by: server CPU, 0.97 of 1 core (97%)\n",
+		"a: not diagnosed",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the answer lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -26,6 +26,7 @@ func Write(w io.Writer, a Answer, md bool) error {
 		return err
 	}
 	WriteRatioLines(w, a, md)
+	WriteLimits(w, a, md)
 	if line := UserModelLine(a); line != "" {
 		fmt.Fprintf(w, "\n%s\n", line)
 	}
@@ -36,6 +37,27 @@ func Write(w io.Writer, a Answer, md bool) error {
 	fmt.Fprintln(w)
 	WriteVerdicts(w, a, md)
 	return nil
+}
+
+// WriteLimits says what limited each candidate's runs (their diagnosis),
+// a line per candidate; "not diagnosed" for runs stored without one.
+func WriteLimits(w io.Writer, a Answer, md bool) {
+	if md {
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintf(w, "\nwhat limited each candidate:\n")
+	}
+	for _, as := range a.Assessments {
+		why := "not diagnosed (its runs were stored without a diagnosis)"
+		if len(as.Limited) > 0 {
+			why = strings.Join(as.Limited, " | ")
+		}
+		if md {
+			fmt.Fprintf(w, "- %s: %s\n", as.Name, why)
+		} else {
+			fmt.Fprintf(w, "  %s: %s\n", as.Name, why)
+		}
+	}
 }
 
 // WriteRatios renders one row per candidate other than the baseline: its

@@ -19,6 +19,9 @@ func RunOf(d *result.Doc) Run {
 	if d.Target.SameHost {
 		r.OnHost, r.HostCores = true, d.Generator.Cores
 	}
+	if d.Diagnosis != nil {
+		r.Limited = d.Diagnosis.Line
+	}
 	for _, op := range d.Ops {
 		r.Ops[op.Name] = op.Latency
 		done, failed := op.Whole()

@@ -200,6 +200,8 @@ func WritePlanReport(w io.Writer, pl *spec.Plan, ans plan.Answer) ([]PlanChart, 
 	}
 	b.WriteString("\n")
 	plan.WriteRatioLines(&b, ans, true)
+	b.WriteString("\n## What limited each candidate\n")
+	plan.WriteLimits(&b, ans, true)
 	b.WriteString("\n## Stages\n\n")
 	if err := plan.WriteStages(&b, ans, true); err != nil {
 		return nil, err
