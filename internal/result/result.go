@@ -47,6 +47,9 @@ type Doc struct {
 	Client    Client     `bson:"client" json:"client"`
 	Target    Target     `bson:"target" json:"target"`
 	Generator Generator  `bson:"generator" json:"generator"`
+	// Group is set on the results of a run group: each client's own, and
+	// the group's merged one.
+	Group *Group `bson:"group,omitempty" json:"group,omitempty"`
 }
 
 // Ordered is a document whose key order is significant (an _id).
