@@ -27,6 +27,7 @@ type runFlags struct {
 	pacing    string // hidden: how open-loop workers wait (bench/pacing.sh)
 	ycsb      ycsbFlags
 	atlas     atlasFlags
+	group     groupFlags
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -99,6 +100,7 @@ still stores what was measured, marked partial.`,
 	_ = cmd.Flags().MarkHidden("pacing")
 	rf.ycsb.add(cmd.Flags())
 	rf.atlas.add(cmd.Flags())
+	rf.group.add(cmd.Flags())
 	return cmd
 }
 
@@ -171,6 +173,10 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 			return err
 		}
 	}
+	share, err := groupFlagsOf(&rf.group, sc.ResultsFile)
+	if err != nil {
+		return err
+	}
 	src, err := rf.atlas.source(ctx)
 	if err != nil {
 		return err
@@ -180,6 +186,15 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 		return err
 	}
 	defer closeStore()
+	gc, err := a.joinGroup(ctx, &rf.group, share, st, groupScenario(sc), "")
+	if err != nil {
+		return err
+	}
+	var g runner.Group
+	if gc != nil {
+		g = gc
+		defer gc.Leave()
+	}
 	t.URI = rf.ycsb.withOptions(t.URI)
 	t.Atlas = src
 	p := newProgress(a.stderr, sc)
@@ -188,13 +203,14 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	}
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnInterval: p.interval, Pacing: pacing,
+		OnConnected: announce, OnSetup: p.setup, OnInterval: p.interval, Pacing: pacing, Group: g,
 	})
 	p.done()
 	if err != nil {
 		return err
 	}
-	return a.finish(d, st, rf)
+	ferr := a.finish(d, st, rf)
+	return errors.Join(ferr, a.finishGroup(ctx, gc, d))
 }
 
 // finish stores the result, then shows it and writes the report. A result

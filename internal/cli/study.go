@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/group"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -31,6 +33,10 @@ type studyRun struct {
 	noted     map[string]bool
 	reports   []string
 	docs      []result.Doc // the runs kept, for --json
+	// group, share and joined make the runs a run group's (groupflags.go).
+	group  *groupFlags
+	share  engine.Share
+	joined *group.Client
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -45,12 +51,20 @@ func (s *studyRun) env() study.Env {
 // measure runs one scenario with a live progress line; variant holds the
 // values that identify the run within the study.
 func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error) {
+	g, err := s.groupFor(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
 	p := newProgress(s.app.stderr, sc)
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: s.registry, Target: s.target, ToolVersion: Version,
-		Variant: variant, OnSetup: p.setup, OnInterval: p.interval,
+		Variant: variant, OnSetup: p.setup, OnInterval: p.interval, Group: g,
 	})
 	p.done()
+	if err != nil && s.joined != nil {
+		s.joined.Leave()
+		s.joined = nil
+	}
 	return d, err
 }
 
@@ -59,6 +73,9 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant resul
 // is a warning, never the loss of the stored run.
 func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 	if err := s.app.save(ctx, s.store, d); err != nil {
+		return err
+	}
+	if err := s.keptInGroup(ctx, d); err != nil {
 		return err
 	}
 	if s.json {

@@ -44,7 +44,7 @@ func clientDoc(t *testing.T, i, n int, mean time.Duration) (result.Doc, *hist.H)
 	}
 	for k := range 2 {
 		d.Intervals = append(d.Intervals, result.Interval{Start: t0.Add(time.Duration(k) * time.Second), Seconds: 1,
-			Ops: []result.OpStats{{Name: "read", Count: ivh[k].TotalCount(), Latency: sum(ivh[k]), Service: sum(ivh[k])}},
+			Ops:       []result.OpStats{{Name: "read", Count: ivh[k].TotalCount(), Latency: sum(ivh[k]), Service: sum(ivh[k])}},
 			ClientCPU: result.F(25)})
 	}
 	return d, all
