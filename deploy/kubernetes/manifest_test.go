@@ -180,7 +180,7 @@ func TestStaticBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_INTERP || p.Type == elf.PT_DYNAMIC {
 			t.Errorf("the binary has a %v program header: it is dynamically linked", p.Type)
