@@ -208,7 +208,7 @@ func TestGroupLoadSlicesKeys(t *testing.T) {
 	var cs []*client
 	for i := range clients {
 		cs = append(cs, startClient(t, "load", "--uri", uri, "--database", db, "--workload", "ycsb-a",
-			"-p", fmt.Sprintf("recordcount=%d", clients*k), "-p", "batchSize=100", "-p", "loaders=3", "-p", "fieldcount=2", "-p", "fieldlength=20",
+			"-p", fmt.Sprintf("recordcount=%d", clients*k), "-p", "batchSize=100", "-p", "loaders=3", "-p", "fieldcount=2", "-p", "fieldlength=20", "--report-dir", "",
 			"--clients", fmt.Sprint(clients), "--client-index", fmt.Sprint(i), "--group", id))
 	}
 	for _, c := range cs {
