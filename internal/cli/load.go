@@ -15,7 +15,8 @@ import (
 type loadFlags struct {
 	workload string
 	studyFlags
-	ycsb ycsbFlags
+	ycsb  ycsbFlags
+	group groupFlags
 }
 
 func (a *app) loadCmd() *cobra.Command {
@@ -50,6 +51,7 @@ before its measured run phase.`,
 		reportDir: "directory for the run's report (empty: none)", json: "print the stored result document as JSON instead of the summary line"})
 	f.ycsb.add(fl)
 	a.statusFlag(fl)
+	f.group.add(fl)
 	return cmd
 }
 
@@ -57,10 +59,15 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 	if f.workload == "" {
 		return usage(errors.New("--workload: required, one of ycsb-a … ycsb-f"))
 	}
+	share, err := groupFlagsOf(&f.group, f.file)
+	if err != nil {
+		return err
+	}
 	l := study.Load{Workload: f.workload, Params: f.params, Database: f.database, Label: f.label}
 	check := func(env study.Env) error { _, err := l.Scenario(env.Registry); return err }
 	return a.runOn(ctx, f.studyFlags, builtin.YCSBLoads(), check, func(s *studyRun) error {
 		l.URI = s.target.URI
+		s.studyGroup(&f.group, share)
 		if err := check(s.env()); err != nil {
 			return usage(err)
 		}

@@ -29,6 +29,7 @@ type runFlags struct {
 	atlas      atlasFlags
 	thresholds thresholdFlags
 	limits     limitFlags
+	group      groupFlags
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -112,6 +113,7 @@ still stores what was measured, marked partial.`,
 	a.statusFlag(cmd.Flags())
 	rf.thresholds.add(cmd.Flags(), true)
 	rf.limits.add(cmd.Flags())
+	rf.group.add(cmd.Flags())
 	return cmd
 }
 
@@ -188,6 +190,10 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	if err != nil {
 		return err
 	}
+	share, err := groupFlagsOf(&rf.group, sc.ResultsFile)
+	if err != nil {
+		return err
+	}
 	src, err := rf.atlas.source(ctx)
 	if err != nil {
 		return err
@@ -197,17 +203,26 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 		return err
 	}
 	defer closeStore()
+	gc, err := a.joinGroup(ctx, &rf.group, share, st, groupScenario(sc), "")
+	if err != nil {
+		return err
+	}
+	var g runner.Group
+	if gc != nil {
+		g = gc
+		defer gc.Leave()
+	}
 	t.URI = rf.ycsb.withOptions(t.URI)
 	t.Atlas, t.Limits = src, limits
 	p := newProgress(a.stderr, a.term, a.statusInterval, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)
 	}
-	ctx, watch, cancel := abortOn(ctx, sc, rf.thresholds.abort)
+	rctx, watch, cancel := abortOn(ctx, sc, rf.thresholds.abort)
 	defer cancel()
-	d, err := runner.Run(ctx, runner.Options{
+	d, err := runner.Run(rctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(p.interval), Pacing: pacing,
+		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(p.interval), Pacing: pacing, Group: g,
 	})
 	p.done()
 	if err != nil {
@@ -215,7 +230,8 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	}
 	watch.mark(d)
 	judge(d, sc.Thresholds)
-	return watch.outcome(a.finish(d, st, rf), d)
+	ferr := watch.outcome(a.finish(d, st, rf), d)
+	return errors.Join(ferr, a.finishGroup(ctx, gc, d))
 }
 
 // finish stores the result, then shows it and writes the report. A result

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/group"
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
@@ -43,6 +45,10 @@ type studyRun struct {
 	thresholds   []threshold.Threshold
 	runs, failed int
 	limits       diagnosis.Limits // stated ceilings (--disk-limit, --link) every run is diagnosed against
+	// group, share and joined make the runs a run group's (groupflags.go).
+	group  *groupFlags
+	share  engine.Share
+	joined *group.Client
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -63,15 +69,23 @@ func (s *studyRun) step(info study.StepInfo) {
 // terminal, status lines); variant holds the values that identify the
 // run within the study.
 func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error) {
+	g, err := s.groupFor(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
 	p := newProgress(s.app.stderr, s.app.term, s.app.statusInterval, sc)
 	t := s.target
 	t.Limits = s.limits
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: s.registry, Target: t, ToolVersion: Version,
-		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval,
+		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval, Group: g,
 	})
 	p.done()
 	s.judge(d, sc)
+	if err != nil && s.joined != nil {
+		s.joined.Leave()
+		s.joined = nil
+	}
 	return d, err
 }
 
@@ -80,6 +94,9 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant resul
 // is a warning, never the loss of the stored run.
 func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 	if err := s.app.save(ctx, s.store, d); err != nil {
+		return err
+	}
+	if err := s.keptInGroup(ctx, d); err != nil {
 		return err
 	}
 	if s.json {

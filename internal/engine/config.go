@@ -82,6 +82,16 @@ type Config struct {
 	// snapshots that must be taken at the boundary itself (the workload's
 	// counters, the host's CPU). It must be quick: no network, no waiting.
 	AtPhase func(Phase, time.Time)
+	// Share makes the run one client's part of a run group: Workers,
+	// Count and the Pacer's schedule are the group's, and the run does
+	// this client's part of them (see Share).
+	Share Share
+	// StartAt, when set, is the wall-clock instant the run (its warm-up)
+	// starts, chosen by a run group so its clients' schedules and
+	// intervals line up; Run waits for it once the tasks are built. An
+	// instant already past starts the schedule in the past: its slots are
+	// then late or dropped and counted, as any other.
+	StartAt time.Time
 }
 
 func (c *Config) withDefaults() Config {
@@ -107,6 +117,14 @@ func (c *Config) withDefaults() Config {
 	if out.Classify == nil {
 		out.Classify = func(error) Class { return Other }
 	}
+	if out.Share.Grouped() {
+		out.Workers = int(out.Share.Part(int64(out.Workers)))
+		if out.Pacer == nil {
+			out.Count = out.Share.Part(out.Count)
+		} else {
+			out.Pacer = newSharePacer(out.Pacer, out.Share)
+		}
+	}
 	return out
 }
 
@@ -123,6 +141,16 @@ func (c *Config) validate() error {
 	}
 	if c.Warmup < 0 || c.Duration < 0 || c.Count < 0 {
 		errs = append(errs, errors.New("warm-up, duration and count must not be negative"))
+	}
+	if err := c.Share.Check(); err != nil {
+		errs = append(errs, err)
+	} else if c.Share.Grouped() {
+		if c.Workers < c.Share.Clients {
+			errs = append(errs, fmt.Errorf("workers: got %d for %d clients, want at least one per client", c.Workers, c.Share.Clients))
+		}
+		if c.Pacer == nil && c.Count > 0 && c.Count < int64(c.Share.Clients) {
+			errs = append(errs, fmt.Errorf("count: got %d for %d clients, want at least one operation per client", c.Count, c.Share.Clients))
+		}
 	}
 	if _, ok := pacings[c.Pacing]; !ok && c.Pacing != "" {
 		errs = append(errs, fmt.Errorf("pacing: got %q, want one of %s", c.Pacing, pacingNames()))

@@ -43,9 +43,31 @@ func Run(ctx context.Context, cfg Config, newTask NewTask) (*Result, error) {
 		return nil, err
 	}
 	e.start = time.Now()
+	if !e.cfg.StartAt.IsZero() {
+		if err := waitForStart(ctx, e.cfg.StartAt); err != nil {
+			return nil, fmt.Errorf("waiting for the group's start: %w", err)
+		}
+		e.start = e.cfg.StartAt
+	}
 	e.warmEnd = e.start.Add(e.cfg.Warmup)
 	e.sched = e.newSchedule()
 	return e.run(ctx, tasks)
+}
+
+// waitForStart returns at t, or with ctx's error when it is cancelled first.
+func waitForStart(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
+	if d <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {

@@ -57,7 +57,9 @@ func newOpenSchedule(cfg *Config, start time.Time) *openSchedule {
 		s.end = cfg.Warmup + cfg.Duration
 		s.last = firstAtOrAfter(s.pacer, s.first, s.end)
 	}
-	if cfg.Count > 0 && s.first <= math.MaxInt64-cfg.Count {
+	if sp, ok := s.pacer.(*sharePacer); ok && cfg.Count > 0 {
+		s.last = min(s.last, sp.shareEnd(cfg.Warmup, cfg.Count))
+	} else if cfg.Count > 0 && s.first <= math.MaxInt64-cfg.Count {
 		s.last = min(s.last, s.first+cfg.Count)
 	}
 	return s

@@ -54,6 +54,9 @@ type Doc struct {
 	// Diagnosis says what limited the run; absent on documents stored
 	// before it was computed.
 	Diagnosis *Diagnosis `bson:"diagnosis,omitempty" json:"diagnosis,omitempty"`
+	// Group is set on the results of a run group: each client's own, and
+	// the group's merged one.
+	Group *Group `bson:"group,omitempty" json:"group,omitempty"`
 }
 
 // ThresholdVerdict is one threshold judged on a run: the expression as

@@ -31,6 +31,11 @@ type Variant struct {
 	// Phase is "load" for a measured YCSB load phase.
 	Phase *string
 
+	// A run group's id, and in a client's own result its index: each
+	// client's result and the group's merged one are rows of their own.
+	Group       *string
+	ClientIndex *int
+
 	// The Performance Tables' variant fields (catalog tests).
 	DocSizeKB         *float64
 	TotalDocsToInsert *int64
@@ -88,6 +93,8 @@ func (v Variant) Fields() map[string]any {
 	put(m, "plan", v.Plan)
 	put(m, "candidate", v.Candidate)
 	put(m, "phase", v.Phase)
+	put(m, "group", v.Group)
+	put(m, "clientIndex", v.ClientIndex)
 	put(m, "docSizeKB", v.DocSizeKB)
 	put(m, "totalDocsToInsert", v.TotalDocsToInsert)
 	put(m, "writeBatchSize", v.WriteBatchSize)
@@ -195,6 +202,7 @@ func VariantOf(d *Doc) Variant {
 		Repetition: intAt(m, "repetition"), Stage: stringAt(m, "stage"), Mode: stringAt(m, "mode"),
 		Calibration: stringAt(m, "calibration"), CalibrationStep: intAt(m, "calibrationStep"),
 		Plan: stringAt(m, "plan"), Candidate: stringAt(m, "candidate"), Phase: stringAt(m, "phase"),
+		Group: stringAt(m, "group"), ClientIndex: intAt(m, "clientIndex"),
 		DocSizeKB: floatAt(m, "docSizeKB"), TotalDocsToInsert: int64At(m, "totalDocsToInsert"),
 		WriteBatchSize: intAt(m, "writeBatchSize"), IDType: stringAt(m, "idType"),
 		NSecondaryIndexes: intAt(m, "nSecondaryIndexes"), NumberOfThreads: intAt(m, "numberOfThreads"),

@@ -73,6 +73,22 @@ type Options struct {
 	// Pacing is how open-loop workers wait for their slots (empty: the
 	// engine's default); bench/pacing.sh compares them.
 	Pacing engine.Pacing
+	// Group, when set, makes the run one client of a run group.
+	Group Group
+}
+
+// A Group makes a run one client of a run group: the client does its
+// Part of the load; a client other than the Lead waits before preparing
+// until the lead has prepared the data, and attaches to it; every client
+// waits at the group's barrier (Ready) for the instant its warm-up starts.
+type Group interface {
+	Part() engine.Share
+	Lead() bool
+	BeforePrepare(ctx context.Context) error
+	Prepared(ctx context.Context) error
+	Ready(ctx context.Context, warmup time.Duration) (time.Time, error)
+	// Info is the result's group section, with the group's target rate.
+	Info(targetRate float64) *result.Group
 }
 
 // Run executes the scenario and returns its result document. When ctx is
@@ -83,6 +99,11 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	w, err := o.Registry.Get(sc.Workload)
 	if err != nil {
 		return nil, err
+	}
+	if o.Group != nil {
+		// each client's result is a row of its own, and the group's merged one another
+		info := o.Group.Info(0)
+		o.Variant.Group, o.Variant.ClientIndex = &info.ID, info.ClientIndex
 	}
 	client, err := Connect(ctx, o.Target.URI, sc.Threads+4)
 	if err != nil {
@@ -98,6 +119,15 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	}
 	env := workload.Env{DB: client.Database(sc.Database), URI: o.Target.URI, Seed: sc.Seed, Progress: o.OnSetup,
 		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
+	if g := o.Group; g != nil {
+		if err := workload.CheckGroup(w, sc.Params); err != nil {
+			return nil, err
+		}
+		env.Share, env.Follower = g.Part(), !g.Lead()
+		if err := g.BeforePrepare(ctx); err != nil {
+			return nil, interrupted(ctx, "waiting for the group's lead", err)
+		}
+	}
 	prepared, err := prepare(ctx, w, env, sc.Params)
 	if err != nil {
 		return nil, interrupted(ctx, "setup", err)
@@ -108,6 +138,14 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	}
 	o.Target = locate(ctx, client, o.Target)
 	r := &run{opts: o, client: client, fp: fp, ops: w.Ops(sc.Params), settings: settings, warnings: prepared.Decided.Warnings}
+	if g := o.Group; g != nil {
+		if err := g.Prepared(ctx); err != nil {
+			return nil, err
+		}
+		if r.startAt, err = g.Ready(ctx, time.Duration(sc.Warmup)); err != nil {
+			return nil, interrupted(ctx, "waiting for the group", err)
+		}
+	}
 	return r.measure(ctx, prepared.Tasks)
 }
 
@@ -146,7 +184,9 @@ type run struct {
 	sampler *telemetry.Sampler
 	// base holds the workload's counts at the measured phase's start.
 	base result.Counts
-	errs []error
+	// startAt is the run group's start instant (zero: not in a group).
+	startAt time.Time
+	errs    []error
 }
 
 func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, error) {
@@ -163,8 +203,10 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	if r.opts.OnStart != nil {
 		r.opts.OnStart(time.Duration(sc.Warmup))
 	}
-	res, err := engine.Run(ctx, r.engineConfig(), func(worker int) (engine.Task, error) {
-		t, err := tasks.NewTask(worker)
+	cfg := r.engineConfig()
+	offset := cfg.Share.First(int64(sc.Threads)) // a group client's workers are the group's from here
+	res, err := engine.Run(ctx, cfg, func(worker int) (engine.Task, error) {
+		t, err := tasks.NewTask(worker + int(offset))
 		if err == nil { // a failed task may be a typed nil: nothing to close
 			r.tasks = append(r.tasks, t) // the engine builds tasks one at a time
 		}
@@ -226,7 +268,10 @@ func (r *run) engineConfig() engine.Config {
 		Warmup: time.Duration(sc.Warmup), Duration: time.Duration(sc.Duration), Count: sc.Ops,
 		Interval: time.Duration(sc.Interval), DropAfter: time.Duration(sc.MaxLag),
 		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
-		Pacing: r.opts.Pacing,
+		Pacing: r.opts.Pacing, StartAt: r.startAt,
+	}
+	if g := r.opts.Group; g != nil {
+		cfg.Share = g.Part()
 	}
 	switch {
 	case len(sc.Stages) > 0:

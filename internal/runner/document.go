@@ -43,6 +43,12 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 		Generator: generator(r.opts.ToolVersion),
 	}
 	d.ID = ID(sc, r.opts.Variant)
+	if g := r.opts.Group; g != nil {
+		d.Group = g.Info(float64(sc.Rate))
+		if sc.Rate > 0 {
+			d.Schedule.TargetRate = result.F(float64(sc.Rate) / float64(g.Part().Clients)) // this client's share
+		}
+	}
 	d.Ops = r.opStats(res.Ops, phase)
 	d.Intervals = intervals(res, samples)
 	return d

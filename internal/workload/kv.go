@@ -55,10 +55,19 @@ func (KV) Params() []spec.ParamSpec {
 // Ops names the kv operation types.
 func (KV) Ops(spec.Params) []string { return []string{"read", "update"} }
 
+// GroupReady: a group's lead preloads the records; every client reads and
+// updates keys drawn uniformly over all of them (as one client's workers
+// do, each from its own seeded stream), so the group's keys are one
+// client's.
+func (KV) GroupReady(spec.Params) error { return nil }
+
 // Prepare drops the kv collection and preloads records documents in
 // parallel batches, and decides the client of the operations (parameter
 // client). The workers share nothing but the client choice.
 func (w KV) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) {
+	if env.Follower {
+		return clientRun(env, p, w.Name(), w.newTask), nil
+	}
 	if err := w.setup(ctx, env, p); err != nil {
 		return Run{}, err
 	}

@@ -100,6 +100,10 @@ func (Ledger) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error) 
 	}, nil
 }
 
+// GroupReady: a group's lead loads the accounts; every client transfers
+// between accounts drawn over all of them, as one client's workers do.
+func (Ledger) GroupReady(spec.Params) error { return nil }
+
 // ledgerSettings are the ledger's effective settings.
 type ledgerSettings struct {
 	// ReadConcern is what the transactions send ("default": none).
@@ -131,6 +135,9 @@ func loadLedger(ctx context.Context, env Env, p spec.Params) error {
 	}
 	if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
 		return fmt.Errorf("read ledger shape: %w", err)
+	}
+	if env.Follower {
+		return errors.New("the ledger's accounts are not loaded in the shape this run asks for: the group's lead loads them, and every client must be given the same parameters")
 	}
 	for _, c := range []string{ledgerMeta, AccountsCollection, EntriesCollection, SummaryCollection} {
 		if err := ResetCollection(ctx, env.DB, c); err != nil {

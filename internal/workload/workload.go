@@ -29,6 +29,30 @@ type Env struct {
 	// server that reports its own cache overrides it.
 	CacheSize       int64
 	CacheSizeSource string
+	// Share is this client's part of a run group (the zero Share: the
+	// whole run), for workloads that slice their keys between clients.
+	Share engine.Share
+	// Follower says the group's lead prepared the data already: the
+	// workload attaches to it instead of resetting or loading it.
+	Follower bool
+}
+
+// A Grouped workload can run as one client of a run group: its Prepare
+// honours Env.Share and Env.Follower, so the group's clients together do
+// what one client would. GroupReady says why the parameters cannot be
+// shared between clients, or nil.
+type Grouped interface {
+	GroupReady(p spec.Params) error
+}
+
+// CheckGroup reports whether w with parameters p can run as one client of
+// a run group.
+func CheckGroup(w Workload, p spec.Params) error {
+	g, ok := w.(Grouped)
+	if !ok {
+		return fmt.Errorf("workload %s cannot run as a group of clients (it has no key slices to share); groups run kv, ledger and the YCSB workloads and their loads", w.Name())
+	}
+	return g.GroupReady(p)
 }
 
 // ReportProgress reports a long setup's progress, when the caller asked

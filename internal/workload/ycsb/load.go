@@ -73,13 +73,32 @@ func (w Load) Prepare(ctx context.Context, env workload.Env, p spec.Params) (wor
 	if err != nil {
 		return workload.Run{}, err
 	}
-	if err := workload.ResetCollection(ctx, env.DB, wl.P.Table); err != nil {
-		return workload.Run{}, err
+	if !env.Follower {
+		if err := workload.ResetCollection(ctx, env.DB, wl.P.Table); err != nil {
+			return workload.Run{}, err
+		}
 	}
 	c := chooseClient(env.URI, p.String("client"))
-	start, total := wl.P.InsertRange()
+	start, total := shareRange(wl.P, p.Int("batchSize"), env.Share)
 	r := &loadRun{env: env, client: c, wl: wl, start: start, total: total, batch: p.Int("batchSize")}
 	return workload.Run{Decided: c.decided(false), Tasks: r}, nil
+}
+
+// GroupReady: the clients of a group split the insert range.
+func (Load) GroupReady(spec.Params) error { return nil }
+
+// shareRange is the part of the insert range a group's client loads: a
+// contiguous run of the whole range's batches (engine.Share's part of
+// them, as the engine splits the operation count), so the clients load
+// every record once, in the batches one client would have inserted.
+func shareRange(props core.Properties, batch int64, s engine.Share) (start, count int64) {
+	start, total := props.InsertRange()
+	if !s.Grouped() {
+		return start, total
+	}
+	batches := batchCount(total, batch)
+	lo, hi := s.First(batches)*batch, (s.First(batches)+s.Part(batches))*batch
+	return start + lo, min(total, hi) - min(total, lo)
 }
 
 // loadRun is a prepared load: the state its loaders share.

@@ -191,6 +191,21 @@ func (w Workload) Properties(p spec.Params) (core.Properties, error) {
 	return core.FromParams(w.Preset, p)
 }
 
+// GroupReady: a group's lead loads the records and every client runs its
+// operations over all of them. Run-phase inserts are refused: each
+// client's insert key sequence would start at recordcount, so the
+// clients' inserts would collide.
+func (w Workload) GroupReady(p spec.Params) error {
+	props, err := w.Properties(p)
+	if err != nil {
+		return err
+	}
+	if props.InsertProportion > 0 {
+		return fmt.Errorf("%s: insertproportion %g: a group of clients cannot share YCSB's run-phase insert key sequence; set -p insertproportion=0 or run one client", w.Name(), props.InsertProportion)
+	}
+	return nil
+}
+
 // Ops names the operation types as YCSB reports them.
 func (Workload) Ops(spec.Params) []string { return ops }
 
@@ -218,7 +233,7 @@ func (w Workload) Prepare(ctx context.Context, env workload.Env, p spec.Params) 
 	c := chooseClient(env.URI, p.String("client"))
 	r := workload.Run{Decided: c.decided(false), Tasks: &run{env: env, wl: wl, client: c, parts: p.Bool(measureRWParts)}}
 	_, count := wl.P.InsertRange()
-	if !p.Bool("load") {
+	if !p.Bool("load") || env.Follower {
 		if err := checkLoaded(ctx, env, wl.P.Table, count); err != nil {
 			return workload.Run{}, err
 		}
