@@ -23,6 +23,7 @@ type planFlags struct {
 	runs              int
 	reportDir         string
 	store             storeFlags
+	metricsAddr       string
 }
 
 func (a *app) planCmd() *cobra.Command {
@@ -58,6 +59,7 @@ unit, the baseline marked. See suites/plan-local.yaml.`,
 	fl.IntVar(&f.runs, "runs", 0, "runs per candidate in this invocation (default: the plan's runs)")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the plan report, its charts and the runs' reports")
 	f.store.add(cmd)
+	metricsFlag(fl, &f.metricsAddr)
 	a.statusFlag(fl)
 	return cmd
 }
@@ -87,7 +89,14 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	}
 	var runErr error
 	if !f.fromResults {
-		runErr = p.Measure(ctx, newStudy(a, runner.Target{}, st, f.reportDir).targetEnv(0))
+		lm, stopMetrics, err := a.startMetrics(ctx, f.metricsAddr)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+		s := newStudy(a, runner.Target{}, st, f.reportDir)
+		s.metrics = lm
+		runErr = p.Measure(ctx, s.targetEnv(0))
 		if errors.Is(runErr, errInterrupted) {
 			return runErr
 		}

@@ -25,6 +25,7 @@ type runFlags struct {
 	reportDir string
 	noReport  bool
 	pacing    string // hidden: how open-loop workers wait (bench/pacing.sh)
+	metrics   string // --metrics-addr
 	ycsb      ycsbFlags
 	atlas     atlasFlags
 }
@@ -100,6 +101,7 @@ still stores what was measured, marked partial.`,
 	_ = cmd.Flags().MarkHidden("pacing")
 	rf.ycsb.add(cmd.Flags())
 	rf.atlas.add(cmd.Flags())
+	metricsFlag(cmd.Flags(), &rf.metrics)
 	a.statusFlag(cmd.Flags())
 	return cmd
 }
@@ -177,6 +179,11 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	if err != nil {
 		return err
 	}
+	lm, stopMetrics, err := a.startMetrics(ctx, rf.metrics)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	t, st, closeStore, err := a.targetAndStore(ctx, sc.URI, sc.ResultsURI, sc.ResultsFile)
 	if err != nil {
 		return err
@@ -188,10 +195,12 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)
 	}
+	runID, published, ended := lm.begin(sc, result.Variant{})
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval, Pacing: pacing,
+		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: both(p.interval, published), Pacing: pacing, RunID: runID,
 	})
+	ended()
 	p.done()
 	if err != nil {
 		return err

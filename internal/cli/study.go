@@ -33,6 +33,7 @@ type studyRun struct {
 	noted     map[string]bool
 	reports   []string
 	docs      []result.Doc // the runs kept, for --json
+	metrics   *liveMetrics // --metrics-addr; nil: none
 	clock     stepClock    // when the study began, for its estimate of the time left
 }
 
@@ -55,10 +56,12 @@ func (s *studyRun) step(info study.StepInfo) {
 // run within the study.
 func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error) {
 	p := newProgress(s.app.stderr, s.app.term, s.app.statusInterval, sc)
+	runID, published, ended := s.metrics.begin(sc, variant)
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: s.registry, Target: s.target, ToolVersion: Version,
-		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval,
+		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: both(p.interval, published), RunID: runID,
 	})
+	ended()
 	p.done()
 	return d, err
 }

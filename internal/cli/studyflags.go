@@ -23,6 +23,7 @@ type studyFlags struct {
 	reportDir                              string
 	uriOptions                             []ycsbprops.Option // added to the target's URI (-P)
 	json                                   bool
+	metricsAddr                            string
 }
 
 // studyHelp is what a command's shared flags say that differs between
@@ -59,6 +60,7 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	if h.json != "" {
 		fl.BoolVar(&f.json, "json", false, h.json)
 	}
+	metricsFlag(fl, &f.metricsAddr)
 }
 
 // runOn runs a study of the workloads of reg on the one target the flags
@@ -78,6 +80,11 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	if err != nil {
 		return err
 	}
+	lm, stopMetrics, err := a.startMetrics(ctx, f.metricsAddr)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
 	if err != nil {
 		return err
@@ -86,7 +93,7 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	t.URI = ycsbprops.WithOptions(t.URI, f.uriOptions)
 	t.HostMetrics, t.HostDevice, t.Atlas = f.hostMetrics, f.hostDevice, src
 	s := newStudy(a, t, st, f.reportDir)
-	s.registry, s.json = reg, f.json
+	s.registry, s.json, s.metrics = reg, f.json, lm
 	return run(s)
 }
 

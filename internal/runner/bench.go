@@ -69,6 +69,10 @@ type Options struct {
 	// Pacing is how open-loop workers wait for their slots (empty: the
 	// engine's default); bench/pacing.sh compares them.
 	Pacing engine.Pacing
+	// RunID is the run's id, when the caller names the run before it
+	// starts (its live metrics carry it); empty: NewRunID of the measured
+	// phase's start.
+	RunID string
 }
 
 // Run executes the scenario and returns its result document. When ctx is
