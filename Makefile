@@ -20,13 +20,15 @@ demo: setup build
 test: setup build
 	@scripts/test.sh
 
-# Install the embedded server, the pinned golangci-lint and the Prometheus
-# node exporter the host-metrics tests start (each once, into
-# the mongobench cache or from Debian's packages) and the Go modules.
+# Install the embedded server, the pinned golangci-lint, the Prometheus
+# node exporter the host-metrics tests start and the Prometheus the live
+# metrics test starts (each once, into the mongobench cache or from
+# Debian's packages) and the Go modules.
 setup:
 	@scripts/install-server.sh >/dev/null
 	@scripts/install-lint.sh >/dev/null
 	@scripts/install-node-exporter.sh >/dev/null
+	@scripts/install-prometheus.sh >/dev/null
 	@$(GO) mod download
 
 build:

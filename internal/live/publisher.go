@@ -47,6 +47,10 @@ type Publisher struct {
 	runs    []*RunFeed
 	current *RunFeed
 	run     Run
+	// last is the current run's last interval published: the engine
+	// hands the final one again when a short tail joins it (same Index),
+	// and the counters then add only what the tail added.
+	last    *engine.Interval
 	step    int // runs begun in this process
 	first   time.Time
 	cores   int
@@ -116,7 +120,7 @@ func (p *Publisher) Begin(r Run) {
 		p.deleteSeries(p.current.RunID)
 	}
 	p.step++
-	p.run, p.first = r, time.Time{}
+	p.run, p.first, p.last = r, time.Time{}, nil
 	p.current = &RunFeed{RunID: r.ID, Test: r.Test, Label: r.Label, Workload: r.Workload, Step: r.Step, Started: time.Now().UTC(), Running: true}
 	p.runs = append(p.runs, p.current)
 	if len(p.runs) > keepRuns {
@@ -176,23 +180,28 @@ func (p *Publisher) Interval(iv *engine.Interval) {
 	secs := iv.Length.Seconds()
 	l := p.labels()
 	ri := Interval(iv, p.cores)
+	// prev is what the counters already hold of this interval: the
+	// earlier hand-over of a final interval that a tail has since joined.
+	var prev *engine.Interval
+	if p.last != nil && p.last.Index == iv.Index {
+		prev = p.last
+	}
 	var completed int64
 	for i, op := range iv.Ops {
 		ol := p.opLabels(op.Name)
-		p.m.ops.With(ol).Add(float64(op.Count))
+		var before engine.IntervalOp
+		if prev != nil && i < len(prev.Ops) && prev.Ops[i].Name == op.Name {
+			before = prev.Ops[i]
+		}
+		p.m.ops.With(ol).Add(float64(max(op.Count-before.Count, 0)))
 		p.m.rate.With(ol).Set(float64(op.Count) / secs)
 		completed += op.Count
-		e := ri.Ops[i].Errors
-		for _, c := range []struct {
-			class string
-			n     int64
-		}{{"timeout", e.Timeout}, {"network", e.Network}, {"writeConflict", e.WriteConflict},
-			{"duplicateKey", e.DuplicateKey}, {"overload", e.Overload}, {"other", e.Other}} {
+		for class, n := range op.Errors {
 			cl := p.opLabels(op.Name)
-			cl["class"] = c.class
-			p.m.errs.With(cl).Add(float64(c.n))
-			p.m.errRate.With(cl).Set(float64(c.n) / secs)
-			completed += c.n
+			cl["class"] = engine.Class(class).String()
+			p.m.errs.With(cl).Add(float64(max(n-before.Errors[class], 0)))
+			p.m.errRate.With(cl).Set(float64(n) / secs)
+			completed += n
 		}
 		setQuantiles(p.m.latency, ol, op.Latency)
 		setQuantiles(p.m.service, ol, op.Service)
@@ -204,20 +213,31 @@ func (p *Publisher) Interval(iv *engine.Interval) {
 		p.m.lagMax.With(l).Set(iv.MaxLag.Seconds())
 	}
 	setOrDelete(p.m.lagP99, l, iv.Lag.P99)
-	p.m.late.With(l).Add(float64(iv.Late))
-	p.m.dropped.With(l).Add(float64(iv.Dropped))
+	var before engine.Interval
+	if prev != nil {
+		before = *prev
+	}
+	p.m.late.With(l).Add(float64(max(iv.Late-before.Late, 0)))
+	p.m.dropped.With(l).Add(float64(max(iv.Dropped-before.Dropped, 0)))
 	p.m.inFlight.With(l).Set(float64(iv.PeakInFlight))
-	p.m.cpuSeconds.With(l).Add(iv.CPU.Seconds())
+	p.m.cpuSeconds.With(l).Add(max(iv.CPU-before.CPU, 0).Seconds())
 	if ri.ClientCPU != nil {
 		p.m.cpu.With(l).Set(*ri.ClientCPU)
 	}
-	p.m.intervals.With(l).Inc()
 	fi := FeedInterval{Interval: ri, SendLagP99: iv.Lag.P99, InFlight: iv.PeakInFlight}
 	if p.run.Target != nil {
 		from := iv.Start.Sub(p.first)
 		fi.TargetRate = result.F(p.run.Target(from, from+iv.Length))
 	}
-	p.current.Intervals = append(p.current.Intervals, fi)
+	if prev != nil && len(p.current.Intervals) > 0 {
+		p.current.Intervals[len(p.current.Intervals)-1] = fi
+	} else {
+		p.m.intervals.With(l).Inc()
+		p.current.Intervals = append(p.current.Intervals, fi)
+	}
+	kept := *iv
+	kept.Ops = append([]engine.IntervalOp(nil), iv.Ops...)
+	p.last = &kept
 	p.seq++
 }
 
