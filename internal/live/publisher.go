@@ -50,10 +50,10 @@ type Publisher struct {
 	// last is the current run's last interval published: the engine
 	// hands the final one again when a short tail joins it (same Index),
 	// and the counters then add only what the tail added.
-	last    *engine.Interval
-	step    int // runs begun in this process
-	first   time.Time
-	cores   int
+	last  *engine.Interval
+	step  int // runs begun in this process
+	first time.Time
+	cores int
 	// seq counts updates; scraped is the seq that the last completed
 	// scrape of /metrics saw, at scrapedAt, after a gap of scrapeGap.
 	seq, scraped int64

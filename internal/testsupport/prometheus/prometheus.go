@@ -17,7 +17,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // Bin is Prometheus's program: $MONGOBENCH_PROMETHEUS_BIN, else
