@@ -68,6 +68,7 @@ func distributionChart(op string, heads []Head, oc OpComparison) (*Chart, error)
 	p.X.Tick.Marker = ninesTicks{}
 	p.Legend.Top, p.Legend.Left = true, true
 	drawn := 0
+	lo, hi := math.Inf(1), 0.0
 	add := func(name string, d result.Dist, i int, width vg.Length) error {
 		pts, err := distributionPoints(d)
 		if err != nil || pts == nil {
@@ -75,6 +76,7 @@ func distributionChart(op string, heads []Head, oc OpComparison) (*Chart, error)
 		}
 		for j := range pts {
 			pts[j].Y = math.Max(pts[j].Y, 0.001)
+			lo, hi = math.Min(lo, pts[j].Y), math.Max(hi, pts[j].Y)
 		}
 		l, err := plotter.NewLine(pts)
 		if err != nil {
@@ -103,11 +105,21 @@ func distributionChart(op string, heads []Head, oc OpComparison) (*Chart, error)
 	if drawn == 0 {
 		return nil, nil
 	}
+	logRange(&p.Y, lo, hi)
 	svg, err := renderSVG(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s chart: %w", op, err)
 	}
 	return &Chart{Name: "distribution-" + op, Title: p.Title.Text, SVG: svg}, nil
+}
+
+// logRange sets a log axis's range around the plotted values, so a flat
+// line (every value equal) still has a range above 0.
+func logRange(ax *plot.Axis, lo, hi float64) {
+	if lo <= 0 || hi <= 0 {
+		return
+	}
+	ax.Min, ax.Max = lo/1.5, hi*1.5
 }
 
 // ninesTicks labels the number-of-nines axis in percent.

@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -117,11 +118,13 @@ func liveCharts(v LiveView) ([]Chart, error) {
 		}
 		p.Legend.Top = true
 		drawn := false
+		lo, hi := math.Inf(1), 0.0
 		for i, name := range v.Ops {
 			var pts plotter.XYs
 			for _, row := range v.Rows {
 				if y := c.value(row.Ops[i]); y != nil && (!c.log || *y > 0) {
 					pts = append(pts, plotter.XY{X: row.At, Y: *y})
+					lo, hi = math.Min(lo, *y), math.Max(hi, *y)
 				}
 			}
 			if len(pts) == 0 {
@@ -138,6 +141,9 @@ func liveCharts(v LiveView) ([]Chart, error) {
 		}
 		if !drawn {
 			continue
+		}
+		if c.log {
+			logRange(&p.Y, lo, hi)
 		}
 		svg, err := renderSVG(p)
 		if err != nil {

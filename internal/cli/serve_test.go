@@ -307,3 +307,45 @@ func TestServeShowsARunAsItGoes(t *testing.T) {
 	}
 	wantPage(t, base+"/run/"+id, "Run "+id, "partial", "<svg")
 }
+
+// Bad addresses are usage errors naming the flag and the value, found
+// before anything connects.
+func TestServeAndMetricsAddressErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--results-file", "x.jsonl", "--listen", "8080"}, `--listen: "8080" is not valid: want HOST:PORT`},
+		{[]string{"serve", "--results-file", "x.jsonl", "--live", "nowhere"}, `--live: "nowhere" is not valid: want the HOST:PORT`},
+		{[]string{"run", "--uri", unreachable, "--metrics-addr", "9464"}, `--metrics-addr: "9464" is not valid: want HOST:PORT`},
+		{[]string{"sweep", "--workload", "kv", "--rate", "100", "--uri", unreachable, "--metrics-addr", "x"}, `--metrics-addr: "x" is not valid`},
+	} {
+		o := mb(t, c.args...)
+		wantCode(t, o, cli.ExitUsage)
+		if !strings.Contains(o.stderr, c.want) {
+			t.Errorf("%v: stderr %q, want %q", c.args, o.stderr, c.want)
+		}
+	}
+}
+
+// Serving beyond this machine is said, once, before serving.
+func TestServeWarnsOffLoopback(t *testing.T) {
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+	stderr, stop := background(t, "serve", "--results-file", results, "--listen", "0.0.0.0:0")
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(stderr.String(), "serving the results") {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not start within 30s:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(stderr.String(), "warning: serving on 0.0.0.0:") || !strings.Contains(stderr.String(), "no authentication") {
+		t.Errorf("stderr %q: want a warning that other machines can read the results", stderr.String())
+	}
+	if code := stop(); code != cli.ExitOK {
+		t.Errorf("serve stopped with exit %d, want 0", code)
+	}
+	if _, err := os.Stat(results); err == nil {
+		t.Errorf("serve created the results file it only reads")
+	}
+}
