@@ -58,7 +58,7 @@ address; the pages have no authentication.`,
 					return fmt.Errorf("--listen: %w", err)
 				}
 				if !loopback(listen) {
-					a.say("warning: serving on %s: other machines can read every stored run (the pages have no authentication)\n", ln.Addr())
+					a.say("warning: --listen %s: other machines can read every stored run (the pages have no authentication)\n", listen)
 				}
 				s := &serve.Server{Store: st, Live: liveAddrs, ListLimit: limit}
 				a.say("serving the results in %s at http://%s/ (read-only; Ctrl-C stops)\n", st.Where(), ln.Addr())

@@ -339,7 +339,7 @@ func TestServeWarnsOffLoopback(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if !strings.Contains(stderr.String(), "warning: serving on 0.0.0.0:") || !strings.Contains(stderr.String(), "no authentication") {
+	if !strings.Contains(stderr.String(), "warning: --listen 0.0.0.0:0: other machines") || !strings.Contains(stderr.String(), "no authentication") {
 		t.Errorf("stderr %q: want a warning that other machines can read the results", stderr.String())
 	}
 	if code := stop(); code != cli.ExitOK {
