@@ -209,14 +209,10 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "compare: select at least two runs (run=ID&run=ID)", http.StatusBadRequest)
 		return
 	}
-	docs := make([]result.Doc, 0, len(ids))
-	for _, id := range ids {
-		d, err := s.Store.Get(r.Context(), id)
-		if err != nil {
-			fail(w, err)
-			return
-		}
-		docs = append(docs, *d)
+	docs, err := s.pick(r.Context(), ids)
+	if err != nil {
+		fail(w, err)
+		return
 	}
 	c, err := browse.Compare(docs)
 	if err != nil {
@@ -281,6 +277,37 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.page(w, "text", "Plan "+name, p)
+}
+
+// pick reads the runs ids name (whole ids or unique prefixes) with one
+// List of the store: a results file is read once, not once per run.
+func (s *Server) pick(ctx context.Context, ids []string) ([]result.Doc, error) {
+	all, err := s.Store.List(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]result.Doc, 0, len(ids))
+	for _, id := range ids {
+		var found []int
+		for i := range all {
+			if all[i].RunID == id {
+				found = []int{i}
+				break
+			}
+			if strings.HasPrefix(all[i].RunID, id) {
+				found = append(found, i)
+			}
+		}
+		switch len(found) {
+		case 0:
+			return nil, fmt.Errorf("run %q: %w", id, store.ErrNotFound)
+		case 1:
+			docs = append(docs, all[found[0]])
+		default:
+			return nil, fmt.Errorf("run id prefix %q matches more than one run; give more of it", id)
+		}
+	}
+	return docs, nil
 }
 
 // liveRuns reads every live feed; a feed that cannot be read is said,
