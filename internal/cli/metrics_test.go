@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/testsupport/prometheus"
@@ -34,7 +37,10 @@ func TestMetricsScrapedByPrometheus(t *testing.T) {
 	var doc struct {
 		RunID    string  `json:"runId"`
 		Duration float64 `json:"duration"`
-		Ops      []struct {
+		Start    struct {
+			Date time.Time `json:"$date"`
+		} `json:"start"`
+		Ops []struct {
 			Name  string  `json:"name"`
 			Count int64   `json:"count"`
 			Rate  float64 `json:"opsPerSec"`
@@ -49,6 +55,10 @@ func TestMetricsScrapedByPrometheus(t *testing.T) {
 	if err := json.Unmarshal([]byte(o.stdout), &doc); err != nil {
 		t.Fatalf("stdout is not one JSON document: %v\n%s", err, o.stdout)
 	}
+	for _, u := range prom.Query(t, `up{job="mongobench"}[10m]`) {
+		t.Logf("up: %v", u.Floats(t))
+	}
+	grafanaQueries(t, prom, doc.Start.Date.Add(time.Duration(doc.Duration/2)*time.Millisecond))
 	sel := fmt.Sprintf(`{job="mongobench",run_id=%q,test="kv",label="prom"}`, doc.RunID)
 
 	// The counters: the final scrape (the endpoint waits for it) holds
@@ -141,6 +151,36 @@ func TestMetricsScrapedByPrometheus(t *testing.T) {
 		for _, s := range got {
 			if v := s.Float(t); !want(v) {
 				t.Errorf("%s: got %v (%v)", q, v, s.Metric)
+			}
+		}
+	}
+}
+
+// grafanaQueries checks the shipped Grafana dashboard's queries against
+// the real Prometheus in the middle of the run: each must parse, and
+// each but the errors panel (no errors happened) must find series.
+func grafanaQueries(t *testing.T, prom *prometheus.Server, mid time.Time) {
+	b, err := os.ReadFile("../../docs/grafana/mongobench-live.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string `json:"title"`
+			Targets []struct {
+				Expr string `json:"expr"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal(b, &dash); err != nil {
+		t.Fatal(err)
+	}
+	vars := strings.NewReplacer("$test", ".*", "$label", ".*", "$run_id", ".*")
+	for _, p := range dash.Panels {
+		for _, target := range p.Targets {
+			got := prom.QueryAt(t, vars.Replace(target.Expr), mid)
+			if len(got) == 0 && !strings.HasPrefix(p.Title, "Errors") {
+				t.Errorf("Grafana panel %q: %s found no series in the middle of the run", p.Title, target.Expr)
 			}
 		}
 	}

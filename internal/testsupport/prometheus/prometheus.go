@@ -50,8 +50,9 @@ type Server struct {
 }
 
 // Start starts Prometheus scraping targets' /metrics every second (job
-// "mongobench"), waits until it is ready, and stops it when the test
-// ends.
+// "mongobench"), waits until it scrapes them (a target not listening
+// yet counts: Prometheus retries it every second), and stops it when
+// the test ends.
 func Start(t testing.TB, targets ...string) *Server {
 	t.Helper()
 	if testing.Short() {
@@ -85,18 +86,38 @@ scrape_configs:
 	t.Cleanup(s.Stop)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		resp, err := http.Get(s.URL + "/-/ready")
-		if err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s
-			}
+		// Ready is not enough: the scrape manager applies its targets a
+		// few seconds after start; wait until every target is active.
+		n, err := s.activeTargets()
+		if err == nil && n == len(targets) {
+			return s
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("prometheus at %s was not ready within 30s: %v", addr, err)
+			t.Fatalf("prometheus at %s had %d of %d targets active after 30s: %v", addr, n, len(targets), err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// activeTargets counts the targets Prometheus scrapes.
+func (s *Server) activeTargets() (int, error) {
+	resp, err := http.Get(s.URL + "/api/v1/targets?state=active")
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var body struct {
+		Data struct {
+			ActiveTargets []json.RawMessage `json:"activeTargets"`
+		} `json:"data"`
+	}
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("GET /api/v1/targets: %s", resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		return 0, err
+	}
+	return len(body.Data.ActiveTargets), nil
 }
 
 // Sample is one series of a query's answer: its labels, and its value
@@ -136,7 +157,14 @@ func number(t testing.TB, pair []any) float64 {
 // and returns the series of its vector or matrix answer.
 func (s *Server) Query(t testing.TB, q string) []Sample {
 	t.Helper()
-	resp, err := http.Get(s.URL + "/api/v1/query?query=" + url.QueryEscape(q))
+	return s.QueryAt(t, q, time.Now())
+}
+
+// QueryAt runs a PromQL query at the given time.
+func (s *Server) QueryAt(t testing.TB, q string, at time.Time) []Sample {
+	t.Helper()
+	ts := fmt.Sprintf("%.3f", float64(at.UnixMilli())/1000)
+	resp, err := http.Get(s.URL + "/api/v1/query?query=" + url.QueryEscape(q) + "&time=" + ts)
 	if err != nil {
 		t.Fatalf("query %s: %v", q, err)
 	}
