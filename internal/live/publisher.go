@@ -179,7 +179,7 @@ func (p *Publisher) Interval(iv *engine.Interval) {
 	}
 	secs := iv.Length.Seconds()
 	l := p.labels()
-	ri := Interval(iv, p.cores)
+	ri := feedInterval(iv, p.cores)
 	// prev is what the counters already hold of this interval: the
 	// earlier hand-over of a final interval that a tail has since joined.
 	var prev *engine.Interval
@@ -264,9 +264,9 @@ func setOrDelete(g *prometheus.GaugeVec, l prometheus.Labels, ms *float64) {
 	g.With(l).Set(*ms / 1000)
 }
 
-// Interval is a closed engine interval in the result document's form,
+// feedInterval is a closed engine interval in the result document's form,
 // without the encoded histograms (the feed carries the percentiles).
-func Interval(iv *engine.Interval, cores int) result.Interval {
+func feedInterval(iv *engine.Interval, cores int) result.Interval {
 	ri := result.Interval{
 		Start: iv.Start.UTC(), Seconds: iv.Length.Seconds(),
 		Late: iv.Late, Dropped: iv.Dropped, MaxLag: float64(iv.MaxLag) / float64(time.Millisecond),
