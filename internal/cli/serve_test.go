@@ -67,20 +67,22 @@ func background(t *testing.T, args ...string) (*syncBuffer, func() int) {
 	return &errOut, stop
 }
 
-var servingAt = regexp.MustCompile(`at (http://[0-9.:]+)/ `)
-
-// startServe starts 'mongobench serve' on a free loopback port and
-// returns its address.
+// startServe starts 'mongobench serve' on a free loopback port, waits
+// until it answers, and returns its base URL.
 func startServe(t *testing.T, args ...string) (string, func() int) {
 	t.Helper()
-	stderr, stop := background(t, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	addr := prometheus.FreeAddr(t)
+	stderr, stop := background(t, append([]string{"serve", "--listen", addr}, args...)...)
+	base := "http://" + addr
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if m := servingAt.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1], stop
+		resp, err := http.Get(base + "/sweeps")
+		if err == nil {
+			_ = resp.Body.Close()
+			return base, stop
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("serve did not say where it listens within 30s:\n%s", stderr.String())
+			t.Fatalf("serve did not answer on %s within 30s: %v\n%s", addr, err, stderr.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
