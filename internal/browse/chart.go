@@ -66,7 +66,7 @@ func distributionChart(op string, heads []Head, oc OpComparison) (*Chart, error)
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.X.Tick.Marker = ninesTicks{}
-	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.Top, p.Legend.Left = false, false // bottom right: the curves rise to the right
 	drawn := 0
 	lo, hi := math.Inf(1), 0.0
 	add := func(name string, d result.Dist, i int, width vg.Length) error {

@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"html/template"
@@ -10,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -28,13 +29,14 @@ var funcs = template.FuncMap{
 var pages = map[string]*template.Template{}
 
 func init() {
-	for _, name := range []string{"list", "run", "live", "compare", "text"} {
+	for _, name := range []string{"list", "live", "compare", "text"} {
 		names := []string{"templates/layout.html", "templates/" + name + ".html"}
 		if name == "live" {
 			names = append(names, "templates/livebody.html")
 		}
 		pages[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(files, names...))
 	}
+	pages["nav"] = template.Must(template.New("nav").Funcs(funcs).ParseFS(files, "templates/nav.html"))
 	pages["livebody"] = template.Must(template.New("livebody").Funcs(funcs).ParseFS(files, "templates/livebody.html"))
 }
 
@@ -75,8 +77,8 @@ type Page struct {
 	Data         any
 }
 
-// Render writes the page named name ("list", "run", "live", "compare",
-// "text") with its data.
+// Render writes the page named name ("list", "live", "compare", "text")
+// with its data.
 func Render(w io.Writer, name string, p Page) error {
 	t, ok := pages[name]
 	if !ok {
@@ -140,31 +142,29 @@ func p99s(d *result.Doc) string {
 	return strings.Join(parts, ", ")
 }
 
-// RunPage is a stored run. Report, when set, is the run's whole HTML
-// report body; otherwise the summary and the charts show.
-type RunPage struct {
-	Head    Head
-	Summary string
-	Charts  []Chart
-	Report  template.HTML
-}
-
-// Run assembles a stored run's page: the terminal summary and the run
-// report's charts.
-func Run(d *result.Doc) (RunPage, error) {
-	var b strings.Builder
-	if err := report.Summary(&b, d); err != nil {
-		return RunPage{}, err
+// RunReport writes a stored run's page: its HTML report
+// (htmlreport.Run, the same page 'mongobench report' writes), with the
+// browser's links above it.
+func RunReport(w io.Writer, d *result.Doc, where string) error {
+	var b bytes.Buffer
+	if err := htmlreport.Run(&b, d); err != nil {
+		return err
 	}
-	p := RunPage{Head: HeadOf(d), Summary: b.String()}
-	charts, err := report.Charts(d)
-	if err != nil {
-		return p, err
+	var nav bytes.Buffer
+	if err := pages["nav"].ExecuteTemplate(&nav, "nav", Page{Title: d.RunID, Where: where}); err != nil {
+		return err
 	}
-	for _, c := range charts {
-		p.Charts = append(p.Charts, Chart{Name: c.Name, Title: c.Name, SVG: inline(c.SVG)})
+	page := b.Bytes()
+	// No favicon to fetch: the page asks for nothing beyond itself.
+	if i := bytes.Index(page, []byte("</head>")); i >= 0 {
+		page = append(page[:i:i], append([]byte(`<link rel="icon" href="data:,">`+"\n"), page[i:]...)...)
 	}
-	return p, nil
+	if i := bytes.Index(page, []byte("<body>")); i >= 0 {
+		i += len("<body>")
+		page = append(page[:i:i], append(nav.Bytes(), page[i:]...)...)
+	}
+	_, err := w.Write(page)
+	return err
 }
 
 // TextPage is a page of tables the studies write as text (sweeps, SLA

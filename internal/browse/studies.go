@@ -121,7 +121,7 @@ func Sweep(steps []result.Doc, id string, q url.Values) (TextPage, error) {
 	for _, s := range ss {
 		p.Links = append(p.Links, Link{Href: "/run/" + s.RunID, Text: s.RunID, Note: fmt.Sprintf("step %d, repetition %d, target %s ops/s", s.Index, s.Rep+1, num(s.Rate))})
 	}
-	charts, err := report.SweepCharts(id, []report.Curve{study.ChartCurve(cmp.Or(label, id), ss)})
+	charts, err := report.SweepCharts(id, []report.Curve{study.ChartCurve(cmp.Or(label, id), ss)}, float64(c.SLA)/float64(time.Millisecond))
 	if err != nil {
 		return p, err
 	}
@@ -195,7 +195,7 @@ func Plan(docs []result.Doc, name string) (TextPage, error) {
 		for j := range g.docs {
 			rs = append(rs, plan.RunOf(&g.docs[j]))
 		}
-		m, err := plan.Combine(rs, 0)
+		m, err := plan.Combine(plan.Candidate{Name: g.id, Runs: rs})
 		if err != nil {
 			return p, fmt.Errorf("candidate %s: %w", g.id, err)
 		}

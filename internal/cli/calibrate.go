@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
@@ -70,6 +71,7 @@ func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
 		c.ID, c.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
 		res, err := c.Run(ctx, run.env())
 		render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, runs) }
-		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), render))
+		page := func(w io.Writer, runs []string) error { return htmlreport.Calibrate(w, res, runs) }
+		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), render, page))
 	})
 }

@@ -43,7 +43,10 @@ cache size for the run and stopped after it. Other tests given with
 --targets run all their variants on each target. Without --targets, the
 one target is --uri (or the embedded server), described by --label,
 --instance and --price. With --targets, results go to --results or
---results-file, else $MONGOBENCH_RESULTS_URI, else the embedded server.`,
+--results-file, else $MONGOBENCH_RESULTS_URI, else the embedded server.
+
+With --threshold, every variant's run is judged; 'catalog run' exits 99
+when a run's thresholds failed.`,
 	}
 	cmd.AddCommand(a.catalogListCmd(), a.catalogRunCmd())
 	return cmd
@@ -72,7 +75,8 @@ func (a *app) catalogRunCmd() *cobra.Command {
 		Short: "Run catalog tests and store every variant",
 		Example: "  mongobench catalog run insert_docsize insert_batchsize\n  mongobench catalog run insert_nindexes --scale full --uri mongodb://db1/ --label m6i.2xlarge\n" +
 			"  mongobench catalog run insert_iops insert_instancesize --targets suites/targets-local.yaml\n" +
-			"  mongobench catalog run insert_iops --uri mongodb://db1/ --label db1 --instance '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100}' --price '0.42 USD/h'",
+			"  mongobench catalog run insert_iops --uri mongodb://db1/ --label db1 --instance '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100}' --price '0.42 USD/h'\n" +
+			"  mongobench catalog run insert_docsize --threshold 'errors < 1' --threshold 'clientbound == false'",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runCatalog(cmd.Context(), f, args)
@@ -90,6 +94,7 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	f.add(fl, studyHelp{each: "every variant", results: "results", json: "print the variants' stored documents as one JSON array instead of the tables"})
 	fl.StringVar(&f.reportDir, "report-dir", "", "directory for each variant's run report (default: none; 'mongobench report' renders the catalog's document)")
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
+	f.thresholds.add(fl, false)
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
 	a.statusFlag(fl)
 	return cmd
@@ -108,6 +113,10 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		}
 		tests = append(tests, t)
 	}
+	ts, err := f.thresholds.catalog()
+	if err != nil {
+		return err
+	}
 	f.target.URI, f.target.Label = f.uri, f.label
 	targets, err := f.target.Targets(env("MONGOBENCH_URI"), server.CheckCPUs)
 	if err != nil {
@@ -125,9 +134,13 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 	defer closeStore()
 	s := newStudy(a, runner.Target{}, st, f.reportDir)
 	s.metrics = lm
+	if s.limits, err = f.limits.limits(); err != nil {
+		return err
+	}
 	if s.atlas, err = f.atlas.source(ctx); err != nil {
 		return err
 	}
+	s.thresholds = ts
 	c := study.Catalog{Tests: tests, Targets: targets, Scale: scale, Database: f.database}
 	docs, err := c.Run(ctx, s.targetEnv(f.cacheSize))
 	if f.json {
@@ -142,7 +155,7 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 			_ = study.WriteCatalogTable(a.stdout, t, docs[i], len(targets) > 1)
 		}
 	}
-	return err
+	return studyVerdict(err, "catalog run", s.thresholdsVerdict)
 }
 
 // catalogStore opens where the catalog's results go: with a targets file,

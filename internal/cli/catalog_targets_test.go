@@ -154,8 +154,13 @@ func TestCatalogTargetProfiles(t *testing.T) {
 	}
 	for _, test := range []string{"insert_iops", "insert_instancesize"} {
 		tables := sectionTables(t, string(doc), test)
-		if len(tables) != 2 {
-			t.Fatalf("%s: %d tables, want performance and resource usage", test, len(tables))
+		if len(tables) != 3 {
+			t.Fatalf("%s: %d tables, want performance, resource usage and what limited each target", test, len(tables))
+		}
+		for i, r := range tables[2].rows {
+			if r[0] != [2]string{"tiny-a", "tiny-b"}[i] || !strings.HasPrefix(r[tables[2].col(t, "Evidence (mongobench's diagnosis of the run)")], "limited by: ") {
+				t.Errorf("%s: what limited row %d: %v, want the target and its run's diagnosis", test, i, r)
+			}
 		}
 		perf := tables[0]
 		wantRows := [][2]string{{"tiny-a", "0.1"}, {"tiny-b", "0.2"}}

@@ -29,8 +29,9 @@ var Version = "dev"
 // Exit codes.
 const (
 	ExitOK          = 0
-	ExitFailure     = 1 // the run or command failed
-	ExitUsage       = 2 // bad flags, arguments or scenario file
+	ExitFailure     = 1  // the run or command failed
+	ExitUsage       = 2  // bad flags, arguments or scenario file
+	ExitVerdict     = 99 // a threshold or a study's verdict failed (as k6's thresholds)
 	ExitInterrupted = 130
 )
 
@@ -85,6 +86,9 @@ func (a *app) exitCode(err error) int {
 	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, runner.ErrBadURI), isUnknownCommand(err):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitUsage
+	case errors.Is(err, errVerdict):
+		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
+		return ExitVerdict
 	}
 	fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 	return ExitFailure

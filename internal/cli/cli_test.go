@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	screenshotDir = os.Getenv("MONGOBENCH_SCREENSHOT_DIR") // unset below, as every MONGOBENCH_ variable
 	errs := []error{os.Setenv("MONGOBENCH_SERVER_DIR", dir), os.Unsetenv("MONGOBENCH_URI"), os.Unsetenv("MONGOBENCH_RESULTS_URI")}
 	for _, kv := range os.Environ() { // a flag's default from the user's environment
 		name, _, _ := strings.Cut(kv, "=")

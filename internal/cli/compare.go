@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
@@ -38,7 +40,8 @@ Prices come from --price label=PRICE (in USD, such as r6g=3.20 USD/h), else
 from the sweep's own (stored by 'sweep --price' as _id.instance.cost, cents
 per hour).
 The comparison is printed, written as Markdown with its charts into
---report-dir, or printed as JSON with --json.`,
+--report-dir (achieved and p99 against target, a line per label, for the
+whole sweep and for each operation type), or printed as JSON with --json.`,
 		Example: `  mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h'
   mongobench sweep --workload ycsb-f --rate auto --label r5 --price '4.00 USD/h'
   mongobench compare --label r6g --label r5 --workload ycsb-f
@@ -87,5 +90,5 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	if f.reportDir == "" {
 		return nil
 	}
-	return a.writeReportDir(f.reportDir, c.ReportName(), c.WriteReport)
+	return a.writeReportDir(f.reportDir, c.ReportName(), c.WriteReport, func(w io.Writer) error { return htmlreport.Compare(w, c) })
 }

@@ -26,7 +26,8 @@ func TestCompare(t *testing.T) {
 		o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "ycsb-b", "-p", "recordcount=500",
 			"--rate", run.rates, "--duration", "1s", "--warmup", "1s", "--label", run.label, "--price", run.cost,
 			"--results-file", file, "--report-dir", "")
-		wantCode(t, o, cli.ExitOK)
+		wantEnded(t, o) // a step that misses its target on a loaded machine leaves the sweep without a held rate
+		wantVerdict(t, o, !strings.Contains(o.stdout, "No target rate held"))
 	}
 	reports := filepath.Join(dir, "reports")
 	o := mb(t, "compare", "--label", "fast", "--label", "slow", "--workload", "ycsb-b", "--results-file", file, "--report-dir", reports)
@@ -99,5 +100,57 @@ func TestCompareBadInput(t *testing.T) {
 	wantCode(t, o, cli.ExitFailure)
 	if !strings.Contains(o.stderr, `no stored sweep has label "a"`) {
 		t.Errorf("stderr: got %q, want it to say no sweep has label a", o.stderr)
+	}
+}
+
+// TestCompareYCSBFPerOperation stores two tiny YCSB-F sweeps, recording
+// the read and update inside each READ-MODIFY-WRITE as YCSB does
+// (measurerwparts), and compares them: the report draws an
+// achieved-vs-target and a p99-vs-target chart per operation type, a line
+// per label; each sweep's own report draws its operation types a line
+// each.
+func TestCompareYCSBFPerOperation(t *testing.T) {
+	uri := testenv.URI(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "results.jsonl")
+	db := testenv.DBName(t)
+	dropAfter(t, connect(t, uri), db)
+	reports := filepath.Join(dir, "reports")
+	for _, label := range []string{"big", "small"} {
+		o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "ycsb-f", "-p", "recordcount=500",
+			"-p", "measurerwparts=true", "--rate", "100,200", "--duration", "1s", "--warmup", "1s", "--label", label,
+			"--results-file", file, "--report-dir", filepath.Join(reports, label))
+		wantCode(t, o, cli.ExitOK)
+	}
+	sweepReports, err := filepath.Glob(filepath.Join(reports, "big", "charts", "sweep-*-ops-*.svg"))
+	if err != nil || len(sweepReports) != 2 {
+		t.Errorf("the sweep's per-operation charts: got %v (%v), want ops-throughput and ops-p99", sweepReports, err)
+	}
+	for _, f := range sweepReports {
+		svg, err := os.ReadFile(f)
+		for _, op := range []string{">READ<", ">UPDATE<", ">READ-MODIFY-WRITE<"} {
+			if err != nil || !strings.Contains(string(svg), op) {
+				t.Errorf("%s: no line %s (%v)", filepath.Base(f), op, err)
+			}
+		}
+	}
+
+	o := mb(t, "compare", "--label", "big", "--label", "small", "--workload", "ycsb-f", "--results-file", file, "--report-dir", reports)
+	wantCode(t, o, cli.ExitOK)
+	md, err := os.ReadFile(filepath.Join(reports, "compare-big-vs-small.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{"READ", "UPDATE", "READ-MODIFY-WRITE"} {
+		for _, kind := range []string{"throughput", "p99"} {
+			rel := "charts/compare-big-vs-small-" + op + "-" + kind + ".svg"
+			svg, err := os.ReadFile(filepath.Join(reports, rel))
+			if err != nil || !strings.Contains(string(md), "]("+rel+")") || !strings.Contains(string(svg), ">big<") || !strings.Contains(string(svg), ">small<") {
+				t.Errorf("chart %s: got %v, want a linked SVG with a line per label", rel, err)
+			}
+		}
+	}
+	if n := strings.Count(string(md), "](charts/"); n != 8 {
+		t.Errorf("report links %d charts, want 8: the whole sweep's two and two per operation type (READ, UPDATE, READ-MODIFY-WRITE; YCSB F inserts and scans nothing)\n%s", n, md)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
@@ -24,6 +25,7 @@ type planFlags struct {
 	reportDir         string
 	store             storeFlags
 	metricsAddr       string
+	thresholds        thresholdFlags
 }
 
 func (a *app) planCmd() *cobra.Command {
@@ -40,16 +42,26 @@ name stored so far, so batches may run at different times. With
 
 Per candidate: sustained throughput (median of its runs, with their range),
 p95/p99 per operation type from the exact merge of the runs' histograms,
-the server's CPU, monthly cost, throughput per cost unit, users carried, and
-each constraint's verdict with the reason. Per stage: the required rate
-(users × ops/s per user, calibrated so that today's users load the baseline
-to 'load' of what it sustains), the recommended candidate (the cheapest that
-carries the stage within the headroom and passes every constraint) and why
-every other one was rejected. The Markdown report has bar charts of
+the server's CPU (a share of the CPUs it may use: its profile's CPU list,
+else its instance's vCPU, else its host's), monthly cost, throughput per
+cost unit, users carried, and each constraint's verdict with the reason;
+against the baseline, its throughput, latency, cost and throughput per cost
+as signed changes ("+160% throughput for +48% cost"). Per stage: the
+required rate (users × ops/s per user, calibrated on the baseline by its
+server CPU, calibrate: {users: 25000, cpu: 80%}, or by its throughput,
+calibrate: {users: 25000, throughput: 80%}), the recommended candidate (the
+cheapest that carries the stage within the headroom and passes every
+constraint) and why every other one was rejected. A CPU calibration
+without the baseline's CPU figures says why it cannot calibrate. The Markdown report has bar charts of
 throughput, each operation type's p95, monthly cost and throughput per cost
-unit, the baseline marked. See suites/plan-local.yaml.`,
+unit, the baseline marked. See suites/plan-local.yaml.
+
+Thresholds (--threshold, or the scenario's thresholds) are judged on every
+run; a candidate with a stored run whose thresholds failed carries no
+stage. The plan exits 99 when no candidate meets its constraints.`,
 		Example: `  mongobench plan suites/plan-local.yaml
-  mongobench plan suites/plan-local.yaml --from-results --json`,
+  mongobench plan suites/plan-local.yaml --from-results --json
+  mongobench plan suites/plan-local.yaml --threshold 'errors(timeout) < 1'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runPlan(cmd.Context(), f, args[0]) },
 	}
@@ -58,6 +70,7 @@ unit, the baseline marked. See suites/plan-local.yaml.`,
 	fl.BoolVar(&f.json, "json", false, "print the answer as JSON instead of tables")
 	fl.IntVar(&f.runs, "runs", 0, "runs per candidate in this invocation (default: the plan's runs)")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the plan report, its charts and the runs' reports")
+	f.thresholds.add(fl, false)
 	f.store.add(cmd)
 	metricsFlag(fl, &f.metricsAddr)
 	a.statusFlag(fl)
@@ -71,6 +84,13 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	}
 	if f.runs < 0 {
 		return usage(fmt.Errorf("--runs: got %d, want 0 (the plan's) or more", f.runs))
+	}
+	ts, err := f.thresholds.parse()
+	if err != nil {
+		return err
+	}
+	if err := checkThresholds(builtin.Registry(), pl.Scenario, pl.Scenario.Rate > 0, ts...); err != nil {
+		return err
 	}
 	if !f.fromResults {
 		if err := spec.CheckCPUs(path, pl.Candidates, server.CheckCPUs); err != nil {
@@ -95,7 +115,7 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 		}
 		defer stopMetrics()
 		s := newStudy(a, runner.Target{}, st, f.reportDir)
-		s.metrics = lm
+		s.metrics, s.thresholds = lm, ts
 		runErr = p.Measure(ctx, s.targetEnv(0))
 		if errors.Is(runErr, errInterrupted) {
 			return runErr
@@ -105,14 +125,16 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
+	verdict := func() (bool, string) { return study.PlanVerdict(ans) }
 	if f.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		return errors.Join(runErr, enc.Encode(ans))
+		return studyVerdict(errors.Join(runErr, enc.Encode(ans)), "plan "+pl.Name, verdict)
 	}
 	if err := plan.Write(a.stdout, ans, false); err != nil {
 		return err
 	}
 	render := func(w io.Writer) ([]study.File, error) { return study.PlanReportFiles(w, pl, ans) }
-	return errors.Join(runErr, a.writeReportDir(f.reportDir, study.PlanReportName(pl), render))
+	page := func(w io.Writer) error { return htmlreport.Plan(w, pl, ans) }
+	return studyVerdict(errors.Join(runErr, a.writeReportDir(f.reportDir, study.PlanReportName(pl), render, page)), "plan "+pl.Name, verdict)
 }

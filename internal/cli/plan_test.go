@@ -197,6 +197,7 @@ func TestPlanFromStoredSeedStudy(t *testing.T) {
 		"stage 2 (90,000 users, 23,040 ops/s): b, 250% more throughput for 72.9% more money than base",
 		"c: p95 READ 2.24 ms is 12",
 		"d: p95 UPDATE 4.36 ms is 9",
+		"a: +160% throughput for +48% cost, 75.7% better throughput per cost than base.",
 	} {
 		if !strings.Contains(o.stdout, want) {
 			t.Errorf("output lacks %q\n%s", want, o)
@@ -211,4 +212,96 @@ func TestPlanFromStoredSeedStudy(t *testing.T) {
 	if len(ans.Stages) != 2 || ans.Stages[0].Choice != "b" || ans.Stages[1].Choice != "b" {
 		t.Errorf("b at 1,390 EUR: got %+v, want b for both stages", ans.Stages)
 	}
+}
+
+// TestPlanShippedExample runs the shipped capacity plan
+// (suites/plan-local.yaml: three local profiles, calibrated at 80% of the
+// baseline's server CPU) at small sizes, and checks that it answers with
+// the baseline ratios and a CPU calibration whose CPU is a share of the
+// 1-CPU baseline's own CPU, in the terminal, the report and the JSON.
+func TestPlanShippedExample(t *testing.T) {
+	testenv.Servers(t)
+	src, err := os.ReadFile("../../suites/plan-local.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := string(src)
+	for _, r := range [][2]string{
+		{"threads: 16", "threads: 4"}, {"duration: 20s", "duration: 3s"}, {"warmup: 5s", "warmup: 1s"},
+		{"recordcount: 50000", "recordcount: 1000"}, {"name: local-ycsb-b", "name: shipped-small"},
+	} {
+		if !strings.Contains(small, r[0]) {
+			t.Fatalf("the shipped plan has no %q any more: update this test", r[0])
+		}
+		small = strings.Replace(small, r[0], r[1], 1)
+	}
+	dir := t.TempDir()
+	planFile := filepath.Join(dir, "plan-local.yaml")
+	if err := os.WriteFile(planFile, []byte(small), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results, reports := filepath.Join(dir, "results.jsonl"), filepath.Join(dir, "reports")
+	o := mb(t, "plan", planFile, "--runs", "1", "--results-file", results, "--report-dir", reports)
+	wantCode(t, o, 0)
+	for _, want := range []string{
+		"against the baseline, local-1cpu-256mb:",
+		"local-2cpu-256mb: ",
+		" throughput for +90.4% cost, ", // 139 against 73 USD a month
+		"local-2cpu-1gb: ",
+		" throughput for +150% cost, ", // 182.5 against 73
+		" throughput per cost than local-1cpu-256mb.",
+		"users: today's 25,000 users put the baseline (local-1cpu-256mb) at 80% of its server CPU; it sustained ",
+	} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("the answer lacks %q\n%s", want, o)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(reports, "plan-shipped-small.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratios := mdTable(t, string(md), "## Against the baseline, local-1cpu-256mb")
+	if len(ratios) != 2 || ratios[0]["cost"] != "+90.4%" || ratios[1]["cost"] != "+150%" || ratios[0]["throughput"] == "" {
+		t.Errorf("report's ratios: %v\n%s", ratios, md)
+	}
+
+	o = mb(t, "plan", planFile, "--from-results", "--results-file", results, "--json")
+	wantCode(t, o, 0)
+	var ans struct {
+		OpsPerUser  float64
+		Users       struct{ By, Problem string }
+		Assessments []struct {
+			Name       string
+			Throughput float64
+			ServerCPU  *float64
+			VsBaseline struct{ Throughput, Cost, ThroughputPerCost *float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(o.stdout), &ans); err != nil {
+		t.Fatalf("--json: %v\n%s", err, o)
+	}
+	if ans.Users.By != "cpu" || ans.Users.Problem != "" || ans.OpsPerUser <= 0 {
+		t.Errorf("calibration: %+v at %v ops/s per user, want by cpu, calibrated", ans.Users, ans.OpsPerUser)
+	}
+	for _, a := range ans.Assessments {
+		r := a.VsBaseline
+		if r.Throughput == nil || r.Cost == nil || r.ThroughputPerCost == nil {
+			t.Errorf("%s: ratios %+v, want throughput, cost and throughput per cost", a.Name, r)
+			continue
+		}
+		t.Logf("%s: %.0f ops/s, server CPU %v%% of its CPUs; ×%.3f throughput, ×%.3f cost, ×%.3f per cost",
+			a.Name, a.Throughput, deref(a.ServerCPU), *r.Throughput, *r.Cost, *r.ThroughputPerCost)
+		// A server pinned to its CPUs cannot use more than all of them;
+		// the sampling's edges allow a few percent.
+		if a.ServerCPU == nil || *a.ServerCPU <= 0 || *a.ServerCPU > 110 {
+			t.Errorf("%s: server CPU %v, want a share of its own CPUs in (0, 100]", a.Name, deref(a.ServerCPU))
+		}
+	}
+}
+
+func deref(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,7 +18,7 @@ const defaultReportPath = "mongobench-reports/performance-tables.md"
 const shippedTemplateName = "templates/performance-tables.md"
 
 func (a *app) reportCmd() *cobra.Command {
-	var f tablesFlags
+	f := tablesFlags{html: true}
 	var templatePath string
 	cmd := &cobra.Command{
 		Use:   "report",
@@ -25,10 +27,11 @@ func (a *app) reportCmd() *cobra.Command {
 (templates/performance-tables.md: one section per catalog test, with its
 base instance, performance and resource-usage tables and what to look for)
 against the results database, or the template given with --template, as
-'mongobench tables' does. Tests not run yet get empty tables; values the
-server or host cannot provide are empty cells, never 0. A broken block is
-noted in place of its table and the rest is rendered, as with 'tables'
-(--strict: stop at the first).
+'mongobench tables' does, and as HTML beside it (performance-tables.html,
+self-contained). Tests not run yet get empty tables; values the server or
+host cannot provide are empty cells, never 0. A broken block is noted in
+place of its table and the rest is rendered, as with 'tables' (--strict:
+stop at the first).
 
 The document keeps its MONGO_TABLE blocks, so it can be rendered again with
 'mongobench tables OUT.md -o OUT.md' after more runs.`,
@@ -47,7 +50,7 @@ The document keeps its MONGO_TABLE blocks, so it can be rendered again with
 			}
 			return a.renderDoc(cmd, md, name, f, func() {
 				if f.out != "" {
-					fmt.Fprintf(a.stdout, "report written to %s\n", f.out)
+					fmt.Fprintf(a.stdout, "report written to %s and %s\n", f.out, strings.TrimSuffix(f.out, filepath.Ext(f.out))+".html")
 				}
 			})
 		},

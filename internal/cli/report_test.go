@@ -67,8 +67,9 @@ func reportTables(t *testing.T, doc string) []reportTable {
 // TestReportInsertCatalog runs the four insert tests at a tiny scale on a
 // server of the test's own (so its results collection holds these rows
 // only), renders the shipped document, and checks every table: one row per
-// variant in the reference order, docs/s filled, and the WiredTiger columns
-// empty (not 0) where the server has no WiredTiger.
+// variant in the reference order, docs/s filled, the WiredTiger columns
+// empty (not 0) where the server has no WiredTiger, and what limited each
+// variant from its stored diagnosis.
 func TestReportInsertCatalog(t *testing.T) {
 	h := testenv.Own(t, server.Options{})
 	db := testenv.DBName(t)
@@ -89,13 +90,13 @@ func TestReportInsertCatalog(t *testing.T) {
 	got := reportTables(t, string(doc))
 	want := 0
 	for _, ct := range catalog.Tests() {
-		want += 3 // base instance, performance, resource usage
+		want += 4 // base instance, performance, resource usage, what limited each variant
 		if ct.VariesTarget {
 			want-- // the target is in every row: no base-instance table
 		}
 	}
 	if n := strings.Count(string(doc), "<!-- MONGO_TABLE:"); n != len(got) || n != want {
-		t.Fatalf("%d blocks, %d tables rendered; want %d: 3 for each of the catalog's tests, 2 for those that vary the target", n, len(got), want)
+		t.Fatalf("%d blocks, %d tables rendered; want %d: 4 for each of the catalog's tests, 3 for those that vary the target", n, len(got), want)
 	}
 
 	variants := [][]string{
@@ -105,11 +106,16 @@ func TestReportInsertCatalog(t *testing.T) {
 		{"0", "1", "2", "3", "4", "8", "16"},
 	}
 	for i, want := range variants {
-		base, perf, res := got[3*i], got[3*i+1], got[3*i+2]
+		base, perf, res, limits := got[4*i], got[4*i+1], got[4*i+2], got[4*i+3]
 		if len(base.rows) != 1 || base.rows[0][base.col(t, "Instance")] == "" {
 			t.Errorf("test %d base instance: got %v, want one row naming the instance", i, base.rows)
 		}
-		for _, rt := range []reportTable{perf, res} {
+		for _, r := range limits.rows {
+			if lim, line := r[limits.col(t, "Limited by")], r[limits.col(t, "Evidence (mongobench's diagnosis of the run)")]; lim == "" || !strings.HasPrefix(line, "limited by: ") {
+				t.Errorf("%s %s: limited by %q, evidence %q, want the run's diagnosis", limits.header[0], r[0], lim, line)
+			}
+		}
+		for _, rt := range []reportTable{perf, res, limits} {
 			var first []string
 			for _, r := range rt.rows {
 				first = append(first, r[0])

@@ -20,14 +20,16 @@ import (
 // settingValue flags whose text is handed to spec.Scenario.SetFlag, so
 // flags and files are checked by the same code.
 type runFlags struct {
-	params    []string
-	json      bool
-	reportDir string
-	noReport  bool
-	pacing    string // hidden: how open-loop workers wait (bench/pacing.sh)
-	metrics   string // --metrics-addr
-	ycsb      ycsbFlags
-	atlas     atlasFlags
+	params     []string
+	json       bool
+	reportDir  string
+	noReport   bool
+	pacing     string // hidden: how open-loop workers wait (bench/pacing.sh)
+	metrics    string // --metrics-addr
+	ycsb       ycsbFlags
+	atlas      atlasFlags
+	thresholds thresholdFlags
+	limits     limitFlags
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -75,7 +77,8 @@ still stores what was measured, marked partial.`,
   mongobench run --workload kv --threads 32 --ops 1000000 -p records=100000 -p docSize=4KB
   mongobench run --uri mongodb://db1:27017/?replicaSet=rs0 --rate 500 --label m6i.large
   mongobench run scenario.yaml --label nightly --json > result.json
-  mongobench run -P workloads/workloada -p recordcount=100000 -p threadcount=16 -p target=5000`,
+  mongobench run -P workloads/workloada -p recordcount=100000 -p threadcount=16 -p target=5000
+  mongobench run --workload ycsb-b --rate 1000/s --threshold 'p99(READ) < 5ms' --threshold 'errors < 0.1%' --abort-on-fail`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			scenario := a.scenario
@@ -84,6 +87,12 @@ still stores what was measured, marked partial.`,
 			}
 			sc, err := scenario(cmd.Flags(), args, rf.params)
 			if err != nil {
+				return err
+			}
+			if err := rf.thresholds.addTo(sc); err != nil {
+				return err
+			}
+			if err := checkThresholds(builtin.Registry(), sc, sc.Rate > 0); err != nil {
 				return err
 			}
 			return a.runScenario(cmd.Context(), sc, rf)
@@ -103,6 +112,8 @@ still stores what was measured, marked partial.`,
 	rf.atlas.add(cmd.Flags())
 	metricsFlag(cmd.Flags(), &rf.metrics)
 	a.statusFlag(cmd.Flags())
+	rf.thresholds.add(cmd.Flags(), true)
+	rf.limits.add(cmd.Flags())
 	return cmd
 }
 
@@ -175,6 +186,10 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 			return err
 		}
 	}
+	limits, err := rf.limits.limits()
+	if err != nil {
+		return err
+	}
 	src, err := rf.atlas.source(ctx)
 	if err != nil {
 		return err
@@ -190,22 +205,26 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	}
 	defer closeStore()
 	t.URI = rf.ycsb.withOptions(t.URI)
-	t.Atlas = src
+	t.Atlas, t.Limits = src, limits
 	p := newProgress(a.stderr, a.term, a.statusInterval, sc)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)
 	}
+	ctx, watch, cancel := abortOn(ctx, sc, rf.thresholds.abort)
+	defer cancel()
 	runID, published, ended := lm.begin(sc, result.Variant{})
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: both(p.interval, published), Pacing: pacing, RunID: runID,
+		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(both(p.interval, published)), Pacing: pacing, RunID: runID,
 	})
 	ended()
 	p.done()
 	if err != nil {
 		return err
 	}
-	return a.finish(d, st, rf)
+	watch.mark(d)
+	judge(d, sc.Thresholds)
+	return watch.outcome(a.finish(d, st, rf), d)
 }
 
 // finish stores the result, then shows it and writes the report. A result

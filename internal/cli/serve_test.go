@@ -16,10 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/testsupport/chromium"
 	"github.com/mongobench/mongobench/internal/testsupport/prometheus"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
@@ -165,7 +167,7 @@ func TestServeBrowsesAResultsFile(t *testing.T) {
 	b := storedRun(t, uri, db, results, "--label", "beta", "--tags", "nightly", "-p", "records=200")
 	cc := storedRun(t, uri, db, results, "--label", "gamma", "--workload", "insert")
 	o := mb(t, "sweep", "--workload", "kv", "--uri", uri, "--database", db, "--rate", "50,100", "--duration", "1s",
-		"-p", "records=200", "--results-file", results, "--label", "sw")
+		"-p", "records=200", "--results-file", results, "--label", "sw", "--report-dir", t.TempDir())
 	wantCode(t, o, cli.ExitOK)
 	before := stateOf(t, results)
 
@@ -185,7 +187,7 @@ func TestServeBrowsesAResultsFile(t *testing.T) {
 		t.Errorf("?from=yesterday: %d, want 400", code)
 	}
 
-	wantPage(t, base+"/run/"+a, "Run "+a, "alpha", "<svg", "read", "update")
+	wantPage(t, base+"/run/"+a, a, "alpha", "<nav", "uPlot", "read", "update")
 	cmp := wantPage(t, fmt.Sprintf("%s/compare?run=%s&run=%s", base, a, b), a, b, "merged (exact)", "latency by percentile", "<svg")
 	if n := strings.Count(cmp, `class="merged"`); n != 2 {
 		t.Errorf("compare of two kv runs: %d merged rows, want one per operation type (read, update)", n)
@@ -245,7 +247,7 @@ func TestServeReadsAResultsCollectionOnly(t *testing.T) {
 	before := snapshot()
 	base, stop := startServe(t, "--results", uri)
 	wantPage(t, base+"/?label=served", id)
-	wantPage(t, base+"/run/"+id, id, "<svg")
+	wantPage(t, base+"/run/"+id, id, "uPlot")
 	wantPage(t, base+"/sweeps")
 	wantPage(t, base+"/plans")
 	if code := stop(); code != cli.ExitOK {
@@ -307,7 +309,7 @@ func TestServeShowsARunAsItGoes(t *testing.T) {
 	if code, _ := get(t, base+"/run/"+id+"/live"); code != http.StatusResetContent {
 		t.Errorf("the live part of a stored run: %d, want 205 (reload as the stored run)", code)
 	}
-	wantPage(t, base+"/run/"+id, "Run "+id, "partial", "<svg")
+	wantPage(t, base+"/run/"+id, id, "uPlot")
 }
 
 // Bad addresses are usage errors naming the flag and the value, found
@@ -349,5 +351,94 @@ func TestServeWarnsOffLoopback(t *testing.T) {
 	}
 	if _, err := os.Stat(results); err == nil {
 		t.Errorf("serve created the results file it only reads")
+	}
+}
+
+// TestServeInBrowser opens serve's pages in a real headless Chromium:
+// each loads with no error and no request beyond itself, the run's
+// charts draw, and a person's path works: the list, a click on a run,
+// the list again, three runs ticked, "Compare selected", the comparison with its
+// merged rows. Screenshots go to $MONGOBENCH_SCREENSHOT_DIR (else a
+// temporary directory).
+func TestServeInBrowser(t *testing.T) {
+	browser := chromium.Start(t)
+	uri := testenv.URI(t)
+	c := connect(t, uri)
+	db := testenv.DBName(t)
+	dropAfter(t, c, db)
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+	var ids []string
+	for _, label := range []string{"one", "two", "three"} {
+		ids = append(ids, storedRun(t, uri, db, results, "--label", label, "-p", "records=200"))
+	}
+	base, _ := startServe(t, "--results-file", results)
+	shots := screenshotDir
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	for name, page := range map[string]string{
+		"serve-list":    "/",
+		"serve-run":     "/run/" + ids[0],
+		"serve-compare": "/compare?run=" + strings.Join(ids, "&run="),
+		"serve-sweeps":  "/sweeps",
+	} {
+		r := browser.OpenURL(t, base+page)
+		if len(r.Errors) > 0 {
+			t.Errorf("%s: errors in the browser: %q", page, r.Errors)
+		}
+		if len(r.Requests) > 0 {
+			t.Errorf("%s: requests beyond the page: %q", page, r.Requests)
+		}
+		if name == "serve-run" {
+			if len(r.Charts) == 0 {
+				t.Errorf("%s: no chart drawn", page)
+			}
+			for _, ch := range r.Charts {
+				if ch.Width <= 0 || ch.Height <= 0 || len(ch.Series) == 0 {
+					t.Errorf("%s: chart %q drew a %d×%d canvas with series %q", page, ch.Title, ch.Width, ch.Height, ch.Series)
+				}
+			}
+		}
+		shot := filepath.Join(shots, name+".png")
+		if err := os.WriteFile(shot, r.Screenshot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d charts, screenshot %s", page, len(r.Charts), shot)
+	}
+
+	ctx, cancel := browser.Tab()
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancelT()
+	var runURL, compareURL, compared string
+	for _, step := range []struct {
+		name    string
+		actions []chromedp.Action
+	}{
+		{"open the list", []chromedp.Action{chromedp.Navigate(base + "/"), chromedp.WaitReady(`#runs`)}},
+		{"click the first run", []chromedp.Action{chromedp.Click(`#runs a[href^="/run/"]`, chromedp.ByQuery),
+			chromedp.WaitReady(`.mb-chart canvas`, chromedp.ByQuery), chromedp.Location(&runURL)}},
+		{"back to the list", []chromedp.Action{chromedp.Navigate(base + "/"), chromedp.WaitReady(`#runs`)}},
+		{"tick three runs", []chromedp.Action{
+			chromedp.Click(`#runs tr:nth-child(2) input[name=run]`, chromedp.ByQuery),
+			chromedp.Click(`#runs tr:nth-child(3) input[name=run]`, chromedp.ByQuery),
+			chromedp.Click(`#runs tr:nth-child(4) input[name=run]`, chromedp.ByQuery)}},
+		{"compare them", []chromedp.Action{chromedp.Click(`#compare-selected`, chromedp.ByQuery),
+			chromedp.WaitReady(`table.op`, chromedp.ByQuery), chromedp.Location(&compareURL), chromedp.Text(`main`, &compared, chromedp.ByQuery)}},
+	} {
+		if err := chromedp.Run(ctx, step.actions...); err != nil {
+			t.Fatalf("list → run → compare: %s: %v", step.name, err)
+		}
+	}
+	if !strings.Contains(runURL, "/run/"+ids[2]) {
+		t.Errorf("the first run link led to %s, want the newest run %s", runURL, ids[2])
+	}
+	for _, id := range ids {
+		if !strings.Contains(compareURL, "run="+id) || !strings.Contains(compared, id) {
+			t.Errorf("the comparison (%s) lacks run %s", compareURL, id)
+		}
+	}
+	if !strings.Contains(compared, "merged (exact)") {
+		t.Errorf("the comparison has no merged row")
 	}
 }

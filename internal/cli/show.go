@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
@@ -28,7 +30,7 @@ func (a *app) show(d *result.Doc, rf runFlags) error {
 	if err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
-	a.say("report: %s\n", path)
+	a.say("report: %s and %s\n", path, htmlreport.Name(path))
 	return nil
 }
 
@@ -41,16 +43,21 @@ func (a *app) printJSON(d *result.Doc) error {
 	return err
 }
 
-// writeReport writes the run's Markdown report and its charts under dir
-// and returns the report's path.
+// writeReport writes the run's Markdown report and its charts under dir,
+// and the HTML report beside it, and returns the Markdown report's path.
 func writeReport(d *result.Doc, dir string) (string, error) {
 	md, charts, err := report.Markdown(d, "charts")
 	if err != nil {
 		return "", err
 	}
-	files := make([]study.File, 0, len(charts))
+	files := make([]study.File, 0, len(charts)+1)
 	for rel, svg := range charts {
 		files = append(files, study.File{Path: rel, Data: svg})
 	}
+	var page bytes.Buffer
+	if err := htmlreport.Run(&page, d); err != nil {
+		return "", err
+	}
+	files = append(files, study.File{Path: d.RunID + ".html", Data: page.Bytes()})
 	return writeReportFiles(dir, d.RunID, md, files)
 }

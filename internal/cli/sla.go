@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
@@ -50,10 +51,16 @@ Modes: per-op sends the four writes one by one inside the transaction;
 client-bulk sends them as one client-level bulkWrite (MongoDB 8.0).
 --rate auto steps the rate up from --start by --step until both modes
 fail (or --max). --json prints the runs' stored documents as one JSON
-array instead of the tables.`,
+array instead of the tables.
+
+A mode holds at a rate when most of its runs pass (--require K/N: at least
+K of the N = --runs). With --threshold, a run passes only when its
+thresholds hold too. The study exits 99 when a mode at a rate given does
+not hold; with --rate auto, when no rate held for any mode.`,
 		Example: `  mongobench sla --rate 500 --p99 20ms --runs 5 --duration 30s --warmup 5s
   mongobench sla --rate 500,1000,1500 --p99 20ms --runs 3 --stage "7KB accounts" -p accountFields=400 -p accountSize=7KB
   mongobench sla --rate auto --start 250 --step 250 --p99 20ms --runs 3
+  mongobench sla --rate 500 --p99 20ms --runs 5 --require 5/5 --threshold 'svc.p99(txn) < 10ms'
   mongobench sla journey`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSLA(cmd.Context(), f) },
@@ -76,6 +83,8 @@ array instead of the tables.`,
 	fl.Var(f.base.Flag("threads", ""), "threads", "most transactions in flight (default 64)")
 	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "ledger parameter name=value (see 'mongobench workloads')",
 		reportDir: "directory for the SLA report and the runs' reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
+	fl.Var(&f.sla.Require, "require", "runs of each mode and rate that must pass, as K/N with N = --runs, e.g. 5/5 (default: a majority, more than half of --runs)")
+	f.thresholds.add(fl, false)
 	cmd.AddCommand(a.slaJourneyCmd())
 	a.statusFlag(fl)
 	return cmd
@@ -85,10 +94,15 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 	f.base.Database, f.base.Label = f.database, f.label
 	s := study.SLAStudy{SLA: f.sla, Rates: f.tps.Search(study.Ladder{Start: f.tpsStart, Step: f.tpsStep, Max: f.tpsMax}),
 		Runs: f.runs, Modes: strings.Split(f.modes, ","), Stage: f.stage, Base: study.Base{Scenario: f.base, Params: f.params}}
+	ts, err := f.thresholds.check(builtin.Registry(), f.base, f.params, true)
+	if err != nil {
+		return err
+	}
 	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
 		s.Base.Scenario.URI = run.target.URI
+		run.thresholds = ts
 		res, err := s.Run(ctx, run.env())
-		return errors.Join(err, run.finishSLA(ctx, res, f.database))
+		return studyVerdict(errors.Join(err, run.finishSLA(ctx, res, f.database)), "sla", res.Verdict)
 	})
 }
 
@@ -116,7 +130,8 @@ func (s *studyRun) finishSLA(ctx context.Context, res study.SLAResult, database 
 		s.app.say("audit: %s\n", audit)
 	}
 	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, audit, runs) }
-	return s.finish(len(res.Runs), tables, "sla-"+time.Now().UTC().Format("20060102T150405Z"), render)
+	page := func(w io.Writer, runs []string) error { return htmlreport.SLA(w, res, audit, runs) }
+	return s.finish(len(res.Runs), tables, "sla-"+time.Now().UTC().Format("20060102T150405Z"), render, page)
 }
 
 func (a *app) slaJourneyCmd() *cobra.Command {

@@ -9,12 +9,15 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
@@ -35,6 +38,12 @@ type studyRun struct {
 	docs      []result.Doc // the runs kept, for --json
 	metrics   *liveMetrics // --metrics-addr; nil: none
 	clock     stepClock    // when the study began, for its estimate of the time left
+	// thresholds are judged on every run with its scenario's own
+	// (--threshold); runs counts the runs judged, failed those whose
+	// thresholds failed.
+	thresholds   []threshold.Threshold
+	runs, failed int
+	limits       diagnosis.Limits // stated ceilings (--disk-limit, --link) every run is diagnosed against
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -56,13 +65,16 @@ func (s *studyRun) step(info study.StepInfo) {
 // run within the study.
 func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error) {
 	p := newProgress(s.app.stderr, s.app.term, s.app.statusInterval, sc)
+	t := s.target
+	t.Limits = s.limits
 	runID, published, ended := s.metrics.begin(sc, variant)
 	d, err := runner.Run(ctx, runner.Options{
-		Scenario: sc, Registry: s.registry, Target: s.target, ToolVersion: Version,
+		Scenario: sc, Registry: s.registry, Target: t, ToolVersion: Version,
 		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: both(p.interval, published), RunID: runID,
 	})
 	ended()
 	p.done()
+	s.judge(d, sc)
 	return d, err
 }
 
@@ -96,13 +108,14 @@ func (s *studyRun) keep(ctx context.Context, d *result.Doc) error {
 
 // finish prints the tables of a study that made runs, after its
 // progress lines (with --json, the stored documents of its runs as one
-// JSON array instead), and writes its report, name.md (writeSummary).
-func (s *studyRun) finish(runs int, tables func(io.Writer, study.Format) error, name string, render func(w io.Writer, runs []string) ([]study.File, error)) error {
+// JSON array instead), and writes its reports, name.md and name.html
+// (writeSummary).
+func (s *studyRun) finish(runs int, tables func(io.Writer, study.Format) error, name string, render func(w io.Writer, runs []string) ([]study.File, error), page func(w io.Writer, runs []string) error) error {
 	if s.json {
 		if err := store.WriteJSON(s.app.stdout, s.docs); err != nil || runs == 0 {
 			return err
 		}
-		return s.writeSummary(name, render)
+		return s.writeSummary(name, render, page)
 	}
 	if runs == 0 {
 		return nil
@@ -111,14 +124,14 @@ func (s *studyRun) finish(runs int, tables func(io.Writer, study.Format) error, 
 	if err := tables(s.app.stdout, study.Text); err != nil {
 		return err
 	}
-	return s.writeSummary(name, render)
+	return s.writeSummary(name, render, page)
 }
 
-// writeSummary writes the study's Markdown report, name.md, and the files
-// it links into the report directory, and says where; render is handed
-// the file names of the runs' reports. Nothing without a report
-// directory.
-func (s *studyRun) writeSummary(name string, render func(w io.Writer, runs []string) ([]study.File, error)) error {
+// writeSummary writes the study's Markdown report, name.md, the files it
+// links and its HTML report, name.html, into the report directory, and
+// says where; render and page are handed the file names of the runs'
+// Markdown reports. Nothing without a report directory.
+func (s *studyRun) writeSummary(name string, render func(w io.Writer, runs []string) ([]study.File, error), page func(w io.Writer, runs []string) error) error {
 	if s.reportDir == "" {
 		return nil
 	}
@@ -126,22 +139,29 @@ func (s *studyRun) writeSummary(name string, render func(w io.Writer, runs []str
 	for i, p := range s.reports {
 		runs[i] = filepath.Base(p)
 	}
-	return s.app.writeReportDir(s.reportDir, name, func(w io.Writer) ([]study.File, error) { return render(w, runs) })
+	return s.app.writeReportDir(s.reportDir, name,
+		func(w io.Writer) ([]study.File, error) { return render(w, runs) },
+		func(w io.Writer) error { return page(w, runs) })
 }
 
 // writeReportDir writes the Markdown report render writes, dir/name.md,
-// and the files it links, and says where.
-func (a *app) writeReportDir(dir, name string, render func(io.Writer) ([]study.File, error)) error {
-	var b bytes.Buffer
+// the files it links, and the HTML report page writes, dir/name.html, and
+// says where.
+func (a *app) writeReportDir(dir, name string, render func(io.Writer) ([]study.File, error), page func(io.Writer) error) error {
+	var b, h bytes.Buffer
 	files, err := render(&b)
 	if err != nil {
 		return err
 	}
+	if err := page(&h); err != nil {
+		return err
+	}
+	files = append(files, study.File{Path: name + ".html", Data: h.Bytes()})
 	path, err := writeReportFiles(dir, name, b.Bytes(), files)
 	if err != nil {
 		return err
 	}
-	a.say("report: %s\n", path)
+	a.say("report: %s and %s\n", path, htmlreport.Name(path))
 	return nil
 }
 

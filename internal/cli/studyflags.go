@@ -19,11 +19,13 @@ type studyFlags struct {
 	uri, database, resultsURI, file, label string
 	hostMetrics, hostDevice                string
 	atlas                                  atlasFlags
+	limits                                 limitFlags
 	params                                 []string
 	reportDir                              string
 	uriOptions                             []ycsbprops.Option // added to the target's URI (-P)
 	json                                   bool
 	metricsAddr                            string
+	thresholds                             thresholdFlags
 }
 
 // studyHelp is what a command's shared flags say that differs between
@@ -46,6 +48,7 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	fl.StringVar(&f.resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the target)")
 	fl.StringVar(&f.file, "results-file", "", "append "+h.results+" to this JSON Lines file instead")
 	fl.StringVar(&f.label, "label", "", "label stored with "+h.each+", e.g. the instance type")
+	f.limits.add(fl)
 	if h.hostMetrics {
 		fl.StringVar(&f.hostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
 		fl.StringVar(&f.hostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
@@ -76,6 +79,10 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 			return usage(fmt.Errorf("--host-metrics: %q %w", spec.RedactHostMetrics(f.hostMetrics), err))
 		}
 	}
+	limits, err := f.limits.limits()
+	if err != nil {
+		return err
+	}
 	src, err := f.atlas.source(ctx)
 	if err != nil {
 		return err
@@ -93,7 +100,7 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	t.URI = ycsbprops.WithOptions(t.URI, f.uriOptions)
 	t.HostMetrics, t.HostDevice, t.Atlas = f.hostMetrics, f.hostDevice, src
 	s := newStudy(a, t, st, f.reportDir)
-	s.registry, s.json, s.metrics = reg, f.json, lm
+	s.registry, s.json, s.limits, s.metrics = reg, f.json, limits, lm
 	return run(s)
 }
 

@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
@@ -46,11 +48,15 @@ the sweep id, sweepStep and repetition) with its own report. The sweep ends
 with the table of steps, the saturation throughput (the highest achieved
 rate), the highest target that held, and with --repeat the spread of the
 achieved rate and p99 per rate; --json prints the runs' stored documents
-as one JSON array instead.`,
+as one JSON array instead.
+
+With --threshold, a step holds only when its thresholds hold too. The sweep
+exits 99 when no target rate held.`,
 		Example: `  mongobench sweep --workload ycsb-b -p recordcount=100000 --rate 1000,2000,5000 --sla 20ms
   mongobench sweep --workload ycsb-b --rate auto --start 500 --factor 2 --sla 20ms --repeat 3
   mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h' --json > sweep.json
-  mongobench sweep -P workloads/workloadb -p recordcount=100000 -p threadcount=64 --rate 1000,2000,5000`,
+  mongobench sweep -P workloads/workloadb -p recordcount=100000 -p threadcount=64 --rate 1000,2000,5000
+  mongobench sweep --workload ycsb-b --rate auto --threshold 'p99(READ) < 5ms' --threshold 'errors(timeout) < 1'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.ycsb.study(ycsbprops.Sweep, cmd.Flags(), f.base, &f.studyFlags); err != nil {
@@ -78,6 +84,7 @@ as one JSON array instead.`,
 		reportDir: "directory for the sweep report and the runs' reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	f.ycsb.add(fl)
 	a.statusFlag(fl)
+	f.thresholds.add(fl, false)
 	return cmd
 }
 
@@ -85,10 +92,16 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 	f.base.Database, f.base.Label = f.database, f.label
 	s := study.SweepStudy{Base: study.Base{Scenario: f.base, Params: f.params}, Rates: f.rates.Search(study.Auto{Start: f.start, Factor: f.factor, Max: f.max}),
 		Repeat: f.repeat, Criteria: f.criteria, Cost: f.costPerHour}
+	ts, err := f.thresholds.check(builtin.Registry(), f.base, f.params, true)
+	if err != nil {
+		return err
+	}
 	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
 		s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
+		run.thresholds = ts
 		res, err := s.Run(ctx, run.env())
-		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport))
+		return studyVerdict(errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport,
+			func(w io.Writer, runs []string) error { return htmlreport.Sweep(w, res, runs) })), "sweep "+s.ID, res.Verdict)
 	})
 }
 

@@ -32,7 +32,7 @@ func TestSweepAuto(t *testing.T) {
 	o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "kv", "-p", "records=500",
 		"--rate", "auto", "--start", "200", "--factor", "4", "--max", "100000", "--duration", "2s", "--warmup", "1s",
 		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
-	wantCode(t, o, cli.ExitOK)
+	wantEnded(t, o)
 	if took := time.Since(start); took > time.Minute {
 		t.Errorf("sweep took %s, want well under a minute", took)
 	}
@@ -75,6 +75,7 @@ func TestSweepAuto(t *testing.T) {
 	if held == len(steps) {
 		t.Errorf("every step held: the sweep found no saturation point\n%s", o)
 	}
+	wantVerdict(t, o, held > 0)
 	t.Logf("%s", o.stdout)
 }
 
@@ -93,7 +94,7 @@ func TestSweepRepeat(t *testing.T) {
 	o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "kv", "-p", "records=500",
 		"--rate", "100,200", "--repeat", "3", "--sla", "500ms", "--duration", "1s", "--warmup", "1s",
 		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
-	wantCode(t, o, cli.ExitOK)
+	wantEnded(t, o)
 	for _, want := range []string{"achieved mean/s", "CV", "p99 mean ms", "p99 stable", "Saturation throughput: ", "Maximum throughput that held"} {
 		if !strings.Contains(o.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, o)
@@ -144,6 +145,16 @@ func TestSweepRepeat(t *testing.T) {
 		}
 		t.Logf("rate %s: p99s %v → %s", rate, p99s[rate], flag)
 	}
+	var steps []study.Step
+	for i := range docs {
+		s, err := study.StepOf(&docs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, s)
+	}
+	_, held := study.MaxAtSLA(steps, study.Criteria{SLA: 500 * time.Millisecond, MaxErrors: 0.01})
+	wantVerdict(t, o, held)
 	md, err := filepath.Glob(filepath.Join(dir, "reports", "sweep-*.md"))
 	if err != nil || len(md) != 1 {
 		t.Fatalf("sweep report: got %v (%v), want one", md, err)

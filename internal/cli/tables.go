@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/template"
 )
@@ -17,6 +20,7 @@ type tablesFlags struct {
 	out       string
 	keepGoing bool
 	strict    bool
+	html      bool // also write the document as HTML beside -o
 }
 
 // addFlags adds the rendering flags 'tables' and 'report' share.
@@ -97,12 +101,39 @@ func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlag
 			if err := a.writeRendered(f.out, out); err != nil {
 				return errors.Join(rerr, err)
 			}
+			if f.html && f.out != "" {
+				if err := writeHTMLDocument(f.out, out); err != nil {
+					return errors.Join(rerr, err)
+				}
+			}
 			if wrote != nil {
 				wrote()
 			}
 		}
 		return rerr
 	})
+}
+
+// writeHTMLDocument writes the rendered Markdown document md, written at
+// mdPath, as HTML beside it (name.md → name.html), titled by its first
+// heading.
+func writeHTMLDocument(mdPath string, md []byte) error {
+	title := strings.TrimSuffix(filepath.Base(mdPath), filepath.Ext(mdPath))
+	for _, line := range strings.Split(string(md), "\n") {
+		if h, ok := strings.CutPrefix(line, "# "); ok {
+			title = strings.TrimSpace(h)
+			break
+		}
+	}
+	var b bytes.Buffer
+	if err := htmlreport.Document(&b, title, md); err != nil {
+		return err
+	}
+	path := strings.TrimSuffix(mdPath, filepath.Ext(mdPath)) + ".html"
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	return nil
 }
 
 // writeRendered writes the rendered document to path, or to stdout.

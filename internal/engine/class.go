@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/mongobench/mongobench/internal/result"
+
 // Class is the kind of a failed operation. Failed operations are counted
 // by class and kept out of the latency histograms.
 type Class uint8
@@ -37,6 +39,15 @@ func (e *ErrorCounts) Total() int64 {
 		n += v
 	}
 	return n
+}
+
+// Result returns the counts as stored in a result document.
+func (e *ErrorCounts) Result() result.Errors {
+	return result.Errors{
+		Total: e.Total(), Timeout: e[Timeout], Network: e[Network],
+		WriteConflict: e[WriteConflict], DuplicateKey: e[DuplicateKey],
+		Overload: e[Overload], Other: e[Other],
+	}
 }
 
 func (e *ErrorCounts) add(o *ErrorCounts) {

@@ -178,7 +178,7 @@ func (c *coordinator) report(i int) {
 // the phase totals.
 func (c *coordinator) closeOp(i int) (IntervalOp, error) {
 	a, t := &c.agg.ops[i], &c.totals[i]
-	op := IntervalOp{Name: t.Name, Count: a.count, Errors: a.errs}
+	op := IntervalOp{Name: t.Name, Count: a.count, Errors: a.errs, Parts: a.parts, PartErrors: a.partErrs}
 	var err error
 	if op.Latency, err = hist.Summarize(a.lat); err != nil {
 		return op, err
@@ -194,6 +194,8 @@ func (c *coordinator) closeOp(i int) (IntervalOp, error) {
 	}
 	t.Count += a.count
 	t.Errors.add(&a.errs)
+	t.Parts += a.parts
+	t.PartErrors += a.partErrs
 	return op, hist.Merge(t.Latency, a.lat)
 }
 
@@ -267,6 +269,8 @@ func (iv *Interval) absorb(prev *Interval) error {
 func (op *IntervalOp) absorb(prev *IntervalOp) error {
 	op.Count += prev.Count
 	op.Errors.add(&prev.Errors)
+	op.Parts += prev.Parts
+	op.PartErrors += prev.PartErrors
 	var err error
 	if op.Latency, err = mergeDists(op.Latency, prev.Latency); err != nil {
 		return err
@@ -347,7 +351,7 @@ func (r *Result) tally() {
 		r.MaxLag = max(r.MaxLag, iv.MaxLag)
 	}
 	for _, op := range r.Ops {
-		r.Failed += op.Errors.Total()
+		r.Failed += op.Errors.Total() - op.PartErrors
 	}
 	r.Intended = r.Completed() + r.Abandoned
 	if r.Mode == "open" {
@@ -356,11 +360,12 @@ func (r *Result) tally() {
 }
 
 // Completed is the number of measured operations that finished, with or
-// without an error.
+// without an error; parts of operations (Parts) are not operations of
+// their own here.
 func (r *Result) Completed() int64 {
 	var n int64
 	for _, t := range r.Ops {
-		n += t.Count + t.Errors.Total()
+		n += t.Count + t.Errors.Total() - t.Parts - t.PartErrors
 	}
 	return n
 }

@@ -58,6 +58,10 @@ func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
 		}
 		tasks[i] = t
 		e.workers[i] = newWorkerRec(len(e.cfg.Ops))
+		if pt, ok := t.(PartsTask); ok {
+			e.workers[i].parts = &Parts{e: e, w: e.workers[i]}
+			pt.UseParts(e.workers[i].parts)
+		}
 	}
 	if !e.closed {
 		e.waiters = make([]*waiter, e.cfg.Workers)
@@ -152,6 +156,7 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 		w.sent1(lag, lag > e.cfg.LateAfter)
 	}
 	e.enter()
+	w.parts.begin(s)
 	op, err := t.Do(ctx)
 	done := time.Now()
 	e.inflight.Add(-1)
@@ -164,10 +169,10 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 	}
 	e.completedAt(done)
 	if err != nil {
-		w.failure(op, e.cfg.Classify(err))
+		w.failure(op, e.cfg.Classify(err), false)
 		return
 	}
-	w.success(op, done.Sub(s.at), done.Sub(sent))
+	w.success(op, done.Sub(s.at), done.Sub(sent), false)
 }
 
 // completedAt keeps the latest completion time.

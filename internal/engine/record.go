@@ -8,9 +8,11 @@ import (
 )
 
 // sample is one successful operation as a worker records it: its type,
-// latency and (open loop) service time.
+// latency and (open loop) service time, and whether it was a part of
+// another operation (Parts).
 type sample struct {
 	op       int32
+	part     bool
 	lat, svc time.Duration
 }
 
@@ -26,26 +28,35 @@ type workerRec struct {
 	samples []sample
 	lags    []time.Duration // open loop: intended start to actual send
 	errs    []ErrorCounts   // per operation type
-	sent    int64
-	late    int64
-	dropped int64
-	maxLag  time.Duration
+	// partErrs counts the failures of errs that were parts of other
+	// operations, per operation type.
+	partErrs []int64
+	sent     int64
+	late     int64
+	dropped  int64
+	maxLag   time.Duration
+	// parts records the parts of the worker's operations (PartsTask);
+	// nil when its task has none.
+	parts *Parts
 }
 
 func newWorkerRec(nOps int) *workerRec {
-	return &workerRec{errs: make([]ErrorCounts, nOps)}
+	return &workerRec{errs: make([]ErrorCounts, nOps), partErrs: make([]int64, nOps)}
 }
 
-// success records a successful operation.
-func (w *workerRec) success(op int, lat, svc time.Duration) {
+// success records a successful operation, or part of one.
+func (w *workerRec) success(op int, lat, svc time.Duration, part bool) {
 	w.mu.Lock()
-	w.samples = append(w.samples, sample{op: int32(op), lat: lat, svc: svc})
+	w.samples = append(w.samples, sample{op: int32(op), part: part, lat: lat, svc: svc})
 	w.mu.Unlock()
 }
 
-func (w *workerRec) failure(op int, c Class) {
+func (w *workerRec) failure(op int, c Class, part bool) {
 	w.mu.Lock()
 	w.errs[op][c]++
+	if part {
+		w.partErrs[op]++
+	}
 	w.mu.Unlock()
 }
 
@@ -80,7 +91,8 @@ func (w *workerRec) drainInto(agg *intervalAgg) {
 	w.samples, w.lags = agg.spareSamples[:0], agg.spareLags[:0]
 	for i := range w.errs {
 		agg.ops[i].errs.add(&w.errs[i])
-		w.errs[i] = ErrorCounts{}
+		agg.ops[i].partErrs += w.partErrs[i]
+		w.errs[i], w.partErrs[i] = ErrorCounts{}, 0
 	}
 	agg.sent += w.sent
 	agg.late += w.late
@@ -98,6 +110,9 @@ type opRec struct {
 	lat, svc *hist.H
 	count    int64
 	errs     ErrorCounts
+	// parts and partErrs count the successes and failures of count and
+	// errs that were parts of other operations (Parts).
+	parts, partErrs int64
 }
 
 // intervalAgg gathers every worker's recordings for one interval.
@@ -134,6 +149,9 @@ func (a *intervalAgg) record(samples []sample, lags []time.Duration) {
 	for _, s := range samples {
 		r := &a.ops[s.op]
 		r.count++
+		if s.part {
+			r.parts++
+		}
 		hist.Record(r.lat, s.lat)
 		if !a.closed {
 			hist.Record(r.svc, s.svc)
@@ -151,7 +169,7 @@ func (a *intervalAgg) reset() {
 			r.lat.Reset()
 			r.svc.Reset()
 		}
-		r.count, r.errs = 0, ErrorCounts{}
+		r.count, r.errs, r.parts, r.partErrs = 0, ErrorCounts{}, 0, 0
 	}
 	if a.lag.TotalCount() > 0 {
 		a.lag.Reset()

@@ -53,12 +53,15 @@ type Result struct {
 }
 
 // OpTotals is one operation type over the measured phase. In closed loop
-// Service is the same histogram as Latency.
+// Service is the same histogram as Latency. Parts and PartErrors count
+// the successes of Count and the failures of Errors that were parts of
+// other operations (Parts).
 type OpTotals struct {
-	Name             string
-	Count            int64 // successes
-	Errors           ErrorCounts
-	Latency, Service *hist.H
+	Name              string
+	Count             int64 // successes
+	Errors            ErrorCounts
+	Parts, PartErrors int64
+	Latency, Service  *hist.H
 }
 
 // Interval is one reporting interval, bucketed by completion time.
@@ -87,19 +90,23 @@ type Interval struct {
 	Lag result.Dist
 }
 
-// IntervalOp is one operation type in one interval.
+// IntervalOp is one operation type in one interval. Parts and
+// PartErrors count the successes of Count and the failures of Errors
+// that were parts of other operations (Parts).
 type IntervalOp struct {
-	Name             string
-	Count            int64
-	Errors           ErrorCounts
-	Latency, Service result.Dist
+	Name              string
+	Count             int64
+	Errors            ErrorCounts
+	Parts, PartErrors int64
+	Latency, Service  result.Dist
 }
 
-// Completed is the number of operations that finished in the interval.
+// Completed is the number of operations that finished in the interval,
+// parts of operations left out.
 func (iv *Interval) Completed() int64 {
 	var n int64
 	for _, op := range iv.Ops {
-		n += op.Count + op.Errors.Total()
+		n += op.Count + op.Errors.Total() - op.Parts - op.PartErrors
 	}
 	return n
 }

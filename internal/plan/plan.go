@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
@@ -17,11 +18,26 @@ type Run struct {
 	Throughput float64
 	// Ops holds each operation type's latency (milliseconds).
 	Ops map[string]result.Dist
-	// ServerCPU is the server's mean CPU over the phase, percent of all
-	// cores; nil when the host could not be read.
+	// ServerCPU is the server process's mean CPU over the phase, percent
+	// of the CPUs of the host it was read on; nil when it was not read.
 	ServerCPU *float64
+	// OnHost says the server ran on the tool's host, and HostCores is
+	// how many CPUs that host has (0: unknown), of which ServerCPU is a
+	// share. Without OnHost the figure is already a share of the server's
+	// own host (a monitoring API's normalized CPU).
+	OnHost    bool
+	HostCores int
+	// CPUFromHost says ServerCPU is the server's host's CPU (a node
+	// exporter, which has no per-process figures), not the process's.
+	CPUFromHost bool
+	// Limited is the run's diagnosis ("limited by: …"); empty when the
+	// document has none.
+	Limited string
 	// Completed and Failed count the run's operations.
 	Completed, Failed int64
+	// FailedThresholds are the run's thresholds that failed, each with
+	// what was measured.
+	FailedThresholds []string
 }
 
 // Candidate is one deployment the plan considers.
@@ -32,26 +48,44 @@ type Candidate struct {
 	// Monthly is the price per month in Currency.
 	Monthly  float64
 	Currency string
-	Runs     []Run `json:"-"`
+	// CPUs is how many CPUs the server may use (a profile's CPU list, or
+	// the instance's vCPU); 0 when not known, which on the tool's host
+	// means all of its CPUs.
+	CPUs int
+	Runs []Run `json:"-"`
 }
 
 // Measured is a candidate's runs combined: throughput is the median of
 // the runs (with their range), latency comes from the exact merge of the
 // runs' histograms, never from averaged percentiles.
 type Measured struct {
+	// Limited are the runs' diagnoses, each once, in run order: what
+	// limited the candidate.
+	Limited                      []string `json:",omitempty"`
 	Repetitions                  int
 	Throughput                   float64
 	ThroughputMin, ThroughputMax float64
 	Latency                      map[string]result.Dist
-	ServerCPU                    *float64
-	ErrorRate                    float64
-	ThroughputPerCostUnit        float64
+	// ServerCPU is the median over the runs of the server's CPU as a
+	// percent of its own CPUs (100 is every CPU it may use busy); nil
+	// when a run lacks it, and NoServerCPU says why.
+	ServerCPU   *float64
+	NoServerCPU string `json:",omitempty"`
+	// CPUFromHost says ServerCPU is the server host's CPU from its node
+	// exporter (no per-process figure), taken to be the server's alone.
+	CPUFromHost           bool `json:",omitempty"`
+	ErrorRate             float64
+	ThroughputPerCostUnit float64
+	// FailedThresholds are the thresholds that failed in any run, as
+	// "run ID: threshold (measured)"; such a candidate passes no stage.
+	FailedThresholds []string `json:",omitempty"`
 }
 
 // Combine merges a candidate's runs. A run without an encoded histogram
 // for an operation type makes that type's latency missing rather than
-// approximated.
-func Combine(runs []Run, monthly float64) (Measured, error) {
+// approximated; a run without server CPU makes the candidate's missing.
+func Combine(c Candidate) (Measured, error) {
+	runs := c.Runs
 	if len(runs) == 0 {
 		return Measured{}, errors.New("no runs")
 	}
@@ -61,18 +95,28 @@ func Combine(runs []Run, monthly float64) (Measured, error) {
 	var done, failed int64
 	for i, r := range runs {
 		thr[i] = r.Throughput
-		if r.ServerCPU != nil {
-			cpus = append(cpus, *r.ServerCPU)
+		if cpu, why := ownCPU(r, c.CPUs); why != "" {
+			m.NoServerCPU = why
+		} else {
+			cpus = append(cpus, cpu)
+		}
+		m.CPUFromHost = m.CPUFromHost || r.CPUFromHost
+		if r.Limited != "" && !slices.Contains(m.Limited, r.Limited) {
+			m.Limited = append(m.Limited, r.Limited)
 		}
 		done += r.Completed
 		failed += r.Failed
+		for _, t := range r.FailedThresholds {
+			m.FailedThresholds = append(m.FailedThresholds, "run "+r.RunID+": "+t)
+		}
 	}
 	m.Throughput = median(thr)
 	m.ThroughputMin, m.ThroughputMax = slices.Min(thr), slices.Max(thr)
 	if len(cpus) == len(runs) {
-		c := median(cpus)
-		m.ServerCPU = &c
+		v := median(cpus)
+		m.ServerCPU = &v
 	}
+	monthly := c.Monthly
 	if done > 0 {
 		m.ErrorRate = float64(failed) / float64(done)
 	}
@@ -89,6 +133,24 @@ func Combine(runs []Run, monthly float64) (Measured, error) {
 		}
 	}
 	return m, nil
+}
+
+// ownCPU is a run's server CPU as a percent of the server's own CPUs
+// (cpus; 0: all of the host's): a share of the host's HostCores scaled
+// by HostCores/cpus. A 1-CPU profile at 48% of a 2-CPU host is at 96%.
+// It returns why when the run has no such figure.
+func ownCPU(r Run, cpus int) (float64, string) {
+	switch {
+	case r.ServerCPU == nil:
+		return 0, fmt.Sprintf("run %s has no server CPU figures (the tool reads them from /proc for a server on its own host, from the Atlas API, or from the server host's node exporter with --host-metrics)", r.RunID)
+	case !r.OnHost:
+		return *r.ServerCPU, ""
+	case r.HostCores <= 0:
+		return 0, fmt.Sprintf("run %s does not say how many CPUs its host has", r.RunID)
+	case cpus == 0:
+		cpus = r.HostCores
+	}
+	return *r.ServerCPU * float64(r.HostCores) / float64(cpus), ""
 }
 
 // mergeOp merges one operation type's histograms over every run; nil when
@@ -143,14 +205,43 @@ type Stage struct {
 }
 
 // Demand turns growth stages into required operations per second. With
-// Users set, the baseline's measured throughput calibrates it: Users
-// users put the baseline at Load (a fraction, e.g. 0.8) of the throughput
-// it sustains, so one user asks for Load × throughput / Users ops/s.
+// Users set, the baseline calibrates it: today's Users users load the
+// baseline to Load (a fraction, e.g. 0.8) of what By measures.
 type Demand struct {
-	Users  float64
-	Load   float64
+	Users float64
+	Load  float64
+	// By is what Load is a share of: the baseline's sustained throughput
+	// (the default) or its server CPU.
+	By     Calibration
 	Stages []Stage
 }
+
+// Calibration is what a user model is calibrated by.
+type Calibration int
+
+// The calibrations of a user model.
+const (
+	// ByThroughput: Users users use Load of the throughput the baseline
+	// sustains, so one user asks for Load × throughput / Users ops/s.
+	ByThroughput Calibration = iota
+	// ByCPU: Users users put the baseline's server at Load of its CPUs.
+	// Throughput is taken to grow in proportion to the server's CPU, so
+	// one user asks for throughput × Load / CPU / Users ops/s, where CPU
+	// is the share of its CPUs the baseline used while sustaining its
+	// throughput.
+	ByCPU
+)
+
+// String names the calibration as a plan file does: "throughput" or "cpu".
+func (c Calibration) String() string {
+	if c == ByCPU {
+		return "cpu"
+	}
+	return "throughput"
+}
+
+// MarshalText writes the calibration's name.
+func (c Calibration) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // Plan is the whole question.
 type Plan struct {
@@ -168,8 +259,62 @@ type Assessment struct {
 	// Stages are the per-stage verdicts, in the plan's stage order.
 	Stages []StageFit
 	// UsersSupported is how many users it carries within the headroom
-	// (0 without a user model).
+	// (0 without a calibrated user model).
 	UsersSupported float64
+	// VsBaseline are its figures over the baseline's.
+	VsBaseline Ratios
+}
+
+// Ratios are a candidate's figures over the baseline's, as ratios: 2.6
+// is 160% more, 0.8 is 20% less. A ratio is nil where either figure is
+// missing or the baseline's is 0.
+type Ratios struct {
+	Throughput *float64
+	// Latency is each operation type's p95 and p99 over the baseline's.
+	Latency           map[string]LatencyRatios
+	Cost              *float64
+	ThroughputPerCost *float64
+}
+
+// LatencyRatios are an operation type's percentiles over the baseline's.
+type LatencyRatios struct{ P95, P99 *float64 }
+
+// ratios compares m (priced monthly) with the baseline's figures.
+func ratios(m, base Measured, monthly, baseMonthly float64) Ratios {
+	r := Ratios{
+		Throughput:        ratioOf(m.Throughput, base.Throughput),
+		Cost:              ratioOf(monthly, baseMonthly),
+		ThroughputPerCost: ratioOf(m.ThroughputPerCostUnit, base.ThroughputPerCostUnit),
+		Latency:           map[string]LatencyRatios{},
+	}
+	if m.ThroughputPerCostUnit == 0 {
+		r.ThroughputPerCost = nil // no price: nothing per cost
+	}
+	for _, op := range sortedKeys(m.Latency, base.Latency) {
+		lr := LatencyRatios{
+			P95: optRatio(pick(m.Latency, op, "p95"), pick(base.Latency, op, "p95")),
+			P99: optRatio(pick(m.Latency, op, "p99"), pick(base.Latency, op, "p99")),
+		}
+		if lr.P95 != nil || lr.P99 != nil {
+			r.Latency[op] = lr
+		}
+	}
+	return r
+}
+
+func ratioOf(v, base float64) *float64 {
+	if base == 0 {
+		return nil
+	}
+	x := v / base
+	return &x
+}
+
+func optRatio(v, base *float64) *float64 {
+	if v == nil || base == nil {
+		return nil
+	}
+	return ratioOf(*v, *base)
 }
 
 // Passed reports whether every candidate-wide check passed.
@@ -177,10 +322,12 @@ func (a Assessment) Passed() bool {
 	return !slices.ContainsFunc(a.Checks, func(c Check) bool { return !c.Pass })
 }
 
-// StageFit is whether a candidate carries one stage.
+// StageFit is whether a candidate carries one stage. A stage in users
+// whose demand could not be calibrated has no required rate, and neither
+// carries nor passes, with the reason.
 type StageFit struct {
 	Stage    string
-	Required float64
+	Required float64 // 0 when not calibrated
 	Headroom float64 // 1 - required/throughput
 	Carries  bool    // within the minimum headroom
 	Pass     bool    // carries it and passed every check
@@ -195,6 +342,9 @@ type Recommendation struct {
 	Choice   string
 	Headroom float64
 	Rejected []Rejection
+	// NotCalibrated says why a stage in users has no required rate: the
+	// demand could not be calibrated (UserModel.Problem).
+	NotCalibrated string `json:",omitempty"`
 }
 
 // Rejection names a candidate that does not serve the stage, and why.
@@ -202,11 +352,35 @@ type Rejection struct{ Candidate, Reason string }
 
 // Answer is the plan's result.
 type Answer struct {
-	Baseline    string
-	OpsPerUser  float64 // 0 without a user model
+	Baseline string
+	// OpsPerUser is the calibrated user model's ops/s per user; 0 without
+	// one, or when it could not be calibrated (Users says why).
+	OpsPerUser float64
+	// Users is the user model; nil when the demand is in rates.
+	Users       *UserModel `json:",omitempty"`
 	Assessments []Assessment
 	Stages      []Recommendation
 	Currency    string
+}
+
+// UserModel is how the demand's users were turned into operations per
+// second on the baseline.
+type UserModel struct {
+	// Users use Load (a fraction) of what By measures on the baseline.
+	Users float64
+	Load  float64
+	By    Calibration
+	// BaselineThroughput is what the baseline sustained; BaselineCPU its
+	// server CPU meanwhile, percent of its own CPUs (nil: not measured).
+	BaselineThroughput float64
+	BaselineCPU        *float64
+	// OpsPerUser is 0 when Problem says why the model could not be
+	// calibrated.
+	OpsPerUser float64
+	Problem    string `json:",omitempty"`
+	// Note says what to keep in mind about a calibration that was made,
+	// such as a CPU share beyond the one the baseline's runs reached.
+	Note string `json:",omitempty"`
 }
 
 // Evaluate answers the plan.
@@ -217,32 +391,46 @@ func Evaluate(p Plan) (Answer, error) {
 	}
 	as := make([]Assessment, len(p.Candidates))
 	for i, c := range p.Candidates {
-		m, err := Combine(c.Runs, c.Monthly)
+		m, err := Combine(c)
 		if err != nil {
 			return Answer{}, fmt.Errorf("candidate %s: %w", c.Name, err)
 		}
 		as[i] = Assessment{Candidate: c, Measured: m}
 	}
-	baseM := as[base].Measured
-	ans := Answer{Baseline: p.Candidates[base].Name, Currency: p.Candidates[base].Currency}
-	stages, perUser, err := p.Demand.rates(baseM.Throughput)
+	baseM, baseC := as[base].Measured, p.Candidates[base]
+	ans := Answer{Baseline: baseC.Name, Currency: baseC.Currency}
+	model, err := p.Demand.model(baseM)
 	if err != nil {
 		return Answer{}, err
+	}
+	ans.Users = model
+	stages, err := p.Demand.rates(model)
+	if err != nil {
+		return Answer{}, err
+	}
+	var perUser float64
+	if model != nil {
+		perUser = model.OpsPerUser
 	}
 	ans.OpsPerUser = perUser
 	headroom := minHeadroom(p.Constraints)
 	for i := range as {
 		as[i].Checks = check(p.Constraints, as[i].Measured, baseM)
+		as[i].VsBaseline = ratios(as[i].Measured, baseM, as[i].Monthly, baseC.Monthly)
+		if f := as[i].FailedThresholds; len(f) > 0 {
+			as[i].Checks = append(as[i].Checks, Check{Constraint: "thresholds", Value: fmt.Sprintf("%d failed", len(f)),
+				Reason: "thresholds failed: " + strings.Join(f, "; ")})
+		}
 		if perUser > 0 {
 			as[i].UsersSupported = as[i].Throughput * (1 - headroom) / perUser
 		}
 		for _, s := range stages {
-			as[i].Stages = append(as[i].Stages, fit(as[i], s, headroom))
+			as[i].Stages = append(as[i].Stages, fit(as[i], s, headroom, model))
 		}
 	}
 	ans.Assessments = as
 	for j, s := range stages {
-		ans.Stages = append(ans.Stages, recommend(as, j, s))
+		ans.Stages = append(ans.Stages, recommend(as, j, s, model))
 	}
 	return ans, nil
 }
@@ -266,34 +454,70 @@ func baseline(cs []Candidate) (int, error) {
 	return idx, nil
 }
 
-// rates returns the stages with their required rates, and the ops/s per
-// user of a user model.
-func (d Demand) rates(baseThroughput float64) ([]Stage, float64, error) {
-	var perUser float64
-	if d.Users > 0 {
-		if d.Load <= 0 || d.Load > 1 {
-			return nil, 0, fmt.Errorf("demand load %g: want a fraction in (0, 1]", d.Load)
-		}
-		perUser = d.Load * baseThroughput / d.Users
+// model calibrates the user model on the baseline's figures; nil without
+// users. A model that cannot be calibrated (by CPU, the baseline's CPU
+// not measured) says why in Problem rather than failing the plan.
+func (d Demand) model(base Measured) (*UserModel, error) {
+	if d.Users <= 0 {
+		return nil, nil
 	}
+	if d.Load <= 0 || d.Load > 1 {
+		return nil, fmt.Errorf("demand load %g: want a fraction in (0, 1]", d.Load)
+	}
+	m := &UserModel{Users: d.Users, Load: d.Load, By: d.By, BaselineThroughput: base.Throughput, BaselineCPU: base.ServerCPU}
+	if d.By == ByThroughput {
+		m.OpsPerUser = d.Load * base.Throughput / d.Users
+		return m, nil
+	}
+	cpu := base.ServerCPU
+	switch {
+	case cpu == nil:
+		m.Problem = "cannot calibrate the demand by server CPU: the baseline's " + base.NoServerCPU
+	case *cpu <= 0:
+		m.Problem = "cannot calibrate the demand by server CPU: the baseline's server CPU was 0% while it sustained " + num(base.Throughput) + " ops/s"
+	case base.Throughput <= 0:
+		m.Problem = "cannot calibrate the demand by server CPU: the baseline sustained no throughput"
+	default:
+		m.OpsPerUser = base.Throughput * d.Load / (*cpu / 100) / d.Users
+		var notes []string
+		if *cpu < d.Load*100 {
+			notes = append(notes, fmt.Sprintf("the baseline's runs reached %s%% server CPU, below the %s calibrated at: its rate there is extrapolated in proportion",
+				num(*cpu), pct(d.Load)))
+		}
+		if base.CPUFromHost {
+			notes = append(notes, "the baseline's server CPU is its host's, from the host's node exporter (which has no per-process figures): the host is taken to run the server alone")
+		}
+		m.Note = strings.Join(notes, "; ")
+	}
+	return m, nil
+}
+
+// rates returns the stages with their required rates; a stage in users
+// keeps rate 0 when the user model could not be calibrated.
+func (d Demand) rates(m *UserModel) ([]Stage, error) {
 	out := make([]Stage, len(d.Stages))
 	for i, s := range d.Stages {
 		switch {
 		case s.Rate > 0:
-		case s.Users > 0 && perUser > 0:
-			s.Rate = s.Users * perUser
+		case s.Users > 0 && m != nil && m.OpsPerUser > 0:
+			s.Rate = s.Users * m.OpsPerUser
+		case s.Users > 0 && m != nil && m.Problem != "":
 		case s.Users > 0:
-			return nil, 0, fmt.Errorf("stage %q is in users but the demand has no users calibration", s.Name)
+			return nil, fmt.Errorf("stage %q is in users but the demand has no users calibration", s.Name)
 		default:
-			return nil, 0, fmt.Errorf("stage %q needs users or a rate", s.Name)
+			return nil, fmt.Errorf("stage %q needs users or a rate", s.Name)
 		}
 		out[i] = s
 	}
-	return out, perUser, nil
+	return out, nil
 }
 
-func fit(a Assessment, s Stage, headroom float64) StageFit {
+func fit(a Assessment, s Stage, headroom float64, m *UserModel) StageFit {
 	f := StageFit{Stage: s.Name, Required: s.Rate}
+	if s.Rate == 0 {
+		f.Reason = m.Problem
+		return f
+	}
 	if a.Throughput > 0 {
 		f.Headroom = 1 - s.Rate/a.Throughput
 	} else {
@@ -315,8 +539,12 @@ func fit(a Assessment, s Stage, headroom float64) StageFit {
 
 // recommend picks the cheapest candidate that passes stage j; a tie on
 // price goes to the higher throughput.
-func recommend(as []Assessment, j int, s Stage) Recommendation {
+func recommend(as []Assessment, j int, s Stage, m *UserModel) Recommendation {
 	r := Recommendation{Stage: s, Required: s.Rate}
+	if s.Rate == 0 {
+		r.NotCalibrated = m.Problem
+		return r
+	}
 	var pass []Assessment
 	for _, a := range as {
 		if a.Stages[j].Pass {

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -187,5 +188,190 @@ func TestMissingLatencyFails(t *testing.T) {
 	}
 	if r := rejection(a.Stages[0], "a"); !strings.Contains(r, "was not measured") {
 		t.Errorf("a without histograms: rejected for %q; want not measured", r)
+	}
+}
+
+// TestBaselineRatios checks the seed study's figures against the
+// baseline: a has 160% more throughput for 48% more money, 75.7% better
+// throughput per cost, and its UPDATE p95 is 2.5% above the baseline's.
+func TestBaselineRatios(t *testing.T) {
+	a, err := Evaluate(seedPlan(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := a.find("a").VsBaseline
+	near := func(what string, got *float64, want float64) {
+		t.Helper()
+		if got == nil || math.Abs(*got-want) > 0.001 {
+			t.Errorf("%s: got %v, want %.4f", what, got, want)
+		}
+	}
+	near("throughput", r.Throughput, 20800.0/8000)
+	near("cost", r.Cost, 1391.0/940)
+	near("throughput per cost", r.ThroughputPerCost, (20800.0/1391)/(8000.0/940))
+	near("UPDATE p95", r.Latency["UPDATE"].P95, 4.1/4)
+	if base := a.find("base").VsBaseline; base.Throughput == nil || *base.Throughput != 1 {
+		t.Errorf("the baseline against itself: %v, want 1", base.Throughput)
+	}
+	lines := strings.Join(RatioLines(a), "\n")
+	if want := "a: +160% throughput for +48% cost, 75.7% better throughput per cost than base."; !strings.Contains(lines, want) {
+		t.Errorf("ratio lines lack %q:\n%s", want, lines)
+	}
+	var b strings.Builder
+	if err := Write(&b, a, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "against the baseline, base:") || !strings.Contains(b.String(), "+75.7%") {
+		t.Errorf("the answer lacks the ratios table:\n%s", b.String())
+	}
+}
+
+// onHost makes every run of the plan's candidates a run of a server on a
+// host of hostCores CPUs, at cpu percent of them.
+func onHost(p *Plan, hostCores int, cpu float64) {
+	for i := range p.Candidates {
+		for j := range p.Candidates[i].Runs {
+			r := &p.Candidates[i].Runs[j]
+			r.OnHost, r.HostCores, r.ServerCPU = true, hostCores, result.F(cpu)
+		}
+	}
+}
+
+// TestServerCPUOwnShare checks that a server on the tool's host has its
+// CPU reported as a share of its own CPUs: 48% of a 2-CPU host is 96% of
+// a 1-CPU profile, and stays 48% for a server that may use both.
+func TestServerCPUOwnShare(t *testing.T) {
+	p := seedPlan(t, nil)
+	onHost(&p, 2, 48)
+	p.Candidates[0].CPUs = 1
+	p.Candidates[1].CPUs = 2
+	a, err := Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{"base": 96, "a": 48, "b": 48} {
+		if got := a.find(name).ServerCPU; got == nil || math.Abs(*got-want) > 1e-9 {
+			t.Errorf("%s: server CPU %v, want %v%% of its own CPUs", name, got, want)
+		}
+	}
+	p.Candidates[0].Runs[1].HostCores = 0
+	a, err = Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := a.find("base"); m.ServerCPU != nil || !strings.Contains(m.NoServerCPU, "how many CPUs its host has") {
+		t.Errorf("a run without the host's CPU count: server CPU %v (%q), want missing with the reason", m.ServerCPU, m.NoServerCPU)
+	}
+}
+
+// TestCalibrateByCPU calibrates the seed's users at 80% of the baseline's
+// server CPU: the baseline sustained 8,000 ops/s at 70% of its CPUs, so
+// 80% is 9,143 ops/s for 25,000 users. Without the baseline's CPU the
+// plan says it cannot calibrate and why, and answers no stage in users.
+func TestCalibrateByCPU(t *testing.T) {
+	p := seedPlan(t, nil)
+	p.Demand.By = ByCPU
+	a, err := Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 8000 * 0.8 / 0.7 / 25000
+	if math.Abs(a.OpsPerUser-want) > 1e-9 || a.Users == nil || a.Users.Problem != "" {
+		t.Fatalf("ops/s per user: got %v (%+v), want %v", a.OpsPerUser, a.Users, want)
+	}
+	if got := a.Stages[0].Required; math.Abs(got-50000*want) > 1e-6 {
+		t.Errorf("stage 1 needs %v ops/s, want %v", got, 50000*want)
+	}
+	if line := UserModelLine(a); !strings.Contains(line, "at 70% of its CPUs, so 9,143 ops/s at 80%") {
+		t.Errorf("user model line: %q", line)
+	}
+
+	p.Candidates[0].Runs[2].ServerCPU = nil
+	a, err = Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.OpsPerUser != 0 || a.Users == nil || !strings.Contains(a.Users.Problem, "cannot calibrate the demand by server CPU: the baseline's run seed-base-2 has no server CPU figures") {
+		t.Fatalf("without the baseline's CPU: ops/s per user %v, model %+v; want no calibration and why", a.OpsPerUser, a.Users)
+	}
+	for _, s := range a.Stages {
+		if s.NotCalibrated == "" || s.Choice != "" || s.Required != 0 {
+			t.Errorf("stage %s: %+v, want no rate and no choice", s.Stage.Name, s)
+		}
+	}
+	var b strings.Builder
+	if err := Write(&b, a, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "stage 1 (50,000 users): no answer: cannot calibrate the demand by server CPU") {
+		t.Errorf("the answer does not say it cannot calibrate:\n%s", b.String())
+	}
+}
+
+// TestServerCPUFromNodeExporter reads a remote server's CPU from its
+// host's CPU series when they came from the host's node exporter (which
+// has no per-process figures), and calibrates on it, saying so; a local
+// host CPU series without a process CPU does not stand in for it.
+func TestServerCPUFromNodeExporter(t *testing.T) {
+	pts := func(vs ...float64) []result.DataPoint {
+		var out []result.DataPoint
+		for _, v := range vs {
+			out = append(out, result.DataPoint{Value: result.F(v)})
+		}
+		return out
+	}
+	doc := func(source string) *result.Doc {
+		d := &result.Doc{RunID: "r1", Schedule: result.Schedule{AchievedRate: 4000}}
+		d.Metrics.Measurements = []result.Series{
+			{Name: result.CPUUser, Source: source, DataPoints: pts(50, 60)},
+			{Name: result.CPUKernel, Source: source, DataPoints: pts(10, 10)},
+		}
+		return d
+	}
+	r := RunOf(doc("node_exporter"))
+	if r.ServerCPU == nil || *r.ServerCPU != 65 || !r.CPUFromHost || r.OnHost {
+		t.Fatalf("node exporter: server CPU %v, from host %v, on the tool's host %v; want 65%%, true, false", r.ServerCPU, r.CPUFromHost, r.OnHost)
+	}
+	if r := RunOf(doc("local")); r.ServerCPU != nil {
+		t.Errorf("local host CPU without a process CPU: got server CPU %v, want missing", *r.ServerCPU)
+	}
+
+	p := seedPlan(t, nil)
+	p.Demand.By = ByCPU
+	for i := range p.Candidates[0].Runs {
+		p.Candidates[0].Runs[i].CPUFromHost = true
+	}
+	a, err := Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Users == nil || a.Users.Problem != "" || !strings.Contains(a.Users.Note, "host's node exporter") || a.OpsPerUser <= 0 {
+		t.Errorf("calibration on a remote host's CPU: %+v, ops/s per user %v; want it calibrated, with a note", a.Users, a.OpsPerUser)
+	}
+}
+
+// TestWhatLimitedEachCandidate says each candidate's runs' diagnoses once
+// each, and that a candidate whose runs have none was not diagnosed.
+func TestWhatLimitedEachCandidate(t *testing.T) {
+	p := seedPlan(t, nil)
+	for i := range p.Candidates[0].Runs {
+		p.Candidates[0].Runs[i].Limited = "limited by: server CPU, 0.97 of 1 core (97%)"
+	}
+	p.Candidates[0].Runs[0].Limited = "limited by: disk throughput, 212 of 225 MB/s (94%)"
+	a, err := Evaluate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := Write(&b, a, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"base: limited by: disk throughput, 212 of 225 MB/s (94%) | limited by: server CPU, 0.97 of 1 core (97%)\n",
+		"a: not diagnosed",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the answer lacks %q:\n%s", want, b.String())
+		}
 	}
 }

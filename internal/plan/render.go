@@ -9,13 +9,26 @@ import (
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
-// Write renders the answer: the candidates' table, the stages' table and
-// one verdict line per stage; Markdown when md is set, aligned text
-// otherwise. A value that was not measured is "—" in text and an empty
-// cell in Markdown.
+// Write renders the answer: the candidates' table, their ratios against
+// the baseline with a line each, the stages' table and one verdict line
+// per stage; Markdown when md is set, aligned text otherwise. A value
+// that was not measured is "—" in text and an empty cell in Markdown.
 func Write(w io.Writer, a Answer, md bool) error {
 	if err := WriteCandidates(w, a, md); err != nil {
 		return err
+	}
+	if md {
+		fmt.Fprintf(w, "\nAgainst the baseline, %s:\n\n", a.Baseline)
+	} else {
+		fmt.Fprintf(w, "\nagainst the baseline, %s:\n", a.Baseline)
+	}
+	if err := WriteRatios(w, a, md); err != nil {
+		return err
+	}
+	WriteRatioLines(w, a, md)
+	WriteLimits(w, a, md)
+	if line := UserModelLine(a); line != "" {
+		fmt.Fprintf(w, "\n%s\n", line)
 	}
 	fmt.Fprintln(w)
 	if err := WriteStages(w, a, md); err != nil {
@@ -24,6 +37,120 @@ func Write(w io.Writer, a Answer, md bool) error {
 	fmt.Fprintln(w)
 	WriteVerdicts(w, a, md)
 	return nil
+}
+
+// WriteLimits says what limited each candidate's runs (their diagnosis),
+// a line per candidate; "not diagnosed" for runs stored without one.
+func WriteLimits(w io.Writer, a Answer, md bool) {
+	if md {
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintf(w, "\nwhat limited each candidate:\n")
+	}
+	for _, as := range a.Assessments {
+		why := "not diagnosed (its runs were stored without a diagnosis)"
+		if len(as.Limited) > 0 {
+			why = strings.Join(as.Limited, " | ")
+		}
+		if md {
+			fmt.Fprintf(w, "- %s: %s\n", as.Name, why)
+		} else {
+			fmt.Fprintf(w, "  %s: %s\n", as.Name, why)
+		}
+	}
+}
+
+// WriteRatios renders one row per candidate other than the baseline: its
+// throughput, each operation type's p95 and p99, its cost and its
+// throughput per cost, each against the baseline's as a signed change
+// ("+160%").
+func WriteRatios(w io.Writer, a Answer, md bool) error {
+	c := cells(md)
+	ops := latencyOps(a)
+	cols := []string{"candidate", ">throughput"}
+	for _, op := range ops {
+		cols = append(cols, ">"+op+" p95", ">"+op+" p99")
+	}
+	t := texttable.New(append(cols, ">cost", ">throughput per cost")...)
+	change := func(r *float64) string { return c.Opt(r, func(v float64) string { return signedPct(v - 1) }) }
+	for _, as := range a.Assessments {
+		if as.Baseline {
+			continue
+		}
+		r := as.VsBaseline
+		row := []string{as.Name, change(r.Throughput)}
+		for _, op := range ops {
+			l := r.Latency[op]
+			row = append(row, change(l.P95), change(l.P99))
+		}
+		t.Add(append(row, change(r.Cost), change(r.ThroughputPerCost))...)
+	}
+	return write(t, w, md)
+}
+
+// RatioLines returns one quotable line per candidate other than the
+// baseline, as in "a: +160% throughput for +48% cost, 75.7% better
+// throughput per cost than base.".
+func RatioLines(a Answer) []string {
+	var out []string
+	for _, as := range a.Assessments {
+		if as.Baseline {
+			continue
+		}
+		r := as.VsBaseline
+		s := as.Name + ": "
+		if r.Throughput == nil {
+			s += "throughput not comparable (the baseline sustained none)"
+		} else {
+			s += signedPct(*r.Throughput-1) + " throughput"
+		}
+		if r.Cost != nil {
+			s += " for " + signedPct(*r.Cost-1) + " cost"
+		}
+		if p := r.ThroughputPerCost; p != nil {
+			s += ", " + relative(*p, 1, "better", "worse") + " throughput per cost"
+		}
+		out = append(out, s+" than "+a.Baseline+".")
+	}
+	return out
+}
+
+// WriteRatioLines writes RatioLines one a line; in Markdown as a list.
+func WriteRatioLines(w io.Writer, a Answer, md bool) {
+	for _, line := range RatioLines(a) {
+		if md {
+			line = "- " + line
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// UserModelLine says how the demand's users became a rate, or why they
+// could not; "" when the demand is in rates.
+func UserModelLine(a Answer) string {
+	m := a.Users
+	if m == nil {
+		return ""
+	}
+	var s string
+	switch m.By {
+	case ByCPU:
+		s = fmt.Sprintf("users: today's %s users put the baseline (%s) at %s of its server CPU", num(m.Users), a.Baseline, pct(m.Load))
+		if m.OpsPerUser > 0 {
+			s += fmt.Sprintf("; it sustained %s ops/s at %s%% of its CPUs, so %s ops/s at %s: %.4g ops/s per user",
+				num(m.BaselineThroughput), num(*m.BaselineCPU), num(m.BaselineThroughput*m.Load/(*m.BaselineCPU/100)), pct(m.Load), m.OpsPerUser)
+		}
+	default:
+		s = fmt.Sprintf("users: today's %s users load the baseline (%s) to %s of the %s ops/s it sustains: %.4g ops/s per user",
+			num(m.Users), a.Baseline, pct(m.Load), num(m.BaselineThroughput), m.OpsPerUser)
+	}
+	if m.Problem != "" {
+		s += "; " + m.Problem
+	}
+	if m.Note != "" {
+		s += " (" + m.Note + ")"
+	}
+	return s + "."
 }
 
 // WriteVerdicts writes Verdicts one a line; in Markdown as a list, each
@@ -58,7 +185,7 @@ func WriteCandidates(w io.Writer, a Answer, md bool) error {
 	for _, op := range ops {
 		cols = append(cols, ">"+op+" p95 ms", ">"+op+" p99 ms")
 	}
-	cols = append(cols, ">server CPU %", ">"+a.Currency+"/month", ">ops/s per "+a.Currency)
+	cols = append(cols, ">server CPU % of its CPUs", ">"+a.Currency+"/month", ">ops/s per "+a.Currency)
 	if a.OpsPerUser > 0 {
 		cols = append(cols, ">users carried")
 	}
@@ -115,14 +242,19 @@ func WriteStages(w io.Writer, a Answer, md bool) error {
 		if r.Stage.Users > 0 {
 			users = num(r.Stage.Users)
 		}
-		choice, head := "none passes", c.Missing
-		if r.Choice != "" {
+		choice, head, need := "none passes", c.Missing, num(r.Required)
+		switch {
+		case r.NotCalibrated != "":
+			choice, need = "demand not calibrated", c.Missing
+		case r.Choice != "":
 			choice, head = r.Choice, pct(r.Headroom)
 		}
-		row := []string{r.Stage.Name, users, num(r.Required), choice, head}
+		row := []string{r.Stage.Name, users, need, choice, head}
 		for _, as := range a.Assessments {
 			f := as.Stages[j]
 			switch {
+			case r.NotCalibrated != "":
+				row = append(row, c.Missing)
 			case f.Pass:
 				row = append(row, "✅ "+pct(f.Headroom))
 			case f.Carries:
@@ -145,6 +277,10 @@ func Verdicts(a Answer) []string {
 		need := num(r.Required) + " ops/s"
 		if r.Stage.Users > 0 {
 			need = num(r.Stage.Users) + " users, " + need
+		}
+		if r.NotCalibrated != "" {
+			out = append(out, fmt.Sprintf("%s (%s users): no answer: %s.", r.Stage.Name, num(r.Stage.Users), r.NotCalibrated))
+			continue
 		}
 		switch r.Choice {
 		case "":

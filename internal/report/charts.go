@@ -35,13 +35,15 @@ func single(build func(*result.Doc) *plot.Plot) func(*result.Doc) *figure {
 		if p == nil {
 			return nil
 		}
-		return &figure{width: chartWidth, height: chartHeight, draw: p.Draw}
+		return stack([]*plot.Plot{p}, []vg.Length{chartHeight}, chartWidth+legendExtra)
 	}
 }
 
 const (
 	chartWidth  = 8 * vg.Inch
 	chartHeight = 4 * vg.Inch
+	legendExtra = 1.5 * vg.Inch // the legend column right of a chart's plot
+	titlePad    = 8             // points above and below a title
 	xLabel      = "seconds into measured phase"
 )
 
@@ -87,19 +89,61 @@ func Charts(d *result.Doc) ([]Chart, error) {
 }
 
 // throughputPlot plots successful operations per second per operation
-// type, and the target rate as a dashed grey line.
+// type that succeeded at all in the run (a type outside the mix is no
+// flat line at zero); with more than one, their total in black; and the
+// target rate, a total, as a dashed grey line.
 func throughputPlot(d *result.Doc) *plot.Plot {
 	p := newPlot(d, "throughput", "ops/s")
-	for i, name := range opNames(d) {
+	var names []string
+	for _, name := range opNames(d) {
+		if completedAny(d, name) {
+			names = append(names, name)
+		}
+	}
+	for i, name := range names {
 		addSeries(p, name, intervalSeries(d, name, intervalRate), plotutil.Color(i), nil)
+	}
+	if len(names) > 1 {
+		addSeries(p, "total", totalSeries(d), color.Black, nil)
 	}
 	if t := d.Schedule.TargetRate; isOpen(d) && t != nil {
 		end := intervalEnd(d, d.Intervals[len(d.Intervals)-1])
-		addSeries(p, "target", []*plotter.XY{{X: 0, Y: *t}, {X: end, Y: *t}}, targetGrey, dashed)
+		addSeries(p, "target (total)", []*plotter.XY{{X: 0, Y: *t}, {X: end, Y: *t}}, targetGrey, dashed)
 	}
 	p.Y.Min = 0
-	p.Y.Max = math.Max(p.Y.Max*1.25, 1) // headroom for the legend
+	p.Y.Max = math.Max(p.Y.Max*1.05, 1)
+	p.Y.Tick.Marker = niceTicks{n: 5}
 	return p
+}
+
+// completedAny reports whether the operation type succeeded in any
+// interval.
+func completedAny(d *result.Doc, name string) bool {
+	for _, iv := range d.Intervals {
+		for _, o := range iv.Ops {
+			if o.Name == name && o.Count > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// totalSeries is the successes of every operation type per second, one
+// point per interval.
+func totalSeries(d *result.Doc) []*plotter.XY {
+	pts := make([]*plotter.XY, len(d.Intervals))
+	for i, iv := range d.Intervals {
+		if iv.Seconds <= 0 {
+			continue
+		}
+		var n int64
+		for _, o := range iv.Ops {
+			n += o.Count
+		}
+		pts[i] = &plotter.XY{X: intervalEnd(d, iv), Y: float64(n) / iv.Seconds}
+	}
+	return pts
 }
 
 // latencyPlot plots p99 latency (solid) and p99 service time (dashed) per
@@ -120,7 +164,10 @@ func latencyPlot(d *result.Doc) *plot.Plot {
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Y.Min = math.Pow(10, math.Floor(math.Log10(p.Y.Min)))
-	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max))+1) // headroom for the legend
+	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max)))
+	if p.Y.Max <= p.Y.Min {
+		p.Y.Max = p.Y.Min * 10
+	}
 	return p
 }
 
@@ -131,8 +178,8 @@ func newPlot(d *result.Doc, what, yLabel string) *plot.Plot {
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
 	p.X.Min = 0
-	p.Legend.Top = true
-	p.Legend.XOffs = -vg.Points(6)
+	p.X.Tick.Marker = niceTicks{}
+	p.Title.Padding = vg.Points(titlePad)
 	p.Add(plotter.NewGrid())
 	return p
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
+
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -24,7 +26,16 @@ func fixtures() map[string]*result.Doc {
 		"client-bound": clientBoundDoc(),
 		"server-bound": serverBoundDoc(),
 		"checkpoint":   checkpointDoc(),
+		"diagnosed":    diagnosedDoc(),
 	}
+}
+
+// diagnosedDoc is the checkpoint run with its diagnosis, judged against a
+// stated disk ceiling.
+func diagnosedDoc() *result.Doc {
+	d := checkpointDoc()
+	d.Diagnosis = diagnosis.Diagnose(d, diagnosis.Limits{DiskBytesPerSec: 64 << 20, DiskIOPS: 3000})
+	return d
 }
 
 // dist returns a distribution whose percentiles scale with base ms.

@@ -33,7 +33,8 @@ func (b *bucket) add(iv result.Interval, origin time.Time) {
 	b.secs += iv.Seconds
 	for _, o := range iv.Ops {
 		b.count[o.Name] += o.Count
-		b.errors += o.Errors.Total
+		_, failed := o.Whole()
+		b.errors += failed
 		if p := o.Latency.P99; p != nil && (b.p99[o.Name] == nil || *p > *b.p99[o.Name]) {
 			b.p99[o.Name] = p
 		}

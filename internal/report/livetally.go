@@ -97,11 +97,12 @@ func (t *LiveTally) status(ivs []*engine.Interval) LiveStatus {
 	return s
 }
 
-// sums returns an interval's failed and successful operations.
+// sums returns an interval's failed and successful operations; parts of
+// operations (YCSB's measurerwparts) are not operations of their own.
 func sums(iv *engine.Interval) (errs, ok int64) {
 	for _, op := range iv.Ops {
-		errs += op.Errors.Total()
-		ok += op.Count
+		errs += op.Errors.Total() - op.PartErrors
+		ok += op.Count - op.Parts
 	}
 	return errs, ok
 }

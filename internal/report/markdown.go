@@ -40,6 +40,7 @@ func Markdown(d *result.Doc, chartDir string) (md []byte, charts map[string][]by
 	var buf bytes.Buffer
 	ew := &errWriter{w: &buf}
 	mdSummary(ew, d)
+	mdDiagnosis(ew, d)
 	mdCharts(ew, links)
 	mdIntervals(ew, d)
 	mdTelemetry(ew, d)
@@ -49,7 +50,7 @@ func Markdown(d *result.Doc, chartDir string) (md []byte, charts map[string][]by
 // chartCaptions says under a chart what to look for in it.
 var chartCaptions = map[string]string{
 	"telemetry": "*p99 latency per second (top, log scale) over the server and host telemetry on the same time axis; " +
-		"shaded bands are intervals with a WiredTiger checkpoint running. " +
+		"CPU is a percent of all cores; shaded bands are intervals with a WiredTiger checkpoint running. " +
 		"Look for p99 tails that line up with a checkpoint, a build-up of dirty cache, or a rise in iowait or disk writes.*",
 }
 
@@ -67,6 +68,9 @@ func mdSummary(ew *errWriter, d *result.Doc) {
 	}
 	if p := d.Schedule.Precision; p != nil && p.Flagged {
 		ew.line("\n> **Warning:** %s.", texttable.Escape(precisionWarning(p)))
+	}
+	if len(d.Thresholds) > 0 {
+		ew.section("Thresholds", thresholdTable(d))
 	}
 	ew.section("Run", headerTable(d, mdCells))
 	mdSettings(ew, d)

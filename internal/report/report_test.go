@@ -94,16 +94,25 @@ func seriesNames(d *result.Doc, chart string) []string {
 		return telemetryNames(d)
 	}
 	var names []string
+	succeeded := 0
 	for _, o := range d.Ops {
 		switch {
 		case chart == "throughput":
-			names = append(names, o.Name)
+			if slices.ContainsFunc(d.Intervals, func(iv result.Interval) bool {
+				return slices.ContainsFunc(iv.Ops, func(io result.OpStats) bool { return io.Name == o.Name && io.Count > 0 })
+			}) {
+				names = append(names, o.Name) // a type that never succeeded is no line
+				succeeded++
+			}
 		case o.Latency.P99 != nil:
 			names = append(names, o.Name+" latency", o.Name+" service")
 		}
 	}
+	if chart == "throughput" && succeeded > 1 {
+		names = append(names, "total")
+	}
 	if chart == "throughput" && d.Schedule.TargetRate != nil {
-		names = append(names, "target")
+		names = append(names, "target (total)")
 	}
 	return names
 }
@@ -115,6 +124,7 @@ var telemetryLegends = map[string]string{
 	"checkpoints": "checkpoint completed", "diskWriteBytesPerSec": "disk write",
 	"cpuIowaitPct": "host iowait", "cpuUserPct": "host user", "procCpuUserPct": "server user",
 	"commandPerSec": "commands/s", "insertPerSec": "inserts/s", "updatePerSec": "updates/s",
+	"queryPerSec": "queries/s", "getmorePerSec": "getMores/s", "deletePerSec": "deletes/s",
 }
 
 // telemetryNames lists the legend entries the telemetry chart of d must
@@ -129,7 +139,8 @@ func telemetryNames(d *result.Doc) []string {
 			if h, hok := iv.Host[k]; hok {
 				v, ok = h, true
 			}
-			return ok && (v > 0 || (k != "checkpoints" && k != "checkpointRunning"))
+			opcounter := strings.HasSuffix(k, "PerSec") && !strings.HasPrefix(k, "disk") // zero throughout: left out
+			return ok && (v > 0 || (k != "checkpoints" && k != "checkpointRunning" && !opcounter))
 		}) {
 			names = append(names, telemetryLegends[k])
 		}
@@ -158,13 +169,13 @@ func TestTelemetryChartOmitsAbsent(t *testing.T) {
 		}
 	}
 	svg := telemetrySVG(t, d)
-	for _, want := range []string{"commands/s", "host user", "txn p99", "read p99", "server ops/s", "CPU % of all cores"} {
+	for _, want := range []string{"commands/s", "queries/s", "host user", "txn p99", "read p99", "server ops/s", "CPU %"} {
 		if !bytes.Contains(svg, []byte(">"+want+"<")) {
 			t.Errorf("got no %q in the SVG, want it", want)
 		}
 	}
 	for _, absent := range []string{"dirty cache", "dirty cache MB", "checkpoint running", "checkpoint completed",
-		"disk write", "disk write MB/s", "host iowait", "server user", "inserts/s", "updates/s"} {
+		"disk write", "disk MB/s", "host iowait", "server user", "inserts/s", "updates/s", "getMores/s", "deletes/s"} {
 		if bytes.Contains(svg, []byte(">"+absent+"<")) {
 			t.Errorf("got %q in the SVG, want it left out: the document has no such series", absent)
 		}
@@ -199,7 +210,7 @@ func telemetrySVG(t *testing.T, d *result.Doc) []byte {
 func TestTelemetryChartNone(t *testing.T) {
 	d := checkpointDoc()
 	for i := range d.Intervals {
-		d.Intervals[i].Server = map[string]float64{"connections": 66, "queryPerSec": 200}
+		d.Intervals[i].Server = map[string]float64{"connections": 66, "netInBytesPerSec": 2e6}
 		d.Intervals[i].Host = map[string]float64{"cpuKernelPct": 7}
 	}
 	md, charts, err := Markdown(d, "charts")

@@ -76,11 +76,16 @@ func achievedText(s result.Schedule, c cells) string {
 }
 
 // opsTable has a row per operation type: successes, throughput and
-// errors by class.
+// errors by class. A type that also holds parts of other operations
+// (YCSB's measurerwparts) says how many of its operations were parts.
 func opsTable(d *result.Doc) *table {
 	t := newTable("op", ">ops", ">ops/s", ">errors", "error classes")
 	for _, o := range ranOps(d) {
-		t.Add(o.Name, count(o.Count), perSec(o.Rate), count(o.Errors.Total), errorClasses(o.Errors))
+		name := o.Name
+		if p := o.Parts; p != nil {
+			name += " (" + count(p.Count+p.Errors) + " as parts)"
+		}
+		t.Add(name, count(o.Count), perSec(o.Rate), count(o.Errors.Total), errorClasses(o.Errors))
 	}
 	return t
 }

@@ -11,7 +11,8 @@ import (
 // Summary writes a run's summary for the terminal: what ran, throughput
 // and errors per operation type, latency and service-time percentiles,
 // schedule health and the load generator's own cost. A run that stopped
-// early or was limited by the client says so prominently.
+// early or was limited by the client says so prominently; the last line
+// says what limited the run, when the document carries its diagnosis.
 func Summary(w io.Writer, d *result.Doc) error {
 	if d == nil {
 		return errNoDoc
@@ -47,6 +48,14 @@ func Summary(w io.Writer, d *result.Doc) error {
 	if p := d.Schedule.Precision; p != nil && p.Flagged {
 		ew.line("")
 		ew.line("WARNING: %s", precisionWarning(p))
+	}
+	if len(d.Thresholds) > 0 {
+		ew.line("")
+		ew.table(thresholdTable(d), true)
+	}
+	if dg := d.Diagnosis; dg != nil {
+		ew.line("")
+		ew.line("%s", dg.Line)
 	}
 	return ew.err
 }

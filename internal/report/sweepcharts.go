@@ -9,13 +9,17 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Curve is one label's sweep: a point per target rate.
+// Curve is one label's sweep: a point per target rate. Ops holds the same
+// sweep per operation type, one curve each, labelled by the operation
+// type: at each target, that type's achieved rate and p99.
 type Curve struct {
 	Label  string
 	Points []CurvePoint
+	Ops    []Curve
 }
 
 // CurvePoint is one target rate of a sweep: the achieved rate and the p99
@@ -29,22 +33,80 @@ type CurvePoint struct {
 // line per curve: achieved against target throughput with the ideal
 // diagonal (achieved = target) dashed ("sweep-throughput"), and p99
 // against target on a logarithmic scale ("sweep-p99"; left out when no
-// curve has a p99). Points are sorted by target. No curve, no charts;
-// the same curves always render to the same bytes.
-func SweepCharts(title string, curves []Curve) ([]Chart, error) {
+// curve has a p99), with the SLA on p99 dashed when slaMs is positive.
+// Points are sorted by target; each chart's legend stands right of its
+// plot. No curve, no charts; the same curves always render to the same
+// bytes.
+func SweepCharts(title string, curves []Curve, slaMs float64) ([]Chart, error) {
+	return curveCharts("sweep", title, curves, true, slaMs)
+}
+
+// OpCharts renders, for each operation type of the curves, the same two
+// figures with one line per curve (label): that type's achieved rate
+// against the target ("<OP>-throughput"), and its p99 against the
+// target ("<OP>-p99"; left out when no curve has one). The target axis is
+// the sweep's whole target rate, so an operation type's achieved rate
+// runs at its share of the target, with no ideal diagonal. Operation
+// types come in the order first seen; curves of a single operation type
+// between them have none (the whole sweep's charts show it).
+func OpCharts(title string, curves []Curve) ([]Chart, error) {
+	var names []string
+	for _, c := range curves {
+		for _, o := range c.Ops {
+			if !slices.Contains(names, o.Label) {
+				names = append(names, o.Label)
+			}
+		}
+	}
+	if len(names) < 2 {
+		return nil, nil
+	}
+	var out []Chart
+	for _, name := range names {
+		var per []Curve
+		for _, c := range curves {
+			i := slices.IndexFunc(c.Ops, func(o Curve) bool { return o.Label == name })
+			if i < 0 {
+				continue
+			}
+			per = append(per, Curve{Label: c.Label, Points: c.Ops[i].Points})
+		}
+		charts, err := curveCharts(name, title+" — "+name, per, false, 0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, charts...)
+	}
+	return out, nil
+}
+
+// MixCharts renders one sweep's operation types, one line each: achieved
+// rate against target ("ops-throughput") and p99 against target
+// ("ops-p99"). A sweep of fewer than two operation types has none.
+func MixCharts(title string, c Curve) ([]Chart, error) {
+	if len(c.Ops) < 2 {
+		return nil, nil
+	}
+	return curveCharts("ops", title+" by operation type", c.Ops, false, 0)
+}
+
+// curveCharts renders name-throughput (with the ideal diagonal when
+// ideal is set) and name-p99 (with the SLA dashed when slaMs is
+// positive) for curves, each chart's legend right of its plot; none when
+// no curve has a point.
+func curveCharts(name, title string, curves []Curve, ideal bool, slaMs float64) ([]Chart, error) {
 	if !slices.ContainsFunc(curves, func(c Curve) bool { return len(c.Points) > 0 }) {
 		return nil, nil
 	}
 	var charts []Chart
 	for _, c := range []struct {
-		name  string
-		build func(string, []Curve) *plot.Plot
-	}{{"sweep-throughput", achievedPlot}, {"sweep-p99", p99TargetPlot}} {
-		p := c.build(title, curves)
-		if p == nil {
+		name string
+		p    *plot.Plot
+	}{{name + "-throughput", achievedPlot(title, curves, ideal)}, {name + "-p99", p99TargetPlot(title, curves, slaMs)}} {
+		if c.p == nil {
 			continue
 		}
-		svg, err := render(&figure{width: chartWidth, height: chartHeight, draw: p.Draw})
+		svg, err := render(stack([]*plot.Plot{c.p}, []vg.Length{chartHeight}, chartWidth+legendExtra))
 		if err != nil {
 			return nil, fmt.Errorf("render %s chart: %w", c.name, err)
 		}
@@ -54,8 +116,8 @@ func SweepCharts(title string, curves []Curve) ([]Chart, error) {
 }
 
 // achievedPlot plots achieved against target throughput per curve, over
-// the dashed ideal diagonal.
-func achievedPlot(title string, curves []Curve) *plot.Plot {
+// the dashed ideal diagonal when ideal is set.
+func achievedPlot(title string, curves []Curve, ideal bool) *plot.Plot {
 	p := targetPlot(title+": achieved vs target throughput", "achieved ops/s")
 	top := 0.0
 	for _, c := range curves {
@@ -63,32 +125,44 @@ func achievedPlot(title string, curves []Curve) *plot.Plot {
 			top = math.Max(top, math.Max(pt.Target, pt.Achieved))
 		}
 	}
-	addSeries(p, "ideal (achieved = target)", []*plotter.XY{{X: 0, Y: 0}, {X: top, Y: top}}, targetGrey, dashed)
+	if ideal {
+		addSeries(p, "ideal (achieved = target)", []*plotter.XY{{X: 0, Y: 0}, {X: top, Y: top}}, targetGrey, dashed)
+	}
 	for i, c := range curves {
 		addMarked(p, c.Label, curvePoints(c, func(pt CurvePoint) *float64 { return &pt.Achieved }), i)
 	}
 	p.X.Min, p.Y.Min = 0, 0
-	p.X.Max, p.Y.Max = math.Max(top, 1), math.Max(top*1.25, 1) // headroom for the legend
+	p.X.Max, p.Y.Max = math.Max(top, 1), math.Max(top*1.05, 1)
 	return p
 }
 
 // p99TargetPlot plots p99 against target throughput per curve on a log
 // scale, or returns nil when no point has a positive p99.
-func p99TargetPlot(title string, curves []Curve) *plot.Plot {
+func p99TargetPlot(title string, curves []Curve, slaMs float64) *plot.Plot {
 	p := targetPlot(title+": p99 latency vs target throughput", "p99 ms (log scale)")
 	plotted := false
+	top := 0.0
 	for i, c := range curves {
 		pts := positive(curvePoints(c, func(pt CurvePoint) *float64 { return pt.P99 }))
 		plotted = addMarked(p, c.Label, pts, i) || plotted
+		for _, pt := range c.Points {
+			top = math.Max(top, pt.Target)
+		}
 	}
 	if !plotted {
 		return nil
+	}
+	if slaMs > 0 {
+		addSeries(p, "SLA (p99)", []*plotter.XY{{X: 0, Y: slaMs}, {X: math.Max(top, 1), Y: slaMs}}, targetGrey, dashed)
 	}
 	p.X.Min = 0
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Y.Min = math.Pow(10, math.Floor(math.Log10(p.Y.Min)))
-	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max))+1) // headroom for the legend
+	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max)))
+	if p.Y.Max <= p.Y.Min {
+		p.Y.Max = p.Y.Min * 10
+	}
 	return p
 }
 
@@ -97,8 +171,8 @@ func targetPlot(title, yLabel string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = "target ops/s"
 	p.Y.Label.Text = yLabel
-	p.Legend.Top = true
-	p.Legend.Left = true
+	p.Title.Padding = vg.Points(titlePad)
+	p.X.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
 	return p
 }

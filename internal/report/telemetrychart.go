@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -21,7 +22,7 @@ import (
 const (
 	telemetryWidth   = 9 * vg.Inch
 	latencyPanelH    = 2.6 * vg.Inch
-	telemetryPanelH  = 1.4 * vg.Inch
+	telemetryPanelH  = 1.6 * vg.Inch
 	xAxisExtra       = 0.35 * vg.Inch // the bottom panel's tick labels and axis label
 	legendFontSize   = 10
 	legendColumnPad  = 10 // points between the plots and the legend column
@@ -50,26 +51,32 @@ type telemetryPanel struct {
 	yLabel      string
 	series      []telemetrySeries
 	checkpoints bool // also marks the intervals in which checkpoints completed
+	// omitZero leaves out a series that is zero in every interval (an
+	// opcounter of an operation the workload never sends).
+	omitZero bool
 }
 
 // telemetryPanels lists the panels top to bottom. A series none of the
 // intervals records is left out, and a panel with nothing left is too.
 var telemetryPanels = []telemetryPanel{
-	{yLabel: "dirty cache MB", checkpoints: true, series: []telemetrySeries{
+	{yLabel: "dirty MB", checkpoints: true, series: []telemetrySeries{
 		{key: "cacheDirtyBytes", name: "dirty cache", scale: 1e-6, color: 4},
 	}},
-	{yLabel: "disk write MB/s", series: []telemetrySeries{
+	{yLabel: "disk MB/s", series: []telemetrySeries{
 		{key: "diskWriteBytesPerSec", host: true, name: "disk write", scale: 1e-6, color: 2},
 	}},
-	{yLabel: "CPU % of all cores", series: []telemetrySeries{
+	{yLabel: "CPU %", series: []telemetrySeries{ // of all cores, as the caption says
 		{key: "cpuIowaitPct", host: true, name: "host iowait", scale: 1, color: 0},
 		{key: "cpuUserPct", host: true, name: "host user", scale: 1, color: 2},
 		{key: "procCpuUserPct", host: true, name: "server user", scale: 1, color: 1},
 	}},
-	{yLabel: "server ops/s", series: []telemetrySeries{
+	{yLabel: "server ops/s", omitZero: true, series: []telemetrySeries{
+		{key: "queryPerSec", name: "queries/s", scale: 1, color: 0},
+		{key: "getmorePerSec", name: "getMores/s", scale: 1, color: 5},
 		{key: "commandPerSec", name: "commands/s", scale: 1, color: 3},
 		{key: "insertPerSec", name: "inserts/s", scale: 1, color: 1},
 		{key: "updatePerSec", name: "updates/s", scale: 1, color: 6},
+		{key: "deletePerSec", name: "deletes/s", scale: 1, color: 2},
 	}},
 }
 
@@ -105,20 +112,22 @@ func telemetryFigure(d *result.Doc) *figure {
 		what = "p99 latency per second against server and host telemetry"
 	}
 	panels[0].Title.Text = fmt.Sprintf("%s %s: %s", d.TestName, d.RunID, what)
+	panels[0].Title.Padding = vg.Points(titlePad)
 	if shade != nil {
 		panels[0].Legend.Add("checkpoint running", shade)
 	}
 	end := intervalEnd(d, d.Intervals[len(d.Intervals)-1])
 	for i, p := range panels {
 		p.X.Min, p.X.Max = 0, end
+		p.X.Tick.Marker = niceTicks{}
 		if i < len(panels)-1 {
-			p.X.Tick.Marker = unlabelled{plot.DefaultTicks{}}
+			p.X.Tick.Marker = unlabelled{niceTicks{}}
 		} else {
 			p.X.Label.Text = xLabel
 			heights[i] += xAxisExtra
 		}
 	}
-	return stack(panels, heights)
+	return stack(panels, heights, telemetryWidth)
 }
 
 // p99Panel plots p99 latency per operation type on a log scale, or
@@ -150,6 +159,9 @@ func telemetryPlot(d *result.Doc, spec telemetryPanel, shade *spans) *plot.Plot 
 	top, lines := 0.0, false
 	for _, s := range spec.series {
 		pts := telemetryPoints(d, s.key, s.host, s.scale)
+		if spec.omitZero && !slices.ContainsFunc(pts, func(p *plotter.XY) bool { return p != nil && p.Y != 0 }) {
+			continue
+		}
 		if addSeries(p, s.name, pts, plotutil.Color(s.color), nil) {
 			lines = true
 			for _, pt := range pts {
@@ -186,6 +198,9 @@ func telemetryPlot(d *result.Doc, spec telemetryPanel, shade *spans) *plot.Plot 
 		p.Legend.Add("checkpoint completed", s)
 	}
 	p.Y.Min, p.Y.Max = 0, ymax
+	if lines {
+		p.Y.Tick.Marker = niceTicks{n: 3}
+	}
 	return p
 }
 
@@ -298,7 +313,7 @@ type timeGrid struct{}
 // Plot implements plot.Plotter.
 func (timeGrid) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
-	for _, t := range (plot.DefaultTicks{}).Ticks(p.X.Min, p.X.Max) {
+	for _, t := range (niceTicks{}).Ticks(p.X.Min, p.X.Max) {
 		if x := trX(t.Value); !t.IsMinor() && x >= c.Min.X && x <= c.Max.X {
 			c.StrokeLine2(plotter.DefaultGridLineStyle, x, c.Min.Y, x, c.Max.Y)
 		}
@@ -308,7 +323,7 @@ func (timeGrid) Plot(c draw.Canvas, p *plot.Plot) {
 // stack returns a figure of the panels one above the other, each of its
 // height, their data
 // areas aligned on the time axis and each panel's legend to its right.
-func stack(panels []*plot.Plot, heights []vg.Length) *figure {
+func stack(panels []*plot.Plot, heights []vg.Length, width vg.Length) *figure {
 	var total vg.Length
 	for _, h := range heights {
 		total += h
@@ -323,8 +338,8 @@ func stack(panels []*plot.Plot, heights []vg.Length) *figure {
 		r := legends[i].Rectangle(draw.Canvas{})
 		legendW = max(legendW, r.Max.X-r.Min.X)
 	}
-	legendW += vg.Points(2 * legendColumnPad)
-	return &figure{width: telemetryWidth, height: total, draw: func(dc draw.Canvas) {
+	legendW += vg.Points(5 * legendColumnPad) // the text's measure runs short of its drawing
+	return &figure{width: width, height: total, draw: func(dc draw.Canvas) {
 		plots := draw.Crop(dc, 0, -legendW, 0, 0)
 		// Cut the panels top to bottom, then crop each so that the data
 		// areas share their left and right edges.

@@ -41,12 +41,36 @@ type Doc struct {
 	Metrics      Metrics        `bson:"metrics" json:"metrics"`
 	TestResults  TestResults    `bson:"testResults" json:"testResults"`
 
+	// Thresholds are the run's verdicts on the thresholds it was given
+	// (--threshold, a scenario's thresholds), in the order given.
+	Thresholds []ThresholdVerdict `bson:"thresholds,omitempty" json:"thresholds,omitempty"`
+
 	Schedule  Schedule   `bson:"schedule" json:"schedule"`
 	Ops       []OpStats  `bson:"ops" json:"ops"`
 	Intervals []Interval `bson:"intervals" json:"intervals"`
 	Client    Client     `bson:"client" json:"client"`
 	Target    Target     `bson:"target" json:"target"`
 	Generator Generator  `bson:"generator" json:"generator"`
+	// Diagnosis says what limited the run; absent on documents stored
+	// before it was computed.
+	Diagnosis *Diagnosis `bson:"diagnosis,omitempty" json:"diagnosis,omitempty"`
+}
+
+// ThresholdVerdict is one threshold judged on a run: the expression as
+// given, the figure measured (nil when it is missing, with the reason in
+// Missing) and whether it holds. A missing figure never holds.
+type ThresholdVerdict struct {
+	Expression string `bson:"expression" json:"expression"`
+	// Value is the measured figure in Unit: "ms" (latency or service
+	// time), "errors" (a count), "%" (a share of completed operations, or
+	// of the target rate), "ops/s", or "bool" (1 true, 0 false).
+	Value *float64 `bson:"value" json:"value"`
+	Unit  string   `bson:"unit" json:"unit"`
+	// Op is the operation type the value belongs to: the one named, or
+	// for a threshold on every type the one that decided the verdict.
+	Op      string `bson:"op,omitempty" json:"op,omitempty"`
+	Missing string `bson:"missing,omitempty" json:"missing,omitempty"`
+	Pass    bool   `bson:"pass" json:"pass"`
 }
 
 // Ordered is a document whose key order is significant (an _id).
@@ -182,6 +206,29 @@ type OpStats struct {
 	Rate    float64 `bson:"opsPerSec" json:"opsPerSec"` // successes per second
 	Latency Dist    `bson:"latency" json:"latency"`
 	Service Dist    `bson:"serviceTime" json:"serviceTime"`
+	// Parts counts the successes of Count and the failures of Errors that
+	// were parts of other operations (YCSB's measurerwparts: the read and
+	// the update inside a READ-MODIFY-WRITE); nil when none were.
+	Parts *PartCounts `bson:"parts,omitempty" json:"parts,omitempty"`
+}
+
+// PartCounts are an operation type's recordings that were parts of other
+// operations: Count successes, Errors failures.
+type PartCounts struct {
+	Count  int64 `bson:"count" json:"count"`
+	Errors int64 `bson:"errors" json:"errors"`
+}
+
+// Whole returns how many of the operation type's operations completed
+// (with or without an error) and how many failed, leaving out those that
+// were parts of other operations.
+func (o OpStats) Whole() (completed, failed int64) {
+	completed, failed = o.Count+o.Errors.Total, o.Errors.Total
+	if o.Parts != nil {
+		completed -= o.Parts.Count + o.Parts.Errors
+		failed -= o.Parts.Errors
+	}
+	return completed, failed
 }
 
 // Errors counts failed operations by class.
@@ -232,6 +279,9 @@ type Interval struct {
 	// MaxLag is the largest schedule lag of operations sent in the
 	// interval, in milliseconds (open loop).
 	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`
+	// PeakInFlight is the most operations in flight at once in the
+	// interval.
+	PeakInFlight *int64 `bson:"peakInFlight,omitempty" json:"peakInFlight,omitempty"`
 	// ClientCPU is the tool's CPU use in the interval as a percent of all
 	// cores.
 	ClientCPU *float64 `bson:"clientCpuPct,omitempty" json:"clientCpuPct,omitempty"`

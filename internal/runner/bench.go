@@ -9,6 +9,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -44,6 +45,9 @@ type Target struct {
 	// Atlas, when set, gives the host figures and the instance fields
 	// from the Atlas API after the run.
 	Atlas *AtlasSource
+	// Limits are the ceilings the user stated for the target's disk and
+	// network link, which the run's diagnosis judges against.
+	Limits diagnosis.Limits
 }
 
 // Options configure one run.
@@ -181,6 +185,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	d := r.document(res, samples)
 	r.addNotes(d)
 	r.fromAtlas(ctx, d)
+	d.Diagnosis = diagnosis.Diagnose(d, r.opts.Target.Limits)
 	return d, errors.Join(r.errs...)
 }
 

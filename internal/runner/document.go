@@ -186,7 +186,7 @@ func diskKind(m telemetry.Machine) string {
 func (r *run) opStats(ops []engine.OpTotals, phase time.Duration) []result.OpStats {
 	out := make([]result.OpStats, 0, len(ops))
 	for _, op := range ops {
-		s := result.OpStats{Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors)}
+		s := result.OpStats{Name: op.Name, Count: op.Count, Errors: op.Errors.Result(), Parts: parts(op.Parts, op.PartErrors)}
 		if phase > 0 {
 			s.Rate = float64(op.Count) / phase.Seconds()
 		}
@@ -202,12 +202,13 @@ func (r *run) opStats(ops []engine.OpTotals, phase time.Duration) []result.OpSta
 	return out
 }
 
-func errorCounts(e engine.ErrorCounts) result.Errors {
-	return result.Errors{
-		Total: e.Total(), Timeout: e[engine.Timeout], Network: e[engine.Network],
-		WriteConflict: e[engine.WriteConflict], DuplicateKey: e[engine.DuplicateKey],
-		Overload: e[engine.Overload], Other: e[engine.Other],
+// parts is an operation type's recordings that were parts of other
+// operations; nil when none were.
+func parts(count, errs int64) *result.PartCounts {
+	if count == 0 && errs == 0 {
+		return nil
 	}
+	return &result.PartCounts{Count: count, Errors: errs}
 }
 
 func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
@@ -270,15 +271,16 @@ func intervals(res *engine.Result, samples []telemetry.Sample) []result.Interval
 	for _, iv := range res.Intervals {
 		ri := result.Interval{
 			Start: iv.Start.UTC(), Seconds: iv.Length.Seconds(),
-			Late: iv.Late, Dropped: iv.Dropped, MaxLag: ms(iv.MaxLag),
+			Late: iv.Late, Dropped: iv.Dropped, MaxLag: ms(iv.MaxLag), PeakInFlight: result.Ptr(iv.PeakInFlight),
 		}
 		if iv.Length > 0 {
 			ri.ClientCPU = result.F(engine.CPUPercent(iv.CPU, iv.Length, res.Cores))
 		}
 		for _, op := range iv.Ops {
 			ri.Ops = append(ri.Ops, result.OpStats{
-				Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors),
+				Name: op.Name, Count: op.Count, Errors: op.Errors.Result(),
 				Rate: float64(op.Count) / iv.Length.Seconds(), Latency: op.Latency, Service: op.Service,
+				Parts: parts(op.Parts, op.PartErrors),
 			})
 		}
 		ri.Server, ri.Host = telemetry.Window(samples, iv.Start, iv.Start.Add(iv.Length))

@@ -152,12 +152,13 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	p, err := browse.Run(d)
-	if err != nil {
+	var b bytes.Buffer
+	if err := browse.RunReport(&b, d, s.Store.Where()); err != nil {
 		fail(w, err)
 		return
 	}
-	s.page(w, "run", "Run "+d.RunID, p)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(b.Bytes())
 }
 
 func (s *Server) runJSON(w http.ResponseWriter, r *http.Request, id string) {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // Upper bounds on what a scenario may ask for. Each is far above what a
@@ -73,6 +75,7 @@ func Bounds() []Bound {
 		{"--name, each tag", strconv.Itoa(MaxNameLen) + " bytes", "stored in every result and its _id"},
 		{"--label / label", strconv.Itoa(MaxLabelLen) + " bytes", "stored in every result"},
 		{"--tags / tags", strconv.Itoa(MaxTags) + " tags", "stored in every result"},
+		{"--threshold / thresholds", strconv.Itoa(threshold.MaxCount) + " thresholds of " + strconv.Itoa(threshold.MaxLen) + " bytes", "each is judged on every run and stored with it"},
 	}
 	rows = append(rows,
 		Bound{"-p docSize, accountSize, entrySize", "16MB", "declared by the workloads: MongoDB's largest document"},

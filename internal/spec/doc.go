@@ -26,6 +26,9 @@
 //	results:
 //	  uri: mongodb://localhost:27017/
 //	  file: results.jsonl
+//	thresholds:               # judged on the result (package threshold); --threshold adds to them
+//	  - p99(read) < 5ms
+//	  - errors < 0.1%
 //
 // Rates read as "2000/s", "2000", "120/m", "1.5k/s" or "2k". Sizes read as
 // "512", "512B", "4KB", "4KiB", "4k", "2MB" or "1.5KB"; every unit is

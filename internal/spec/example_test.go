@@ -38,6 +38,6 @@ func ExampleParse() {
 	fmt.Println(err)
 	// Output:
 	// kv 2000/s 64 30s 1000 4KB
-	// kv.yaml:2: unknown key "durration" (did you mean "duration"? valid keys: name, workload, uri, database, rate, stages, threads, duration, ops, warmup, interval, maxLag, arrival, hostMetrics, hostDevice, seed, label, tags, repetition, params, results)
+	// kv.yaml:2: unknown key "durration" (did you mean "duration"? valid keys: name, workload, uri, database, rate, stages, threads, duration, ops, warmup, interval, maxLag, arrival, hostMetrics, hostDevice, seed, label, tags, repetition, params, results, thresholds)
 	// kv.yaml:4: params.records: "0" is not valid: want an integer between 1 and 1e10
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // scenarioFile describes a scenario file in messages about its shape.
@@ -154,6 +156,8 @@ func (p *parser) scenario(s *Scenario, root *yaml.Node, reg Registry) {
 			p.tags(s, e.val)
 		case "stages":
 			p.scenarioStages(s, e.val)
+		case "thresholds":
+			p.thresholds(s, e.val)
 		case "params":
 			params = &e
 		case "results":
@@ -245,6 +249,35 @@ func (p *parser) tags(s *Scenario, val *yaml.Node) {
 			continue
 		}
 		s.Tags = append(s.Tags, text)
+	}
+}
+
+// thresholds reads a list of threshold expressions, each parsed where it
+// stands.
+func (p *parser) thresholds(s *Scenario, val *yaml.Node) {
+	k := given(s, "thresholds", val.Line)
+	n := resolve(val)
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		k.bad = true
+		p.add(val.Line, &Error{Field: "thresholds", Problem: kindName(n) + " is not valid", Want: want("thresholds")})
+		return
+	}
+	for _, item := range n.Content {
+		text, ok := p.scalar("thresholds", item)
+		if !ok {
+			k.bad = true
+			continue
+		}
+		t, err := threshold.Parse(text)
+		if err != nil {
+			k.bad = true
+			p.add(item.Line, &Error{Field: "thresholds", Problem: err.Error(), Err: err})
+			continue
+		}
+		s.Thresholds = append(s.Thresholds, t)
 	}
 }
 

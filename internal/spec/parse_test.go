@@ -110,7 +110,7 @@ func TestParseErrors(t *testing.T) {
 		{"syntax", "workload: kv\nrate: [1\n", []string{`s.yaml:2: invalid yaml: did not find expected ',' or ']'`}},
 		{"two documents", "workload: kv\n---\nworkload: kv\n", []string{`s.yaml:3: a second document is not valid: want one scenario per file`}},
 		{"unknown key", "workload: kv\ndurration: 5s\n",
-			[]string{`s.yaml:2: unknown key "durration" (did you mean "duration"? valid keys: name, workload, uri, database, rate, stages, threads, duration, ops, warmup, interval, maxLag, arrival, hostMetrics, hostDevice, seed, label, tags, repetition, params, results)`}},
+			[]string{`s.yaml:2: unknown key "durration" (did you mean "duration"? valid keys: name, workload, uri, database, rate, stages, threads, duration, ops, warmup, interval, maxLag, arrival, hostMetrics, hostDevice, seed, label, tags, repetition, params, results, thresholds)`}},
 		{"unknown key, no suggestion", "workload: kv\nzzzzzz: 1\n", []string{`s.yaml:2: unknown key "zzzzzz" (valid keys: name,`}},
 		{"duplicate key", "workload: kv\nrate: 5\nrate: 6\n", []string{`s.yaml:3: duplicate key "rate" (first at line 2)`}},
 		{"list key", "workload: kv\n? [a]\n: 1\n", []string{`s.yaml:2: a list is not valid as a key`}},

@@ -31,15 +31,18 @@ var planFile = fileKind{
 }
 
 var (
-	planKeys   = []string{"name", "scenario", "runs", "candidates", "demand", "constraints"}
-	demandKeys = []string{"users", "load", "stages"}
-	stageKeys  = []string{"name", "users", "rate"}
+	planKeys      = []string{"name", "scenario", "runs", "candidates", "demand", "constraints"}
+	demandKeys    = []string{"users", "load", "calibrate", "stages"}
+	calibrateKeys = []string{"users", "cpu", "throughput"}
+	stageKeys     = []string{"name", "users", "rate"}
 )
 
 const (
 	wantPlanName   = "a name such as image-app-2027"
 	wantRuns       = "a whole number of runs per candidate, 1 to 100"
 	wantLoad       = "a percentage such as 80%: the share of the baseline's sustainable throughput its users use today"
+	wantCPULoad    = "a percentage such as 80%: the share of the baseline's server CPU its users use today"
+	wantCalibrate  = "{users: 25000, cpu: 80%} or {users: 25000, throughput: 80%}: today's users, and the share of the baseline's server CPU or sustained throughput they use"
 	wantUsers      = "a positive number of users such as 25000"
 	wantStageRate  = "a positive rate such as 5000/s"
 	wantConstraint = `a rule such as "p95 READ <= +5%", "p99 READ <= 10ms", "errors <= 0.1%" or "headroom >= 20%"`
@@ -64,14 +67,17 @@ func ParsePlanFile(path string, reg Registry) (*Plan, error) {
 //	  - {label: today, uri: 'mongodb://db1/', price: 940 EUR/month, baseline: true}
 //	  - {label: bigger, profile: {cpus: "0-1", cacheSize: 1GB}, price: 1391 EUR/month}
 //	demand:
-//	  users: 25000         # the baseline carries 25,000 users today …
-//	  load: 80%            # … at 80% of the throughput it sustains
+//	  calibrate: {users: 25000, cpu: 80%}   # 25,000 users put the baseline's server at 80% of its CPUs today
 //	  stages: [{name: next year, users: 50000}, {name: in two years, users: 90000}]
 //	constraints: ["p95 READ <= +5%", "p95 UPDATE <= +5%", "errors <= 0.1%"]
 //
-// Stages may give a rate (rate: 5000/s) instead of users, and then the
-// demand needs no users or load. Every candidate needs a price. The error,
-// if any, joins every problem found, each with file:line.
+// The calibration is by server CPU (cpu: 80%) or by throughput
+// (throughput: 80%: the users use 80% of what the baseline sustains);
+// "users: 25000, load: 80%" directly under demand is the same as
+// calibrate: {users: 25000, throughput: 80%}. Stages may give a rate
+// (rate: 5000/s) instead of users, and then the demand needs no
+// calibration. Every candidate needs a price. The error, if any, joins
+// every problem found, each with file:line.
 func ParsePlan(filename string, data []byte, reg Registry) (*Plan, error) {
 	if filename == "" {
 		filename = "<input>"
@@ -146,28 +152,61 @@ func (p *parser) demand(val *yaml.Node) plan.Demand {
 	if m == nil {
 		return d
 	}
+	calibrated, shorthand := 0, false
 	for _, e := range p.entries(m, "demand", "key", demandKeys) {
 		f := "demand." + e.name
 		s, ok := "", false
-		if e.name != "stages" {
+		if e.name != "stages" && e.name != "calibrate" {
 			if s, ok = p.text(f, e.val, ""); !ok {
 				continue
 			}
 		}
 		switch e.name {
 		case "users":
-			d.Users = p.positive(f, e.val.Line, s, wantUsers)
+			d.Users, shorthand = p.positive(f, e.val.Line, s, wantUsers), true
 		case "load":
-			if v, ok := parseDecimal(strings.TrimSuffix(s, "%")); ok && strings.HasSuffix(s, "%") && v > 0 && v <= 100 {
-				d.Load = v / 100
-			} else {
-				p.add(e.val.Line, &Error{Field: f, Value: s, Want: wantLoad})
-			}
+			d.Load, shorthand = p.share(f, e.val.Line, s, wantLoad), true
+		case "calibrate":
+			calibrated = e.val.Line
+			p.calibrate(&d, e.val)
 		case "stages":
 			d.Stages = p.stages(e.val)
 		}
 	}
+	if calibrated > 0 && shorthand {
+		p.add(calibrated, &Error{Field: "demand.calibrate", Problem: "is given with demand.users or demand.load", Want: "one calibration: " + wantCalibrate})
+	}
 	return d
+}
+
+// share reads a percentage in (0%, 100%] as a fraction.
+func (p *parser) share(f string, line int, s, want string) float64 {
+	if v, ok := parseDecimal(strings.TrimSuffix(s, "%")); ok && strings.HasSuffix(s, "%") && v > 0 && v <= 100 {
+		return v / 100
+	}
+	p.add(line, &Error{Field: f, Value: s, Want: want})
+	return 0
+}
+
+// calibrate reads demand.calibrate: users and exactly one of cpu and
+// throughput.
+func (p *parser) calibrate(d *plan.Demand, val *yaml.Node) {
+	shares, users := 0, false
+	p.scalars("demand.calibrate", val, wantCalibrate, calibrateKeys, func(name, f, s string, line int) {
+		switch name {
+		case "users":
+			d.Users, users = p.positive(f, line, s, wantUsers), true
+		case "cpu":
+			d.Load, d.By = p.share(f, line, s, wantCPULoad), plan.ByCPU
+			shares++
+		case "throughput":
+			d.Load, d.By = p.share(f, line, s, wantLoad), plan.ByThroughput
+			shares++
+		}
+	})
+	if resolve(val).Kind == yaml.MappingNode && (shares != 1 || !users) {
+		p.add(val.Line, &Error{Field: "demand.calibrate", Problem: "needs users and exactly one of cpu and throughput", Want: wantCalibrate})
+	}
 }
 
 func (p *parser) stages(val *yaml.Node) []plan.Stage {
@@ -266,6 +305,6 @@ func (p *parser) checkDemand(line int, d plan.Demand) {
 		inUsers = inUsers || s.Users > 0
 	}
 	if inUsers && (d.Users == 0 || d.Load == 0) {
-		p.add(line, &Error{Field: "demand", Problem: "stages are in users, but users and load (today's users on the baseline, at what share of its throughput) are missing", Want: "demand: {users: 25000, load: 80%, stages: [...]}"})
+		p.add(line, &Error{Field: "demand", Problem: "stages are in users, but the calibration (today's users on the baseline, at what share of its server CPU or throughput) is missing", Want: "demand: {calibrate: {users: 25000, cpu: 80%}, stages: [...]}"})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/plan"
 )
 
 func TestParsePlanExample(t *testing.T) {
@@ -18,8 +20,8 @@ func TestParsePlanExample(t *testing.T) {
 	if pl.Name != "local-ycsb-b" || pl.Runs != 2 || len(pl.Candidates) != 3 || len(pl.Demand.Stages) != 2 || len(pl.Constraints) != 3 {
 		t.Fatalf("got %+v", pl)
 	}
-	if got := pl.Demand.Load; got != 0.8 {
-		t.Errorf("load: got %v want 0.8", got)
+	if got := pl.Demand; got.Load != 0.8 || got.By != plan.ByCPU || got.Users != 25000 {
+		t.Errorf("calibration: got %v users at %v of the baseline's %v, want 25000 at 0.8 of its cpu", got.Users, got.Load, got.By)
 	}
 	if !pl.Candidates[0].Baseline || pl.Candidates[0].Price.PerMonth() != 73 {
 		t.Errorf("baseline: got %+v", pl.Candidates[0])
@@ -46,11 +48,20 @@ demand: {users: 100, load: 80%, stages: [{name: s, users: 200}]}
 		{"two currencies", strings.Replace(base, "2 USD/h", "2 EUR/h", 1), `candidates[1].price: "EUR" is not valid: want the currency of the other candidates, USD`},
 		{"bad load", strings.Replace(base, "80%", "0.8", 1), `p.yaml:6: demand.load: "0.8" is not valid`},
 		{"users without calibration", strings.Replace(base, "users: 100, load: 80%, ", "", 1), "demand: stages are in users"},
+		{"calibrate and users", strings.Replace(base, "load: 80%, ", "load: 80%, calibrate: {users: 1, cpu: 50%}, ", 1), "p.yaml:6: demand.calibrate: is given with demand.users or demand.load"},
+		{"calibrate without a share", strings.Replace(base, "users: 100, load: 80%, ", "calibrate: {users: 100}, ", 1), "p.yaml:6: demand.calibrate: needs users and exactly one of cpu and throughput"},
+		{"calibrate with both shares", strings.Replace(base, "users: 100, load: 80%, ", "calibrate: {users: 100, cpu: 80%, throughput: 80%}, ", 1), "demand.calibrate: needs users and exactly one of cpu and throughput"},
+		{"calibrate bad cpu", strings.Replace(base, "users: 100, load: 80%, ", "calibrate: {users: 100, cpu: 180%}, ", 1), `p.yaml:6: demand.calibrate.cpu: "180%" is not valid: want a percentage such as 80%: the share of the baseline's server CPU`},
+		{"calibrate unknown key", strings.Replace(base, "users: 100, load: 80%, ", "calibrate: {users: 100, memory: 80%}, ", 1), `unknown key "memory"`},
 		{"users and rate", strings.Replace(base, "users: 200", "users: 200, rate: 5/s", 1), "demand.stages[0]: give exactly one of users and rate"},
 		{"bad constraint", base + "constraints: [p97 <= 5ms]\n", `p.yaml:7: constraints[0]: "p97 <= 5ms" is not valid`},
 		{"bad scenario", strings.Replace(base, "threads: 4", "threads: -4", 1), "p.yaml:2: scenario.threads"},
 		{"unknown key", base + "runz: 3\n", `p.yaml:7: unknown key "runz"`},
 		{"runs", base + "runs: 0\n", `p.yaml:7: runs: "0" is not valid`},
+	}
+	cpu := strings.Replace(base, "users: 100, load: 80%, ", "calibrate: {users: 100, cpu: 80%}, ", 1)
+	if pl, err := ParsePlan("p.yaml", []byte(cpu), testRegistry()); err != nil || pl.Demand.By != plan.ByCPU || pl.Demand.Load != 0.8 || pl.Demand.Users != 100 {
+		t.Errorf("calibrate by cpu: got %+v, %v", pl, err)
 	}
 	for _, tt := range tests {
 		_, err := ParsePlan("p.yaml", []byte(tt.yaml), testRegistry())

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/uri"
 )
 
@@ -57,6 +58,9 @@ type Scenario struct {
 	Params      Params   // workload parameters, defaults filled in
 	ResultsURI  string   // MongoDB URI of the results store
 	ResultsFile string   // file the result is appended to
+	// Thresholds are judged on the run's result and stored with it; a
+	// failed one makes the run's verdict fail (see package threshold).
+	Thresholds []threshold.Threshold
 
 	src *origin // where each setting came from, for error messages
 }
@@ -82,6 +86,7 @@ type keyState struct {
 func (s *Scenario) Clone() *Scenario {
 	c := *s
 	c.Tags = slices.Clone(s.Tags)
+	c.Thresholds = slices.Clone(s.Thresholds)
 	c.Params = maps.Clone(s.Params)
 	if s.src != nil {
 		src := *s.src
@@ -152,6 +157,7 @@ var fields = []struct{ key, want string }{
 	{"results", "a mapping with keys uri and file"},
 	{"results.uri", wantURI},
 	{"results.file", "a file name"},
+	{"thresholds", "a list of thresholds such as [\"p99(READ) < 5ms\", \"errors < 0.1%\"]"},
 }
 
 const wantURI = "a MongoDB URI such as mongodb://localhost:27017/ or mongodb+srv://cluster.example.net/"
@@ -216,7 +222,7 @@ func flagKey(flag string) (string, bool) {
 		return "results.uri", true
 	}
 	for _, f := range fields {
-		if f.key == "params" || f.key == "results" {
+		if f.key == "params" || f.key == "results" || f.key == "thresholds" {
 			continue
 		}
 		if name == f.key || "--"+name == flagName(f.key) {
@@ -262,6 +268,17 @@ func (s *Scenario) Given(flag string) bool {
 	}
 	k, ok := s.src.keys[key]
 	return ok && k.given
+}
+
+// AddThreshold adds a threshold from its expression, as --threshold
+// does: to those of the scenario file, if any.
+func (s *Scenario) AddThreshold(expr string) error {
+	t, err := threshold.Parse(expr)
+	if err != nil {
+		return &Error{Field: "--threshold", Problem: err.Error(), Err: err}
+	}
+	s.Thresholds = append(s.Thresholds, t)
+	return nil
 }
 
 // SetParam sets a workload parameter from a "-p name=value" assignment for

@@ -36,7 +36,8 @@ type ThreadStep struct {
 func ThreadStepOf(d *result.Doc) ThreadStep {
 	s := ThreadStep{RunID: d.RunID, Threads: d.Schedule.Workers, Achieved: d.Schedule.AchievedRate, Partial: d.Partial}
 	for _, op := range d.Ops {
-		s.Errors += op.Errors.Total
+		_, failed := op.Whole()
+		s.Errors += failed
 		if p := op.Latency.P99; p != nil && (s.P99 == nil || *p > *s.P99) {
 			v := *p
 			s.P99 = &v

@@ -24,7 +24,7 @@ type Comparison struct {
 	Criteria Criteria
 	Profiles []Profile
 	Pairs    []Pair
-	Curves   []report.Curve // one chart line per label
+	Curves   []report.Curve // one chart line per label, with its operation types
 }
 
 // ErrMixedWorkloads marks a comparison of sweeps of different workloads.
@@ -110,7 +110,7 @@ func (c Comparison) WriteReport(out io.Writer) ([]File, error) {
 	if err := c.WriteTables(w, Markdown); err != nil {
 		return nil, err
 	}
-	charts, err := writeSweepCharts(w, c.ReportName(), labels+" ("+workload+")", c.Curves)
+	charts, err := writeSweepCharts(w, c.ReportName(), labels+" ("+workload+")", c.Curves, true, c.Criteria.SLA)
 	if err != nil {
 		return nil, err
 	}

@@ -170,6 +170,9 @@ func (s SLAStudy) check(modes []string) error {
 	if s.Runs < 1 {
 		errs = append(errs, fmt.Errorf("--runs: got %d, want at least 1", s.Runs))
 	}
+	if r := s.SLA.Require; r.K > 0 && r.N != s.Runs {
+		errs = append(errs, fmt.Errorf("--require: got %s with --runs %d: want K/%d, N being the runs of each mode and rate", r.String(), s.Runs, s.Runs))
+	}
 	for _, m := range s.Modes {
 		if modes != nil && !slices.Contains(modes, m) {
 			errs = append(errs, fmt.Errorf("--modes: %q is not a mode: want %s", m, strings.Join(modes, " and/or ")))

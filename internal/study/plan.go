@@ -131,7 +131,7 @@ func AnswerPlan(pl *spec.Plan, docs []result.Doc, where string) (plan.Answer, er
 	var missing []string
 	for _, c := range pl.Candidates {
 		cand := plan.Candidate{Name: c.Label, Description: c.Instance.Type, Baseline: c.Baseline,
-			Monthly: c.Price.PerMonth(), Currency: c.Price.Currency}
+			Monthly: c.Price.PerMonth(), Currency: c.Price.Currency, CPUs: serverCPUs(c)}
 		for i := range docs {
 			if v := result.VariantOf(&docs[i]).Candidate; v != nil && *v == c.Label {
 				cand.Runs = append(cand.Runs, plan.RunOf(&docs[i]))
@@ -147,6 +147,17 @@ func AnswerPlan(pl *spec.Plan, docs []result.Doc, where string) (plan.Answer, er
 			pl.Name, strings.Join(missing, ", "), where)
 	}
 	return plan.Evaluate(p)
+}
+
+// serverCPUs is how many CPUs a candidate's server may use: its
+// profile's CPU list, else its instance's vCPU; 0 when neither says.
+func serverCPUs(t spec.Target) int {
+	if t.Profile != nil {
+		if l := t.Profile.CPUList(); len(l) > 0 {
+			return len(l)
+		}
+	}
+	return int(t.Instance.VCPU)
 }
 
 // PlanChart is an SVG chart of the plan report, under the file name the
@@ -167,8 +178,8 @@ func PlanReportName(pl *spec.Plan) string { return "plan-" + pl.Name }
 func WritePlanReport(w io.Writer, pl *spec.Plan, ans plan.Answer) ([]PlanChart, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Capacity plan: %s\n\n", pl.Name)
-	fmt.Fprintf(&b, "Workload `%s`, %d thread(s), %s per run; %s.\n\n", pl.Scenario.Workload, pl.Scenario.Threads,
-		pl.Scenario.Duration, demandText(ans, pl))
+	fmt.Fprintf(&b, "Workload `%s`, %d thread(s), %s per run; %s\n\n", pl.Scenario.Workload, pl.Scenario.Threads,
+		pl.Scenario.Duration, demandText(ans))
 	if len(pl.Constraints) > 0 {
 		var cs []string
 		for _, c := range pl.Constraints {
@@ -182,6 +193,15 @@ func WritePlanReport(w io.Writer, pl *spec.Plan, ans plan.Answer) ([]PlanChart, 
 	if err := plan.WriteCandidates(&b, ans, true); err != nil {
 		return nil, err
 	}
+	b.WriteString("\nServer CPU is a share of the CPUs the candidate's server may use (its profile's CPU list, else its instance's vCPU, else all of its host's).\n")
+	fmt.Fprintf(&b, "\n## Against the baseline, %s\n\n", ans.Baseline)
+	if err := plan.WriteRatios(&b, ans, true); err != nil {
+		return nil, err
+	}
+	b.WriteString("\n")
+	plan.WriteRatioLines(&b, ans, true)
+	b.WriteString("\n## What limited each candidate\n")
+	plan.WriteLimits(&b, ans, true)
 	b.WriteString("\n## Stages\n\n")
 	if err := plan.WriteStages(&b, ans, true); err != nil {
 		return nil, err
@@ -206,12 +226,12 @@ func WritePlanReport(w io.Writer, pl *spec.Plan, ans plan.Answer) ([]PlanChart, 
 	return out, nil
 }
 
-func demandText(ans plan.Answer, pl *spec.Plan) string {
-	if ans.OpsPerUser == 0 {
-		return "demand in explicit rates"
+func demandText(ans plan.Answer) string {
+	line := plan.UserModelLine(ans)
+	if line == "" {
+		return "demand in explicit rates."
 	}
-	return fmt.Sprintf("today's %.0f users load the baseline (%s) to %.0f%% of what it sustains: %.4g ops/s per user",
-		pl.Demand.Users, ans.Baseline, pl.Demand.Load*100, ans.OpsPerUser)
+	return strings.TrimPrefix(line, "users: ")
 }
 
 type planChart struct {

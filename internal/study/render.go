@@ -117,7 +117,7 @@ func scalingCell(c texttable.Cells, sums []Summary, mode string, rate float64) s
 	}
 	s := sums[i]
 	mark := markFail
-	if s.Majority() {
+	if s.Held() {
 		mark = markPass
 	}
 	p99 := c.Missing
@@ -129,8 +129,12 @@ func scalingCell(c texttable.Cells, sums []Summary, mode string, rate float64) s
 
 // footnote explains the scaling table's cells.
 func footnote(w io.Writer, f Format, s SLA) error {
-	note := fmt.Sprintf("%s when most runs at that rate passed (k/N runs passed); p99 is the median of the runs' p99s. SLA: %s.",
-		markPass, s)
+	when := "most runs at that rate passed"
+	if s.Require.K > 0 {
+		when = fmt.Sprintf("at least %d of %d runs at that rate passed", s.Require.K, s.Require.N)
+	}
+	note := fmt.Sprintf("%s when %s (k/N runs passed); p99 is the median of the runs' p99s. SLA: %s.",
+		markPass, when, s)
 	if f == Markdown {
 		note = "\n" + note
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/report"
 )
@@ -63,8 +64,27 @@ func (r SLAResult) WriteReport(out io.Writer, audit string, runs []string) error
 		return err
 	}
 	w.printf("\nAudit: %s\n", audit)
+	r.writeTails(w)
 	writeRunLinks(w, runs)
 	return w.err
+}
+
+// writeTails says, for each run that failed the SLA, what its p99 tail
+// coincided with: the run's diagnosis.
+func (r SLAResult) writeTails(w *writer) {
+	var lines []string
+	for _, run := range r.Runs {
+		v := Judge(run, r.Study.SLA)
+		if v.Pass || run.Limited == "" {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("- %s, %s/s %s, repetition %d (%s): %s",
+			run.RunID, thousands(run.TPS), run.Mode, run.Rep+1, strings.Join(v.Reasons, "; "), run.Limited))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	w.printf("\n## What the failing runs' tails coincided with\n\n%s\n", strings.Join(lines, "\n"))
 }
 
 // ReportName is the sweep report's file name without ".md".
@@ -84,7 +104,8 @@ func (r SweepResult) WriteReport(out io.Writer, runs []string) ([]File, error) {
 	if err := r.WriteTables(w, Markdown); err != nil {
 		return nil, err
 	}
-	charts, err := writeSweepCharts(w, r.ReportName(), workload+" sweep "+s.ID, []report.Curve{ChartCurve(cmp.Or(label, workload), r.Steps)})
+	curve := ChartCurve(cmp.Or(label, workload), r.Steps)
+	charts, err := writeSweepCharts(w, r.ReportName(), workload+" sweep "+s.ID, []report.Curve{curve}, false, s.Criteria.SLA)
 	if err != nil {
 		return nil, err
 	}
@@ -108,35 +129,87 @@ func (r CalibrateResult) WriteReport(out io.Writer, runs []string) error {
 	return w.err
 }
 
-// ChartCurve is a sweep's steps as a chart's line.
+// ChartCurve is a sweep's steps as a chart's line, with a line per
+// operation type (in the order first seen) of that type's mean achieved
+// rate and mean p99 over the repetitions of each target.
 func ChartCurve(label string, steps []Step) report.Curve {
 	c := report.Curve{Label: label}
 	for _, pt := range Curve(steps) {
 		c.Points = append(c.Points, report.CurvePoint{Target: pt.Target, Achieved: pt.Achieved, P99: pt.P99})
 	}
+	for _, name := range opNames(steps) {
+		op := report.Curve{Label: name}
+		for _, l := range Levels(steps, Criteria{}) {
+			pt := report.CurvePoint{Target: l.Rate}
+			seen := false
+			for _, r := range meanOpRates(l.Steps) {
+				if r.Name == name {
+					pt.Achieved, seen = r.Rate, true
+				}
+			}
+			for _, p := range meanP99s(l.Steps) {
+				if p.Name == name {
+					pt.P99 = p.P99
+				}
+			}
+			if seen {
+				op.Points = append(op.Points, pt)
+			}
+		}
+		c.Ops = append(c.Ops, op)
+	}
 	return c
 }
 
-// sweepCaptions say under a sweep chart what to read from it.
-var sweepCaptions = map[string]string{
-	"sweep-throughput": "*Achieved against target throughput; the dashed diagonal is every target met. Where a curve leaves the diagonal, that target saturated it.*",
-	"sweep-p99":        "*p99 latency (the highest over the operation types, log scale) against target throughput: how the tail grows as the load nears saturation.*",
+// sweepCaption says under a sweep chart what to read from it.
+func sweepCaption(chart string) string {
+	switch chart {
+	case "sweep-throughput":
+		return "*Achieved against target throughput; the dashed diagonal is every target met. Where a curve leaves the diagonal, that target saturated it.*"
+	case "sweep-p99":
+		return "*p99 latency (the highest over the operation types, log scale) against target throughput: how the tail grows as the load nears saturation; the dashed line is the SLA, when one was set.*"
+	case "ops-throughput":
+		return "*Each operation type's achieved rate against the sweep's target throughput: each runs at its share of the target until the sweep saturates.*"
+	case "ops-p99":
+		return "*Each operation type's p99 latency (log scale) against the sweep's target throughput.*"
+	}
+	if op, ok := strings.CutSuffix(chart, "-throughput"); ok {
+		return "*" + op + "'s achieved rate against the sweep's target throughput, one line per label: " + op + " runs at its share of the target until a sweep saturates.*"
+	}
+	if op, ok := strings.CutSuffix(chart, "-p99"); ok {
+		return "*" + op + "'s p99 latency (log scale) against the sweep's target throughput, one line per label.*"
+	}
+	return ""
 }
 
 // writeSweepCharts renders the sweep charts of curves, named
 // charts/name-<chart>.svg, writes their Markdown links and captions, and
-// returns them.
-func writeSweepCharts(w *writer, name, title string, curves []report.Curve) ([]File, error) {
-	charts, err := report.SweepCharts(title, curves)
+// returns them: the whole sweep's two charts (the p99 chart with the SLA,
+// when positive), then with perOp one pair per operation type, a line per
+// curve (a comparison), else for a single curve one pair with a line per
+// operation type.
+func writeSweepCharts(w *writer, name, title string, curves []report.Curve, perOp bool, sla time.Duration) ([]File, error) {
+	charts, err := report.SweepCharts(title, curves, float64(sla)/float64(time.Millisecond))
 	if err != nil || len(charts) == 0 {
 		return nil, err
 	}
+	var more []report.Chart
+	switch {
+	case perOp:
+		more, err = report.OpCharts(title, curves)
+	case len(curves) == 1:
+		more, err = report.MixCharts(title, curves[0])
+	}
+	if err != nil {
+		return nil, err
+	}
+	charts = append(charts, more...)
 	w.printf("\n## Charts\n\n")
 	files := make([]File, 0, len(charts))
 	for _, c := range charts {
-		rel := "charts/" + SafeName(name) + "-" + c.Name + ".svg"
+		rel := "charts/" + SafeName(name) + "-" + SafeName(c.Name) + ".svg"
 		files = append(files, File{Path: rel, Data: c.SVG})
-		w.printf("![%s](%s)\n\n%s\n\n", c.Name, rel, sweepCaptions[c.Name])
+		w.printf("![%s](%s)\n\n%s\n\n", c.Name, rel, sweepCaption(c.Name))
 	}
 	return files, nil
 }

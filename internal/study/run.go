@@ -42,6 +42,12 @@ type Run struct {
 	ReadConcern      string
 	WriteConcern     string
 	Notes            []string
+	// Thresholds says which of the run's thresholds failed (a run whose
+	// thresholds fail does not pass).
+	Thresholds []string
+	// Limited is the run's diagnosis verdict ("limited by: …"), with
+	// the checkpoints it coincided with; empty when the document has none.
+	Limited string
 }
 
 // RunOf reads a Run from a txn_sla result document.
@@ -65,7 +71,10 @@ func RunOf(d *result.Doc) (Run, error) {
 		return Run{}, fmt.Errorf("run %s: %w", d.RunID, err)
 	}
 	r := Run{RunID: d.RunID, Mode: mode, Stage: stage, TPS: tps, Rep: d.Repetition,
-		Start: d.Start, Achieved: d.Schedule.AchievedRate, Partial: d.Partial}
+		Start: d.Start, Achieved: d.Schedule.AchievedRate, Partial: d.Partial, Thresholds: ThresholdReasons(d)}
+	if d.Diagnosis != nil {
+		r.Limited = d.Diagnosis.Line
+	}
 	if op := d.Op(TxnOp); op != nil {
 		l := op.Latency
 		r.P50, r.P95, r.P99, r.P999, r.Max = l.P50, l.P95, l.P99, l.P999, l.Max

@@ -22,6 +22,9 @@ type SLA struct {
 	// MinRateFraction is the share of the target rate a run must achieve;
 	// 0 means DefaultRateFraction.
 	MinRateFraction float64
+	// Require is how many runs of a mode at a rate must pass for it to
+	// hold (--require); not given, a majority.
+	Require Require
 }
 
 // ParseSLA reads the bounds as given on the command line ("20ms"); an
@@ -108,7 +111,7 @@ func (v Verdict) String() string {
 
 // Judge decides whether r meets s. A bound is met when the percentile is at
 // most the bound; a percentile that was not recorded fails; a run that
-// stopped early fails.
+// stopped early fails, and so does one whose thresholds failed.
 func Judge(r Run, s SLA) Verdict {
 	reasons := latencyReasons(r, s)
 	if reason := rateReason(r, s); reason != "" {
@@ -120,6 +123,7 @@ func Judge(r Run, s SLA) Verdict {
 	if r.Partial {
 		reasons = append(reasons, "run stopped early")
 	}
+	reasons = append(reasons, r.Thresholds...)
 	return Verdict{Pass: len(reasons) == 0, Reasons: reasons}
 }
 

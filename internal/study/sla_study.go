@@ -119,7 +119,7 @@ func (s SLAStudy) scenario(env Env, tps float64, mode string, rep int) (*spec.Sc
 func (r SLAResult) trial(tps float64) Trial {
 	held := false
 	for _, sum := range Summarize(r.Runs, r.Study.SLA) {
-		if sum.TPS == tps && sum.Majority() {
+		if sum.TPS == tps && sum.Held() {
 			held = true
 		}
 	}

@@ -16,13 +16,14 @@ type Summary struct {
 	TPS       float64
 	Runs      int
 	Passed    int
+	Need      int // runs that must pass for the mode at the rate to hold; 0 a majority
 	P99Median *float64
 	P99Stddev *float64
 	P99Max    *float64
 }
 
-// Majority reports whether most runs passed.
-func (s Summary) Majority() bool { return Majority(s.Passed, s.Runs) }
+// Held reports whether enough runs passed: the SLA's Require, else most.
+func (s Summary) Held() bool { return s.Passed >= Required(s.Need, s.Runs) }
 
 // Summarize groups runs by mode and target rate, ordered by rate, then
 // mode (per-op before client-bulk).
@@ -49,7 +50,7 @@ func Summarize(runs []Run, s SLA) []Summary {
 // summarize returns the summary of one group of runs.
 func summarize(g []Run, s SLA) Summary {
 	p99 := p99s(g)
-	return Summary{Mode: g[0].Mode, TPS: g[0].TPS, Runs: len(g), Passed: passed(g, s),
+	return Summary{Mode: g[0].Mode, TPS: g[0].TPS, Runs: len(g), Passed: passed(g, s), Need: s.Require.K,
 		P99Median: median(p99), P99Stddev: stddev(p99), P99Max: maxOf(p99)}
 }
 

@@ -17,7 +17,8 @@ import (
 // steps share a rate and are told apart by Rep. A step holds when it
 // achieved at least MinFraction (95% by default) of its target, the p99 of
 // every operation type is within the SLA (when one is set), the share of
-// failed operations is at most MaxErrors, and it did not stop early. A
+// failed operations is at most MaxErrors, it did not stop early, and
+// the thresholds stored with it hold. A
 // target rate holds when most of its repetitions hold.
 //
 // Spread over repetitions: the mean, sample standard deviation, minimum,
@@ -59,6 +60,12 @@ type Step struct {
 	Label    string   // the run's label, e.g. the instance type
 	Workload string   // test_config.workload
 	Cost     *float64 // _id.instance.cost: the target's price, cents per hour; nil unknown
+	// Thresholds says which of the run's thresholds failed (a step whose
+	// thresholds fail does not hold).
+	Thresholds []string
+	// Limited is the run's diagnosis verdict ("limited by: …"); empty
+	// when the document has none.
+	Limited string
 }
 
 // StepOf reads a Step from a result document of an open-loop run.
@@ -79,15 +86,19 @@ func StepOf(d *result.Doc) (Step, error) {
 	workload, _ := d.TestConfig["workload"].(string)
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
 		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
-		Label: d.Label, Workload: workload, Cost: cost}
+		Label: d.Label, Workload: workload, Cost: cost, Thresholds: ThresholdReasons(d)}
+	if d.Diagnosis != nil {
+		s.Limited = d.Diagnosis.Line
+	}
 	for _, op := range d.Ops {
 		if op.Count+op.Errors.Total == 0 {
 			continue // an operation type the mix never chose
 		}
 		l := op.Latency
 		s.Ops = append(s.Ops, OpLatency{Name: op.Name, Rate: op.Rate, P50: l.P50, P95: l.P95, P99: l.P99})
-		s.Count += op.Count + op.Errors.Total
-		s.Errors += op.Errors.Total
+		done, failed := op.Whole()
+		s.Count += done
+		s.Errors += failed
 	}
 	return s, nil
 }
@@ -174,6 +185,7 @@ func Holds(s Step, c Criteria) (bool, []string) {
 	if s.Partial {
 		reasons = append(reasons, "run stopped early")
 	}
+	reasons = append(reasons, s.Thresholds...)
 	return len(reasons) == 0, reasons
 }
 

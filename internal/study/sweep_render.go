@@ -78,6 +78,18 @@ func opNames(steps []Step) []string {
 	return out
 }
 
+// kneeLimit is what limited the complete runs at the saturation target:
+// each distinct verdict once, in the order of the runs.
+func kneeLimit(steps []Step, at float64) string {
+	var seen []string
+	for _, s := range steps {
+		if s.Rate == at && !s.Partial && s.Limited != "" && !slices.Contains(seen, s.Limited) {
+			seen = append(seen, s.Limited)
+		}
+	}
+	return strings.Join(seen, " | ")
+}
+
 // sweepLines states the saturation throughput and the highest target that
 // held.
 func sweepLines(w io.Writer, f Format, steps []Step, c Criteria) error {
@@ -85,6 +97,9 @@ func sweepLines(w io.Writer, f Format, steps []Step, c Criteria) error {
 	if ach, at := Saturation(steps); at > 0 && Saturated(steps, c) {
 		lines = append(lines, fmt.Sprintf("Saturation throughput: %s ops/s achieved (the highest achieved rate, at target %s/s).",
 			thousands(ach), thousands(at)))
+		if why := kneeLimit(steps, at); why != "" {
+			lines = append(lines, fmt.Sprintf("At the knee (target %s/s): %s.", thousands(at), why))
+		}
 	} else if at > 0 {
 		lines = append(lines, fmt.Sprintf("Saturation throughput: ≥ %s ops/s (no step saturated: every target rate was kept up with; the highest achieved rate, at target %s/s).",
 			thousands(ach), thousands(at)))

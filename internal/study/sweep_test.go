@@ -29,6 +29,7 @@ func step(rate, achieved, readP99, updateP99 float64, rep int) Step {
 func sweepSteps() []Step {
 	s4 := step(4000, 3100, 48, 95, 0)
 	s4.Late = 4200
+	s4.Limited = "limited by: server CPU, 1.9 of 2 cores (95%); disk IOPS 41%"
 	s3 := step(3000, 2950, 12, 31, 0)
 	s3.Errors = 40
 	return []Step{step(1000, 1000, 1.2, 2.5, 0), step(2000, 1996, 2.1, 4.4, 0), s4, s3, step(2500, 2490, 5, 9.87, 0)}

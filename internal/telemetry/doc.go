@@ -43,6 +43,7 @@
 //
 //	cpuUserPct, cpuKernelPct, cpuIowaitPct, cpuStealPct   system CPU
 //	procCpuUserPct, procCpuKernelPct                      server process CPU
+//	procCpus, procCpuSetBusyPct                           the CPUs the server process may run on: how many, how busy
 //	diskIops                                              reads+writes completed per second
 //	diskReadBytesPerSec, diskWriteBytesPerSec             data directory's block device
 //

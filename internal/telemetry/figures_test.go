@@ -192,3 +192,18 @@ func TestHostFigures(t *testing.T) {
 		sameFigures(t, tt.name, got, tt.want)
 	}
 }
+
+// TestSetCPU: a server pinned to one CPU of four has that CPU's busy share.
+func TestSetCPU(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := HostSample{Time: t0, ProcSet: &CPUSet{CPUs: 1, Times: CPUTimes{User: 10, Idle: 10}}}
+	a := HostSample{Time: t0.Add(time.Second), ProcSet: &CPUSet{CPUs: 1, Times: CPUTimes{User: 10.9, System: 0.05, Idle: 10.05}}}
+	got := HostFigures(b, a)
+	if got[KeyProcCPUs] != 1 || math.Abs(got[KeyProcSetBusy]-95) > 1e-9 {
+		t.Errorf("set figures %v, want 1 CPU 95%% busy", got)
+	}
+	a.ProcSet.CPUs = 2 // the affinity changed: no figure
+	if got := HostFigures(b, a); got != nil {
+		t.Errorf("figures across an affinity change: %v", got)
+	}
+}

@@ -32,6 +32,9 @@ type HostSample struct {
 	CPU *CPUTimes `bson:"cpu,omitempty" json:"cpu,omitempty"`
 	// Proc is nil when the server process could not be read.
 	Proc *ProcTimes `bson:"proc,omitempty" json:"proc,omitempty"`
+	// ProcSet is the CPU time of the CPUs the server process may run on
+	// (its affinity), summed; nil when either could not be read.
+	ProcSet *CPUSet `bson:"procSet,omitempty" json:"procSet,omitempty"`
 	// Disk is nil when the data directory's device has no disk counters
 	// (overlay, tmpfs, network file systems) or they could not be read.
 	Disk *DiskCounters `bson:"disk,omitempty" json:"disk,omitempty"`
@@ -45,6 +48,12 @@ type CPUTimes struct {
 // total is all CPU time; guest time is already counted in User and Nice.
 func (c CPUTimes) total() float64 {
 	return c.User + c.Nice + c.System + c.Idle + c.IOWait + c.IRQ + c.SoftIRQ + c.Steal
+}
+
+// CPUSet is the cumulative CPU time of a set of CPUs, and their number.
+type CPUSet struct {
+	CPUs  int
+	Times CPUTimes
 }
 
 // ProcTimes are a process's cumulative CPU seconds.
@@ -130,6 +139,7 @@ func (h *Host) Read() (HostSample, error) {
 	} else {
 		s.Cores = len(stat.CPU)
 		s.CPU = cpuTimes(stat.CPUTotal)
+		s.ProcSet = h.procSet(stat)
 	}
 	if p, err := h.procTimes(); err != nil {
 		errs = append(errs, err)
@@ -149,6 +159,40 @@ func cpuTimes(c procfs.CPUStat) *CPUTimes {
 		User: c.User, Nice: c.Nice, System: c.System, Idle: c.Idle,
 		IOWait: c.Iowait, IRQ: c.IRQ, SoftIRQ: c.SoftIRQ, Steal: c.Steal,
 	}
+}
+
+// procSet sums the CPU times of the CPUs the server process may run on;
+// nil when its affinity cannot be read.
+func (h *Host) procSet(stat procfs.Stat) *CPUSet {
+	p, err := h.proc.Proc(h.pid)
+	if err != nil {
+		return nil
+	}
+	st, err := p.NewStatus()
+	if err != nil || len(st.CpusAllowedList) == 0 {
+		return nil
+	}
+	set := &CPUSet{}
+	for _, c := range st.CpusAllowedList {
+		t, ok := stat.CPU[int64(c)]
+		if !ok {
+			continue // allowed but offline
+		}
+		x := cpuTimes(t)
+		set.CPUs++
+		set.Times.User += x.User
+		set.Times.Nice += x.Nice
+		set.Times.System += x.System
+		set.Times.Idle += x.Idle
+		set.Times.IOWait += x.IOWait
+		set.Times.IRQ += x.IRQ
+		set.Times.SoftIRQ += x.SoftIRQ
+		set.Times.Steal += x.Steal
+	}
+	if set.CPUs == 0 {
+		return nil
+	}
+	return set
 }
 
 func (h *Host) procTimes() (*ProcTimes, error) {

@@ -8,6 +8,8 @@ const (
 	KeyCPUSteal      = "cpuStealPct"
 	KeyProcCPUUser   = "procCpuUserPct"
 	KeyProcCPUKernel = "procCpuKernelPct"
+	KeyProcCPUs      = "procCpus"
+	KeyProcSetBusy   = "procCpuSetBusyPct"
 	KeyDiskIOPS      = "diskIops"
 	KeyDiskRead      = "diskReadBytesPerSec"
 	KeyDiskWrite     = "diskWriteBytesPerSec"
@@ -20,6 +22,7 @@ const (
 func HostFigures(before, after HostSample) map[string]float64 {
 	out := map[string]float64{}
 	systemCPU(out, before.CPU, after.CPU)
+	setCPU(out, before.ProcSet, after.ProcSet)
 	secs := after.Time.Sub(before.Time).Seconds()
 	if secs > 0 {
 		processCPU(out, before.Proc, after.Proc, secs*float64(after.Cores))
@@ -29,6 +32,22 @@ func HostFigures(before, after HostSample) map[string]float64 {
 		return nil
 	}
 	return out
+}
+
+// setCPU is the number of CPUs the server process may run on and how busy
+// they were, as a percent of their time: the ceiling of a server pinned
+// to some of the host's CPUs.
+func setCPU(out map[string]float64, b, a *CPUSet) {
+	if b == nil || a == nil || a.CPUs != b.CPUs {
+		return
+	}
+	total := a.Times.total() - b.Times.total()
+	idle := a.Times.Idle + a.Times.IOWait - b.Times.Idle - b.Times.IOWait
+	if total <= 0 || idle < 0 {
+		return
+	}
+	out[KeyProcCPUs] = float64(a.CPUs)
+	out[KeyProcSetBusy] = (total - idle) / total * 100
 }
 
 // systemCPU is each CPU state's share of all CPU time in the interval.

@@ -117,8 +117,13 @@ func (t *wireTask) Do(ctx context.Context) (int, error) {
 		_, err = t.scan(ctx, t.kw.NextKeynum(t.rnd))
 	case core.ReadModifyWrite:
 		keynum := t.kw.NextKeynum(t.rnd)
-		if _, err = t.read(ctx, keynum); err == nil {
+		sent := t.partSent()
+		_, err = t.read(ctx, keynum)
+		t.partDone(core.Read, sent, err)
+		if err == nil {
+			sent = t.partSent()
 			err = t.update(ctx, keynum)
+			t.partDone(core.Update, sent, err)
 		}
 	default:
 		return 0, fmt.Errorf("ycsb: unknown operation %v", op)

@@ -206,3 +206,46 @@ func checkYCSBRecord(t *testing.T, coll *mongo.Collection, key string, fieldcoun
 		}
 	}
 }
+
+// TestYCSBMeasureRWParts runs YCSB F with measurerwparts on each client:
+// every READ-MODIFY-WRITE is also recorded as a READ and an UPDATE (as
+// YCSB's DB wrapper records them), the parts are counted as such, and the
+// run's operations are the READs and READ-MODIFY-WRITEs alone. Without
+// it, F records no UPDATE.
+func TestYCSBMeasureRWParts(t *testing.T) {
+	for _, tc := range []struct{ client, parts string }{{"wire", "true"}, {"driver", "true"}, {"wire", "false"}} {
+		t.Run(tc.client+"/"+tc.parts, func(t *testing.T) {
+			db := ownedDB(t)
+			w := ycsbWorkload(t, "ycsb-f")
+			p := ycsbParams(t, "ycsb-f", "recordcount=200", "client="+tc.client, "measurerwparts="+tc.parts)
+			run := prepare(t, w, workload.Env{DB: db, URI: testenv.URI(t), Seed: 3}, p)
+			const ops = 200
+			cfg := engine.Config{Ops: w.Ops(p), Workers: 2, Count: ops, Classify: workload.Classify}
+			r, err := engine.Run(context.Background(), cfg, run.Tasks.NewTask)
+			if err != nil {
+				t.Fatal(err)
+			}
+			read, update, rmw := r.Ops[core.Read], r.Ops[core.Update], r.Ops[core.ReadModifyWrite]
+			t.Logf("%s", r)
+			if r.Completed() != ops || r.Failed != 0 {
+				t.Errorf("completed %d, failed %d: want %d operations, none failed", r.Completed(), r.Failed, ops)
+			}
+			plainReads := read.Count - read.Parts
+			if plainReads+rmw.Count != ops || rmw.Count == 0 || plainReads == 0 {
+				t.Errorf("%d reads and %d read-modify-writes, want %d in all, some of each", plainReads, rmw.Count, ops)
+			}
+			if tc.parts == "false" {
+				if read.Parts != 0 || update.Count != 0 {
+					t.Errorf("without measurerwparts: %d read parts, %d updates; want none", read.Parts, update.Count)
+				}
+				return
+			}
+			if read.Parts != rmw.Count || update.Count != rmw.Count || update.Parts != rmw.Count {
+				t.Errorf("read parts %d, updates %d (%d parts), want one of each per read-modify-write (%d)", read.Parts, update.Count, update.Parts, rmw.Count)
+			}
+			if update.Latency.TotalCount() != rmw.Count || read.Latency.TotalCount() != read.Count {
+				t.Errorf("histograms: %d updates, %d reads recorded; want %d and %d", update.Latency.TotalCount(), read.Latency.TotalCount(), rmw.Count, read.Count)
+			}
+		})
+	}
+}

@@ -1,0 +1,157 @@
+package cli_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/server"
+	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+)
+
+// diagnosedRun runs mongobench run with args, storing into a file of its
+// own, and returns the stored document; the summary's last line must be
+// the stored diagnosis's verdict.
+func diagnosedRun(t *testing.T, args ...string) *result.Doc {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "results.jsonl")
+	o := mb(t, append([]string{"run", "--results-file", file, "--no-report", "--database", testenv.DBName(t)}, args...)...)
+	wantCode(t, o, 0)
+	docs, err := store.NewFile(file).List(context.Background(), 1)
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("stored: %v, %d documents\n%s", err, len(docs), o)
+	}
+	d := &docs[0]
+	if d.Diagnosis == nil {
+		t.Fatalf("stored document has no diagnosis\n%s", o)
+	}
+	lines := strings.Split(strings.TrimSpace(o.stdout), "\n")
+	if last := lines[len(lines)-1]; last != d.Diagnosis.Line {
+		t.Errorf("summary's last line %q, want the stored verdict %q", last, d.Diagnosis.Line)
+	}
+	t.Logf("%s\ncandidates:", d.Diagnosis.Line)
+	for _, f := range d.Diagnosis.Candidates {
+		t.Logf("  %s (saturated %v): %s", f.Rule, f.Saturated, f.Evidence)
+	}
+	return d
+}
+
+func wantLimit(t *testing.T, d *result.Doc, rule string) {
+	t.Helper()
+	if d.Diagnosis.Rule != rule {
+		t.Errorf("limited by %q (rule %q), want rule %s: %s", d.Diagnosis.Limit, d.Diagnosis.Rule, rule, d.Diagnosis.Line)
+	}
+}
+
+// TestDiagnosisServerPinnedToOneCPU: a server pinned to one CPU, driven
+// by a closed loop of 16 workers, is CPU-bound; the diagnosis reads the
+// CPU set from the server process's affinity.
+func TestDiagnosisServerPinnedToOneCPU(t *testing.T) {
+	h := testenv.Own(t, server.Options{CPUs: "0"})
+	d := diagnosedRun(t, "--uri", h.URI, "--workload", "kv", "-p", "records=2000", "--threads", "16", "--duration", "4s")
+	wantLimit(t, d, "server-cpu")
+	for _, f := range d.Diagnosis.Candidates {
+		if f.Rule == "server-cpu" && (f.Limit == nil || *f.Limit != 1 || f.LimitFrom != "the server process's CPU set") {
+			t.Errorf("server CPU judged against %v cores from %q, want 1 from the server process's CPU set", f.Limit, f.LimitFrom)
+		}
+	}
+}
+
+// TestDiagnosisClientOnOneCore: a client held to one core (GOMAXPROCS 1)
+// whose core is also busy with other work of its process (a spinning
+// goroutine, standing for a load generator doing more than sending) is
+// client-bound at a rate the server keeps easily.
+func TestDiagnosisClientOnOneCore(t *testing.T) {
+	uri := testenv.URI(t)
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	var stop atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for n := 0; !stop.Load(); n++ {
+			if n%1_000_000 == 0 {
+				runtime.Gosched() // let the other goroutines have the core now and then
+			}
+		}
+	}()
+	d := diagnosedRun(t, "--uri", uri, "--workload", "kv", "-p", "records=2000", "--rate", "3000", "--threads", "256", "--duration", "4s")
+	stop.Store(true)
+	<-done
+	if d.Client.Cores != 1 {
+		t.Errorf("client cores %d, want 1 (GOMAXPROCS)", d.Client.Cores)
+	}
+	switch r := d.Diagnosis.Rule; {
+	case r == "client-cpu" || r == "client-schedule":
+	case r == "host-cpu" && othersTookHost(d):
+		// The machine is shared: when other processes hold a good part
+		// of its CPU, the client never gets its whole core, and the
+		// host's CPU is what limited the run.
+		t.Logf("other processes held much of the host's CPU, so the host, not the client's core, limited the run")
+	default:
+		t.Errorf("limited by %q (rule %q), want the client: %s", d.Diagnosis.Limit, r, d.Diagnosis.Line)
+	}
+}
+
+// othersTookHost reports whether the host-cpu finding says processes
+// other than the server and the client used a quarter of the host or
+// more.
+func othersTookHost(d *result.Doc) bool {
+	for _, f := range d.Diagnosis.Candidates {
+		if f.Rule != "host-cpu" {
+			continue
+		}
+		_, rest, ok := strings.Cut(f.Evidence, "other processes ")
+		var pct float64
+		if ok {
+			_, _ = fmt.Sscanf(rest, "%g", &pct)
+		}
+		return pct >= 25
+	}
+	return false
+}
+
+// TestDiagnosisHotDocument: transfers that all update one summary
+// document conflict and retry; the diagnosis names write conflicts with
+// the retries' causes.
+func TestDiagnosisHotDocument(t *testing.T) {
+	d := diagnosedRun(t, "--uri", testenv.URI(t), "--workload", "ledger", "-p", "accounts=100", "-p", "summaryBuckets=1", "--threads", "8", "--duration", "3s")
+	wantLimit(t, d, "write-conflicts")
+	if f := d.Diagnosis.Candidates[0]; !strings.Contains(f.Evidence, "WriteConflict") {
+		t.Errorf("evidence %q names no retry cause", f.Evidence)
+	}
+}
+
+// TestDiagnosisDiskWithSyncOnCommit: large inserts into a server that
+// syncs every commit, judged against a stated disk ceiling. This
+// machine's disk is shared and its ceiling unknown, so the ceiling stated
+// (2MB/s) is one the run surely exceeds: the test shows the rule reads
+// the device's figures and judges them against --disk-limit.
+func TestDiagnosisDiskWithSyncOnCommit(t *testing.T) {
+	testenv.Servers(t)
+	// The embedded server (started by the command, syncing every commit
+	// by default) is one whose data directory the run knows, so the
+	// device's counters are read.
+	t.Setenv("MONGOBENCH_SERVER_DIR", t.TempDir())
+	wantCode(t, mb(t, "server", "start", "--small"), 0)
+	t.Cleanup(func() { mb(t, "server", "stop") })
+	d := diagnosedRun(t, "--workload", "insert", "-p", "docSize=64KB", "-p", "batchSize=16", "--threads", "4", "--duration", "4s", "--disk-limit", "2MB/s,100000iops")
+	var disk *result.Finding
+	for i, f := range d.Diagnosis.Candidates {
+		if f.Rule == "disk-throughput" {
+			disk = &d.Diagnosis.Candidates[i]
+		}
+	}
+	if disk == nil || !disk.Saturated || disk.LimitFrom != "--disk-limit" {
+		t.Fatalf("disk throughput not judged saturated against --disk-limit: %+v", disk)
+	}
+	if r := d.Diagnosis.Rule; r != "disk-throughput" && r != "server-cpu" {
+		t.Errorf("limited by %q, want the disk (or the server's CPU, which precedes it)", d.Diagnosis.Limit)
+	}
+}

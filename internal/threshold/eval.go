@@ -1,0 +1,324 @@
+package threshold
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Evaluate judges every threshold on d, in order.
+func Evaluate(ts []Threshold, d *result.Doc) []result.ThresholdVerdict {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]result.ThresholdVerdict, len(ts))
+	for i, t := range ts {
+		out[i] = t.Evaluate(d)
+	}
+	return out
+}
+
+// Failed returns the verdicts that do not hold.
+func Failed(vs []result.ThresholdVerdict) []result.ThresholdVerdict {
+	var out []result.ThresholdVerdict
+	for _, v := range vs {
+		if !v.Pass {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Evaluate judges t on the run d. A figure the run does not have (no
+// operation of the type completed, a verdict not judged, no target rate)
+// is missing, and a missing figure never holds.
+func (t Threshold) Evaluate(d *result.Doc) result.ThresholdVerdict {
+	v := result.ThresholdVerdict{Expression: t.Text, Unit: string(t.Unit), Op: t.Op}
+	var value float64
+	switch t.Kind {
+	case Latency, Service:
+		return t.latency(d, v)
+	case Errors:
+		value, v.Missing = t.errors(d)
+	case Rate:
+		value, v.Missing = t.rate(d)
+	case ClientBound, ServerBound:
+		value, v.Missing = t.bound(d)
+	}
+	if v.Missing != "" {
+		return v
+	}
+	v.Value, v.Pass = &value, t.holds(value)
+	return v
+}
+
+// holds compares a measured value with the limit. Values within a
+// billionth of the limit count as equal, so a rate achieved exactly is
+// not failed by rounding.
+func (t Threshold) holds(v float64) bool {
+	eq := math.Abs(v-t.Limit) <= 1e-9*math.Max(math.Abs(t.Limit), 1e-9)
+	switch t.Cmp {
+	case LT:
+		return v < t.Limit && !eq
+	case LE:
+		return v < t.Limit || eq
+	case GT:
+		return v > t.Limit && !eq
+	case GE:
+		return v > t.Limit || eq
+	case EQ:
+		return eq
+	case NE:
+		return !eq
+	}
+	return false
+}
+
+// worse reports whether a is further than b from holding: the higher
+// value for an upper bound, the lower for a lower bound.
+func (t Threshold) worse(a, b float64) bool {
+	switch t.Cmp {
+	case LT, LE:
+		return a > b
+	case GT, GE:
+		return a < b
+	}
+	return false
+}
+
+// latency judges a latency or service-time statistic: of the type named,
+// or of every type that completed an operation, all of which must hold;
+// the value stored is the one that decided.
+func (t Threshold) latency(d *result.Doc, v result.ThresholdVerdict) result.ThresholdVerdict {
+	type figure struct {
+		op    string
+		value float64
+	}
+	var figs []figure
+	for _, op := range t.ops(d) {
+		dist := op.Latency
+		if t.Kind == Service {
+			dist = op.Service
+		}
+		if dist.Count == 0 {
+			if t.Op != "" {
+				v.Missing = "no " + op.Name + " operation succeeded"
+				return v
+			}
+			continue // a type the mix never chose, or that only failed
+		}
+		x, missing := t.stat(dist)
+		if missing != "" {
+			v.Op, v.Missing = op.Name, missing
+			return v
+		}
+		figs = append(figs, figure{op.Name, x})
+	}
+	if len(figs) == 0 {
+		v.Missing = t.noOps(d)
+		return v
+	}
+	pick, pass := figs[0], true
+	for _, f := range figs {
+		if !t.holds(f.value) {
+			if pass || t.worse(f.value, pick.value) {
+				pick = f
+			}
+			pass = false
+		} else if pass && t.worse(f.value, pick.value) {
+			pick = f
+		}
+	}
+	v.Op, v.Value, v.Pass = pick.op, &pick.value, pass
+	return v
+}
+
+// ops returns the operation types t applies to: the one named (matched
+// without regard to case), or all of them.
+func (t Threshold) ops(d *result.Doc) []result.OpStats {
+	if t.Op == "" {
+		return d.Ops
+	}
+	for _, op := range d.Ops {
+		if strings.EqualFold(op.Name, t.Op) {
+			return []result.OpStats{op}
+		}
+	}
+	return nil
+}
+
+// noOps says why a threshold found no operation to judge.
+func (t Threshold) noOps(d *result.Doc) string {
+	switch {
+	case t.Op == "":
+		return "no operation succeeded"
+	case len(t.ops(d)) == 0:
+		return "the run has no " + t.Op + " operations"
+	}
+	return "no " + t.Op + " operation completed"
+}
+
+// stat reads the statistic from a summary: the stored figure, else the
+// percentile recomputed from the stored histogram.
+func (t Threshold) stat(d result.Dist) (float64, string) {
+	var p *float64
+	switch t.Stat {
+	case "min":
+		p = d.Min
+	case "mean":
+		p = d.Mean
+	case "max", "p100":
+		p = d.Max
+	case "p50":
+		p = d.P50
+	case "p95":
+		p = d.P95
+	case "p99":
+		p = d.P99
+	case "p99.9":
+		p = d.P999
+	}
+	if p == nil && d.Hist != "" {
+		h, err := hist.Decode(d.Hist)
+		if err != nil {
+			return 0, "the stored histogram cannot be read: " + err.Error()
+		}
+		p = hist.Percentile(h, t.Pct)
+	}
+	if p == nil {
+		return 0, t.Stat + " is not stored and the run has no histogram to compute it from"
+	}
+	return *p, ""
+}
+
+// errors counts failed operations (of the class named) among the
+// operations of the type named, or all: a count, or a percentage of the
+// completed operations.
+func (t Threshold) errors(d *result.Doc) (float64, string) {
+	var completed, failed int64
+	ops := t.ops(d)
+	for _, op := range ops {
+		completed += op.Count + op.Errors.Total
+		failed += classCount(op.Errors, t.Class)
+	}
+	if completed == 0 {
+		if t.Op == "" {
+			return 0, "no operation completed"
+		}
+		return 0, t.noOps(d)
+	}
+	if t.Unit == Percent {
+		return 100 * float64(failed) / float64(completed), ""
+	}
+	return float64(failed), ""
+}
+
+func classCount(e result.Errors, class string) int64 {
+	switch class {
+	case "timeout":
+		return e.Timeout
+	case "network":
+		return e.Network
+	case "writeConflict":
+		return e.WriteConflict
+	case "duplicateKey":
+		return e.DuplicateKey
+	case "overload":
+		return e.Overload
+	case "other":
+		return e.Other
+	}
+	return e.Total
+}
+
+// rate is the achieved rate: ops/s, or a percentage of the target.
+func (t Threshold) rate(d *result.Doc) (float64, string) {
+	if d.Duration <= 0 {
+		return 0, "the run has no measured phase"
+	}
+	s := d.Schedule
+	if t.Unit == PerSec {
+		return s.AchievedRate, ""
+	}
+	if s.Mode != "open" || s.TargetRate == nil || *s.TargetRate <= 0 {
+		return 0, "a closed-loop run has no target rate"
+	}
+	return 100 * s.AchievedRate / *s.TargetRate, ""
+}
+
+// bound reads the client- or server-bound verdict: 1 true, 0 false.
+func (t Threshold) bound(d *result.Doc) (float64, string) {
+	if d.Client.NotJudged != "" {
+		return 0, "not judged: " + d.Client.NotJudged
+	}
+	b := d.Client.ClientBound
+	if t.Kind == ServerBound {
+		b = d.Client.ServerBound
+	}
+	if b {
+		return 1, ""
+	}
+	return 0, ""
+}
+
+// Measured formats a verdict's figure as shown next to PASS or FAIL: "3.21
+// ms (READ)", "0.05%", "12 errors", "1,980 ops/s", "false", or "missing:"
+// and why.
+func Measured(v result.ThresholdVerdict) string {
+	if v.Value == nil {
+		if v.Missing == "" {
+			return "missing"
+		}
+		return "missing: " + v.Missing
+	}
+	x := *v.Value
+	var s string
+	switch Unit(v.Unit) {
+	case Millis:
+		s = num(x) + " ms"
+	case Count:
+		s = strconv.FormatFloat(x, 'f', 0, 64) + " errors"
+		if x == 1 {
+			s = "1 error"
+		}
+	case Percent:
+		s = num(x) + "%"
+	case PerSec:
+		s = num(x) + " ops/s"
+	case Bool:
+		s = strconv.FormatBool(x != 0)
+	default:
+		s = num(x)
+	}
+	if v.Op != "" {
+		s += " (" + v.Op + ")"
+	}
+	return s
+}
+
+// Line is one verdict as printed: "PASS  p99(READ) < 5ms  3.21 ms (READ)".
+func Line(v result.ThresholdVerdict) string {
+	word := "FAIL"
+	if v.Pass {
+		word = "PASS"
+	}
+	return fmt.Sprintf("%s  %s  %s", word, v.Expression, Measured(v))
+}
+
+// num formats a figure with three significant digits, without an
+// exponent: 0.0123, 1.23, 12.3, 123, 12346.
+func num(x float64) string {
+	if x == 0 || math.Abs(x) >= 100 {
+		return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
+	}
+	digits := max(0, 2-int(math.Floor(math.Log10(math.Abs(x)))))
+	s := strconv.FormatFloat(x, 'f', digits, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs Chromium from Debian's packages (chromium), which the HTML
+# report tests drive headless (internal/testsupport/chromium): once; a
+# Chromium already on PATH, or named by MONGOBENCH_CHROMIUM_BIN, is
+# reused. Also a colour emoji font, so the reports' ✅/❌ marks show in
+# screenshots. The last line printed is the path of the browser.
+set -euo pipefail
+
+if [[ -n "${MONGOBENCH_CHROMIUM_BIN:-}" ]]; then
+  echo "$MONGOBENCH_CHROMIUM_BIN"
+  exit 0
+fi
+for name in chromium chromium-browser; do
+  if bin="$(command -v "$name")"; then
+    echo "install-chromium: reusing $bin"
+    echo "$bin"
+    exit 0
+  fi
+done
+
+sudo=""
+if [[ "$(id -u)" != 0 ]]; then
+  sudo="sudo"
+fi
+echo "install-chromium: installing Debian's chromium"
+export DEBIAN_FRONTEND=noninteractive
+packages=(chromium fonts-noto-color-emoji)
+# Wait for another apt-get (another setup) rather than fail on its lock.
+apt=($sudo apt-get -o DPkg::Lock::Timeout=600)
+if ! "${apt[@]}" install -y --no-install-recommends "${packages[@]}" >/dev/null; then
+  "${apt[@]}" update >/dev/null
+  "${apt[@]}" install -y --no-install-recommends "${packages[@]}" >/dev/null
+fi
+command -v chromium
