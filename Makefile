@@ -21,13 +21,15 @@ test: setup build
 	@scripts/test.sh
 
 # Install the embedded server, the pinned golangci-lint, the Prometheus
-# node exporter the host-metrics tests start and the headless Chromium
-# the HTML report tests drive (each once, into the mongobench cache or
-# from Debian's packages) and the Go modules.
+# node exporter the host-metrics tests start, the Prometheus the live
+# metrics test starts and the headless Chromium the HTML report tests
+# drive (each once, into the mongobench cache or from Debian's packages)
+# and the Go modules.
 setup:
 	@scripts/install-server.sh >/dev/null
 	@scripts/install-lint.sh >/dev/null
 	@scripts/install-node-exporter.sh >/dev/null
+	@scripts/install-prometheus.sh >/dev/null
 	@scripts/install-chromium.sh >/dev/null
 	@$(GO) mod download
 

@@ -122,12 +122,18 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 	if err != nil {
 		return usage(err)
 	}
+	lm, stopMetrics, err := a.startMetrics(ctx, f.metricsAddr)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	st, closeStore, err := a.catalogStore(ctx, f, targets)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
 	s := newStudy(a, runner.Target{}, st, f.reportDir)
+	s.metrics = lm
 	if s.limits, err = f.limits.limits(); err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ type planFlags struct {
 	runs              int
 	reportDir         string
 	store             storeFlags
+	metricsAddr       string
 	thresholds        thresholdFlags
 }
 
@@ -71,6 +72,7 @@ stage. The plan exits 99 when no candidate meets its constraints.`,
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the plan report, its charts and the runs' reports")
 	f.thresholds.add(fl, false)
 	f.store.add(cmd)
+	metricsFlag(fl, &f.metricsAddr)
 	a.statusFlag(fl)
 	return cmd
 }
@@ -107,8 +109,13 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	}
 	var runErr error
 	if !f.fromResults {
+		lm, stopMetrics, err := a.startMetrics(ctx, f.metricsAddr)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
 		s := newStudy(a, runner.Target{}, st, f.reportDir)
-		s.thresholds = ts
+		s.metrics, s.thresholds = lm, ts
 		runErr = p.Measure(ctx, s.targetEnv(0))
 		if errors.Is(runErr, errInterrupted) {
 			return runErr

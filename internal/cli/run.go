@@ -25,6 +25,7 @@ type runFlags struct {
 	reportDir  string
 	noReport   bool
 	pacing     string // hidden: how open-loop workers wait (bench/pacing.sh)
+	metrics    string // --metrics-addr
 	ycsb       ycsbFlags
 	atlas      atlasFlags
 	thresholds thresholdFlags
@@ -110,6 +111,7 @@ still stores what was measured, marked partial.`,
 	_ = cmd.Flags().MarkHidden("pacing")
 	rf.ycsb.add(cmd.Flags())
 	rf.atlas.add(cmd.Flags())
+	metricsFlag(cmd.Flags(), &rf.metrics)
 	a.statusFlag(cmd.Flags())
 	rf.thresholds.add(cmd.Flags(), true)
 	rf.limits.add(cmd.Flags())
@@ -198,6 +200,11 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	if err != nil {
 		return err
 	}
+	lm, stopMetrics, err := a.startMetrics(ctx, rf.metrics)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	t, st, closeStore, err := a.targetAndStore(ctx, sc.URI, sc.ResultsURI, sc.ResultsFile)
 	if err != nil {
 		return err
@@ -220,10 +227,12 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	}
 	rctx, watch, cancel := abortOn(ctx, sc, rf.thresholds.abort)
 	defer cancel()
+	runID, published, ended := lm.begin(sc, result.Variant{})
 	d, err := runner.Run(rctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(p.interval), Pacing: pacing, Group: g,
+		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(both(p.interval, published)), Pacing: pacing, Group: g, RunID: runID,
 	})
+	ended()
 	p.done()
 	if err != nil {
 		return err

@@ -38,6 +38,7 @@ type studyRun struct {
 	noted     map[string]bool
 	reports   []string
 	docs      []result.Doc // the runs kept, for --json
+	metrics   *liveMetrics // --metrics-addr; nil: none
 	clock     stepClock    // when the study began, for its estimate of the time left
 	// thresholds are judged on every run with its scenario's own
 	// (--threshold); runs counts the runs judged, failed those whose
@@ -76,10 +77,12 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant resul
 	p := newProgress(s.app.stderr, s.app.term, s.app.statusInterval, sc)
 	t := s.target
 	t.Limits = s.limits
+	runID, published, ended := s.metrics.begin(sc, variant)
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: s.registry, Target: t, ToolVersion: Version,
-		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: p.interval, Group: g,
+		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: both(p.interval, published), Group: g, RunID: runID,
 	})
+	ended()
 	p.done()
 	s.judge(d, sc)
 	if err != nil && s.joined != nil {

@@ -24,6 +24,7 @@ type studyFlags struct {
 	reportDir                              string
 	uriOptions                             []ycsbprops.Option // added to the target's URI (-P)
 	json                                   bool
+	metricsAddr                            string
 	thresholds                             thresholdFlags
 }
 
@@ -62,6 +63,7 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	if h.json != "" {
 		fl.BoolVar(&f.json, "json", false, h.json)
 	}
+	metricsFlag(fl, &f.metricsAddr)
 }
 
 // runOn runs a study of the workloads of reg on the one target the flags
@@ -85,6 +87,11 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	if err != nil {
 		return err
 	}
+	lm, stopMetrics, err := a.startMetrics(ctx, f.metricsAddr)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	t, st, closeStore, err := a.targetAndStore(ctx, f.uri, f.resultsURI, f.file)
 	if err != nil {
 		return err
@@ -93,7 +100,7 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	t.URI = ycsbprops.WithOptions(t.URI, f.uriOptions)
 	t.HostMetrics, t.HostDevice, t.Atlas = f.hostMetrics, f.hostDevice, src
 	s := newStudy(a, t, st, f.reportDir)
-	s.registry, s.json, s.limits = reg, f.json, limits
+	s.registry, s.json, s.limits, s.metrics = reg, f.json, limits, lm
 	return run(s)
 }
 

@@ -148,6 +148,12 @@ func (c *coordinator) rotate(end time.Time) error {
 	if err := hist.Merge(c.lag, c.agg.lag); err != nil {
 		return err
 	}
+	if !c.e.closed {
+		var err error
+		if iv.Lag, err = hist.Summarize(c.agg.lag); err != nil {
+			return err
+		}
+	}
 	for i := range c.agg.ops {
 		op, err := c.closeOp(i)
 		if err != nil {
@@ -248,6 +254,10 @@ func (iv *Interval) absorb(prev *Interval) error {
 	iv.MaxLag = max(iv.MaxLag, prev.MaxLag)
 	iv.PeakInFlight = max(iv.PeakInFlight, prev.PeakInFlight)
 	iv.CPU += prev.CPU
+	var err error
+	if iv.Lag, err = mergeDists(iv.Lag, prev.Lag); err != nil {
+		return err
+	}
 	for i := range iv.Ops {
 		if err := iv.Ops[i].absorb(&prev.Ops[i]); err != nil {
 			return err

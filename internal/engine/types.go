@@ -85,6 +85,9 @@ type Interval struct {
 	MaxLag       time.Duration
 	PeakInFlight int64
 	CPU          time.Duration
+	// Lag is the send lag (intended start to actual send) of the
+	// operations sent in the interval (open loop; empty in closed loop).
+	Lag result.Dist
 }
 
 // IntervalOp is one operation type in one interval. Parts and

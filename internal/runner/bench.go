@@ -75,6 +75,10 @@ type Options struct {
 	Pacing engine.Pacing
 	// Group, when set, makes the run one client of a run group.
 	Group Group
+	// RunID is the run's id, when the caller names the run before it
+	// starts (its live metrics carry it); empty: NewRunID of the measured
+	// phase's start.
+	RunID string
 }
 
 // A Group makes a run one client of a run group: the client does its

@@ -26,7 +26,7 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 	sc, t := r.opts.Scenario, r.opts.Target
 	phase := res.End.Sub(res.Start)
 	d := &result.Doc{
-		SchemaVersion: result.SchemaVersion, RunID: NewRunID(res.Start), TestName: sc.Name,
+		SchemaVersion: result.SchemaVersion, RunID: r.opts.RunID, TestName: sc.Name,
 		Label: sc.Label, Tags: sc.Tags, Repetition: sc.Repetition,
 		Start: res.Start.UTC(), End: res.End.UTC(), Duration: float64(phase) / float64(time.Millisecond),
 		Partial: res.Partial, PartialReason: res.Reason,
@@ -41,6 +41,9 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 			MonitoringMode: uri.MonitoringMode(t.URI), SameHost: t.PID != 0, Database: sc.Database,
 		},
 		Generator: generator(r.opts.ToolVersion),
+	}
+	if d.RunID == "" {
+		d.RunID = NewRunID(res.Start)
 	}
 	d.ID = ID(sc, r.opts.Variant)
 	if g := r.opts.Group; g != nil {

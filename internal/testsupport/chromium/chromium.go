@@ -70,6 +70,10 @@ func Start(t testing.TB) *Browser {
 	return &Browser{ctx: ctx}
 }
 
+// Tab opens a new tab for a test's own steps (clicks, navigation);
+// cancel closes it.
+func (b *Browser) Tab() (context.Context, context.CancelFunc) { return chromedp.NewContext(b.ctx) }
+
 // Report is what a page showed.
 type Report struct {
 	Errors   []string // console errors, uncaught exceptions, failed loads
@@ -95,7 +99,15 @@ func (b *Browser) Open(t testing.TB, path string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := (&url.URL{Scheme: "file", Path: abs}).String()
+	return b.OpenURL(t, (&url.URL{Scheme: "file", Path: abs}).String())
+}
+
+// OpenURL loads the page at an address (a served page) as Open loads a
+// file; requests to the page's own address other than the page itself
+// count as requests.
+func (b *Browser) OpenURL(t testing.TB, page string) *Report {
+	t.Helper()
+	path := page
 	ctx, cancel := chromedp.NewContext(b.ctx)
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, time.Minute)
@@ -132,7 +144,7 @@ func (b *Browser) Open(t testing.TB, path string) *Report {
 		}
 	})
 	var charts []ChartState
-	err = chromedp.Run(ctx,
+	err := chromedp.Run(ctx,
 		network.Enable(), cdplog.Enable(), runtime.Enable(),
 		chromedp.Navigate(page),
 		chromedp.WaitReady("body"),

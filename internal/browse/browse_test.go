@@ -1,0 +1,161 @@
+package browse_test
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/browse"
+	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+func histOf(t *testing.T, us ...int64) (*hist.H, result.Dist) {
+	t.Helper()
+	h := hist.New()
+	for _, u := range us {
+		hist.Record(h, time.Duration(u)*time.Microsecond)
+	}
+	d, err := hist.Summarize(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, d
+}
+
+func doc(t *testing.T, id, label string, start time.Time, tags []string, reads ...int64) result.Doc {
+	_, d := histOf(t, reads...)
+	return result.Doc{RunID: id, TestName: "kv", Label: label, Tags: tags, Start: start,
+		TestConfig: map[string]any{"workload": "kv"}, Schedule: result.Schedule{Mode: "open", AchievedRate: float64(len(reads))},
+		Ops: []result.OpStats{{Name: "read", Count: int64(len(reads)), Rate: float64(len(reads)), Latency: d, Service: d}}}
+}
+
+var day = time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+
+func TestFilter(t *testing.T) {
+	docs := []result.Doc{
+		doc(t, "r3", "b", day.Add(48*time.Hour), nil, 1),
+		doc(t, "r2", "a", day.Add(24*time.Hour), []string{"nightly"}, 1),
+		doc(t, "r1", "a", day, []string{"nightly", "x"}, 1),
+	}
+	for _, c := range []struct {
+		query string
+		want  string
+	}{
+		{"", "r3 r2 r1"},
+		{"label=a", "r2 r1"},
+		{"tag=x", "r1"},
+		{"workload=kv&test=kv", "r3 r2 r1"},
+		{"workload=ycsb-a", ""},
+		{"from=2026-03-05", "r3 r2"},
+		{"to=2026-03-05", "r2 r1"},
+		{"from=2026-03-05&to=2026-03-05", "r2"},
+		{"from=2026-03-05T00:00:00Z&label=b", "r3"},
+	} {
+		q, _ := url.ParseQuery(c.query)
+		f, err := browse.ParseFilter(q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.query, err)
+		}
+		var got []string
+		for _, r := range browse.List(docs, f, 0).Runs {
+			got = append(got, r.RunID)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%s: got %v, want %s", c.query, got, c.want)
+		}
+	}
+	if _, err := browse.ParseFilter(url.Values{"from": {"tuesday"}}); err == nil || !strings.Contains(err.Error(), `from: "tuesday"`) {
+		t.Errorf("from=tuesday: got %v, want an error naming the field and value", err)
+	}
+	if p := browse.List(docs, browse.Filter{}, 2); len(p.Runs) != 2 || !p.Truncated || p.Total != 3 {
+		t.Errorf("limit 2: got %d runs, truncated %v, total %d", len(p.Runs), p.Truncated, p.Total)
+	}
+}
+
+// The merged row is the exact merge of the runs' histograms: its
+// percentiles are those of one histogram holding every recording.
+func TestCompareMergesExactly(t *testing.T) {
+	a := doc(t, "a", "x", day, nil, 100, 200, 300, 400, 50000)
+	b := doc(t, "b", "y", day, nil, 1000, 1100, 1200)
+	all, _ := histOf(t, 100, 200, 300, 400, 50000, 1000, 1100, 1200)
+	c, err := browse.Compare([]result.Doc{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Ops) != 1 || c.Ops[0].Merged == nil {
+		t.Fatalf("got %+v, want read with a merged row", c.Ops)
+	}
+	m := c.Ops[0].Merged
+	if m.Count != 8 {
+		t.Errorf("merged count: got %d, want 8", m.Count)
+	}
+	for p, got := range map[float64]*float64{50: m.Latency.P50, 95: m.Latency.P95, 99: m.Latency.P99} {
+		want := float64(all.ValueAtPercentile(p)) / 1000
+		if got == nil || *got != want {
+			t.Errorf("merged p%v: got %v, want %v (the union's histogram)", p, got, want)
+		}
+	}
+	if len(c.Charts) != 1 || !strings.Contains(string(c.Charts[0].SVG), "merged (exact)") {
+		t.Errorf("charts: want one percentile distribution with the merged line")
+	}
+
+	// A run without the operation type, or without its histogram: no
+	// merge, and the page says why.
+	noHist := doc(t, "c", "z", day, nil, 10)
+	noHist.Ops[0].Latency.Hist = ""
+	c, err = browse.Compare([]result.Doc{a, noHist})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Ops[0].Merged != nil || !strings.Contains(c.Ops[0].Missing, "no stored histogram") {
+		t.Errorf("a run without histogram: got merged %v, missing %q", c.Ops[0].Merged, c.Ops[0].Missing)
+	}
+}
+
+func TestPagesEscapeStoredText(t *testing.T) {
+	evil := `<script>alert(1)</script>`
+	docs := []result.Doc{doc(t, "r1", evil, day, []string{evil}, 100, 200), doc(t, "r2", "ok", day, nil, 300)}
+	var b bytes.Buffer
+	if err := browse.Render(&b, "list", browse.Page{Title: "Runs", Where: evil, Data: browse.List(docs, browse.Filter{}, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := browse.Compare(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := browse.Render(&b, "compare", browse.Page{Title: "compare", Data: c}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), evil) {
+		t.Errorf("a stored label reaches the page unescaped")
+	}
+}
+
+func TestLiveView(t *testing.T) {
+	_, d := histOf(t, 100, 200)
+	iv := func(i int, n int64) browse.LiveInterval {
+		return browse.LiveInterval{Interval: result.Interval{Start: day.Add(time.Duration(i) * time.Second), Seconds: 1,
+			Ops: []result.OpStats{{Name: "read", Count: n, Rate: float64(n), Latency: d}}}}
+	}
+	v, err := browse.Live(browse.LiveRun{RunID: "r", Test: "kv", Running: true, Intervals: []browse.LiveInterval{iv(0, 10), iv(1, 20)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Rows) != 2 || v.Rows[0].At != 2 || v.Rows[0].Rate != 20 || len(v.Charts) != 2 {
+		t.Errorf("got rows %+v and %d charts, want the newest first (at 2 s, 20 ops/s) and two charts", v.Rows, len(v.Charts))
+	}
+	var b bytes.Buffer
+	if err := browse.RenderLive(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "running") || strings.Count(b.String(), `<tr><td class="n">`) != 2 {
+		t.Errorf("live body: want the state and two interval rows:\n%s", b.String())
+	}
+	// An interval without a target or lag shows them as missing.
+	if !strings.Contains(b.String(), "—") {
+		t.Errorf("live body: a missing target or lag is not shown as —")
+	}
+}

@@ -1,0 +1,116 @@
+package browse
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Filter selects runs; an empty field matches anything.
+type Filter struct {
+	Test, Label, Workload, Tag string
+	// From and To bound the run's start (To is exclusive); zero: open.
+	From, To time.Time
+}
+
+// dateForm is how the list's date fields are written.
+const dateForm = "2006-01-02"
+
+// ParseFilter reads a filter from a query: test, label, workload, tag,
+// from and to (dates, YYYY-MM-DD, or RFC 3339 times; a date's "to"
+// includes that day).
+func ParseFilter(q url.Values) (Filter, error) {
+	f := Filter{Test: q.Get("test"), Label: q.Get("label"), Workload: q.Get("workload"), Tag: q.Get("tag")}
+	var err error
+	if f.From, err = parseWhen("from", q.Get("from"), false); err != nil {
+		return f, err
+	}
+	f.To, err = parseWhen("to", q.Get("to"), true)
+	return f, err
+}
+
+func parseWhen(name, s string, end bool) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(dateForm, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: %q is not a date: want YYYY-MM-DD or an RFC 3339 time", name, s)
+	}
+	if end {
+		t = t.AddDate(0, 0, 1)
+	}
+	return t, nil
+}
+
+// Match reports whether the filter selects d.
+func (f Filter) Match(d *result.Doc) bool {
+	return (f.Test == "" || d.TestName == f.Test) &&
+		(f.Label == "" || d.Label == f.Label) &&
+		(f.Workload == "" || workloadOf(d) == f.Workload) &&
+		(f.Tag == "" || slices.Contains(d.Tags, f.Tag)) &&
+		(f.From.IsZero() || !d.Start.Before(f.From)) &&
+		(f.To.IsZero() || d.Start.Before(f.To))
+}
+
+// Query writes the filter back as a query string (without "?").
+func (f Filter) Query() string {
+	q := url.Values{}
+	for k, v := range map[string]string{"test": f.Test, "label": f.Label, "workload": f.Workload, "tag": f.Tag} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	if !f.From.IsZero() {
+		q.Set("from", f.From.UTC().Format(time.RFC3339))
+	}
+	if !f.To.IsZero() {
+		q.Set("to", f.To.UTC().Format(time.RFC3339))
+	}
+	return q.Encode()
+}
+
+func workloadOf(d *result.Doc) string {
+	w, _ := d.TestConfig["workload"].(string)
+	return w
+}
+
+// Choices are the values the list's filters offer, from every run.
+type Choices struct {
+	Tests, Labels, Workloads, Tags []string
+}
+
+// ChoicesOf collects the distinct tests, labels, workloads and tags.
+func ChoicesOf(docs []result.Doc) Choices {
+	var c Choices
+	add := func(list *[]string, v string) {
+		if v != "" && !slices.Contains(*list, v) {
+			*list = append(*list, v)
+		}
+	}
+	for i := range docs {
+		d := &docs[i]
+		add(&c.Tests, d.TestName)
+		add(&c.Labels, d.Label)
+		add(&c.Workloads, workloadOf(d))
+		for _, t := range d.Tags {
+			add(&c.Tags, t)
+		}
+	}
+	for _, l := range [][]string{c.Tests, c.Labels, c.Workloads, c.Tags} {
+		slices.Sort(l)
+	}
+	return c
+}
+
+// ErrNotFound marks a page whose study or run is not stored.
+var ErrNotFound = errors.New("not stored")

@@ -1,0 +1,191 @@
+package browse
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+//go:embed templates/*.html
+var files embed.FS
+
+var funcs = template.FuncMap{
+	"join":   strings.Join,
+	"num":    num,
+	"optnum": func(v *float64) string { return opt(v, num) },
+	"optms":  func(v *float64) string { return opt(v, ms) },
+}
+
+// pages are the templates, each with the layout.
+var pages = map[string]*template.Template{}
+
+func init() {
+	for _, name := range []string{"list", "live", "compare", "text"} {
+		names := []string{"templates/layout.html", "templates/" + name + ".html"}
+		if name == "live" {
+			names = append(names, "templates/livebody.html")
+		}
+		pages[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(files, names...))
+	}
+	pages["nav"] = template.Must(template.New("nav").Funcs(funcs).ParseFS(files, "templates/nav.html"))
+	pages["livebody"] = template.Must(template.New("livebody").Funcs(funcs).ParseFS(files, "templates/livebody.html"))
+}
+
+// missing is how a value that was not measured shows.
+const missing = "—"
+
+func opt(v *float64, f func(float64) string) string {
+	if v == nil || math.IsNaN(*v) {
+		return missing
+	}
+	return f(*v)
+}
+
+// num writes a rate or count with one decimal under 100, none above.
+func num(v float64) string {
+	if math.Abs(v) < 100 {
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
+// ms writes milliseconds with three significant digits.
+func ms(v float64) string {
+	switch {
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case v >= 1:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// Page is a page with the layout's title and the results store's name.
+type Page struct {
+	Title, Where string
+	Data         any
+}
+
+// Render writes the page named name ("list", "live", "compare", "text")
+// with its data.
+func Render(w io.Writer, name string, p Page) error {
+	t, ok := pages[name]
+	if !ok {
+		return fmt.Errorf("no page %q", name)
+	}
+	return t.ExecuteTemplate(w, "layout", p)
+}
+
+// RenderLive writes the live part of a running run's page, which the
+// page fetches again every second.
+func RenderLive(w io.Writer, v LiveView) error {
+	return pages["livebody"].ExecuteTemplate(w, "livebody", v)
+}
+
+// ListPage is the runs list.
+type ListPage struct {
+	Filter     Filter
+	From, To   string // the date fields as given
+	Choices    Choices
+	Runs       []Row
+	Total      int
+	Truncated  bool
+	Live       []LiveView
+	LiveErrors []string
+}
+
+// Row is one run of the list.
+type Row struct {
+	Head
+	P99 string
+}
+
+// List selects the runs f matches, newest first as docs are, at most
+// limit (0: all); choices come from every run.
+func List(docs []result.Doc, f Filter, limit int) ListPage {
+	p := ListPage{Filter: f, Choices: ChoicesOf(docs), Total: len(docs)}
+	if !f.From.IsZero() {
+		p.From = f.From.UTC().Format(dateForm)
+	}
+	if !f.To.IsZero() {
+		p.To = f.To.UTC().AddDate(0, 0, -1).Format(dateForm)
+	}
+	for i := range docs {
+		if !f.Match(&docs[i]) {
+			continue
+		}
+		if limit > 0 && len(p.Runs) == limit {
+			p.Truncated = true
+			break
+		}
+		p.Runs = append(p.Runs, Row{Head: HeadOf(&docs[i]), P99: p99s(&docs[i])})
+	}
+	return p
+}
+
+func p99s(d *result.Doc) string {
+	parts := make([]string, len(d.Ops))
+	for i, o := range d.Ops {
+		parts[i] = o.Name + " " + opt(o.Latency.P99, ms)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RunReport writes a stored run's page: its HTML report
+// (htmlreport.Run, the same page 'mongobench report' writes), with the
+// browser's links above it.
+func RunReport(w io.Writer, d *result.Doc, where string) error {
+	var b bytes.Buffer
+	if err := htmlreport.Run(&b, d); err != nil {
+		return err
+	}
+	var nav bytes.Buffer
+	if err := pages["nav"].ExecuteTemplate(&nav, "nav", Page{Title: d.RunID, Where: where}); err != nil {
+		return err
+	}
+	page := b.Bytes()
+	// No favicon to fetch: the page asks for nothing beyond itself.
+	if i := bytes.Index(page, []byte("</head>")); i >= 0 {
+		page = append(page[:i:i], append([]byte(`<link rel="icon" href="data:,">`+"\n"), page[i:]...)...)
+	}
+	if i := bytes.Index(page, []byte("<body>")); i >= 0 {
+		i += len("<body>")
+		page = append(page[:i:i], append(nav.Bytes(), page[i:]...)...)
+	}
+	_, err := w.Write(page)
+	return err
+}
+
+// TextPage is a page of tables the studies write as text (sweeps, SLA
+// journeys, plans), with links, an optional form and charts.
+type TextPage struct {
+	Intro  string
+	Form   []Field
+	Error  string
+	Links  []Link
+	Tables []TextTable
+	Charts []Chart
+}
+
+// Field is one input of a page's form.
+type Field struct{ Label, Name, Value, Hint string }
+
+// Link is a link of a page, with a note.
+type Link struct{ Href, Text, Note string }
+
+// TextTable is a titled table in aligned text.
+type TextTable struct{ Title, Text string }
+
+// stamp writes a time as the pages do, in UTC.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") }

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/live"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// metricsFlag declares --metrics-addr, the address of the live figures of
+// run and of the studies.
+func metricsFlag(fl *pflag.FlagSet, addr *string) {
+	fl.StringVar(addr, "metrics-addr", "", "while running, serve live figures on HOST:PORT: Prometheus metrics at /metrics, the intervals at /live (for 'mongobench serve --live'), e.g. 127.0.0.1:9464")
+}
+
+// liveMetrics publishes a command's runs while they go (--metrics-addr);
+// a nil *liveMetrics publishes nothing.
+type liveMetrics struct {
+	pub *live.Publisher
+	srv *live.Server
+}
+
+// startMetrics serves the live figures on addr, or does nothing when addr
+// is empty. The returned func stops serving, once the scraper (if any)
+// has read the final figures.
+func (a *app) startMetrics(ctx context.Context, addr string) (*liveMetrics, func(), error) {
+	if addr == "" {
+		return nil, func() {}, nil
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return nil, nil, usage(fmt.Errorf("--metrics-addr: %q is not valid: want HOST:PORT, e.g. 127.0.0.1:9464", addr))
+	}
+	pub := live.New()
+	srv, err := live.Listen(addr, pub)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	a.say("live metrics: http://%s/metrics (intervals: /live)\n", srv.Addr())
+	stop := func() {
+		if err := srv.Close(ctx); err != nil {
+			a.say("warning: stopping the live metrics: %v\n", err)
+		}
+	}
+	return &liveMetrics{pub: pub, srv: srv}, stop, nil
+}
+
+// begin publishes a run of sc about to start: it returns the run's id (""
+// without --metrics-addr: the runner names the run), what to call with
+// each closed interval (nil without), and what to call when it has ended.
+func (m *liveMetrics) begin(sc *spec.Scenario, v result.Variant) (string, func(*engine.Interval), func()) {
+	if m == nil {
+		return "", nil, func() {}
+	}
+	id := runner.NewRunID(time.Now())
+	m.pub.Begin(live.Run{ID: id, Test: sc.Name, Label: sc.Label, Workload: sc.Workload, Step: stepText(sc, v), Target: targetOf(sc)})
+	return id, m.pub.Interval, m.pub.End
+}
+
+// both calls f then g, either of which may be nil.
+func both(f, g func(*engine.Interval)) func(*engine.Interval) {
+	switch {
+	case f == nil:
+		return g
+	case g == nil:
+		return f
+	}
+	return func(iv *engine.Interval) { f(iv); g(iv) }
+}
+
+// stepText is a study's step in words: the variant's values in name
+// order, then the rate, e.g. "sweepStep=3 rate=2000/s"; "" for a run
+// outside a study.
+func stepText(sc *spec.Scenario, v result.Variant) string {
+	f := v.Fields()
+	delete(f, "instance")
+	if len(f) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(f)) {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, f[k]))
+	}
+	if sc.Rate > 0 {
+		parts = append(parts, "rate="+sc.Rate.String())
+	}
+	return strings.Join(parts, " ")
+}
+
+// targetOf is the schedule's rate over a span of the measured phase:
+// the stages' (which start with the warm-up) or the constant rate; nil in
+// closed loop.
+func targetOf(sc *spec.Scenario) func(from, to time.Duration) float64 {
+	if len(sc.Stages) > 0 {
+		st, warm := sc.Stages, time.Duration(sc.Warmup)
+		return func(from, to time.Duration) float64 {
+			if to <= from {
+				return 0
+			}
+			return (spec.DueBy(st, warm+to) - spec.DueBy(st, warm+from)) / (to - from).Seconds()
+		}
+	}
+	if sc.Rate > 0 {
+		r := float64(sc.Rate)
+		return func(_, _ time.Duration) float64 { return r }
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/internal/serve"
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+// defaultListen is where serve listens unless --listen says otherwise:
+// this machine only.
+const defaultListen = "127.0.0.1:8080"
+
+func (a *app) serveCmd() *cobra.Command {
+	var sf storeFlags
+	var listen string
+	var liveAddrs []string
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Browse the stored runs in a web browser (read-only)",
+		Long: `Serves the results store as web pages: the runs, filtered by test, label,
+workload, tag and date; a run's page; several runs compared side by side
+with their histograms merged exactly; sweeps, SLA journeys and plans.
+It only reads the store, never writes or deletes.
+
+A run that is going shows on its page as it goes when its process was
+started with --metrics-addr and that address is given here with --live:
+the page reads the run's intervals from its /live feed every second, and
+shows the stored run once it is stored.
+
+It listens on this machine only (127.0.0.1) unless --listen names another
+address; the pages have no authentication.`,
+		Example: `  mongobench serve
+  mongobench serve --results-file results.jsonl --listen 127.0.0.1:9000
+  mongobench run --rate 2000 --duration 10m --metrics-addr 127.0.0.1:9464 &
+  mongobench serve --live 127.0.0.1:9464`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListen(listen); err != nil {
+				return usage(err)
+			}
+			for _, l := range liveAddrs {
+				if _, _, err := net.SplitHostPort(l); err != nil {
+					return usage(fmt.Errorf("--live: %q is not valid: want the HOST:PORT a run's --metrics-addr serves, e.g. 127.0.0.1:9464", l))
+				}
+			}
+			if limit < 0 {
+				return usage(fmt.Errorf("--limit: got %d, want 0 (all) or more", limit))
+			}
+			return sf.with(a, cmd, func(st store.Store) error {
+				ln, err := net.Listen("tcp", listen)
+				if err != nil {
+					return fmt.Errorf("--listen: %w", err)
+				}
+				if !loopback(listen) {
+					a.say("warning: --listen %s: other machines can read every stored run (the pages have no authentication)\n", listen)
+				}
+				s := &serve.Server{Store: st, Live: liveAddrs, ListLimit: limit}
+				a.say("serving the results in %s at http://%s/ (read-only; Ctrl-C stops)\n", st.Where(), ln.Addr())
+				return serve.Serve(cmd.Context(), ln, s.Handler())
+			})
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().StringVar(&listen, "listen", defaultListen, "address to serve on, HOST:PORT; a non-loopback one (e.g. 0.0.0.0:8080) lets other machines read the results")
+	cmd.Flags().StringArrayVar(&liveAddrs, "live", nil, "HOST:PORT of a running mongobench's --metrics-addr, whose runs' pages update as they go; repeatable")
+	cmd.Flags().IntVar(&limit, "limit", serve.DefaultListLimit, "most runs a list page shows (0: all)")
+	return cmd
+}
+
+// checkListen checks a --listen address.
+func checkListen(addr string) error {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return fmt.Errorf("--listen: %q is not valid: want HOST:PORT, e.g. %s or 0.0.0.0:8080", addr, defaultListen)
+	}
+	return nil
+}
+
+// loopback reports whether addr's host is this machine only.
+func loopback(addr string) bool {
+	host, _, _ := net.SplitHostPort(addr)
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,294 @@
+package live
+
+import (
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Run names the run being measured: its metrics' labels and its entry in
+// the feed.
+type Run struct {
+	ID, Test, Label, Workload string
+	// Step is the study's step in words ("" for a single run), e.g.
+	// "sweepStep=3 rate=2000".
+	Step string
+	// Target is the schedule's rate in operations per second over
+	// [from, to) of the measured phase (open loop); nil in closed loop,
+	// which has no target.
+	Target func(from, to time.Duration) float64
+}
+
+// Quantiles are the latency and service-time percentiles published for
+// the last interval, as the value of the quantile label; "1" is the
+// maximum.
+var Quantiles = []string{"0.5", "0.95", "0.99", "0.999", "1"}
+
+// keepRuns bounds the runs the feed remembers (a long study makes many).
+const keepRuns = 32
+
+var (
+	runLabels = []string{"test", "label", "run_id"}
+	opLabels  = []string{"test", "label", "run_id", "op"}
+)
+
+// Publisher holds the live figures: Prometheus metrics of the current
+// run and the feed of this process's runs. Its methods may be called from
+// any goroutine.
+type Publisher struct {
+	mu      sync.Mutex
+	reg     *prometheus.Registry
+	m       metrics
+	runs    []*RunFeed
+	current *RunFeed
+	run     Run
+	// last is the current run's last interval published: the engine
+	// hands the final one again when a short tail joins it (same Index),
+	// and the counters then add only what the tail added.
+	last  *engine.Interval
+	step  int // runs begun in this process
+	first time.Time
+	cores int
+	// seq counts updates; scraped is the seq that the last completed
+	// scrape of /metrics saw, at scrapedAt, after a gap of scrapeGap.
+	seq, scraped int64
+	scrapedAt    time.Time
+	scrapeGap    time.Duration
+}
+
+type metrics struct {
+	ops, errs, late, dropped, cpuSeconds, intervals *prometheus.CounterVec
+	rate, errRate, latency, service                 *prometheus.GaugeVec
+	achieved, target, lagP99, lagMax, inFlight, cpu *prometheus.GaugeVec
+	info, step, running                             *prometheus.GaugeVec
+}
+
+// New returns a publisher with its metrics registered, and no run yet.
+func New() *Publisher {
+	reg := prometheus.NewRegistry()
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		c := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "mongobench", Name: name, Help: help}, labels)
+		reg.MustRegister(c)
+		return c
+	}
+	gauge := func(name, help string, labels ...string) *prometheus.GaugeVec {
+		g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "mongobench", Name: name, Help: help}, labels)
+		reg.MustRegister(g)
+		return g
+	}
+	withClass := append(append([]string{}, opLabels...), "class")
+	withQuantile := append(append([]string{}, opLabels...), "quantile")
+	withStep := append(append([]string{}, runLabels...), "workload", "step")
+	m := metrics{
+		ops:        counter("operations_total", "Successful operations of the measured phase so far.", opLabels...),
+		errs:       counter("errors_total", "Failed operations of the measured phase so far, by error class.", withClass...),
+		late:       counter("late_total", "Operations sent more than 10 ms after their intended start so far (open loop).", runLabels...),
+		dropped:    counter("dropped_total", "Operations dropped by the schedule so far (open loop).", runLabels...),
+		cpuSeconds: counter("client_cpu_seconds_total", "CPU time (user and system) of this process in the measured phase so far.", runLabels...),
+		intervals:  counter("intervals_total", "Intervals of the measured phase closed so far.", runLabels...),
+		rate:       gauge("ops_per_second", "Successful operations per second in the last interval.", opLabels...),
+		errRate:    gauge("errors_per_second", "Failed operations per second in the last interval, by error class.", withClass...),
+		latency:    gauge("latency_seconds", "Latency (from intended start) percentile of the last interval's successful operations; quantile 1 is the maximum.", withQuantile...),
+		service:    gauge("service_time_seconds", "Service time (from actual send) percentile of the last interval's successful operations; quantile 1 is the maximum.", withQuantile...),
+		achieved:   gauge("achieved_ops_per_second", "Completed operations (successes and errors) per second in the last interval.", runLabels...),
+		target:     gauge("target_ops_per_second", "The schedule's rate in the last interval (open loop).", runLabels...),
+		lagP99:     gauge("send_lag_p99_seconds", "99th percentile of the send lag (intended start to send) in the last interval (open loop).", runLabels...),
+		lagMax:     gauge("send_lag_max_seconds", "Largest schedule lag in the last interval (open loop).", runLabels...),
+		inFlight:   gauge("in_flight_peak", "Most operations in flight at once in the last interval.", runLabels...),
+		cpu:        gauge("client_cpu_percent", "CPU of this process in the last interval, percent of all cores.", runLabels...),
+		info:       gauge("run_info", "The run being measured (value 1), with its workload and study step.", withStep...),
+		step:       gauge("study_step", "The run's number among the runs of this process (1 for a single run).", runLabels...),
+		running:    gauge("run_running", "1 while the run's measured phase goes, 0 once it has ended.", runLabels...),
+	}
+	return &Publisher{reg: reg, m: m, cores: runtime.GOMAXPROCS(0)}
+}
+
+// Registry is where the metrics are registered.
+func (p *Publisher) Registry() *prometheus.Registry { return p.reg }
+
+// Begin starts publishing a run: the previous run's series are removed,
+// the feed gains an entry.
+func (p *Publisher) Begin(r Run) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.current != nil {
+		p.deleteSeries(p.current.RunID)
+	}
+	p.step++
+	p.run, p.first, p.last = r, time.Time{}, nil
+	p.current = &RunFeed{RunID: r.ID, Test: r.Test, Label: r.Label, Workload: r.Workload, Step: r.Step, Started: time.Now().UTC(), Running: true}
+	p.runs = append(p.runs, p.current)
+	if len(p.runs) > keepRuns {
+		p.runs = p.runs[len(p.runs)-keepRuns:]
+	}
+	l := p.labels()
+	p.m.info.With(prometheus.Labels{"test": r.Test, "label": r.Label, "run_id": r.ID, "workload": r.Workload, "step": r.Step}).Set(1)
+	p.m.step.With(l).Set(float64(p.step))
+	p.m.running.With(l).Set(1)
+	p.seq++
+}
+
+// End marks the current run ended; its last figures stay published
+// until the next run begins.
+func (p *Publisher) End() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.current == nil {
+		return
+	}
+	p.current.Running = false
+	p.m.running.With(p.labels()).Set(0)
+	p.seq++
+}
+
+func (p *Publisher) labels() prometheus.Labels {
+	return prometheus.Labels{"test": p.run.Test, "label": p.run.Label, "run_id": p.run.ID}
+}
+
+func (p *Publisher) opLabels(op string) prometheus.Labels {
+	l := p.labels()
+	l["op"] = op
+	return l
+}
+
+func (p *Publisher) deleteSeries(runID string) {
+	for _, c := range []*prometheus.CounterVec{p.m.ops, p.m.errs, p.m.late, p.m.dropped, p.m.cpuSeconds, p.m.intervals} {
+		c.DeletePartialMatch(prometheus.Labels{"run_id": runID})
+	}
+	for _, g := range []*prometheus.GaugeVec{p.m.rate, p.m.errRate, p.m.latency, p.m.service, p.m.achieved, p.m.target,
+		p.m.lagP99, p.m.lagMax, p.m.inFlight, p.m.cpu, p.m.info, p.m.step, p.m.running} {
+		g.DeletePartialMatch(prometheus.Labels{"run_id": runID})
+	}
+}
+
+// Interval publishes a closed interval of the current run (the engine's
+// OnInterval). Without a current run it does nothing.
+func (p *Publisher) Interval(iv *engine.Interval) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.current == nil || iv.Length <= 0 {
+		return
+	}
+	if p.first.IsZero() {
+		p.first = iv.Start
+	}
+	secs := iv.Length.Seconds()
+	l := p.labels()
+	ri := feedInterval(iv, p.cores)
+	// prev is what the counters already hold of this interval: the
+	// earlier hand-over of a final interval that a tail has since joined.
+	var prev *engine.Interval
+	if p.last != nil && p.last.Index == iv.Index {
+		prev = p.last
+	}
+	var completed int64
+	for i, op := range iv.Ops {
+		ol := p.opLabels(op.Name)
+		var before engine.IntervalOp
+		if prev != nil && i < len(prev.Ops) && prev.Ops[i].Name == op.Name {
+			before = prev.Ops[i]
+		}
+		p.m.ops.With(ol).Add(float64(max(op.Count-before.Count, 0)))
+		p.m.rate.With(ol).Set(float64(op.Count) / secs)
+		completed += op.Count
+		for class, n := range op.Errors {
+			cl := p.opLabels(op.Name)
+			cl["class"] = engine.Class(class).String()
+			p.m.errs.With(cl).Add(float64(max(n-before.Errors[class], 0)))
+			p.m.errRate.With(cl).Set(float64(n) / secs)
+			completed += n
+		}
+		setQuantiles(p.m.latency, ol, op.Latency)
+		setQuantiles(p.m.service, ol, op.Service)
+	}
+	p.m.achieved.With(l).Set(float64(completed) / secs)
+	if p.run.Target != nil {
+		from := iv.Start.Sub(p.first)
+		p.m.target.With(l).Set(p.run.Target(from, from+iv.Length))
+		p.m.lagMax.With(l).Set(iv.MaxLag.Seconds())
+	}
+	setOrDelete(p.m.lagP99, l, iv.Lag.P99)
+	var before engine.Interval
+	if prev != nil {
+		before = *prev
+	}
+	p.m.late.With(l).Add(float64(max(iv.Late-before.Late, 0)))
+	p.m.dropped.With(l).Add(float64(max(iv.Dropped-before.Dropped, 0)))
+	p.m.inFlight.With(l).Set(float64(iv.PeakInFlight))
+	p.m.cpuSeconds.With(l).Add(max(iv.CPU-before.CPU, 0).Seconds())
+	if ri.ClientCPU != nil {
+		p.m.cpu.With(l).Set(*ri.ClientCPU)
+	}
+	fi := FeedInterval{Interval: ri, SendLagP99: iv.Lag.P99, InFlight: iv.PeakInFlight}
+	if p.run.Target != nil {
+		from := iv.Start.Sub(p.first)
+		fi.TargetRate = result.F(p.run.Target(from, from+iv.Length))
+	}
+	if prev != nil && len(p.current.Intervals) > 0 {
+		p.current.Intervals[len(p.current.Intervals)-1] = fi
+	} else {
+		p.m.intervals.With(l).Inc()
+		p.current.Intervals = append(p.current.Intervals, fi)
+	}
+	kept := *iv
+	kept.Ops = append([]engine.IntervalOp(nil), iv.Ops...)
+	p.last = &kept
+	p.seq++
+}
+
+// setQuantiles publishes d's percentiles in seconds; an interval with no
+// successful operation has none, and its series are removed rather than
+// shown as 0.
+func setQuantiles(g *prometheus.GaugeVec, l prometheus.Labels, d result.Dist) {
+	for i, v := range []*float64{d.P50, d.P95, d.P99, d.P999, d.Max} {
+		ql := prometheus.Labels{"quantile": Quantiles[i]}
+		for k, x := range l {
+			ql[k] = x
+		}
+		setOrDelete(g, ql, v)
+	}
+}
+
+// setOrDelete sets the gauge to ms milliseconds, in seconds, or removes
+// the series when the value is missing.
+func setOrDelete(g *prometheus.GaugeVec, l prometheus.Labels, ms *float64) {
+	if ms == nil {
+		g.Delete(l)
+		return
+	}
+	g.With(l).Set(*ms / 1000)
+}
+
+// feedInterval is a closed engine interval in the result document's form,
+// without the encoded histograms (the feed carries the percentiles).
+func feedInterval(iv *engine.Interval, cores int) result.Interval {
+	ri := result.Interval{
+		Start: iv.Start.UTC(), Seconds: iv.Length.Seconds(),
+		Late: iv.Late, Dropped: iv.Dropped, MaxLag: float64(iv.MaxLag) / float64(time.Millisecond),
+	}
+	if iv.Length > 0 {
+		ri.ClientCPU = result.F(engine.CPUPercent(iv.CPU, iv.Length, cores))
+	}
+	for _, op := range iv.Ops {
+		lat, svc := op.Latency, op.Service
+		lat.Hist, svc.Hist = "", ""
+		ri.Ops = append(ri.Ops, result.OpStats{
+			Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors),
+			Rate: float64(op.Count) / iv.Length.Seconds(), Latency: lat, Service: svc,
+		})
+	}
+	return ri
+}
+
+func errorCounts(e engine.ErrorCounts) result.Errors {
+	return result.Errors{
+		Total: e.Total(), Timeout: e[engine.Timeout], Network: e[engine.Network],
+		WriteConflict: e[engine.WriteConflict], DuplicateKey: e[engine.DuplicateKey],
+		Overload: e[engine.Overload], Other: e[engine.Other],
+	}
+}
