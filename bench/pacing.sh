@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Compares the open-loop pacings side by side in one invocation, against
 # one throwaway embedded server: for each workload (kv and ycsb-c), each
-# rate, and each pacing (the old Go timers, "timer", and the new default,
-# "timerfd"), alternating, it runs REPEAT times and prints one Markdown row
+# rate, and each pacing (Go timers, "timer"; a timerfd, "timerfd"; and the
+# default, "spin"), alternating, it runs REPEAT times and prints one Markdown row
 # per run: send lag p50/p99/p99.9, client CPU per operation, and the
 # achieved rate (successes) against the target.
 #
 # Environment: DURATION (measured phase, default 20s), WARMUP (default 3s),
 # RATES (default "500 2000 10000 100000"; the last saturates this
-# machine), PACINGS (default "timer timerfd"; also nanosleep, spin),
+# machine), PACINGS (default "timer timerfd spin"; also nanosleep),
 # WORKLOADS (default "kv ycsb-c"), REPEAT (default 1), THREADS (in flight,
 # default 64), PORT (server port, default: the tool's choice).
 set -euo pipefail
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 duration="${DURATION:-20s}"
 warmup="${WARMUP:-3s}"
 rates="${RATES:-500 2000 10000 100000}"
-pacings="${PACINGS:-timer timerfd}"
+pacings="${PACINGS:-timer timerfd spin}"
 workloads="${WORKLOADS:-kv ycsb-c}"
 repeat="${REPEAT:-1}"
 threads="${THREADS:-64}"

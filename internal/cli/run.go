@@ -107,7 +107,7 @@ still stores what was measured, marked partial.`,
 	cmd.Flags().BoolVar(&rf.json, "json", false, "print the result document as JSON instead of the summary")
 	cmd.Flags().StringVar(&rf.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and its charts")
 	cmd.Flags().BoolVar(&rf.noReport, "no-report", false, "do not write a report file")
-	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: timerfd (default), nanosleep, spin, or timer (Go timers, as before)")
+	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: spin (default: a timerfd, then a spin of up to 50 µs), timerfd, nanosleep, or timer (Go timers)")
 	_ = cmd.Flags().MarkHidden("pacing")
 	rf.ycsb.add(cmd.Flags())
 	rf.atlas.add(cmd.Flags())

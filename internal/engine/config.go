@@ -62,7 +62,7 @@ type Config struct {
 	// is left then is counted abandoned (default 1s).
 	Drain time.Duration
 	// Pacing is how an open-loop worker waits for its slot's time
-	// (default PacingSleep).
+	// (default PacingSpin).
 	Pacing Pacing
 	// Grace is how long in-flight operations may run after a stop is
 	// requested before they are cancelled (default 5s).
@@ -109,7 +109,7 @@ func (c *Config) withDefaults() Config {
 		out.Drain = time.Second
 	}
 	if out.Pacing == "" {
-		out.Pacing = PacingSleep
+		out.Pacing = PacingSpin
 	}
 	if out.Grace <= 0 {
 		out.Grace = 5 * time.Second

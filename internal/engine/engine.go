@@ -86,12 +86,14 @@ func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
 		}
 	}
 	if !e.closed {
+		spin := spinFor(meanRate(e.cfg.Pacer))
 		e.waiters = make([]*waiter, e.cfg.Workers)
 		for i := range e.waiters {
 			wt, err := newWaiter(e.cfg.Pacing, &e.turn)
 			if err != nil {
 				wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
 			}
+			wt.spin = spin
 			e.waiters[i] = wt
 		}
 	}

@@ -29,9 +29,11 @@ const (
 	// is the send order); the sleeping thread holds its P until the
 	// runtime takes it back, which costs CPU in thread hand-offs.
 	PacingNanosleep Pacing = "nanosleep"
-	// PacingSpin is PacingSleep waking spinFor early and spinning to the
-	// deadline: a few microseconds more precise for spinFor of CPU per
-	// operation.
+	// PacingSpin (the default) is PacingSleep waking a little early and
+	// spinning to the deadline, which takes the wake-up's own latency
+	// (tens of microseconds on a virtual machine) out of the send lag; how
+	// early depends on the rate (spinFor), so the spin costs at most a few
+	// percent of a core.
 	PacingSpin Pacing = "spin"
 )
 
@@ -57,9 +59,32 @@ const (
 	// on a Go timer (which watches for a stop) until coarseWait before
 	// the deadline.
 	coarseWait = 2 * time.Millisecond
-	// spinFor is how early PacingSpin wakes to spin.
-	spinFor = 20 * time.Microsecond
 )
+
+// spinFor is how early PacingSpin wakes to spin for a schedule of mean
+// rate (operations per second): 50 µs up to 1,000/s (at most 5% of a
+// core), 20 µs up to 25,000/s (a wake-up is rarely earlier than that, so
+// the spin mostly replaces its latency), and none above, where slots are
+// mostly due already when a worker is free. Measured in bench/RESULTS.md.
+func spinFor(rate float64) time.Duration {
+	switch {
+	case rate <= 1000:
+		return 50 * time.Microsecond
+	case rate <= 25000:
+		return 20 * time.Microsecond
+	}
+	return 0
+}
+
+// meanRate is a pacer's mean rate over its first thousand operations.
+func meanRate(p Pacer) float64 {
+	const n = 1000
+	at := p.At(n)
+	if at <= 0 || at == maxOffset {
+		return 0
+	}
+	return n / at.Seconds()
+}
 
 // waiter waits for slots' times in one of the Pacing ways. Each worker
 // has its own.
@@ -67,7 +92,8 @@ type waiter struct {
 	pacing Pacing
 	turn   *sync.Mutex // PacingNanosleep: the one worker sleeping, shared
 	timer  *time.Timer
-	tfd    *timerFD // PacingSleep, PacingSpin
+	tfd    *timerFD      // PacingSleep, PacingSpin
+	spin   time.Duration // PacingSpin: how early it wakes to spin
 }
 
 func newWaiter(p Pacing, turn *sync.Mutex) (*waiter, error) {
@@ -128,7 +154,7 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 	// comes before it is armed is seen by the check after arming.
 	at := s.at
 	if wt.pacing == PacingSpin {
-		at = at.Add(-spinFor)
+		at = at.Add(-wt.spin)
 	}
 	armed := wt.tfd.arm(at)
 	if stopped(stop) {
@@ -143,7 +169,7 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 		return s, false
 	}
 	if wt.pacing == PacingSpin {
-		for time.Now().Before(s.at) { // a deliberate spin, at most spinFor past a timely wake-up
+		for time.Now().Before(s.at) { // a deliberate spin, at most wt.spin past a timely wake-up
 		}
 	}
 	return s, true
