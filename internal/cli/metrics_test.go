@@ -142,6 +142,11 @@ func TestMetricsScrapedByPrometheus(t *testing.T) {
 		`max_over_time(mongobench_latency_seconds{quantile="0.99",job="mongobench"}[10m])`: func(v float64) bool { return v > 0 },
 		"max_over_time(mongobench_study_step" + sel + "[10m])":                             func(v float64) bool { return v == 1 },
 		"last_over_time(mongobench_run_running" + sel + "[10m])":                           func(v float64) bool { return v == 0 },
+		// The server telemetry the tool samples: serverStatus's open
+		// connections (at least this run's), and the host's CPU (the test
+		// server runs on this host).
+		`max_over_time(mongobench_server_figure{job="mongobench",figure="connections"}[10m])`: func(v float64) bool { return v >= 1 },
+		`max_over_time(mongobench_host_figure{job="mongobench",figure="cpuUserPct"}[10m])`:    func(v float64) bool { return v > 0 && v <= 100 },
 	} {
 		got := prom.Query(t, q)
 		if len(got) == 0 {

@@ -67,6 +67,15 @@ func (m *liveMetrics) begin(sc *spec.Scenario, v result.Variant) (string, func(*
 	return id, m.pub.Interval, m.pub.End
 }
 
+// telemetry is what to call with each sampling interval's server and
+// host figures; nil without --metrics-addr.
+func (m *liveMetrics) telemetry() func(server, host map[string]float64) {
+	if m == nil {
+		return nil
+	}
+	return m.pub.Telemetry
+}
+
 // both calls f then g, either of which may be nil.
 func both(f, g func(*engine.Interval)) func(*engine.Interval) {
 	switch {

@@ -230,7 +230,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	runID, published, ended := lm.begin(sc, result.Variant{})
 	d, err := runner.Run(rctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(both(p.interval, published)), Pacing: pacing, Group: g, RunID: runID,
+		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(both(p.interval, published)), Pacing: pacing, Group: g, RunID: runID, OnTelemetry: lm.telemetry(),
 	})
 	ended()
 	p.done()

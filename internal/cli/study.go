@@ -80,7 +80,7 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant resul
 	runID, published, ended := s.metrics.begin(sc, variant)
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: s.registry, Target: t, ToolVersion: Version,
-		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: both(p.interval, published), Group: g, RunID: runID,
+		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: both(p.interval, published), Group: g, RunID: runID, OnTelemetry: s.metrics.telemetry(),
 	})
 	ended()
 	p.done()

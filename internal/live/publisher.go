@@ -66,6 +66,7 @@ type metrics struct {
 	rate, errRate, latency, service                 *prometheus.GaugeVec
 	achieved, target, lagP99, lagMax, inFlight, cpu *prometheus.GaugeVec
 	info, step, running                             *prometheus.GaugeVec
+	server, host                                    *prometheus.GaugeVec
 }
 
 // New returns a publisher with its metrics registered, and no run yet.
@@ -104,6 +105,10 @@ func New() *Publisher {
 		info:       gauge("run_info", "The run being measured (value 1), with its workload and study step.", withStep...),
 		step:       gauge("study_step", "The run's number among the runs of this process (1 for a single run).", runLabels...),
 		running:    gauge("run_running", "1 while the run's measured phase goes, 0 once it has ended.", runLabels...),
+		server: gauge("server_figure", "The server's figures of the last sampling interval, from serverStatus (figure: connections, opcounters per second, cache bytes, checkpoints, write conflicts per second, mean operation latency in ms, …; as stored in intervals[].server).",
+			append(append([]string{}, runLabels...), "figure")...),
+		host: gauge("host_figure", "The server host's figures of the last sampling interval (figure: cpuUserPct, cpuKernelPct, cpuIowaitPct, procCpuUserPct, diskIops, diskWriteBytesPerSec, …; as stored in intervals[].host), from /proc, or the node exporter with --host-metrics.",
+			append(append([]string{}, runLabels...), "figure")...),
 	}
 	return &Publisher{reg: reg, m: m, cores: runtime.GOMAXPROCS(0)}
 }
@@ -161,9 +166,33 @@ func (p *Publisher) deleteSeries(runID string) {
 		c.DeletePartialMatch(prometheus.Labels{"run_id": runID})
 	}
 	for _, g := range []*prometheus.GaugeVec{p.m.rate, p.m.errRate, p.m.latency, p.m.service, p.m.achieved, p.m.target,
-		p.m.lagP99, p.m.lagMax, p.m.inFlight, p.m.cpu, p.m.info, p.m.step, p.m.running} {
+		p.m.lagP99, p.m.lagMax, p.m.inFlight, p.m.cpu, p.m.info, p.m.step, p.m.running, p.m.server, p.m.host} {
 		g.DeletePartialMatch(prometheus.Labels{"run_id": runID})
 	}
+}
+
+// Telemetry publishes the server's and its host's figures of the last
+// sampling interval of the current run (the runner's OnTelemetry): one
+// gauge per figure; a figure absent from this interval is removed, never
+// set to 0. Without a current run it does nothing.
+func (p *Publisher) Telemetry(server, host map[string]float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.current == nil {
+		return
+	}
+	for _, set := range []struct {
+		g    *prometheus.GaugeVec
+		figs map[string]float64
+	}{{p.m.server, server}, {p.m.host, host}} {
+		set.g.DeletePartialMatch(prometheus.Labels{"run_id": p.run.ID})
+		for name, v := range set.figs {
+			l := p.labels()
+			l["figure"] = name
+			set.g.With(l).Set(v)
+		}
+	}
+	p.seq++
 }
 
 // Interval publishes a closed interval of the current run (the engine's

@@ -70,6 +70,10 @@ type Options struct {
 	// phase when there is none.
 	OnStart    func(warmup time.Duration)
 	OnInterval func(*engine.Interval)
+	// OnTelemetry, when set, is called each sampling interval with the
+	// server's and its host's figures of that interval (telemetry keys;
+	// a figure that could not be derived is absent).
+	OnTelemetry func(server, host map[string]float64)
 	// Pacing is how open-loop workers wait for their slots (empty: the
 	// engine's default); bench/pacing.sh compares them.
 	Pacing engine.Pacing
@@ -200,6 +204,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 		return nil, err
 	}
 	sampler := telemetry.NewSampler(r.opts.Target.URI, host)
+	sampler.OnSample = r.opts.OnTelemetry
 	r.sampler = sampler
 	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
 		return nil, fmt.Errorf("start telemetry: %w", err)

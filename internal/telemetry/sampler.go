@@ -40,6 +40,13 @@ type Sampler struct {
 
 	mu      sync.Mutex
 	samples []Sample
+
+	// OnSample, when set before Start, is called on the sampler's
+	// goroutine with the interval's server and host figures each time a
+	// sample closes one (from the sample before it); a figure it could
+	// not derive is absent.
+	OnSample func(server, host map[string]float64)
+	last     *Sample
 }
 
 // NewSampler returns a sampler of the server at uri (none when uri is
@@ -71,7 +78,9 @@ func (s *Sampler) Start(ctx context.Context, every time.Duration) error {
 	}
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
-	s.record(s.take(ctx, every))
+	first := s.take(ctx, every)
+	s.record(first)
+	s.last = &first
 	go s.run(ctx, every)
 	return nil
 }
@@ -127,7 +136,23 @@ func (s *Sampler) run(ctx context.Context, every time.Duration) {
 			return // a sample cut short by Stop is not a missing sample
 		}
 		s.record(smp)
+		s.report(smp)
 	}
+}
+
+// report calls OnSample with the figures of the interval smp closes.
+func (s *Sampler) report(smp Sample) {
+	prev := s.last
+	s.last = &smp
+	if s.OnSample == nil || prev == nil {
+		return
+	}
+	server := ServerFigures(prev.Status, smp.Status)
+	var host map[string]float64
+	if prev.Host != nil && smp.Host != nil {
+		host = HostFigures(*prev.Host, *smp.Host)
+	}
+	s.OnSample(server, host)
 }
 
 func (s *Sampler) record(smp Sample) {
