@@ -132,9 +132,14 @@ func unknownKey(what, key string, valid []string) string {
 
 // closest returns the option nearest to word in edit distance, ignoring
 // case, or "" when none is close enough to be a likely typo.
-func closest(word string, options []string) string {
+func closest(word string, options []string) string { return Closest(word, options, 3) }
+
+// Closest returns the option nearest to word in edit distance, ignoring
+// case, when it is within fewer than limit edits (and fewer than the
+// option's own length); "" otherwise.
+func Closest(word string, options []string, limit int) string {
 	w := []rune(strings.ToLower(word))
-	best, bestDist := "", 3
+	best, bestDist := "", limit
 	for _, o := range options {
 		r := []rune(strings.ToLower(o))
 		if abs(len(r)-len(w)) >= bestDist {

@@ -236,7 +236,7 @@ func refusal(p Property, v string) *spec.Error {
 		e.Field = "-p"
 	}
 	hint := ""
-	if m := closest(p.Name, Names()); m != "" {
+	if m := spec.Closest(p.Name, Names(), 4); m != "" {
 		hint = fmt.Sprintf(" (did you mean %q?)", m)
 	}
 	e.Problem = fmt.Sprintf("unknown YCSB property %q%s; docs/ycsb.md lists the properties mongobench reads", p.Name, hint)
@@ -355,41 +355,6 @@ func closestPreset(p ycsb.Properties) string {
 		}
 	}
 	return best
-}
-
-// closest returns the name nearest to word in edit distance, ignoring
-// case, or "" when none is close enough to be a likely typo.
-func closest(word string, names []string) string {
-	w := []rune(strings.ToLower(word))
-	best, bestDist := "", 4
-	for _, o := range names {
-		d := distance(w, []rune(strings.ToLower(o)))
-		if d < bestDist && d < len([]rune(o)) {
-			best, bestDist = o, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein edit distance between a and b.
-func distance(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := range a {
-		cur[0] = i + 1
-		for j := range b {
-			cost := 1
-			if a[i] == b[j] {
-				cost = 0
-			}
-			cur[j+1] = min(prev[j+1]+1, cur[j]+1, prev[j]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // integer reads YCSB's integer properties: a whole number in [lo, hi].
