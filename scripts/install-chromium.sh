@@ -18,17 +18,6 @@ for name in chromium chromium-browser; do
   fi
 done
 
-sudo=""
-if [[ "$(id -u)" != 0 ]]; then
-  sudo="sudo"
-fi
 echo "install-chromium: installing Debian's chromium"
-export DEBIAN_FRONTEND=noninteractive
-packages=(chromium fonts-noto-color-emoji)
-# Wait for another apt-get (another setup) rather than fail on its lock.
-apt=($sudo apt-get -o DPkg::Lock::Timeout=600)
-if ! "${apt[@]}" install -y --no-install-recommends "${packages[@]}" >/dev/null; then
-  "${apt[@]}" update >/dev/null
-  "${apt[@]}" install -y --no-install-recommends "${packages[@]}" >/dev/null
-fi
+"$(dirname "$0")/apt-install.sh" chromium fonts-noto-color-emoji
 command -v chromium

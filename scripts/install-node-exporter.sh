@@ -19,24 +19,6 @@ for name in prometheus-node-exporter node_exporter; do
   fi
 done
 
-sudo=""
-if [[ "$(id -u)" != 0 ]]; then
-  sudo="sudo"
-fi
 echo "install-node-exporter: installing Debian's prometheus-node-exporter"
-# policy-rc.d keeps the package from starting its service (exit 101:
-# "action forbidden"), so nothing listens on port 9100 behind our back.
-policy=/usr/sbin/policy-rc.d
-had_policy=0
-[[ -e "$policy" ]] && had_policy=1
-if [[ "$had_policy" == 0 ]]; then
-  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
-  $sudo chmod +x "$policy"
-fi
-trap '[[ "$had_policy" == 0 ]] && $sudo rm -f "$policy"' EXIT
-export DEBIAN_FRONTEND=noninteractive
-if ! $sudo apt-get install -y --no-install-recommends prometheus-node-exporter >/dev/null; then
-  $sudo apt-get update >/dev/null
-  $sudo apt-get install -y --no-install-recommends prometheus-node-exporter >/dev/null
-fi
+"$(dirname "$0")/apt-install.sh" prometheus-node-exporter
 command -v prometheus-node-exporter

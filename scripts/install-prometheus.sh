@@ -17,24 +17,6 @@ if bin="$(command -v prometheus)"; then
   exit 0
 fi
 
-sudo=""
-if [[ "$(id -u)" != 0 ]]; then
-  sudo="sudo"
-fi
 echo "install-prometheus: installing Debian's prometheus"
-# policy-rc.d keeps the package from starting its service (exit 101:
-# "action forbidden"), so nothing listens on port 9090 behind our back.
-policy=/usr/sbin/policy-rc.d
-had_policy=0
-[[ -e "$policy" ]] && had_policy=1
-if [[ "$had_policy" == 0 ]]; then
-  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
-  $sudo chmod +x "$policy"
-fi
-trap '[[ "$had_policy" == 0 ]] && $sudo rm -f "$policy"' EXIT
-export DEBIAN_FRONTEND=noninteractive
-if ! $sudo apt-get install -y --no-install-recommends prometheus >/dev/null; then
-  $sudo apt-get update >/dev/null
-  $sudo apt-get install -y --no-install-recommends prometheus >/dev/null
-fi
+"$(dirname "$0")/apt-install.sh" prometheus
 command -v prometheus
