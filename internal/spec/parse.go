@@ -229,55 +229,49 @@ func (p *parser) scenarioStages(s *Scenario, val *yaml.Node) {
 }
 
 func (p *parser) tags(s *Scenario, val *yaml.Node) {
-	k := given(s, "tags", val.Line)
-	n := resolve(val)
-	if isNull(n) {
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		k.bad = true
-		p.add(val.Line, &Error{Field: "tags", Problem: kindName(n) + " is not valid", Want: want("tags")})
-		return
-	}
-	for _, item := range n.Content {
-		text, ok := p.scalar("tags", item)
-		if ok && text == "" {
+	p.scalarList(s, "tags", val, func(item *yaml.Node, text string) bool {
+		if text == "" {
 			p.add(item.Line, &Error{Field: "tags", Value: text, Want: want("tags")})
-		}
-		if !ok || text == "" {
-			k.bad = true
-			continue
+			return false
 		}
 		s.Tags = append(s.Tags, text)
-	}
+		return true
+	})
 }
 
 // thresholds reads a list of threshold expressions, each parsed where it
 // stands.
 func (p *parser) thresholds(s *Scenario, val *yaml.Node) {
-	k := given(s, "thresholds", val.Line)
+	p.scalarList(s, "thresholds", val, func(item *yaml.Node, text string) bool {
+		t, err := threshold.Parse(text)
+		if err != nil {
+			p.add(item.Line, &Error{Field: "thresholds", Problem: err.Error(), Err: err})
+			return false
+		}
+		s.Thresholds = append(s.Thresholds, t)
+		return true
+	})
+}
+
+// scalarList reads the list of scalars under key (null is an empty list),
+// handing each item's text to each. A value that is not a list, an item
+// that is not a scalar, or one each refuses (having recorded why) marks
+// the key bad.
+func (p *parser) scalarList(s *Scenario, key string, val *yaml.Node, each func(item *yaml.Node, text string) bool) {
+	k := given(s, key, val.Line)
 	n := resolve(val)
 	if isNull(n) {
 		return
 	}
 	if n.Kind != yaml.SequenceNode {
 		k.bad = true
-		p.add(val.Line, &Error{Field: "thresholds", Problem: kindName(n) + " is not valid", Want: want("thresholds")})
+		p.add(val.Line, &Error{Field: key, Problem: kindName(n) + " is not valid", Want: want(key)})
 		return
 	}
 	for _, item := range n.Content {
-		text, ok := p.scalar("thresholds", item)
-		if !ok {
+		if text, ok := p.scalar(key, item); !ok || !each(item, text) {
 			k.bad = true
-			continue
 		}
-		t, err := threshold.Parse(text)
-		if err != nil {
-			k.bad = true
-			p.add(item.Line, &Error{Field: "thresholds", Problem: err.Error(), Err: err})
-			continue
-		}
-		s.Thresholds = append(s.Thresholds, t)
 	}
 }
 
