@@ -205,15 +205,7 @@ func Plan(w io.Writer, pl *spec.Plan, ans plan.Answer) error {
 		return err
 	}
 	p := &page{title: "Capacity plan: " + pl.Name, markdown: md.Bytes(), files: filesOf(files)}
-	var ops []string
-	for _, as := range ans.Assessments {
-		for op := range as.Latency {
-			if !slices.Contains(ops, op) {
-				ops = append(ops, op)
-			}
-		}
-	}
-	slices.Sort(ops)
+	ops := plan.LatencyOps(ans)
 	var cs []Chart
 	for _, op := range ops {
 		var lines []distLine

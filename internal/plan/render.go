@@ -66,7 +66,7 @@ func WriteLimits(w io.Writer, a Answer, md bool) {
 // ("+160%").
 func WriteRatios(w io.Writer, a Answer, md bool) error {
 	c := cells(md)
-	ops := latencyOps(a)
+	ops := LatencyOps(a)
 	cols := []string{"candidate", ">throughput"}
 	for _, op := range ops {
 		cols = append(cols, ">"+op+" p95", ">"+op+" p99")
@@ -168,8 +168,9 @@ func WriteVerdicts(w io.Writer, a Answer, md bool) {
 	}
 }
 
-// latencyOps are the operation types the candidates' table shows.
-func latencyOps(a Answer) []string {
+// LatencyOps are the operation types the candidates measured, sorted: the
+// ones the candidates' table shows.
+func LatencyOps(a Answer) []string {
 	var maps []map[string]result.Dist
 	for _, as := range a.Assessments {
 		maps = append(maps, as.Latency)
@@ -180,7 +181,7 @@ func latencyOps(a Answer) []string {
 // WriteCandidates renders one row per candidate.
 func WriteCandidates(w io.Writer, a Answer, md bool) error {
 	c := cells(md)
-	ops := latencyOps(a)
+	ops := LatencyOps(a)
 	cols := []string{"candidate", "description", ">runs", ">ops/s", ">range"}
 	for _, op := range ops {
 		cols = append(cols, ">"+op+" p95 ms", ">"+op+" p99 ms")

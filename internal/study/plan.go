@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/catalog"
@@ -249,15 +248,7 @@ func planCharts(ans plan.Answer) []planChart {
 	charts := []planChart{
 		{title: "Sustained throughput", unit: "ops/s", file: "throughput"},
 	}
-	var ops []string
-	for _, as := range ans.Assessments {
-		for op := range as.Latency {
-			if !slices.Contains(ops, op) {
-				ops = append(ops, op)
-			}
-		}
-	}
-	slices.Sort(ops)
+	ops := plan.LatencyOps(ans)
 	for _, op := range ops {
 		charts = append(charts, planChart{title: op + " p95 latency", unit: "ms", file: strings.ToLower(op) + "-p95"})
 	}
