@@ -106,7 +106,7 @@ func cause(err error, target string, tlsOn bool, waited time.Duration) string {
 		invalid   x509.CertificateInvalidError
 		netErr    net.Error
 	)
-	why := ""
+	why, tlsLayer := "", false // tlsLayer: the error comes from the TLS layer itself
 	switch {
 	case isAuthFailure(err):
 		return "authentication failed"
@@ -122,17 +122,17 @@ func cause(err error, target string, tlsOn bool, waited time.Duration) string {
 	case errors.Is(err, syscall.ENETUNREACH):
 		return "network unreachable"
 	case errors.As(err, &header):
-		why = "the server does not speak TLS"
+		why, tlsLayer = "the server does not speak TLS", true
 	case errors.As(err, &alert):
-		why = "the server sent alert " + alert.Error()
+		why, tlsLayer = "the server sent alert "+alert.Error(), true
 	case errors.As(err, &authority):
-		why = "certificate signed by an unknown authority (tlsCAFile)"
+		why, tlsLayer = "certificate signed by an unknown authority (tlsCAFile)", true
 	case errors.As(err, &hostname):
-		why = "certificate not valid for " + hostname.Host
+		why, tlsLayer = "certificate not valid for "+hostname.Host, true
 	case errors.As(err, &invalid):
-		why = "invalid certificate: " + invalid.Error()
+		why, tlsLayer = "invalid certificate: "+invalid.Error(), true
 	case errors.As(err, &verify):
-		why = "certificate not verified"
+		why, tlsLayer = "certificate not verified", true
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded),
 		errors.As(err, &netErr) && netErr.Timeout():
 		why = "timed out after " + waited.String()
@@ -146,24 +146,10 @@ func cause(err error, target string, tlsOn bool, waited time.Duration) string {
 	default:
 		why = secret.Error(err, target).Error()
 	}
-	if tlsOn && (strings.Contains(err.Error(), "failed to configure TLS") || isTLSError(err)) {
+	if tlsOn && (strings.Contains(err.Error(), "failed to configure TLS") || tlsLayer) {
 		return "TLS handshake failed: " + why
 	}
 	return why
-}
-
-// isTLSError reports whether err comes from the TLS layer itself.
-func isTLSError(err error) bool {
-	var (
-		header    tls.RecordHeaderError
-		alert     tls.AlertError
-		verify    *tls.CertificateVerificationError
-		authority x509.UnknownAuthorityError
-		hostname  x509.HostnameError
-		invalid   x509.CertificateInvalidError
-	)
-	return errors.As(err, &header) || errors.As(err, &alert) || errors.As(err, &verify) ||
-		errors.As(err, &authority) || errors.As(err, &hostname) || errors.As(err, &invalid)
 }
 
 // connectWait is how long one connection attempt may take.
