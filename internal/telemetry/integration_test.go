@@ -63,7 +63,7 @@ func TestServerStatusLive(t *testing.T) {
 
 func TestSamplerLive(t *testing.T) {
 	uri, pid, dataDir := testServer(t)
-	var host *Host
+	var host HostReader // none for a server not on this host
 	if pid != 0 {
 		h, err := NewHost(pid, dataDir)
 		if err != nil {

@@ -52,9 +52,6 @@ type Sampler struct {
 // NewSampler returns a sampler of the server at uri (none when uri is
 // empty) and of host (none when host is nil, e.g. a remote server).
 func NewSampler(uri string, host HostReader) *Sampler {
-	if h, ok := host.(*Host); ok && h == nil {
-		host = nil // a nil *Host is no host, not a host that cannot be read
-	}
 	return &Sampler{uri: uri, host: host}
 }
 
