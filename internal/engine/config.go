@@ -14,6 +14,19 @@ type Task interface {
 	Do(ctx context.Context) (op int, err error)
 }
 
+// ReplyTimed is a Task that knows when its last operation's last reply
+// reached this host: the kernel's receive timestamp, taken before this
+// process was woken to read it. The engine ends the operation there, so
+// neither the worker's wake-up nor its wait for a CPU adds to the
+// latency and service time it records, and keeps the difference as the
+// receive lag. ok is false when the time is unknown (no reply read, or a
+// connection without timestamps); the engine then ends the operation
+// when Do returns.
+type ReplyTimed interface {
+	Task
+	ReplyArrived() (at time.Time, ok bool)
+}
+
 // TaskFunc adapts a function to a Task.
 type TaskFunc func(ctx context.Context) (int, error)
 

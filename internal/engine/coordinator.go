@@ -18,6 +18,7 @@ type coordinator struct {
 	agg       *intervalAgg
 	totals    []OpTotals
 	lag       *hist.H // send lag over the phase
+	rlag      *hist.H // receive lag over the phase (ReplyTimed tasks)
 	intervals []Interval
 	started   bool // the measured phase has begun
 	lastTick  time.Time
@@ -34,7 +35,7 @@ type coordinator struct {
 }
 
 func newCoordinator(e *engine) *coordinator {
-	c := &coordinator{e: e, agg: newIntervalAgg(len(e.cfg.Ops), e.closed), lag: hist.New(),
+	c := &coordinator{e: e, agg: newIntervalAgg(len(e.cfg.Ops), e.closed), lag: hist.New(), rlag: hist.New(),
 		events: make(chan func(), 64), eventsDone: make(chan struct{})}
 	go func() {
 		for f := range c.events {
@@ -146,6 +147,9 @@ func (c *coordinator) rotate(end time.Time) error {
 	}
 	c.cpuLast, c.lastTick = cpu, end
 	if err := hist.Merge(c.lag, c.agg.lag); err != nil {
+		return err
+	}
+	if err := hist.Merge(c.rlag, c.agg.rlag); err != nil {
 		return err
 	}
 	if !c.e.closed {
@@ -334,6 +338,9 @@ func (c *coordinator) finish() (*Result, error) {
 	res.CPU = c.cpuLast - c.cpuStart
 	if !c.e.closed {
 		res.Lag = c.lag
+	}
+	if c.rlag.TotalCount() > 0 {
+		res.ReceiveLag = c.rlag
 	}
 	res.Abandoned += c.e.unsent + c.e.sched.abandoned()
 	res.WarmupSkipped = c.e.sched.skipped()

@@ -196,7 +196,21 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 		w.failure(op, e.cfg.Classify(err), false)
 		return
 	}
-	w.success(op, done.Sub(s.at), done.Sub(sent), false)
+	end, rlag := replyEnd(t, sent, done)
+	w.success(op, end.Sub(s.at), end.Sub(sent), false, rlag)
+}
+
+// replyEnd is when an operation sent at sent and returned at done ended:
+// its reply's arrival when the task knows it and it falls between the
+// two, else done. rlag is done minus that arrival, the receive lag; -1
+// when the arrival is unknown.
+func replyEnd(t Task, sent, done time.Time) (end time.Time, rlag time.Duration) {
+	if rt, ok := t.(ReplyTimed); ok {
+		if at, ok := rt.ReplyArrived(); ok && at.After(sent) && !at.After(done) {
+			return at, done.Sub(at)
+		}
+	}
+	return done, -1
 }
 
 // completedAt keeps the latest completion time.

@@ -330,3 +330,56 @@ func TestStopEndsLongWaits(t *testing.T) {
 		})
 	}
 }
+
+// replyTask sleeps d and says its reply arrived early after Do began
+// (arrival), or, stale, before Do began.
+type replyTask struct {
+	d, early time.Duration
+	stale    bool
+	at       time.Time
+}
+
+func (r *replyTask) Do(ctx context.Context) (int, error) {
+	began := time.Now()
+	r.at = began.Add(r.early)
+	if r.stale {
+		r.at = began.Add(-time.Second)
+	}
+	select {
+	case <-time.After(r.d):
+		return 0, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+func (r *replyTask) ReplyArrived() (time.Time, bool) { return r.at, true }
+
+func TestOperationsEndAtTheirReplysArrival(t *testing.T) {
+	const d, early = 50 * time.Millisecond, 100 * time.Microsecond
+	for _, stale := range []bool{false, true} {
+		cfg := Config{Ops: []string{"read"}, Workers: 4, Count: 20}
+		r, err := Run(context.Background(), cfg, func(int) (Task, error) { return &replyTask{d: d, early: early, stale: stale}, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		lat := time.Duration(r.Ops[0].Latency.Max()) * time.Microsecond
+		if stale {
+			// An arrival before the send is not this operation's: it ends
+			// when Do returns, and no receive lag is kept.
+			if lat < d || r.ReceiveLag != nil {
+				t.Errorf("stale arrival: latency max %v (want ≥ %v), receive lag %v (want nil)", lat, d, r.ReceiveLag)
+			}
+			continue
+		}
+		if lat >= d/2 {
+			t.Errorf("latency max %v: want the operations to end at their reply's arrival, %v after Do began", lat, early)
+		}
+		if r.ReceiveLag == nil || r.ReceiveLag.TotalCount() != 20 {
+			t.Fatalf("receive lag %v: want 20 operations", r.ReceiveLag)
+		}
+		if got := time.Duration(r.ReceiveLag.Min()) * time.Microsecond; got < d-early-time.Millisecond {
+			t.Errorf("receive lag min %v: want about %v, the sleep after the arrival", got, d-early)
+		}
+	}
+}

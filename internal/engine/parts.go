@@ -47,7 +47,7 @@ func (p *Parts) Record(op int, sent time.Time, err error) {
 	if p.e.closed {
 		from = sent
 	}
-	p.w.success(op, done.Sub(from), done.Sub(sent), true)
+	p.w.success(op, done.Sub(from), done.Sub(sent), true, -1)
 }
 
 // begin marks the start of the worker's next operation.

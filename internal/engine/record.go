@@ -14,6 +14,7 @@ type sample struct {
 	op       int32
 	part     bool
 	lat, svc time.Duration
+	rlag     time.Duration // receive lag (ReplyTimed); -1 when unknown
 }
 
 // workerRec is one worker's recordings for the current interval. Its owner
@@ -45,9 +46,9 @@ func newWorkerRec(nOps int) *workerRec {
 }
 
 // success records a successful operation, or part of one.
-func (w *workerRec) success(op int, lat, svc time.Duration, part bool) {
+func (w *workerRec) success(op int, lat, svc time.Duration, part bool, rlag time.Duration) {
 	w.mu.Lock()
-	w.samples = append(w.samples, sample{op: int32(op), part: part, lat: lat, svc: svc})
+	w.samples = append(w.samples, sample{op: int32(op), part: part, lat: lat, svc: svc, rlag: rlag})
 	w.mu.Unlock()
 }
 
@@ -120,6 +121,7 @@ type intervalAgg struct {
 	ops     []opRec
 	closed  bool
 	lag     *hist.H
+	rlag    *hist.H // receive lag of the samples whose reply time is known
 	sent    int64
 	late    int64
 	dropped int64
@@ -132,7 +134,7 @@ type intervalAgg struct {
 }
 
 func newIntervalAgg(nOps int, closed bool) *intervalAgg {
-	a := &intervalAgg{ops: make([]opRec, nOps), closed: closed, lag: hist.New()}
+	a := &intervalAgg{ops: make([]opRec, nOps), closed: closed, lag: hist.New(), rlag: hist.New()}
 	for i := range a.ops {
 		r := &a.ops[i]
 		r.lat = hist.New()
@@ -156,6 +158,9 @@ func (a *intervalAgg) record(samples []sample, lags []time.Duration) {
 		if !a.closed {
 			hist.Record(r.svc, s.svc)
 		}
+		if s.rlag >= 0 {
+			hist.Record(a.rlag, s.rlag)
+		}
 	}
 	for _, l := range lags {
 		hist.Record(a.lag, l)
@@ -173,6 +178,9 @@ func (a *intervalAgg) reset() {
 	}
 	if a.lag.TotalCount() > 0 {
 		a.lag.Reset()
+	}
+	if a.rlag.TotalCount() > 0 {
+		a.rlag.Reset()
 	}
 	a.sent, a.late, a.dropped, a.maxLag = 0, 0, 0, 0
 }

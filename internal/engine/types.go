@@ -35,6 +35,13 @@ type Result struct {
 	// send, of the measured operations (open loop only; nil otherwise).
 	// It is the part of latency the client itself adds.
 	Lag *hist.H
+	// ReceiveLag is the distribution of receive lag, from a reply's
+	// arrival at this host (the kernel's timestamp) to the worker's
+	// return from its task, of the measured operations whose task knows
+	// that arrival (ReplyTimed); nil when none did. Those operations end
+	// at the arrival, so it is the part of the client's delay their
+	// latency does not carry.
+	ReceiveLag *hist.H
 	// CPU is this process's CPU time (user and system) in the phase.
 	CPU   time.Duration
 	Cores int

@@ -374,7 +374,7 @@ func schedule(docs []*result.Doc, d *result.Doc) (result.Schedule, error) {
 	if p, _, ok := strings.Cut(b.Pacer, engine.ShareSuffix); ok {
 		s.Pacer = p
 	}
-	var lags []result.Dist
+	var lags, rlags []result.Dist
 	var done, failed int64
 	for _, c := range docs {
 		cs := c.Schedule
@@ -387,6 +387,9 @@ func schedule(docs []*result.Doc, d *result.Doc) (result.Schedule, error) {
 		s.MaxLag = max(s.MaxLag, cs.MaxLag)
 		if cs.SendLag != nil {
 			lags = append(lags, *cs.SendLag)
+		}
+		if cs.ReceiveLag != nil {
+			rlags = append(rlags, *cs.ReceiveLag)
 		}
 		done += completed(c)
 		for _, op := range c.Ops {
@@ -404,6 +407,13 @@ func schedule(docs []*result.Doc, d *result.Doc) (result.Schedule, error) {
 			return s, fmt.Errorf("send lag: %w", err)
 		}
 		s.SendLag = &lag
+	}
+	if len(rlags) > 0 {
+		lag, err := Dists(rlags...)
+		if err != nil {
+			return s, fmt.Errorf("receive lag: %w", err)
+		}
+		s.ReceiveLag = &lag
 	}
 	s.Precision = precision(s.SendLag, d.Ops, b.Mode)
 	return s, nil

@@ -42,6 +42,10 @@ func clientDoc(t *testing.T, i, n int, mean time.Duration) (result.Doc, *hist.H)
 		Client:      result.Client{CPUSeconds: 0.5, Cores: 1, CPUPercent: 25},
 		TestResults: result.TestResults{NOps: result.Ptr(int64(n))},
 	}
+	if i != 2 { // client 2 read no reply's arrival (the driver's path)
+		rl := sum(all)
+		d.Schedule.ReceiveLag = &rl
+	}
 	for k := range 2 {
 		d.Intervals = append(d.Intervals, result.Interval{Start: t0.Add(time.Duration(k) * time.Second), Seconds: 1,
 			Ops:       []result.OpStats{{Name: "read", Count: ivh[k].TotalCount(), Latency: sum(ivh[k]), Service: sum(ivh[k])}},
@@ -51,13 +55,18 @@ func clientDoc(t *testing.T, i, n int, mean time.Duration) (result.Doc, *hist.H)
 }
 
 func TestMergeIsExact(t *testing.T) {
-	union := hist.New()
+	union, received := hist.New(), hist.New()
 	var docs []result.Doc
 	for i, n := range []int{1000, 3000, 500} {
 		d, h := clientDoc(t, i, n, time.Duration(i+1)*time.Millisecond)
 		docs = append(docs, d)
 		if err := hist.Merge(union, h); err != nil {
 			t.Fatal(err)
+		}
+		if d.Schedule.ReceiveLag != nil {
+			if err := hist.Merge(received, h); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	g, err := Results(Group{ID: "g", Clients: 3}, []result.Doc{docs[2], docs[0], docs[1]})
@@ -75,6 +84,9 @@ func TestMergeIsExact(t *testing.T) {
 		if want := hist.Percentile(union, c.p); *c.got != *want {
 			t.Errorf("p%g: got %g ms, want %g ms (the union's)", c.p, *c.got, *want)
 		}
+	}
+	if rl := g.Schedule.ReceiveLag; rl == nil || rl.Count != 4000 || *rl.P99 != *hist.Percentile(received, 99) {
+		t.Errorf("receive lag %+v: want the exact merge of clients 0 and 1 (4000 operations, p99 %g ms)", rl, *hist.Percentile(received, 99))
 	}
 	if g.Partial || len(g.Group.Members) != 3 || g.Group.Missing != nil {
 		t.Errorf("partial %v, members %d, missing %v", g.Partial, len(g.Group.Members), g.Group.Missing)

@@ -189,8 +189,9 @@ func serverBoundDoc() *result.Doc {
 	d := base("kv-fault", "20250304-111500-a1b2", 3)
 	d.Schedule = result.Schedule{Mode: "open", Pacer: "constant 2000/s", Pacing: "timerfd", Workers: 64, TargetRate: f(2000),
 		AchievedRate: 2000, SuccessRate: 1340, FailedRate: 660, Intended: 6000, LateThreshold: 10, DropBound: 10000, MaxLag: 0.2,
-		SendLag:   &result.Dist{P50: f(0.012), P99: f(0.041), P999: f(0.09)},
-		Precision: &result.Precision{Judged: true, SendLagP99: f(0.041), Op: "read", LatencyP50: f(0.5), Share: f(0.082), Bound: 0.1}}
+		SendLag:    &result.Dist{P50: f(0.012), P99: f(0.041), P999: f(0.09)},
+		ReceiveLag: &result.Dist{Count: 4020, P50: f(0.008), P99: f(0.07), P999: f(0.2)},
+		Precision:  &result.Precision{Judged: true, SendLagP99: f(0.041), Op: "read", LatencyP50: f(0.5), Share: f(0.082), Bound: 0.1}}
 	d.Ops = []result.OpStats{op("read", 4020, 3, 0.5)}
 	d.Ops[0].Errors = result.Errors{Total: 1980, Network: 1980}
 	d.Intervals = intervals(3, func(i int, iv *result.Interval) {

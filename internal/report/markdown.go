@@ -173,12 +173,15 @@ func mdTelemetry(ew *errWriter, d *result.Doc) {
 
 // scheduleTable states how well an open-loop schedule was kept.
 func scheduleTable(s result.Schedule) *table {
-	t := newTable(">intended", ">late", ">dropped", ">send lag p50 ms", ">send lag p99 ms", ">max lag ms", ">late threshold ms", ">drop bound ms")
-	var p50, p99 *float64
+	t := newTable(">intended", ">late", ">dropped", ">send lag p50 ms", ">send lag p99 ms", ">receive lag p50 ms", ">receive lag p99 ms", ">max lag ms", ">late threshold ms", ">drop bound ms")
+	var p50, p99, r50, r99 *float64
 	if s.SendLag != nil {
 		p50, p99 = s.SendLag.P50, s.SendLag.P99
 	}
-	t.Add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.Num(p50), mdCells.Num(p99),
+	if s.ReceiveLag != nil {
+		r50, r99 = s.ReceiveLag.P50, s.ReceiveLag.P99
+	}
+	t.Add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.Num(p50), mdCells.Num(p99), mdCells.Num(r50), mdCells.Num(r99),
 		sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
 	return t
 }

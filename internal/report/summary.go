@@ -63,7 +63,7 @@ func Summary(w io.Writer, d *result.Doc) error {
 // scheduleText summarises how well the schedule was kept, on one line.
 func scheduleText(s result.Schedule) string {
 	if s.Mode != "open" {
-		return "closed loop: no pacing, nothing late or dropped"
+		return "closed loop: no pacing, nothing late or dropped" + receiveText(s)
 	}
 	text := fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, dropped > %s ms)",
 		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
@@ -76,7 +76,18 @@ func scheduleText(s result.Schedule) string {
 	if s.WarmupSkipped > 0 {
 		text += fmt.Sprintf("; %d warm-up operations not sent", s.WarmupSkipped)
 	}
-	return text
+	return text + receiveText(s)
+}
+
+// receiveText states the receive lag, which the latencies do not carry:
+// the operations timed by their reply's arrival end there.
+func receiveText(s result.Schedule) string {
+	r := s.ReceiveLag
+	if r == nil {
+		return ""
+	}
+	return fmt.Sprintf("; %s ops timed at their reply's arrival, receive lag p50 %s ms, p99 %s ms (not in the latencies)",
+		count(r.Count), textCells.Num(r.P50), textCells.Num(r.P99))
 }
 
 // clientText states the load generator's CPU cost.

@@ -168,6 +168,13 @@ type Schedule struct {
 	// actual send of the operations sent (open loop): the share of
 	// latency the client itself adds, timer wake-up included.
 	SendLag *Dist `bson:"sendLag,omitempty" json:"sendLag,omitempty"`
+	// ReceiveLag is the distribution of the delay from a reply's arrival
+	// at the client's host (the kernel's receive timestamp) to the
+	// worker's return, for the operations whose arrival is known (the
+	// lean wire client on Linux; Count says how many). Those operations
+	// end at the arrival, so their latency and service time do not carry
+	// it; nil when no operation's arrival was known.
+	ReceiveLag *Dist `bson:"receiveLag,omitempty" json:"receiveLag,omitempty"`
 	// SuccessRate is successful operations per second of measured phase,
 	// FailedRate failed ones: AchievedRate is their sum.
 	SuccessRate float64 `bson:"successRate" json:"successRate"`

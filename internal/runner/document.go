@@ -241,6 +241,11 @@ func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
 			s.SendLag = &lag
 		}
 	}
+	if res.ReceiveLag != nil {
+		if lag, err := hist.Summarize(res.ReceiveLag); err == nil {
+			s.ReceiveLag = &lag
+		}
+	}
 	return s
 }
 

@@ -58,6 +58,9 @@ type Conn struct {
 	hbuf       []byte // handshake messages, so a reconnect keeps wbuf
 	hdr        [headerLen]byte
 	reqID      int32
+	// arrival is when the last RoundTrip's reply reached this host (the
+	// kernel's receive timestamp); zero when unknown.
+	arrival time.Time
 
 	// Server is what the selected server said in its hello.
 	Server Server
@@ -351,6 +354,7 @@ func (c *Conn) RoundTrip(ctx context.Context, msg []byte, kind Retry) (bsoncore.
 	if cap(msg) > cap(c.wbuf) {
 		c.wbuf = msg // the message outgrew the buffer: keep the larger one
 	}
+	c.arrival = time.Time{}
 	c.watch(ctx)
 	dl := c.deadline()
 	reply, err := c.send(ctx, msg, dl)
@@ -359,6 +363,15 @@ func (c *Conn) RoundTrip(ctx context.Context, msg []byte, kind Retry) (bsoncore.
 	}
 	c.drop()
 	return c.send(ctx, msg, dl)
+}
+
+// ReplyArrived returns when the reply of the last RoundTrip reached this
+// host: the kernel's receive timestamp of its last bytes, before this
+// process was woken to read them. ok is false when it is unknown: the
+// round trip failed, the connection is TLS, or the platform is not
+// Linux.
+func (c *Conn) ReplyArrived() (time.Time, bool) {
+	return c.arrival, !c.arrival.IsZero()
 }
 
 func (c *Conn) mayRetry(err error, kind Retry) bool {
@@ -470,6 +483,9 @@ func (c *Conn) exchange(msg []byte) (bsoncore.Document, error) {
 	body := c.rbuf[:n]
 	if _, err := io.ReadFull(c.br, body); err != nil {
 		return nil, &NetworkError{Op: "read", Err: err}
+	}
+	if at, ok := arrived(c.nc, time.Now()); ok && c.br.Buffered() == 0 {
+		c.arrival = at // the read that ended the reply carried its last bytes
 	}
 	if to := int32(binary.LittleEndian.Uint32(c.hdr[8:])); to != c.reqID {
 		return nil, &NetworkError{Op: "read", Err: fmt.Errorf("reply to request %d, sent %d", to, c.reqID)}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -18,9 +19,18 @@ import (
 // operation, a large share of the client's CPU at a few thousand
 // operations a second. read and write on a non-blocking socket never
 // block, so nothing needs that bookkeeping.
+//
+// Reads are recvmsg calls that also return the kernel's receive
+// timestamp of the data read (SO_TIMESTAMPNS), so a reply's arrival is
+// known apart from when this process was woken to read it.
 type rawTCP struct {
 	*net.TCPConn
-	rc syscall.RawConn
+	rc     syscall.RawConn
+	stamps bool // SO_TIMESTAMPNS is on
+	msg    unix.Msghdr
+	iov    unix.Iovec
+	oob    [64]byte
+	last   unix.Timespec // the latest read's receive time; zero when it had none
 }
 
 // lean returns nc with raw reads and writes when it is a TCP connection,
@@ -34,18 +44,36 @@ func lean(nc net.Conn) net.Conn {
 	if err != nil {
 		return nc
 	}
-	return &rawTCP{TCPConn: tc, rc: rc}
+	c := &rawTCP{TCPConn: tc, rc: rc}
+	var serr error
+	if err := rc.Control(func(fd uintptr) {
+		serr = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
+	}); err == nil && serr == nil {
+		c.stamps = true
+	}
+	return c
 }
 
 func (c *rawTCP) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	c.last = unix.Timespec{}
+	c.iov.Base = &p[0]
+	c.iov.SetLen(len(p))
+	c.msg.Iov = &c.iov
+	c.msg.SetIovlen(1)
 	var n int
 	var errno syscall.Errno
 	err := c.rc.Read(func(fd uintptr) bool {
 		for {
-			r, _, e := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+			c.msg.Control = nil
+			c.msg.SetControllen(0)
+			if c.stamps {
+				c.msg.Control = &c.oob[0]
+				c.msg.SetControllen(len(c.oob))
+			}
+			r, _, e := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&c.msg)), 0)
 			switch e {
 			case unix.EINTR:
 				continue
@@ -64,7 +92,48 @@ func (c *rawTCP) Read(p []byte) (int, error) {
 	case n == 0:
 		return 0, io.EOF
 	}
+	if c.stamps {
+		c.last = receiveTime(c.oob[:min(int(c.msg.Controllen), len(c.oob))])
+	}
 	return n, nil
+}
+
+// receiveTime finds the SO_TIMESTAMPNS control message in oob; zero when
+// there is none.
+func receiveTime(oob []byte) unix.Timespec {
+	hdr := unix.CmsgLen(0)
+	for off := 0; off+hdr <= len(oob); {
+		h := (*unix.Cmsghdr)(unsafe.Pointer(&oob[off]))
+		l := int(h.Len)
+		if l < hdr || off+l > len(oob) {
+			break
+		}
+		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && l-hdr >= int(unsafe.Sizeof(unix.Timespec{})) {
+			return *(*unix.Timespec)(unsafe.Pointer(&oob[off+hdr]))
+		}
+		off += unix.CmsgSpace(l - hdr)
+	}
+	return unix.Timespec{}
+}
+
+// maxReceiveGap bounds how long before being read a reply can have
+// arrived for its timestamp to be believed: a larger gap (or a negative
+// one) means the wall clock was stepped in between.
+const maxReceiveGap = time.Minute
+
+// arrived returns when the data of nc's latest read reached this host,
+// on the monotonic clock read at now; ok is false when nc is not a raw
+// connection or that read carried no timestamp.
+func arrived(nc net.Conn, now time.Time) (time.Time, bool) {
+	c, ok := nc.(*rawTCP)
+	if !ok || (c.last.Sec == 0 && c.last.Nsec == 0) {
+		return time.Time{}, false
+	}
+	gap := now.Round(0).Sub(time.Unix(c.last.Unix()))
+	if gap < 0 || gap > maxReceiveGap {
+		return time.Time{}, false
+	}
+	return now.Add(-gap), true
 }
 
 func (c *rawTCP) Write(p []byte) (int, error) {

@@ -3,6 +3,7 @@ package wire_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 
@@ -110,5 +111,43 @@ func TestReconnects(t *testing.T) {
 	}
 	if _, err := command(t, c, "admin", wire.NoRetry, func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "ping", 1) }); err != nil {
 		t.Fatalf("after the cancelled command: %v, want a new connection and ok", err)
+	}
+}
+
+func TestReplyArrivalIsBetweenSendAndReturn(t *testing.T) {
+	c := dial(t)
+	for range 20 {
+		before := time.Now()
+		if _, err := command(t, c, "admin", wire.NoRetry, func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "ping", 1) }); err != nil {
+			t.Fatal(err)
+		}
+		after := time.Now()
+		at, ok := c.ReplyArrived()
+		if runtime.GOOS != "linux" {
+			if ok {
+				t.Fatalf("reply arrival %v on %s: want none (kernel timestamps are read on Linux)", at, runtime.GOOS)
+			}
+			return
+		}
+		if !ok {
+			t.Fatal("reply arrival unknown: want the kernel's receive timestamp of a plain TCP connection")
+		}
+		if at.Before(before) || at.After(after) {
+			t.Fatalf("reply arrival %v: want between the send (%v) and the return (%v)", at, before, after)
+		}
+	}
+	// A failed round trip has no arrival.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	msg := c.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = bsoncore.AppendInt32Element(msg, "ping", 1)
+	msg = c.AppendFields(msg, "admin", wire.NoRetry)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	if _, err := c.RoundTrip(ctx, msg, wire.NoRetry); err == nil {
+		t.Fatal("round trip with a cancelled context: want an error")
+	}
+	if at, ok := c.ReplyArrived(); ok {
+		t.Errorf("reply arrival %v after a failed round trip: want none", at)
 	}
 }

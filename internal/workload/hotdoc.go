@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -128,6 +129,10 @@ func (t *hotDocTask) Do(ctx context.Context) (int, error) {
 	}
 	return 0, nil
 }
+
+// ReplyArrived is when the last operation's reply reached this host, on
+// the wire client's path (engine.ReplyTimed).
+func (t *hotDocTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
 
 // Close closes the worker's wire connection, if it has one.
 func (t *hotDocTask) Close() error { return closeWire(t.wire) }

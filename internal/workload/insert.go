@@ -162,6 +162,10 @@ func (t *insertTask) Do(ctx context.Context) (int, error) {
 	return 0, err
 }
 
+// ReplyArrived is when the last operation's reply reached this host, on
+// the wire client's path (engine.ReplyTimed).
+func (t *insertTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
+
 // Close closes the worker's wire connection, if it has one.
 func (t *insertTask) Close() error { return closeWire(t.wire) }
 

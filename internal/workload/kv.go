@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -156,6 +157,10 @@ func (t *kvTask) Do(ctx context.Context) (int, error) {
 	_, err := t.coll.UpdateOne(ctx, bson.Raw(t.filter), t.update)
 	return kvUpdate, err
 }
+
+// ReplyArrived is when the last operation's reply reached this host, on
+// the wire client's path (engine.ReplyTimed).
+func (t *kvTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
 
 // Close closes the worker's wire connection, if it has one.
 func (t *kvTask) Close() error { return closeWire(t.wire) }

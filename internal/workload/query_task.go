@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
 
@@ -86,6 +87,10 @@ func (t *queryTask) Do(ctx context.Context) (int, error) {
 	t.returned.Add(n)
 	return 0, err
 }
+
+// ReplyArrived is when the last operation's reply reached this host, on
+// the wire client's path (engine.ReplyTimed).
+func (t *queryTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
 
 // byID finds one document by _id in the key range.
 func (t *queryTask) byID(ctx context.Context) error {

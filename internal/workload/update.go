@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
 
@@ -178,6 +179,10 @@ func (t *updateTask) Do(ctx context.Context) (int, error) {
 	t.inserts.Add(1)
 	return 0, nil
 }
+
+// ReplyArrived is when the last operation's reply reached this host, on
+// the wire client's path (engine.ReplyTimed).
+func (t *updateTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
 
 // insert inserts the document in t.doc.
 func (t *updateTask) insert(ctx context.Context) error {

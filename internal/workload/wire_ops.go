@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -22,6 +23,15 @@ type wireColl struct {
 
 // Close closes the worker's connection.
 func (w *wireColl) Close() error { return w.conn.Close() }
+
+// replyArrived is when the last reply reached this host (see
+// engine.ReplyTimed); unknown on the driver's path (w nil).
+func (w *wireColl) replyArrived() (time.Time, bool) {
+	if w == nil {
+		return time.Time{}, false
+	}
+	return w.conn.ReplyArrived()
+}
 
 // errNoCursor is a find reply without a cursor.
 var errNoCursor = errors.New("find reply without a cursor")

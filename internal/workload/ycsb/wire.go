@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -84,7 +85,7 @@ type wireTask struct {
 }
 
 var _ interface {
-	engine.Task
+	engine.ReplyTimed
 	workload.Counter
 } = (*wireTask)(nil)
 
@@ -101,6 +102,10 @@ func newWireTask(t *task, c *client, db string) (*wireTask, error) {
 
 // Close closes the worker's connection.
 func (t *wireTask) Close() error { return t.conn.Close() }
+
+// ReplyArrived is when the last operation's last reply reached this host
+// (engine.ReplyTimed).
+func (t *wireTask) ReplyArrived() (time.Time, bool) { return t.conn.ReplyArrived() }
 
 // Do performs the next operation of the mix and returns its index in Ops.
 func (t *wireTask) Do(ctx context.Context) (int, error) {
