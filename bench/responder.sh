@@ -20,6 +20,9 @@
 #       how many operations it held.
 #   SPIN=30us REALTIME=sender                        responder options
 #   STALLS=yes|no                                    skip the stall runs
+#   COMPLETIONS="arrival return"   when operations end, each run once per
+#       value, side by side: at the reply's kernel receive timestamp (the
+#       default) or when the worker has read it (as before timestamps)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +40,7 @@ STALL_THREADS=${STALL_THREADS:-2200}
 SPIN=${SPIN:-30us}
 REALTIME=${REALTIME:-sender}
 STALLS=${STALLS:-yes}
+COMPLETIONS=${COMPLETIONS:-"arrival return"}
 RECORDS=1000
 
 go build -o bin/mongobench ./cmd/mongobench
@@ -56,9 +60,9 @@ context="$work/context.md"
 bin/responder compare --header --table accuracy >"$accuracy"
 bin/responder compare --header --table context >"$context"
 
-# run LABEL RATE DURATION THREADS STALL
+# run LABEL RATE DURATION THREADS STALL COMPLETION
 run() {
-	local label=$1 rate=$2 duration=$3 threads=$4 stall=$5
+	local label=$1 rate=$2 duration=$3 threads=$4 stall=$5 completion=$6
 	local dir
 	dir="$work/$(echo "$label" | tr " /=" "___")"
 	mkdir -p "$dir"
@@ -73,7 +77,7 @@ run() {
 	echo "== $label: $rate/s, $duration after $WARMUP warm-up, $threads in flight, stall $stall; $(uptime | sed 's/.*load average/load average/')" >&2
 	bin/mongobench run --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c \
 		-p load=false -p recordcount=$RECORDS --rate "$rate/s" --threads "$threads" \
-		--duration "$duration" --warmup "$WARMUP" --results-file "$dir/results.jsonl" --no-report \
+		--duration "$duration" --warmup "$WARMUP" --completion "$completion" --results-file "$dir/results.jsonl" --no-report \
 		--json >"$dir/run.json" 2>"$dir/run.log" || { cat "$dir/run.log" >&2; return 1; }
 	kill -TERM "$resp_pid"
 	wait "$resp_pid" || true
@@ -86,9 +90,13 @@ run() {
 
 echo "load before: $(uptime | sed 's/.*load average/load average/')" >&2
 for rate in $RATES; do
-	run "$rate/s d=$DELAY" "$rate" "$DURATION" "$THREADS" 0
+	for c in $COMPLETIONS; do
+		run "$rate/s d=$DELAY at $c" "$rate" "$DURATION" "$THREADS" 0 "$c"
+	done
 	if [ "$STALLS" = yes ]; then
-		run "$rate/s d=$DELAY stall $STALL/$EVERY" "$rate" "$STALL_DURATION" "$STALL_THREADS" "$STALL"
+		for c in $COMPLETIONS; do
+			run "$rate/s d=$DELAY stall $STALL/$EVERY at $c" "$rate" "$STALL_DURATION" "$STALL_THREADS" "$STALL" "$c"
+		done
 	fi
 done
 echo "load after: $(uptime | sed 's/.*load average/load average/')" >&2

@@ -151,20 +151,23 @@ func compare(args []string, stdout io.Writer) error {
 				return fmt.Errorf("decode stats: %w", err)
 			}
 		}
-		lag := func(get func(result.Dist) *float64) string {
-			if doc.Schedule.SendLag == nil || get(*doc.Schedule.SendLag) == nil {
+		dist := func(d *result.Dist, get func(result.Dist) *float64) string {
+			if d == nil || get(*d) == nil {
 				return "missing"
 			}
-			return ms(*get(*doc.Schedule.SendLag))
+			return ms(*get(*d))
 		}
+		p50 := func(d result.Dist) *float64 { return d.P50 }
+		p99 := func(d result.Dist) *float64 { return d.P99 }
+		p999 := func(d result.Dist) *float64 { return d.P999 }
+		send, recv := doc.Schedule.SendLag, doc.Schedule.ReceiveLag
 		cpu := "missing"
 		if doc.Client.CPUPerOp != nil {
 			cpu = fmt.Sprintf("%.0f", *doc.Client.CPUPerOp)
 		}
-		fmt.Fprintf(stdout, "| %s | %d | %.1f | %d | %d | %s | %s | %s | %s | %d | %.1f / %.1f / %.0f |\n",
+		fmt.Fprintf(stdout, "| %s | %d | %.1f | %d | %d | %s | %s | %s | %s / %s | %s | %d | %.1f / %.1f / %.0f |\n",
 			*label, doc.Schedule.Workers, doc.Schedule.AchievedRate, op.Count+op.Errors.Total, len(ex.Latency),
-			lag(func(d result.Dist) *float64 { return d.P50 }), lag(func(d result.Dist) *float64 { return d.P99 }),
-			lag(func(d result.Dist) *float64 { return d.P999 }), cpu, ex.Bound,
+			dist(send, p50), dist(send, p99), dist(send, p999), dist(recv, p50), dist(recv, p99), cpu, ex.Bound,
 			st.EndP50us, st.EndP99us, st.EndMaxus)
 	default:
 		return fmt.Errorf("table %q: want accuracy or context", *table)
@@ -178,7 +181,7 @@ func printHeader(w io.Writer, table string) {
 		fmt.Fprintln(w, "| run | metric | exact ms | reported ms | error µs | error % | within 1% or 50 µs |")
 		fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")
 	case "context":
-		fmt.Fprintln(w, "| run | in flight | achieved ops/s | measured ops | exact ops | send lag p50 ms | p99 ms | p99.9 ms | client CPU µs/op | ops held by the in-flight bound (ideal client) | responder reply − due p50 / p99 / max µs |")
-		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		fmt.Fprintln(w, "| run | in flight | achieved ops/s | measured ops | exact ops | send lag p50 ms | p99 ms | p99.9 ms | receive lag p50 / p99 ms | client CPU µs/op | ops held by the in-flight bound (ideal client) | responder reply − due p50 / p99 / max µs |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	}
 }

@@ -365,6 +365,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-p", "nosuch=1"}, []string{"-p", `"nosuch"`, "valid kv parameters:"}},
 		{[]string{"--workload", "nosuch"}, []string{"--workload", `"nosuch"`, "want one of hotdoc, insert, kv, ledger"}},
 		{[]string{"--nosuchflag"}, []string{"unknown flag", "--nosuchflag"}},
+		{[]string{"--completion", "later"}, []string{"--completion", `"later"`, "want arrival or return"}},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

@@ -25,6 +25,7 @@ type runFlags struct {
 	reportDir  string
 	noReport   bool
 	pacing     string // hidden: how open-loop workers wait (bench/pacing.sh)
+	completion string // hidden: when operations end (bench/responder.sh)
 	metrics    string // --metrics-addr
 	ycsb       ycsbFlags
 	atlas      atlasFlags
@@ -109,6 +110,8 @@ still stores what was measured, marked partial.`,
 	cmd.Flags().BoolVar(&rf.noReport, "no-report", false, "do not write a report file")
 	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: spin (default: a timerfd, then a spin of up to 50 µs), timerfd, nanosleep, or timer (Go timers)")
 	_ = cmd.Flags().MarkHidden("pacing")
+	cmd.Flags().StringVar(&rf.completion, "completion", "arrival", "when an operation ends: arrival (its reply's kernel receive timestamp, where the wire client reads one) or return (when the worker has read it)")
+	_ = cmd.Flags().MarkHidden("completion")
 	rf.ycsb.add(cmd.Flags())
 	rf.atlas.add(cmd.Flags())
 	metricsFlag(cmd.Flags(), &rf.metrics)
@@ -183,6 +186,9 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	if !ok && rf.pacing != "" {
 		return usage(fmt.Errorf("--pacing: got %q, want timerfd, nanosleep, spin or timer", rf.pacing))
 	}
+	if rf.completion != "arrival" && rf.completion != "return" {
+		return usage(fmt.Errorf("--completion: got %q, want arrival or return", rf.completion))
+	}
 	for _, u := range []string{sc.URI, sc.ResultsURI} {
 		if err := checkURI(u); err != nil {
 			return err
@@ -230,7 +236,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	runID, published, ended := lm.begin(sc, result.Variant{})
 	d, err := runner.Run(rctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(both(p.interval, published)), Pacing: pacing, Group: g, RunID: runID, OnTelemetry: lm.telemetry(),
+		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(both(p.interval, published)), Pacing: pacing, AtReturn: rf.completion == "return", Group: g, RunID: runID, OnTelemetry: lm.telemetry(),
 	})
 	ended()
 	p.done()

@@ -77,6 +77,9 @@ type Config struct {
 	// Pacing is how an open-loop worker waits for its slot's time
 	// (default PacingSpin).
 	Pacing Pacing
+	// AtReturn ends every operation when its task returns, not at its
+	// reply's arrival (ReplyTimed); bench/responder.sh compares the two.
+	AtReturn bool
 	// Grace is how long in-flight operations may run after a stop is
 	// requested before they are cancelled (default 5s).
 	Grace time.Duration

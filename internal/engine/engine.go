@@ -196,7 +196,10 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 		w.failure(op, e.cfg.Classify(err), false)
 		return
 	}
-	end, rlag := replyEnd(t, sent, done)
+	end, rlag := done, time.Duration(-1)
+	if !e.cfg.AtReturn {
+		end, rlag = replyEnd(t, sent, done)
+	}
 	w.success(op, end.Sub(s.at), end.Sub(sent), false, rlag)
 }
 

@@ -357,21 +357,23 @@ func (r *replyTask) ReplyArrived() (time.Time, bool) { return r.at, true }
 
 func TestOperationsEndAtTheirReplysArrival(t *testing.T) {
 	const d, early = 50 * time.Millisecond, 100 * time.Microsecond
-	for _, stale := range []bool{false, true} {
-		cfg := Config{Ops: []string{"read"}, Workers: 4, Count: 20}
-		r, err := Run(context.Background(), cfg, func(int) (Task, error) { return &replyTask{d: d, early: early, stale: stale}, nil })
+	for _, c := range []struct{ stale, atReturn bool }{{false, false}, {true, false}, {false, true}} {
+		cfg := Config{Ops: []string{"read"}, Workers: 4, Count: 20, AtReturn: c.atReturn}
+		r, err := Run(context.Background(), cfg, func(int) (Task, error) { return &replyTask{d: d, early: early, stale: c.stale}, nil })
 		if err != nil {
 			t.Fatal(err)
 		}
-		lat := time.Duration(r.Ops[0].Latency.Max()) * time.Microsecond
-		if stale {
-			// An arrival before the send is not this operation's: it ends
-			// when Do returns, and no receive lag is kept.
+		lat := time.Duration(r.Ops[0].Latency.Min()) * time.Microsecond
+		if c.stale || c.atReturn {
+			// An arrival before the send is not this operation's, and
+			// AtReturn ignores arrivals: the operation ends when Do
+			// returns, and no receive lag is kept.
 			if lat < d || r.ReceiveLag != nil {
-				t.Errorf("stale arrival: latency max %v (want ≥ %v), receive lag %v (want nil)", lat, d, r.ReceiveLag)
+				t.Errorf("%+v: latency min %v (want ≥ %v), receive lag %v (want nil)", c, lat, d, r.ReceiveLag)
 			}
 			continue
 		}
+		lat = time.Duration(r.Ops[0].Latency.Max()) * time.Microsecond
 		if lat >= d/2 {
 			t.Errorf("latency max %v: want the operations to end at their reply's arrival, %v after Do began", lat, early)
 		}

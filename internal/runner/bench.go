@@ -77,6 +77,9 @@ type Options struct {
 	// Pacing is how open-loop workers wait for their slots (empty: the
 	// engine's default); bench/pacing.sh compares them.
 	Pacing engine.Pacing
+	// AtReturn ends operations when their task returns, not at their
+	// reply's arrival; bench/responder.sh compares the two.
+	AtReturn bool
 	// Group, when set, makes the run one client of a run group.
 	Group Group
 	// RunID is the run's id, when the caller names the run before it
@@ -277,7 +280,7 @@ func (r *run) engineConfig() engine.Config {
 		Warmup: time.Duration(sc.Warmup), Duration: time.Duration(sc.Duration), Count: sc.Ops,
 		Interval: time.Duration(sc.Interval), DropAfter: time.Duration(sc.MaxLag),
 		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
-		Pacing: r.opts.Pacing, StartAt: r.startAt,
+		Pacing: r.opts.Pacing, AtReturn: r.opts.AtReturn, StartAt: r.startAt,
 	}
 	if g := r.opts.Group; g != nil {
 		cfg.Share = g.Part()
