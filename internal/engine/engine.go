@@ -81,7 +81,7 @@ func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
 		tasks[i] = t
 		e.workers[i] = newWorkerRec(len(e.cfg.Ops))
 		if pt, ok := t.(PartsTask); ok {
-			e.workers[i].parts = &Parts{e: e, w: e.workers[i]}
+			e.workers[i].parts = &Parts{e: e, w: e.workers[i], task: pt}
 			pt.UseParts(e.workers[i].parts)
 		}
 	}
@@ -196,19 +196,17 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 		w.failure(op, e.cfg.Classify(err), false)
 		return
 	}
-	end, rlag := done, time.Duration(-1)
-	if !e.cfg.AtReturn {
-		end, rlag = replyEnd(t, sent, done)
-	}
+	end, rlag := e.replyEnd(t, sent, done)
 	w.success(op, end.Sub(s.at), end.Sub(sent), false, rlag)
 }
 
 // replyEnd is when an operation sent at sent and returned at done ended:
-// its reply's arrival when the task knows it and it falls between the
-// two, else done. rlag is done minus that arrival, the receive lag; -1
-// when the arrival is unknown.
-func replyEnd(t Task, sent, done time.Time) (end time.Time, rlag time.Duration) {
-	if rt, ok := t.(ReplyTimed); ok {
+// its reply's arrival when the task knows it, it falls between the two
+// and the run does not end operations at their return (AtReturn); else
+// done. rlag is done minus that arrival, the receive lag; -1 when the
+// arrival is not used.
+func (e *engine) replyEnd(t Task, sent, done time.Time) (end time.Time, rlag time.Duration) {
+	if rt, ok := t.(ReplyTimed); ok && !e.cfg.AtReturn {
 		if at, ok := rt.ReplyArrived(); ok && at.After(sent) && !at.After(done) {
 			return at, done.Sub(at)
 		}

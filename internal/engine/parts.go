@@ -26,6 +26,7 @@ type PartsTask interface {
 type Parts struct {
 	e        *engine
 	w        *workerRec
+	task     Task      // a ReplyTimed task's parts end at their reply's arrival
 	at       time.Time // the operation's intended start; zero in closed loop
 	measured bool
 }
@@ -47,7 +48,10 @@ func (p *Parts) Record(op int, sent time.Time, err error) {
 	if p.e.closed {
 		from = sent
 	}
-	p.w.success(op, done.Sub(from), done.Sub(sent), true, -1)
+	// A part ends at its reply's arrival too; its receive lag is not
+	// kept, so the receive lag counts whole operations.
+	end, _ := p.e.replyEnd(p.task, sent, done)
+	p.w.success(op, end.Sub(from), end.Sub(sent), true, -1)
 }
 
 // begin marks the start of the worker's next operation.
