@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/secret"
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // connectTimeout bounds how long an unreachable server can hold a run up.
@@ -77,6 +78,9 @@ func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error
 type fingerprintInfo struct {
 	version  string
 	topology string
+	// set is the replica set as the server's hello names it (no members
+	// outside a replica set).
+	set spec.ReplicaSet
 }
 
 func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) {
@@ -88,8 +92,12 @@ func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) 
 		return fp, fmt.Errorf("read server version: %w", err)
 	}
 	var hello struct {
-		SetName string `bson:"setName"`
-		Msg     string `bson:"msg"`
+		SetName  string   `bson:"setName"`
+		Msg      string   `bson:"msg"`
+		Hosts    []string `bson:"hosts"`
+		Passives []string `bson:"passives"`
+		Primary  string   `bson:"primary"`
+		Me       string   `bson:"me"`
 	}
 	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&hello); err != nil {
 		return fp, fmt.Errorf("read server topology: %w", err)
@@ -102,6 +110,12 @@ func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) 
 		fp.topology = "replicaSet " + hello.SetName
 	default:
 		fp.topology = "standalone"
+	}
+	fp.set = spec.ReplicaSet{Topology: fp.topology}
+	if hello.SetName != "" {
+		// hosts and passives: the data-bearing members (arbiters hold no data)
+		fp.set = spec.ReplicaSet{Name: hello.SetName, Members: append(hello.Hosts, hello.Passives...),
+			Primary: hello.Primary, Me: hello.Me, Topology: fp.topology}
 	}
 	return fp, nil
 }
