@@ -48,7 +48,7 @@ type Scenario struct {
 	Arrival  string   // open loop: "constant" (default) or "poisson" arrivals at Rate
 	// Stages, when given, shape the open-loop schedule (from the start of
 	// the warm-up); Rate is then their mean over the measured phase.
-	Stages      []Stage
+	Stages []Stage
 	// HostMetrics are the node exporters of the server's host, or of a
 	// replica set's members' hosts (MapHostMetrics); none: this host's
 	// /proc when the server is local. HostDevice names the disks their
