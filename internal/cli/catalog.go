@@ -76,7 +76,8 @@ func (a *app) catalogRunCmd() *cobra.Command {
 		Example: "  mongobench catalog run insert_docsize insert_batchsize\n  mongobench catalog run insert_nindexes --scale full --uri mongodb://db1/ --label m6i.2xlarge\n" +
 			"  mongobench catalog run insert_iops insert_instancesize --targets suites/targets-local.yaml\n" +
 			"  mongobench catalog run insert_iops --uri mongodb://db1/ --label db1 --instance '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100}' --price '0.42 USD/h'\n" +
-			"  mongobench catalog run insert_docsize --threshold 'errors < 1' --threshold 'clientbound == false'",
+			"  mongobench catalog run insert_docsize --threshold 'errors < 1' --threshold 'clientbound == false'\n" +
+			"  mongobench catalog run insert_iops --uri 'mongodb://db1,db2,db3/?replicaSet=rs0' --host-metrics db1:9100,db2:9100,db3:9100 --host-device nvme1n1",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runCatalog(cmd.Context(), f, args)

@@ -77,6 +77,7 @@ still stores what was measured, marked partial.`,
 		Example: `  mongobench run --workload kv --rate 2000/s --duration 60s --warmup 10s
   mongobench run --workload kv --threads 32 --ops 1000000 -p records=100000 -p docSize=4KB
   mongobench run --uri mongodb://db1:27017/?replicaSet=rs0 --rate 500 --label m6i.large
+  mongobench run --uri 'mongodb://db1,db2,db3/?replicaSet=rs0' --rate 500 --host-metrics http://db1:9100,http://db2:9100,db3:27017=http://10.0.0.3:9100
   mongobench run scenario.yaml --label nightly --json > result.json
   mongobench run -P workloads/workloada -p recordcount=100000 -p threadcount=16 -p target=5000
   mongobench run --workload ycsb-b --rate 1000/s --threshold 'p99(READ) < 5ms' --threshold 'errors < 0.1%' --abort-on-fail`,
