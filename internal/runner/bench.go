@@ -127,7 +127,11 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if o.OnConnected != nil {
 		o.OnConnected(fp.version, fp.topology)
 	}
-	hosts, err := mapHosts(o, fp.set)
+	set := fp.set
+	if len(o.Target.HostMetrics) > 0 || len(sc.HostMetrics) > 0 {
+		set = withHidden(ctx, client, set)
+	}
+	hosts, err := mapHosts(o, set)
 	if err != nil {
 		return nil, err
 	}

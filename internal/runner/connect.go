@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -118,4 +119,31 @@ func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) 
 			Primary: hello.Primary, Me: hello.Me, Topology: fp.topology}
 	}
 	return fp, nil
+}
+
+// withHidden adds to a replica set's members those hello leaves out
+// (hidden and delayed members) as replSetGetStatus names them, arbiters
+// excepted; the set as it was when the command is refused (a user
+// without the clusterMonitor role) or outside a replica set.
+func withHidden(ctx context.Context, c *mongo.Client, set spec.ReplicaSet) spec.ReplicaSet {
+	if set.Name == "" {
+		return set
+	}
+	var st struct {
+		Members []struct {
+			Name     string `bson:"name"`
+			StateStr string `bson:"stateStr"`
+		} `bson:"members"`
+	}
+	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "replSetGetStatus", Value: 1}}).Decode(&st); err != nil {
+		return set
+	}
+	members := slices.Clone(set.Members)
+	for _, m := range st.Members {
+		if m.Name != "" && m.StateStr != "ARBITER" && !slices.Contains(members, m.Name) {
+			members = append(members, m.Name)
+		}
+	}
+	set.Members = members
+	return set
 }

@@ -104,3 +104,22 @@ func TestConnectMember(t *testing.T) {
 		t.Error("a bad target URI: want an error")
 	}
 }
+
+// The one-member set's replSetGetStatus adds no member hello does not
+// list; a standalone's set is left as it is.
+func TestWithHidden(t *testing.T) {
+	uri := testenv.URI(t)
+	c := testenv.Client(t, uri)
+	ctx := context.Background()
+	fp, err := fingerprint(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := withHidden(ctx, c, fp.set)
+	if len(fp.set.Members) != 1 || len(got.Members) != 1 || got.Members[0] != fp.set.Members[0] {
+		t.Errorf("members: hello %v, with replSetGetStatus %v; want the one member", fp.set.Members, got.Members)
+	}
+	if s := withHidden(ctx, c, spec.ReplicaSet{Topology: "standalone"}); len(s.Members) != 0 {
+		t.Errorf("standalone: %v, want no members", s.Members)
+	}
+}
