@@ -76,7 +76,8 @@ func (a *app) catalogRunCmd() *cobra.Command {
 		Example: "  mongobench catalog run insert_docsize insert_batchsize\n  mongobench catalog run insert_nindexes --scale full --uri mongodb://db1/ --label m6i.2xlarge\n" +
 			"  mongobench catalog run insert_iops insert_instancesize --targets suites/targets-local.yaml\n" +
 			"  mongobench catalog run insert_iops --uri mongodb://db1/ --label db1 --instance '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100}' --price '0.42 USD/h'\n" +
-			"  mongobench catalog run insert_docsize --threshold 'errors < 1' --threshold 'clientbound == false'",
+			"  mongobench catalog run insert_docsize --threshold 'errors < 1' --threshold 'clientbound == false'\n" +
+			"  mongobench catalog run insert_iops --uri 'mongodb://db1,db2,db3/?replicaSet=rs0' --host-metrics db1:9100,db2:9100,db3:9100 --host-device nvme1n1",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runCatalog(cmd.Context(), f, args)
@@ -88,8 +89,8 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	fl.StringVar(&f.target.File, "targets", "", "YAML file of targets (URIs or local profiles) to run each test on, in order")
 	fl.StringVar(&f.target.Instance, "instance", "", "the target's description, e.g. '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100, vCPU: 4, ramGB: 16}'")
 	fl.Var(priceText(&f.target.Price), "price", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
-	fl.StringVar(&f.target.HostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
-	fl.StringVar(&f.target.HostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
+	fl.Var(listText{&f.target.HostMetrics}, "host-metrics", hostMetricsHelp)
+	fl.Var(listText{&f.target.HostDevice}, "host-device", hostDeviceHelp)
 	f.atlas.add(fl)
 	f.add(fl, studyHelp{each: "every variant", results: "results", json: "print the variants' stored documents as one JSON array instead of the tables"})
 	fl.StringVar(&f.reportDir, "report-dir", "", "directory for each variant's run report (default: none; 'mongobench report' renders the catalog's document)")

@@ -188,6 +188,9 @@ func (v *settingValue) Set(text string) error {
 	if err := v.check.Set(text); err != nil {
 		return err
 	}
+	if v.set && v.check.Repeatable() {
+		text = v.text + "," + text // a list flag given again adds to its list
+	}
 	v.text, v.set = text, true
 	return nil
 }
@@ -214,6 +217,21 @@ func (v checkedText) Set(text string) error {
 
 func (v checkedText) String() string { return *v.text }
 func (v checkedText) Type() string   { return v.kind }
+
+// listText is a flag kept as one comma-separated text, to which each
+// repetition of the flag adds (--host-metrics, --host-device).
+type listText struct{ text *string }
+
+func (v listText) Set(text string) error {
+	if *v.text != "" {
+		text = *v.text + "," + text
+	}
+	*v.text = text
+	return nil
+}
+
+func (v listText) String() string { return *v.text }
+func (v listText) Type() string   { return "strings" }
 
 // priceText is a price such as "0.42 USD/h" or "694 EUR/month".
 func priceText(dst *string) checkedText {

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/server"
@@ -17,6 +20,8 @@ import (
 type storedSeries struct {
 	Name       string `json:"name"`
 	Source     string `json:"source"`
+	Member     string `json:"member"`
+	Role       string `json:"role"`
 	DataPoints []struct {
 		Value *float64 `json:"value"`
 	} `json:"dataPoints"`
@@ -26,6 +31,7 @@ type storedMetrics struct {
 	Metrics struct {
 		Measurements []storedSeries `json:"measurements"`
 		DiskMetrics  []storedSeries `json:"diskMetrics"`
+		Members      []storedSeries `json:"members"`
 	} `json:"metrics"`
 }
 
@@ -131,5 +137,109 @@ func TestCatalogResourceColumnsFromNodeExporter(t *testing.T) {
 	}
 	if j := local.col(t, "CPU % (user+kernel)"); remote.rows[0][j] == "" {
 		t.Errorf("CPU from the node exporter: empty, want a figure (the exporter always has CPU)")
+	}
+}
+
+// --host-metrics maps node exporters to the members of the replica set
+// the target is (the embedded server is a one-member set): by MEMBER=URL
+// and by the URL's host name, the stored series naming the member and
+// its role; a URL on a host that runs no member, a member the set does
+// not have and two URLs for one member are usage errors that list the
+// set's members, given before anything is measured.
+func TestHostMetricsOfMembers(t *testing.T) {
+	uri := testenv.URI(t)
+	e := nodeexporter.Start(t)
+	c := connect(t, uri)
+	var hello struct {
+		SetName string   `bson:"setName"`
+		Hosts   []string `bson:"hosts"`
+		Me      string   `bson:"me"`
+	}
+	if err := c.Database("admin").RunCommand(context.Background(), bson.D{{Key: "hello", Value: 1}}).Decode(&hello); err != nil {
+		t.Fatal(err)
+	}
+	if hello.SetName == "" || len(hello.Hosts) != 1 || hello.Me == "" {
+		t.Fatalf("hello: %+v; want a one-member replica set", hello)
+	}
+	member := hello.Me
+	if !strings.HasPrefix(e.URL, "http://127.0.0.1:") || !strings.HasPrefix(member, "127.0.0.1:") {
+		t.Fatalf("exporter %s, member %s: want both on 127.0.0.1, so the URL's host names the member", e.URL, member)
+	}
+	db := testenv.DBName(t)
+	dropAfter(t, c, db)
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+	run := func(hostMetrics ...string) outcome {
+		args := []string{"run", "--uri", uri, "--database", db, "--duration", "2s", "-p", "records=200", "--results-file", results, "--no-report", "--json"}
+		for _, h := range hostMetrics {
+			args = append(args, "--host-metrics", h)
+		}
+		return mb(t, args...)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"MEMBER=URL", []string{member + "=" + e.URL}},
+		{"by host name", []string{e.URL}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := run(c.args...)
+			wantCode(t, o, cli.ExitOK)
+			var doc storedMetrics
+			if err := json.Unmarshal([]byte(o.stdout), &doc); err != nil {
+				t.Fatalf("stdout is not one JSON document: %v\n%s", err, o.stdout)
+			}
+			host := 0
+			for _, s := range append(doc.Metrics.Measurements, doc.Metrics.DiskMetrics...) {
+				if s.Source != "node_exporter" {
+					continue
+				}
+				host++
+				if s.Member != member || s.Role != "primary" {
+					t.Errorf("series %s: member %q, role %q; want %q, primary", s.Name, s.Member, s.Role, member)
+				}
+			}
+			if host == 0 || doc.series("SYSTEM_NORMALIZED_CPU_USER") == nil {
+				t.Errorf("no host series from the node exporter: %+v", doc.Metrics)
+			}
+			if len(doc.Metrics.Members) != 0 {
+				t.Errorf("metrics.members: %d series, want none (one member measured)", len(doc.Metrics.Members))
+			}
+		})
+	}
+	stored, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(stored), "\n"); n != 2 || strings.Count(string(stored), `"member":"`+member+`"`) < 2 {
+		t.Errorf("stored results: %d rows, want 2, each with series naming member %s", n, member)
+	}
+
+	port := strings.TrimPrefix(e.URL, "http://127.0.0.1:")
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"a URL on a host that runs no member", []string{member + "=" + e.URL, "http://localhost:" + port},
+			[]string{`--host-metrics: "http://localhost:` + port + `" is on host localhost, which runs no member`}},
+		{"a member the set does not have", []string{"db9.invalid:27017=" + e.URL},
+			[]string{`"db9.invalid:27017=` + e.URL + `" names db9.invalid:27017, which is not a member`}},
+		{"two URLs on the member's host", []string{e.URL + "," + strings.Replace(e.URL, "/metrics", "/metrics?x=1", 1)},
+			[]string{"is a second node exporter for member " + member}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := run(c.args...)
+			wantCode(t, o, cli.ExitUsage)
+			want := append(c.want, "replica set "+hello.SetName+" has members "+member)
+			for _, w := range want {
+				if !strings.Contains(o.stderr, w) {
+					t.Errorf("stderr: want %q in\n%s", w, o.stderr)
+				}
+			}
+			if strings.Contains(o.stderr, "measuring") || strings.Contains(o.stderr, "preload") {
+				t.Errorf("the run measured or loaded before refusing the mapping:\n%s", o.stderr)
+			}
+		})
 	}
 }

@@ -49,8 +49,8 @@ var scenarioFlags = []struct{ name, help string }{
 	{"max-lag", "open loop: an operation later than this behind its schedule is dropped and counted (default 10s)"},
 	{"stages", "open loop in stages instead of --rate: DURATION:TARGET, comma-separated, each ramping from the previous target (0 before the first), e.g. 30s:1000/s,1m:1000/s,30s:4000/s"},
 	{"arrival", "open loop: constant (evenly spaced, default) or poisson (exponential gaps averaging --rate, seeded by --seed)"},
-	{"host-metrics", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc"},
-	{"host-device", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)"},
+	{"host-metrics", hostMetricsHelp},
+	{"host-device", hostDeviceHelp},
 	{"seed", "random seed (default 1)"},
 	{"label", "free-text label, e.g. the instance type; part of the result's _id"},
 	{"tags", "comma-separated tags stored with the result"},
@@ -78,6 +78,7 @@ still stores what was measured, marked partial.`,
 		Example: `  mongobench run --workload kv --rate 2000/s --duration 60s --warmup 10s
   mongobench run --workload kv --threads 32 --ops 1000000 -p records=100000 -p docSize=4KB
   mongobench run --uri mongodb://db1:27017/?replicaSet=rs0 --rate 500 --label m6i.large
+  mongobench run --uri 'mongodb://db1,db2,db3/?replicaSet=rs0' --rate 500 --host-metrics http://db1:9100,http://db2:9100,db3:27017=http://10.0.0.3:9100
   mongobench run scenario.yaml --label nightly --json > result.json
   mongobench run -P workloads/workloada -p recordcount=100000 -p threadcount=16 -p target=5000
   mongobench run --workload ycsb-b --rate 1000/s --threshold 'p99(READ) < 5ms' --threshold 'errors < 0.1%' --abort-on-fail`,

@@ -3,9 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/secret"
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // keepSecrets remembers every connection string the command line and the
@@ -19,14 +21,41 @@ func keepSecrets(args []string, stdout, stderr io.Writer) (io.Writer, io.Writer)
 		if _, v, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(arg, "--") {
 			arg = v
 		}
-		secret.Remember(arg)
+		if !rememberHostMetrics(arg) {
+			secret.Remember(arg)
+		}
 	}
 	for _, kv := range environ() {
 		if name, v, _ := strings.Cut(kv, "="); strings.HasPrefix(name, envPrefix) {
-			secret.Remember(v) // MONGOBENCH_URI, MONGOBENCH_RESULTS_URI, a flag's variable
+			if !rememberHostMetrics(v) {
+				secret.Remember(v) // MONGOBENCH_URI, MONGOBENCH_RESULTS_URI, a flag's variable
+			}
 		}
 	}
 	return secret.NewWriter(stdout), secret.NewWriter(stderr)
+}
+
+// rememberHostMetrics remembers the password of each node exporter URL of
+// a --host-metrics list (URL or MEMBER=URL, comma-separated), which is
+// not a connection string, and reports whether arg is such a list.
+func rememberHostMetrics(arg string) bool {
+	items := spec.ParseHostMetrics(arg)
+	if len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		u, err := url.Parse(it.URL)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" {
+			return false
+		}
+	}
+	for _, it := range items {
+		u, _ := url.Parse(it.URL)
+		if p, ok := u.User.Password(); ok {
+			secret.RememberToken(p)
+		}
+	}
+	return true
 }
 
 // warnURI warns, once per connection string, about options the driver

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/pflag"
 
@@ -28,6 +27,12 @@ type studyFlags struct {
 	thresholds                             thresholdFlags
 }
 
+// The help of --host-metrics and --host-device, the same on every command.
+const (
+	hostMetricsHelp = "Prometheus node exporter URL of the server's host: host CPU and disk from it instead of this host's /proc; for a replica set's members, repeat it or separate by commas, each URL (matched to the member on its host) or MEMBER=URL, MEMBER the member's host:port as the set names it"
+	hostDeviceHelp  = "with --host-metrics: the disk to read (default: the one holding the server's dbPath); for one member, MEMBER=DEVICE, repeatable"
+)
+
 // studyHelp is what a command's shared flags say that differs between
 // commands; an empty params or reportDir declares no such flag.
 type studyHelp struct {
@@ -50,8 +55,8 @@ func (f *studyFlags) add(fl *pflag.FlagSet, h studyHelp) {
 	fl.StringVar(&f.label, "label", "", "label stored with "+h.each+", e.g. the instance type")
 	f.limits.add(fl)
 	if h.hostMetrics {
-		fl.StringVar(&f.hostMetrics, "host-metrics", "", "URL of a Prometheus node exporter on the server's host: host CPU and disk from it instead of this host's /proc")
-		fl.StringVar(&f.hostDevice, "host-device", "", "with --host-metrics: the disk to read (default: the one holding the server's dbPath)")
+		fl.Var(listText{&f.hostMetrics}, "host-metrics", hostMetricsHelp)
+		fl.Var(listText{&f.hostDevice}, "host-device", hostDeviceHelp)
 		f.atlas.add(fl)
 	}
 	if h.params != "" {
@@ -74,10 +79,9 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	if err := check(study.Env{Registry: reg}); err != nil {
 		return usage(err)
 	}
-	if f.hostMetrics != "" {
-		if err := spec.CheckHostMetrics(f.hostMetrics); err != nil {
-			return usage(fmt.Errorf("--host-metrics: %q %w", spec.RedactHostMetrics(f.hostMetrics), err))
-		}
+	hostMetrics, hostDevice := spec.ParseHostMetrics(f.hostMetrics), spec.ParseHostDevices(f.hostDevice)
+	if err := spec.CheckHostFlags(hostMetrics, hostDevice); err != nil {
+		return usage(err)
 	}
 	limits, err := f.limits.limits()
 	if err != nil {
@@ -98,7 +102,7 @@ func (a *app) runOn(ctx context.Context, f studyFlags, reg *workload.Registry, c
 	}
 	defer closeStore()
 	t.URI = ycsbprops.WithOptions(t.URI, f.uriOptions)
-	t.HostMetrics, t.HostDevice, t.Atlas = f.hostMetrics, f.hostDevice, src
+	t.HostMetrics, t.HostDevice, t.Atlas = hostMetrics, hostDevice, src
 	s := newStudy(a, t, st, f.reportDir)
 	s.registry, s.json, s.limits, s.metrics = reg, f.json, limits, lm
 	return run(s)

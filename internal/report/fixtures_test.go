@@ -27,7 +27,52 @@ func fixtures() map[string]*result.Doc {
 		"server-bound": serverBoundDoc(),
 		"checkpoint":   checkpointDoc(),
 		"diagnosed":    diagnosedDoc(),
+		"members":      membersDoc(),
 	}
+}
+
+// membersDoc is the open-loop run with the hosts of a three-member replica
+// set measured by their node exporters: the primary's series in the
+// measurements, the secondaries' in metrics.members, one secondary
+// without disk figures (its device unknown) and a missing point.
+func membersDoc() *result.Doc {
+	d := openDoc()
+	t0 := d.Start
+	pts := func(vs ...*float64) []result.DataPoint {
+		out := make([]result.DataPoint, len(vs))
+		for i, v := range vs {
+			out[i] = result.DataPoint{Timestamp: t0.Add(time.Duration(i) * time.Second), Value: v}
+		}
+		return out
+	}
+	series := func(member, role, name, units string, vs ...*float64) result.Series {
+		return result.Series{Name: name, Units: units, Source: "node_exporter", GranularitySec: 1, Member: member, Role: role, DataPoints: pts(vs...)}
+	}
+	p, s2, s3 := "db1.example.net:27017", "db2.example.net:27017", "db3.example.net:27017"
+	d.Metrics = result.Metrics{
+		Measurements: []result.Series{
+			series(p, "primary", result.CPUUser, "PERCENT", f(40), f(42), f(44)),
+			series(p, "primary", result.CPUKernel, "PERCENT", f(10), f(11), f(12)),
+			series(p, "primary", result.CPUIOWait, "PERCENT", f(2), f(3), f(4)),
+		},
+		DiskMetrics: []result.Series{
+			series(p, "primary", result.DiskIOPS, "SCALAR_PER_SECOND", f(1200), f(1300), f(1400)),
+			series(p, "primary", result.DiskWriteBytes, "BYTES_PER_SECOND", f(20<<20), f(22<<20), f(24<<20)),
+			series(p, "primary", result.DiskReadBytes, "BYTES_PER_SECOND", f(0), f(0), f(0)),
+		},
+		Members: []result.Series{
+			series(s2, "secondary", result.CPUUser, "PERCENT", f(20), nil, f(22)),
+			series(s2, "secondary", result.CPUKernel, "PERCENT", f(5), nil, f(7)),
+			series(s2, "secondary", result.CPUIOWait, "PERCENT", f(1), nil, f(1)),
+			series(s2, "secondary", result.DiskIOPS, "SCALAR_PER_SECOND", f(900), nil, f(1000)),
+			series(s2, "secondary", result.DiskWriteBytes, "BYTES_PER_SECOND", f(18<<20), nil, f(20<<20)),
+			series(s2, "secondary", result.DiskReadBytes, "BYTES_PER_SECOND", f(0), nil, f(0)),
+			series(s3, "secondary", result.CPUUser, "PERCENT", f(21), f(23), f(25)),
+			series(s3, "secondary", result.CPUKernel, "PERCENT", f(6), f(6), f(6)),
+			series(s3, "secondary", result.CPUIOWait, "PERCENT", f(1), f(1), f(1)),
+		},
+	}
+	return d
 }
 
 // diagnosedDoc is the checkpoint run with its diagnosis, judged against a

@@ -164,6 +164,7 @@ func mdTelemetry(ew *errWriter, d *result.Doc) {
 		{"Host (per interval)", host},
 		{"Measurements", seriesTable(d.Metrics.Measurements)},
 		{"Disk", seriesTable(d.Metrics.DiskMetrics)},
+		{"Hosts of the replica set's members (means over the measured phase)", memberHosts(d.Metrics)},
 	} {
 		if s.t != nil {
 			ew.section(s.title, s.t)

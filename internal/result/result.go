@@ -100,6 +100,11 @@ func (o Ordered) Get(key string) (any, bool) {
 type Metrics struct {
 	Measurements []Series `bson:"measurements" json:"measurements"`
 	DiskMetrics  []Series `bson:"diskMetrics" json:"diskMetrics"`
+	// Members holds the host series (measurements and disk alike) of the
+	// replica set members other than the one the measurements read (the
+	// primary, or the member of a direct connection), each naming its
+	// member; absent unless --host-metrics measures several members.
+	Members []Series `bson:"members,omitempty" json:"members,omitempty"`
 }
 
 // Series is one named time series. A nil Value marks a missing sample.
@@ -110,9 +115,15 @@ type Series struct {
 	// "node_exporter" (the server host's Prometheus node exporter),
 	// "atlas" (the Atlas API) or "serverStatus"; GranularitySec is the
 	// time between its readings.
-	Source         string      `bson:"source,omitempty" json:"source,omitempty"`
-	GranularitySec float64     `bson:"granularitySec,omitempty" json:"granularitySec,omitempty"`
-	DataPoints     []DataPoint `bson:"dataPoints" json:"dataPoints"`
+	Source         string  `bson:"source,omitempty" json:"source,omitempty"`
+	GranularitySec float64 `bson:"granularitySec,omitempty" json:"granularitySec,omitempty"`
+	// Member is the replica set member (host:port, as the set names it)
+	// whose host a node exporter's series reads, and Role its role when
+	// the run started ("primary" or "secondary"); both absent when the
+	// host is not a member's known by name.
+	Member     string      `bson:"member,omitempty" json:"member,omitempty"`
+	Role       string      `bson:"role,omitempty" json:"role,omitempty"`
+	DataPoints []DataPoint `bson:"dataPoints" json:"dataPoints"`
 }
 
 // DataPoint is one sample of a Series.

@@ -38,10 +38,12 @@ type Target struct {
 	// where the size came from.
 	CacheSize       int64
 	CacheSizeSource string
-	// HostMetrics is the URL of a Prometheus node exporter on the
-	// server's host: host telemetry comes from it instead of /proc, for
-	// the disk HostDevice names (default: the one holding dbPath).
-	HostMetrics, HostDevice string
+	// HostMetrics are the Prometheus node exporters of the server's host,
+	// or of a replica set's members' hosts (spec.MapHostMetrics): host
+	// telemetry comes from them instead of /proc, for the disks HostDevice
+	// names (default: the one holding each member's dbPath).
+	HostMetrics []spec.HostMetric
+	HostDevice  []spec.HostDevice
 	// Atlas, when set, gives the host figures and the instance fields
 	// from the Atlas API after the run.
 	Atlas *AtlasSource
@@ -128,6 +130,14 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if o.OnConnected != nil {
 		o.OnConnected(fp.version, fp.topology)
 	}
+	set := fp.set
+	if len(o.Target.HostMetrics) > 0 || len(sc.HostMetrics) > 0 {
+		set = withHidden(ctx, client, set)
+	}
+	hosts, err := mapHosts(o, set)
+	if err != nil {
+		return nil, err
+	}
 	env := workload.Env{DB: client.Database(sc.Database), URI: o.Target.URI, Seed: sc.Seed, Progress: o.OnSetup,
 		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
 	if g := o.Group; g != nil {
@@ -148,7 +158,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 		return nil, fmt.Errorf("set up %s: %w", w.Name(), err)
 	}
 	o.Target = locate(ctx, client, o.Target)
-	r := &run{opts: o, client: client, fp: fp, ops: w.Ops(sc.Params), settings: settings, warnings: prepared.Decided.Warnings}
+	r := &run{opts: o, client: client, fp: fp, hosts: hosts, ops: w.Ops(sc.Params), settings: settings, warnings: prepared.Decided.Warnings}
 	if g := o.Group; g != nil {
 		if err := g.Prepared(ctx); err != nil {
 			return nil, err
@@ -158,6 +168,16 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 		}
 	}
 	return r.measure(ctx, prepared.Tasks)
+}
+
+// mapHosts maps the node exporters the scenario or the target gives (the
+// scenario's first) to the members of set, before anything is measured.
+func mapHosts(o Options, set spec.ReplicaSet) ([]spec.MemberHost, error) {
+	metrics, devices := o.Target.HostMetrics, o.Target.HostDevice
+	if sc := o.Scenario; len(sc.HostMetrics) > 0 {
+		metrics, devices = sc.HostMetrics, sc.HostDevice
+	}
+	return spec.MapHostMetrics(metrics, devices, set)
 }
 
 // prepare claims the data database and prepares the workload's run.
@@ -193,6 +213,10 @@ type run struct {
 	tasks    []engine.Task
 	// sampler samples the server and host during the run.
 	sampler *telemetry.Sampler
+	// hosts are the node exporters mapped to members; members samples
+	// the hosts of those other than the main one.
+	hosts   []spec.MemberHost
+	members []memberSampler
 	// base holds the workload's counts at the measured phase's start.
 	base result.Counts
 	// startAt is the run group's start instant (zero: not in a group).
@@ -212,6 +236,13 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
 		return nil, fmt.Errorf("start telemetry: %w", err)
 	}
+	for _, m := range r.members {
+		if err := m.sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
+			sampler.Stop()
+			r.stopMembers()
+			return nil, fmt.Errorf("start telemetry of member %s: %w", m.host.Member, err)
+		}
+	}
 	if r.opts.OnStart != nil {
 		r.opts.OnStart(time.Duration(sc.Warmup))
 	}
@@ -225,6 +256,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 		return t, err
 	})
 	samples := sampler.Stop()
+	r.stopMembers()
 	closeTasks(r.tasks)
 	if err != nil {
 		return nil, err
@@ -239,29 +271,66 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	return d, errors.Join(r.errs...)
 }
 
-// host returns the reader of the server's host: its node exporter when
-// the target names one, else this machine's /proc for a server on this
-// machine, else nil (host figures are then missing). A node exporter that
-// does not answer at the start is an error: the user asked for it.
+// memberSampler samples the host of a replica set member other than the
+// main one.
+type memberSampler struct {
+	host    spec.MemberHost
+	sampler *telemetry.Sampler
+	samples []telemetry.Sample
+}
+
+// stopMembers stops the members' samplers, keeping their samples.
+func (r *run) stopMembers() {
+	for i := range r.members {
+		r.members[i].samples = r.members[i].sampler.Stop()
+	}
+}
+
+// host returns the reader of the server's host: the node exporter mapped
+// to the main member (the primary, or the server of a direct connection)
+// when there is one, else this machine's /proc for a server on this
+// machine, else nil (host figures are then missing). It prepares the
+// samplers of the other mapped members' hosts. A node exporter that does
+// not answer at the start is an error: the user asked for it.
 func (r *run) host(ctx context.Context) (telemetry.HostReader, error) {
 	t := r.opts.Target
-	sc := r.opts.Scenario
-	if sc.HostMetrics != "" {
-		t.HostMetrics, t.HostDevice = sc.HostMetrics, sc.HostDevice
-	}
-	if t.HostMetrics != "" {
-		dir := t.DataDir
-		if dir == "" {
+	var main telemetry.HostReader
+	for _, h := range r.hosts {
+		var dir string
+		switch {
+		case h.Main && t.DataDir != "":
+			dir = t.DataDir
+		case h.Main:
 			dir = dbPath(ctx, r.client)
+		default:
+			dir = memberDBPath(ctx, t.URI, h.Member)
 		}
-		n, err := telemetry.NewNodeExporter(ctx, t.HostMetrics, t.HostDevice, dir, 5*time.Second)
+		n, err := telemetry.NewNodeExporter(ctx, h.URL, h.Device, dir, 5*time.Second)
 		if err != nil {
+			if h.Member != "" {
+				return nil, fmt.Errorf("--host-metrics: member %s: %w", h.Member, err)
+			}
 			return nil, fmt.Errorf("--host-metrics: %w", err)
 		}
 		if note := n.Note(); note != "" {
-			r.warnings = append(r.warnings, "host disk figures are missing: "+note)
+			whose := "host"
+			if !h.Main {
+				whose = "host of member " + h.Member
+			}
+			r.warnings = append(r.warnings, whose+" disk figures are missing: "+note)
 		}
-		return n, nil
+		if h.Main {
+			main = n
+		} else {
+			r.members = append(r.members, memberSampler{host: h, sampler: telemetry.NewSampler("", n)})
+		}
+	}
+	if main != nil {
+		return main, nil
+	}
+	if len(r.hosts) > 0 {
+		r.warnings = append(r.warnings, fmt.Sprintf("--host-metrics names no node exporter on the host of %s, the member the run's resource figures read: "+
+			"they come from this host's /proc when the server runs here, else are missing", r.fp.set.Main()))
 	}
 	if t.PID == 0 {
 		return nil, nil
@@ -326,6 +395,9 @@ func engineStages(st []spec.Stage) []engine.Stage {
 func (r *run) countsAt(p engine.Phase, t time.Time) {
 	if r.sampler != nil {
 		r.sampler.Mark(t)
+	}
+	for _, m := range r.members {
+		m.sampler.Mark(t)
 	}
 	if p == engine.MeasureStart && r.opts.Scenario.Warmup > 0 {
 		r.base = r.counts()

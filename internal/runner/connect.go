@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -11,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/secret"
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // connectTimeout bounds how long an unreachable server can hold a run up.
@@ -77,6 +79,9 @@ func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error
 type fingerprintInfo struct {
 	version  string
 	topology string
+	// set is the replica set as the server's hello names it (no members
+	// outside a replica set).
+	set spec.ReplicaSet
 }
 
 func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) {
@@ -88,8 +93,12 @@ func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) 
 		return fp, fmt.Errorf("read server version: %w", err)
 	}
 	var hello struct {
-		SetName string `bson:"setName"`
-		Msg     string `bson:"msg"`
+		SetName  string   `bson:"setName"`
+		Msg      string   `bson:"msg"`
+		Hosts    []string `bson:"hosts"`
+		Passives []string `bson:"passives"`
+		Primary  string   `bson:"primary"`
+		Me       string   `bson:"me"`
 	}
 	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&hello); err != nil {
 		return fp, fmt.Errorf("read server topology: %w", err)
@@ -103,5 +112,38 @@ func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) 
 	default:
 		fp.topology = "standalone"
 	}
+	fp.set = spec.ReplicaSet{Topology: fp.topology}
+	if hello.SetName != "" {
+		// hosts and passives: the data-bearing members (arbiters hold no data)
+		fp.set = spec.ReplicaSet{Name: hello.SetName, Members: append(hello.Hosts, hello.Passives...),
+			Primary: hello.Primary, Me: hello.Me, Topology: fp.topology}
+	}
 	return fp, nil
+}
+
+// withHidden adds to a replica set's members those hello leaves out
+// (hidden and delayed members) as replSetGetStatus names them, arbiters
+// excepted; the set as it was when the command is refused (a user
+// without the clusterMonitor role) or outside a replica set.
+func withHidden(ctx context.Context, c *mongo.Client, set spec.ReplicaSet) spec.ReplicaSet {
+	if set.Name == "" {
+		return set
+	}
+	var st struct {
+		Members []struct {
+			Name     string `bson:"name"`
+			StateStr string `bson:"stateStr"`
+		} `bson:"members"`
+	}
+	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "replSetGetStatus", Value: 1}}).Decode(&st); err != nil {
+		return set
+	}
+	members := slices.Clone(set.Members)
+	for _, m := range st.Members {
+		if m.Name != "" && m.StateStr != "ARBITER" && !slices.Contains(members, m.Name) {
+			members = append(members, m.Name)
+		}
+	}
+	set.Members = members
+	return set
 }

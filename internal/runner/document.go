@@ -54,7 +54,31 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 	}
 	d.Ops = r.opStats(res.Ops, phase)
 	d.Intervals = intervals(res, samples)
+	r.memberSeries(&d.Metrics, res)
 	return d
+}
+
+// memberSeries names the member whose host the node exporter's series
+// read, and adds the host series of the other mapped members.
+func (r *run) memberSeries(m *result.Metrics, res *engine.Result) {
+	for _, h := range r.hosts {
+		if h.Main && h.Member != "" {
+			for _, list := range [][]result.Series{m.Measurements, m.DiskMetrics} {
+				for i := range list {
+					if list[i].Source == telemetry.SourceNodeExporter {
+						list[i].Member, list[i].Role = h.Member, h.Role
+					}
+				}
+			}
+		}
+	}
+	for _, ms := range r.members {
+		got := telemetry.Series(ms.samples, res.Start, res.End, time.Duration(r.opts.Scenario.Interval))
+		for _, s := range append(got.Measurements, got.DiskMetrics...) {
+			s.Member, s.Role = ms.host.Member, ms.host.Role
+			m.Members = append(m.Members, s)
+		}
+	}
 }
 
 // NewRunID is sortable by time and unique: UTC start, then random hex.

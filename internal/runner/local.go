@@ -7,7 +7,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/telemetry"
 	"github.com/mongobench/mongobench/internal/uri"
 )
@@ -53,4 +55,41 @@ func dbPath(ctx context.Context, c *mongo.Client) string {
 		return ""
 	}
 	return opts.Parsed.Storage.DBPath
+}
+
+// memberDBPath is a replica set member's data directory from its
+// getCmdLineOpts, asked over a direct connection to the member with the
+// target's credentials and TLS settings; "" when it cannot be read.
+func memberDBPath(ctx context.Context, target, member string) string {
+	c, err := connectMember(target, member)
+	if err != nil {
+		return ""
+	}
+	defer disconnect(c)
+	ctx, cancel := context.WithTimeout(ctx, 2*connectTimeout)
+	defer cancel()
+	return dbPath(ctx, c)
+}
+
+// connectMember opens a client to one member of the target's replica set
+// (host:port as the set names it), directly, with the target's
+// credentials and TLS settings, which also hold for an SRV connection
+// string.
+func connectMember(target, member string) (*mongo.Client, error) {
+	t := options.Client().ApplyURI(target)
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, secret.URI(target), secret.ParseError(err, target))
+	}
+	o := options.Client().SetHosts([]string{member}).SetDirect(true).SetAppName("mongobench").SetMaxPoolSize(1).
+		SetServerSelectionTimeout(connectTimeout).SetConnectTimeout(connectTimeout)
+	if t.Auth != nil {
+		o.SetAuth(*t.Auth)
+	}
+	if t.TLSConfig != nil {
+		o.SetTLSConfig(t.TLSConfig)
+	}
+	if t.ServerAPIOptions != nil {
+		o.SetServerAPIOptions(t.ServerAPIOptions)
+	}
+	return mongo.Connect(o)
 }

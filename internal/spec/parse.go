@@ -154,8 +154,8 @@ func (p *parser) scenario(s *Scenario, root *yaml.Node, reg Registry) {
 		switch e.name {
 		case "tags":
 			p.tags(s, e.val)
-		case "stages":
-			p.scenarioStages(s, e.val)
+		case "stages", "hostMetrics", "hostDevice":
+			p.joinedList(s, e.name, e.val)
 		case "thresholds":
 			p.thresholds(s, e.val)
 		case "params":
@@ -207,25 +207,26 @@ func (p *parser) scalar(path string, val *yaml.Node) (string, bool) {
 	return n.Value, true
 }
 
-// scenarioStages reads the stages as one comma-separated text or as a list of
-// DURATION:TARGET items.
-func (p *parser) scenarioStages(s *Scenario, val *yaml.Node) {
+// joinedList reads a setting given as one comma-separated text or as a
+// list of items (stages: DURATION:TARGET; hostMetrics: URL or
+// MEMBER=URL; hostDevice: DEVICE or MEMBER=DEVICE).
+func (p *parser) joinedList(s *Scenario, key string, val *yaml.Node) {
 	n := resolve(val)
 	if n.Kind != yaml.SequenceNode {
-		p.scalarField(s, "stages", val)
+		p.scalarField(s, key, val)
 		return
 	}
 	var parts []string
 	for _, item := range n.Content {
-		text, ok := p.scalar("stages", item)
+		text, ok := p.scalar(key, item)
 		if !ok {
-			given(s, "stages", val.Line).bad = true
+			given(s, key, val.Line).bad = true
 			return
 		}
 		parts = append(parts, text)
 	}
 	joined := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.Join(parts, ","), Line: val.Line, Column: val.Column}
-	p.scalarField(s, "stages", joined)
+	p.scalarField(s, key, joined)
 }
 
 func (p *parser) tags(s *Scenario, val *yaml.Node) {

@@ -48,9 +48,13 @@ type Scenario struct {
 	Arrival  string   // open loop: "constant" (default) or "poisson" arrivals at Rate
 	// Stages, when given, shape the open-loop schedule (from the start of
 	// the warm-up); Rate is then their mean over the measured phase.
-	Stages      []Stage
-	HostMetrics string   // node exporter on the server's host; empty: this host's /proc when the server is local
-	HostDevice  string   // the disk HostMetrics counters are read for; empty: the one holding dbPath
+	Stages []Stage
+	// HostMetrics are the node exporters of the server's host, or of a
+	// replica set's members' hosts (MapHostMetrics); none: this host's
+	// /proc when the server is local. HostDevice names the disks their
+	// counters are read for; none: the ones holding each member's dbPath.
+	HostMetrics []HostMetric
+	HostDevice  []HostDevice
 	Seed        int64    // random seed; default 1
 	Label       string   // free text, such as the machine type
 	Tags        []string // free tags for finding results later
@@ -148,7 +152,7 @@ var fields = []struct{ key, want string }{
 	{"maxLag", "a positive duration such as 10s"},
 	{"arrival", "constant (evenly spaced) or poisson (exponential gaps, seeded by seed), with a rate"},
 	{"hostMetrics", wantHostMetrics},
-	{"hostDevice", "a block device name as the node exporter lists it, such as nvme0n1 or sda"},
+	{"hostDevice", wantHostDevice},
 	{"seed", "an integer such as 42"},
 	{"label", "text"},
 	{"tags", "a list of non-empty tags such as [baseline, nightly]"},
@@ -331,9 +335,9 @@ func (s *Scenario) setText(key, text string) error {
 	case "arrival":
 		s.Arrival = text
 	case "hostMetrics":
-		s.HostMetrics = text
+		s.HostMetrics = ParseHostMetrics(text)
 	case "hostDevice":
-		s.HostDevice = text
+		s.HostDevice = ParseHostDevices(text)
 	case "threads":
 		return set(&s.Threads, text, atoi[int])
 	case "repetition":
@@ -474,8 +478,17 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	check("warmup", s.Warmup >= 0, s.Warmup.String())
 	check("interval", s.Interval >= MinInterval && s.Interval <= MaxInterval, s.Interval.String())
 	check("maxLag", s.MaxLag > 0, s.MaxLag.String())
-	check("hostMetrics", s.HostMetrics == "" || CheckHostMetrics(s.HostMetrics) == nil, RedactHostMetrics(s.HostMetrics))
-	check("hostDevice", s.HostDevice == "" || s.HostMetrics != "", s.HostDevice)
+	if err := checkHostMetricsList(s.HostMetrics); err != nil && !o.key("hostMetrics").bad {
+		e := o.at("hostMetrics")
+		e.Problem = err.Error() // its want included; the value without a password
+		errs = append(errs, e)
+	}
+	if err := checkDevices(s.HostDevice); err != nil && !o.key("hostDevice").bad {
+		e := o.at("hostDevice")
+		e.Problem, e.Want = err.Error(), want("hostDevice")
+		errs = append(errs, e)
+	}
+	check("hostDevice", len(s.HostDevice) == 0 || len(s.HostMetrics) > 0, HostDevicesText(s.HostDevice))
 	if len(s.Stages) > 0 && !o.key("stages").bad {
 		problem := func(p string) {
 			e := o.at("stages")

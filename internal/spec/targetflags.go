@@ -31,16 +31,11 @@ func (f TargetFlags) Targets(envURI string, cpus func([]int) error) ([]Target, e
 		}
 		return ts, CheckCPUs(f.File, ts, cpus)
 	}
-	t := Target{Label: f.Label, URI: f.URI, HostMetrics: f.HostMetrics, HostDevice: f.HostDevice}
+	t := Target{Label: f.Label, URI: f.URI, HostMetrics: ParseHostMetrics(f.HostMetrics), HostDevice: ParseHostDevices(f.HostDevice)}
 	if t.URI == "" {
 		t.URI = envURI
 	}
-	var errs []error
-	if f.HostMetrics != "" {
-		if err := CheckHostMetrics(f.HostMetrics); err != nil {
-			errs = append(errs, fmt.Errorf("--host-metrics: %q %w", RedactHostMetrics(f.HostMetrics), err))
-		}
-	}
+	errs := []error{CheckHostFlags(t.HostMetrics, t.HostDevice)}
 	if f.Instance != "" {
 		in, err := ParseInstance("--instance", f.Instance)
 		errs = append(errs, err)

@@ -25,11 +25,13 @@ type Target struct {
 	// Baseline marks the target others are compared with; at most one
 	// target of a file is the baseline.
 	Baseline bool
-	// HostMetrics is the URL of the Prometheus node exporter on the
-	// server's host, read for host telemetry instead of this machine's
-	// /proc; HostDevice names the disk its counters are read for (default:
-	// the disk holding the server's dbPath). Empty when not given.
-	HostMetrics, HostDevice string
+	// HostMetrics are the Prometheus node exporters of the server's host,
+	// or of a replica set's members' hosts, read for host telemetry instead
+	// of this machine's /proc; HostDevice names the disks their counters
+	// are read for (default: the disk holding each member's dbPath). None
+	// when not given.
+	HostMetrics []HostMetric
+	HostDevice  []HostDevice
 	// Line is where the target starts in its file; 0 when built from flags.
 	Line int
 }
@@ -197,15 +199,23 @@ func (p *parser) target(path string, val *yaml.Node) (Target, bool) {
 		case "baseline":
 			t.Baseline = p.boolean(f, e.val)
 		case "hostMetrics":
-			if u, ok := p.text(f, e.val, wantHostMetrics); ok {
-				if err := CheckHostMetrics(u); err != nil {
-					p.add(e.val.Line, &Error{Field: f, Value: RedactHostMetrics(u), Want: wantHostMetrics})
+			if u, ok := p.textList(f, e.val, wantHostMetrics); ok {
+				list := ParseHostMetrics(u)
+				if err := checkHostMetricsList(list); err != nil {
+					p.add(e.val.Line, &Error{Field: f, Problem: err.Error()})
 				} else {
-					t.HostMetrics = u
+					t.HostMetrics = list
 				}
 			}
 		case "hostDevice":
-			t.HostDevice, _ = p.text(f, e.val, "a block device name as the node exporter lists it, such as nvme0n1 or sda")
+			if d, ok := p.textList(f, e.val, wantHostDevice); ok {
+				list := ParseHostDevices(d)
+				if err := checkDevices(list); err != nil {
+					p.add(e.val.Line, &Error{Field: f, Problem: err.Error(), Want: wantHostDevice})
+				} else {
+					t.HostDevice = list
+				}
+			}
 		}
 	}
 	if _, ok := given["label"]; !ok {
@@ -325,6 +335,23 @@ func (p *parser) text(path string, val *yaml.Node, want string) (string, bool) {
 		return "", true
 	}
 	return strings.TrimSpace(n.Value), true
+}
+
+// textList reads one text or a list of texts, joined by commas.
+func (p *parser) textList(path string, val *yaml.Node, want string) (string, bool) {
+	n := resolve(val)
+	if n.Kind != yaml.SequenceNode {
+		return p.text(path, val, want)
+	}
+	var parts []string
+	for _, item := range n.Content {
+		s, ok := p.text(path, item, want)
+		if !ok {
+			return "", false
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ","), true
 }
 
 // boolean reads true or false.

@@ -1,0 +1,125 @@
+package runner
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/telemetry"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+)
+
+// hostSamples are a node exporter's readings a second apart, the CPU busy
+// a tenth of the time, no disk; the third reading failed.
+func hostSamples(t0 time.Time, n int) []telemetry.Sample {
+	var out []telemetry.Sample
+	for i := range n {
+		h := &telemetry.HostSample{Time: t0.Add(time.Duration(i) * time.Second), Source: telemetry.SourceNodeExporter, Cores: 2}
+		if i != 2 {
+			h.CPU = &telemetry.CPUTimes{User: float64(i) * 0.2, Idle: float64(i) * 1.8}
+		}
+		out = append(out, telemetry.Sample{Time: h.Time, Host: h})
+	}
+	return out
+}
+
+// The main member's node exporter series name it; the other members'
+// host series go to metrics.members, each naming its member and role,
+// missing points kept missing.
+func TestMemberSeries(t *testing.T) {
+	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	r := &run{
+		opts: Options{Scenario: &spec.Scenario{Interval: spec.Duration(time.Second)}},
+		hosts: []spec.MemberHost{
+			{Member: "db1:27017", Role: "primary", URL: "http://db1:9100", Main: true},
+			{Member: "db2:27017", Role: "secondary", URL: "http://db2:9100"},
+			{Member: "db3:27017", Role: "secondary", URL: "http://db3:9100"},
+		},
+	}
+	for _, h := range r.hosts[1:] {
+		r.members = append(r.members, memberSampler{host: h, samples: hostSamples(t0, 5)})
+	}
+	res := &engine.Result{Start: t0, End: t0.Add(4 * time.Second)}
+	m := telemetry.Series(hostSamples(t0, 5), res.Start, res.End, time.Second)
+	r.memberSeries(&m, res)
+	for _, s := range m.Measurements {
+		if s.Member != "db1:27017" || s.Role != "primary" {
+			t.Errorf("main series %s: member %q, role %q; want db1:27017, primary", s.Name, s.Member, s.Role)
+		}
+	}
+	seen := map[string]int{}
+	for _, s := range m.Members {
+		seen[s.Member]++
+		if s.Role != "secondary" || s.Source != telemetry.SourceNodeExporter {
+			t.Errorf("member series %s of %s: role %q, source %q", s.Name, s.Member, s.Role, s.Source)
+		}
+		if s.Name == result.CPUUser {
+			var missing int
+			for _, p := range s.DataPoints {
+				if p.Value == nil {
+					missing++
+				} else if *p.Value < 9.99 || *p.Value > 10.01 {
+					t.Errorf("%s CPU user: %v, want 10%%", s.Member, *p.Value)
+				}
+			}
+			if len(s.DataPoints) != 4 || missing != 2 {
+				t.Errorf("%s CPU user: %d points, %d missing; want 4, the two around the failed reading missing", s.Member, len(s.DataPoints), missing)
+			}
+		}
+	}
+	if len(seen) != 2 || seen["db2:27017"] == 0 || seen["db3:27017"] == 0 || seen["db2:27017"] != seen["db3:27017"] {
+		t.Errorf("metrics.members by member: %v, want db2:27017 and db3:27017 alike", seen)
+	}
+}
+
+// A member is reached directly, by the name the replica set gives it,
+// with the target's connection settings.
+func TestConnectMember(t *testing.T) {
+	uri := testenv.URI(t)
+	ctx := context.Background()
+	var hello struct {
+		Me string `bson:"me"`
+	}
+	main := testenv.Client(t, uri)
+	if err := main.Database("admin").RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&hello); err != nil || hello.Me == "" {
+		t.Fatalf("hello: %+v, %v", hello, err)
+	}
+	c, err := connectMember(uri, hello.Me)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer disconnect(c)
+	var got struct {
+		Me string `bson:"me"`
+	}
+	if err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&got); err != nil || got.Me != hello.Me {
+		t.Errorf("hello over the member's connection: %+v, %v; want me %s", got, err, hello.Me)
+	}
+	if _, err := connectMember("http://u:p@db1/", hello.Me); err == nil {
+		t.Error("a bad target URI: want an error")
+	}
+}
+
+// The one-member set's replSetGetStatus adds no member hello does not
+// list; a standalone's set is left as it is.
+func TestWithHidden(t *testing.T) {
+	uri := testenv.URI(t)
+	c := testenv.Client(t, uri)
+	ctx := context.Background()
+	fp, err := fingerprint(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := withHidden(ctx, c, fp.set)
+	if len(fp.set.Members) != 1 || len(got.Members) != 1 || got.Members[0] != fp.set.Members[0] {
+		t.Errorf("members: hello %v, with replSetGetStatus %v; want the one member", fp.set.Members, got.Members)
+	}
+	if s := withHidden(ctx, c, spec.ReplicaSet{Topology: "standalone"}); len(s.Members) != 0 {
+		t.Errorf("standalone: %v, want no members", s.Members)
+	}
+}

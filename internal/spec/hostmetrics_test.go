@@ -1,0 +1,234 @@
+package spec
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// rs3 is a three-member replica set on three hosts, db1 the primary.
+var rs3 = ReplicaSet{Name: "rs0", Members: []string{"db1.example.net:27017", "db2.example.net:27017", "db3.example.net:27017"},
+	Primary: "db1.example.net:27017", Me: "db1.example.net:27017", Topology: "replicaSet rs0"}
+
+func TestParseHostMetrics(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []HostMetric
+	}{
+		{"", nil},
+		{"db1:9100", []HostMetric{{URL: "db1:9100"}}},
+		{"http://db1:9100/metrics, http://db2:9100", []HostMetric{{URL: "http://db1:9100/metrics"}, {URL: "http://db2:9100"}}},
+		{"db1:27017=http://db1:9100,db2:27017 = db2:9100", []HostMetric{{Member: "db1:27017", URL: "http://db1:9100"}, {Member: "db2:27017", URL: "db2:9100"}}},
+		// a "=" in a URL's query is not a member's
+		{"http://db1:9100/metrics?collect[]=cpu", []HostMetric{{URL: "http://db1:9100/metrics?collect[]=cpu"}}},
+		{"db1:27017=http://db1:9100/metrics?a=b", []HostMetric{{Member: "db1:27017", URL: "http://db1:9100/metrics?a=b"}}},
+	} {
+		if got := ParseHostMetrics(c.text); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("ParseHostMetrics(%q): got %+v, want %+v", c.text, got, c.want)
+		}
+	}
+}
+
+func TestCheckHostMetricItems(t *testing.T) {
+	for _, c := range []struct {
+		item, err string
+	}{
+		{"db1:27017=http://db1:9100", ""},
+		{"[::1]:27017=http://[::1]:9100", ""},
+		{"db1=http://db1:9100", `member "db1" is not host:port`},
+		{"db1:0=http://db1:9100", `member "db1:0" is not host:port`},
+		{"db1:27017=ftp://db1:9100", "is not http or https"},
+		{"db1:27017=http://u:sekrit@db1:9100", "carries credentials"},
+	} {
+		h := ParseHostMetrics(c.item)
+		err := CheckHostFlags(h, nil)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%q: %v, want no error", c.item, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%q: %v, want an error saying %q", c.item, err, c.err)
+		case err != nil && strings.Contains(err.Error(), "sekrit"):
+			t.Errorf("%q: the error shows the password: %v", c.item, err)
+		}
+	}
+}
+
+func TestMapHostMetrics(t *testing.T) {
+	n1, n2, n3 := "http://db1.example.net:9100/metrics", "http://db2.example.net:9100/metrics", "http://db3.example.net:9100/metrics"
+	primary := func(url, dev string) MemberHost {
+		return MemberHost{Member: "db1.example.net:27017", Role: "primary", URL: url, Device: dev, Main: true}
+	}
+	secondary := func(n int, url, dev string) MemberHost {
+		return MemberHost{Member: []string{"", "db1", "db2", "db3"}[n] + ".example.net:27017", Role: "secondary", URL: url, Device: dev}
+	}
+	for _, c := range []struct {
+		name    string
+		metrics string
+		devices string
+		rs      ReplicaSet
+		want    []MemberHost
+	}{
+		{"none", "", "", rs3, nil},
+		{"one URL is the connected server's host, whatever its name", "http://10.0.0.9:9100", "", rs3,
+			[]MemberHost{primary("http://10.0.0.9:9100", "")}},
+		{"one URL on a standalone server", "db1:9100", "sda", ReplicaSet{Topology: "standalone"},
+			[]MemberHost{{URL: "db1:9100", Device: "sda", Main: true}}},
+		{"by host name, the primary first", strings.Join([]string{n3, n1, n2}, ","), "", rs3,
+			[]MemberHost{primary(n1, ""), secondary(2, n2, ""), secondary(3, n3, "")}},
+		{"host names match in any case", "http://DB2.example.net:9100,http://db1.EXAMPLE.net:9100", "", rs3,
+			[]MemberHost{primary("http://db1.EXAMPLE.net:9100", ""), secondary(2, "http://DB2.example.net:9100", "")}},
+		{"by MEMBER=URL", "db2.example.net:27017=http://10.0.0.2:9100,db1.example.net:27017=http://10.0.0.1:9100", "", rs3,
+			[]MemberHost{primary("http://10.0.0.1:9100", ""), secondary(2, "http://10.0.0.2:9100", "")}},
+		{"mixed, secondaries only", "db3.example.net:27017=http://10.0.0.3:9100," + n2, "", rs3,
+			[]MemberHost{secondary(2, n2, ""), secondary(3, "http://10.0.0.3:9100", "")}},
+		{"one MEMBER=URL", "db3.example.net:27017=" + n3, "", rs3,
+			[]MemberHost{secondary(3, n3, "")}},
+		{"devices: one for all, one per member", strings.Join([]string{n1, n2, n3}, ","), "nvme0n1,db3.example.net:27017=sdb", rs3,
+			[]MemberHost{primary(n1, "nvme0n1"), secondary(2, n2, "nvme0n1"), secondary(3, n3, "sdb")}},
+		{"a direct connection to a secondary reads its host first", strings.Join([]string{n1, n2}, ","), "",
+			ReplicaSet{Name: "rs0", Members: rs3.Members, Primary: "db1.example.net:27017", Me: "db2.example.net:27017"},
+			[]MemberHost{{Member: "db2.example.net:27017", Role: "secondary", URL: n2, Main: true}, {Member: "db1.example.net:27017", Role: "primary", URL: n1}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := MapHostMetrics(ParseHostMetrics(c.metrics), ParseHostDevices(c.devices), c.rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got  %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestMapHostMetricsErrors(t *testing.T) {
+	sameHost := ReplicaSet{Name: "rs1", Members: []string{"db1:27017", "db1:27018", "db2:27017"}, Primary: "db1:27017", Me: "db1:27017"}
+	for _, c := range []struct {
+		name, metrics, devices string
+		rs                     ReplicaSet
+		want                   []string // parts of the one-line error
+	}{
+		{"a URL on no member's host", "http://db1.example.net:9100,http://db9.example.net:9100", "", rs3,
+			[]string{`--host-metrics: "http://db9.example.net:9100"`, "host db9.example.net", "no member",
+				"replica set rs0 has members db1.example.net:27017, db2.example.net:27017, db3.example.net:27017"}},
+		{"a member the set does not have", "db9.example.net:27017=http://10.0.0.9:9100", "", rs3,
+			[]string{`"db9.example.net:27017=http://10.0.0.9:9100"`, "not a member", "db1.example.net:27017, db2.example.net:27017, db3.example.net:27017"}},
+		{"two URLs for one member", "http://db1.example.net:9100,db1.example.net:27017=http://10.0.0.1:9100", "", rs3,
+			[]string{`"db1.example.net:27017=http://10.0.0.1:9100" is a second node exporter for member db1.example.net:27017`, `the first is "http://db1.example.net:9100"`}},
+		{"a host with two members", "http://db1:9100,http://db2:9100", "", sameHost,
+			[]string{`"http://db1:9100"`, "several members (db1:27017, db1:27018)", "MEMBER=URL", "replica set rs1 has members db1:27017, db1:27018, db2:27017"}},
+		{"a list for a standalone server", "http://db1:9100,http://db2:9100", "", ReplicaSet{Topology: "standalone"},
+			[]string{"not a replica set (standalone)", "one node exporter URL"}},
+		{"a member for a mongos", "db1:27017=http://db1:9100", "", ReplicaSet{Topology: "sharded"},
+			[]string{"not a replica set (sharded)"}},
+		{"a device for a member not measured", "http://db1.example.net:9100", "db2.example.net:27017=sdb", rs3,
+			[]string{`--host-device: "db2.example.net:27017=sdb"`, "no node exporter", "db1.example.net:27017"}},
+		{"two devices without a member", "http://db1.example.net:9100,http://db2.example.net:9100", "sda,sdb", rs3,
+			[]string{"--host-device", "two devices without a member"}},
+		{"a device without node exporters", "", "sda", rs3, []string{"--host-device", "--host-metrics as well"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := MapHostMetrics(ParseHostMetrics(c.metrics), ParseHostDevices(c.devices), c.rs)
+			if err == nil {
+				t.Fatalf("got %+v, want an error", got)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") {
+				t.Errorf("error spans lines: %q", msg)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q: want it to say %q", msg, w)
+				}
+			}
+			if _, ok := err.(*Error); !ok {
+				t.Errorf("error is a %T, want a *spec.Error (a usage error)", err)
+			}
+		})
+	}
+}
+
+func TestHostMetricsRedacted(t *testing.T) {
+	h := HostMetric{Member: "db1:27017", URL: "http://u:sekrit@db1:9100/metrics"}
+	for _, s := range []string{h.String(), HostMetricsText([]HostMetric{h}), RedactHostMetrics("db1:27017=http://u:sekrit@db1:9100")} {
+		if strings.Contains(s, "sekrit") {
+			t.Errorf("%q shows the password", s)
+		}
+	}
+}
+
+// hostMetrics in a scenario file is one URL, or a list of URL or
+// MEMBER=URL items; flags given more than once add up the same way.
+func TestScenarioHostMetrics(t *testing.T) {
+	want := []HostMetric{{Member: "db1:27017", URL: "http://db1:9100"}, {URL: "http://db2:9100"}}
+	for _, src := range []string{
+		"workload: kv\nhostMetrics: [db1:27017=http://db1:9100, http://db2:9100]\nhostDevice: [db1:27017=sdb]\n",
+		"workload: kv\nhostMetrics:\n  - db1:27017=http://db1:9100\n  - http://db2:9100\nhostDevice: db1:27017=sdb\n",
+		"workload: kv\nhostMetrics: db1:27017=http://db1:9100,http://db2:9100\nhostDevice: db1:27017=sdb\n",
+	} {
+		s, err := Parse("s.yaml", []byte(src), testReg)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if err := s.Validate(testReg); err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if !reflect.DeepEqual(s.HostMetrics, want) || !reflect.DeepEqual(s.HostDevice, []HostDevice{{Member: "db1:27017", Device: "sdb"}}) {
+			t.Errorf("%q: got %+v and %+v", src, s.HostMetrics, s.HostDevice)
+		}
+	}
+	one, err := Parse("s.yaml", []byte("workload: kv\nhostMetrics: db1:9100\n"), testReg)
+	if err != nil || !reflect.DeepEqual(one.HostMetrics, []HostMetric{{URL: "db1:9100"}}) {
+		t.Errorf("one URL: got %+v, %v", one.HostMetrics, err)
+	}
+	bad, err := Parse("s.yaml", []byte("workload: kv\nhostMetrics:\n  - http://db1:9100\n  - db2:27017=http://u:sekrit@db2:9100\n"), testReg)
+	if err == nil {
+		err = bad.Validate(testReg)
+	}
+	if err == nil || !strings.Contains(err.Error(), "s.yaml:3: hostMetrics:") || !strings.Contains(err.Error(), "carries credentials") || strings.Contains(err.Error(), "sekrit") {
+		t.Errorf("a URL with a password: got %v, want the file, line and key, without the password", err)
+	}
+}
+
+func TestTargetsHostMetrics(t *testing.T) {
+	src := `targets:
+  - label: rs
+    uri: mongodb://db1:27017/?replicaSet=rs0
+    hostMetrics: [http://db1:9100, db2:27017=http://10.0.0.2:9100]
+    hostDevice: nvme0n1
+  - label: one
+    uri: mongodb://db3:27017/
+    hostMetrics: db3:9100
+`
+	got, err := ParseTargets("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := []HostMetric{{URL: "http://db1:9100"}, {Member: "db2:27017", URL: "http://10.0.0.2:9100"}}; !reflect.DeepEqual(got[0].HostMetrics, w) {
+		t.Errorf("list: got %+v, want %+v", got[0].HostMetrics, w)
+	}
+	if w := []HostDevice{{Device: "nvme0n1"}}; !reflect.DeepEqual(got[0].HostDevice, w) {
+		t.Errorf("device: got %+v, want %+v", got[0].HostDevice, w)
+	}
+	if w := []HostMetric{{URL: "db3:9100"}}; !reflect.DeepEqual(got[1].HostMetrics, w) {
+		t.Errorf("one URL: got %+v, want %+v", got[1].HostMetrics, w)
+	}
+	_, err = ParseTargets("t.yaml", []byte("targets:\n  - label: a\n    uri: mongodb://db1/\n    hostMetrics: [db1=http://db1:9100]\n"))
+	if err == nil || !strings.Contains(err.Error(), "t.yaml:4: targets[0].hostMetrics:") || !strings.Contains(err.Error(), `member "db1" is not host:port`) {
+		t.Errorf("a member without a port: got %v", err)
+	}
+}
+
+func TestTargetFlagsHostMetrics(t *testing.T) {
+	ts, err := TargetFlags{HostMetrics: "http://db1:9100,db2:27017=http://db2:9100", HostDevice: "db2:27017=sdb"}.Targets("mongodb://db1/", func([]int) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || len(ts[0].HostMetrics) != 2 || ts[0].HostDevice[0].Member != "db2:27017" {
+		t.Errorf("got %+v", ts)
+	}
+	_, err = TargetFlags{HostMetrics: "db2:27017=http://u:sekrit@db2:9100"}.Targets("", func([]int) error { return nil })
+	if err == nil || !strings.HasPrefix(err.Error(), "--host-metrics: ") || strings.Contains(err.Error(), "sekrit") {
+		t.Errorf("credentials: got %v", err)
+	}
+}
