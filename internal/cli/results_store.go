@@ -64,9 +64,17 @@ func (a *app) resultsStore(ctx context.Context, resultsURI, file string) (store.
 // save stores a run; one the store refuses is written to a local file
 // instead (store.RescueTo: the working directory or, when that is gone or
 // read-only, the temporary directory), so a run is never lost, and the
-// error says where it is and how to import it.
+// error says where it is and how to import it. A run group's merged
+// result, which the client that merged it stored already, is rewritten
+// under its run id (each client of a sweep step keeps it with the step's
+// verdict, the same on every client).
 func (a *app) save(ctx context.Context, st store.Store, d *result.Doc) error {
-	saveErr := st.Save(context.WithoutCancel(ctx), d)
+	var saveErr error
+	if m, ok := st.(*store.Mongo); ok && d.Group != nil && d.Group.ClientIndex == nil {
+		_, saveErr = m.Import(context.WithoutCancel(ctx), d)
+	} else {
+		saveErr = st.Save(context.WithoutCancel(ctx), d)
+	}
 	if saveErr == nil {
 		return nil
 	}
