@@ -195,16 +195,31 @@ func (s *studyRun) studyGroup(g *groupFlags, share engine.Share) {
 }
 
 // groupFor joins the group for one run of a study (nil: not a group's).
-func (s *studyRun) groupFor(ctx context.Context, sc *spec.Scenario) (runner.Group, error) {
+// A sweep's step is a group run of its own, GROUP.sSTEP.rREPETITION
+// (variant.sweepStep and variant.repetition as stored).
+func (s *studyRun) groupFor(ctx context.Context, sc *spec.Scenario, v result.Variant) (runner.Group, error) {
 	if s.group == nil {
 		return nil, nil
 	}
-	c, err := s.app.joinGroup(ctx, s.group, s.share, s.store, groupScenario(sc), "")
+	c, err := s.app.joinGroup(ctx, s.group, s.share, s.store, groupScenario(sc), stepSuffix(v))
 	if c == nil || err != nil {
 		return nil, err
 	}
-	s.joined = c
+	s.joined, s.joinedScenario = c, sc
 	return c, nil
+}
+
+// stepSuffix is the suffix of a sweep step's group id; "" for a run that
+// is not a sweep's.
+func stepSuffix(v result.Variant) string {
+	if v.SweepStep == nil {
+		return ""
+	}
+	rep := 0
+	if v.Repetition != nil {
+		rep = *v.Repetition
+	}
+	return fmt.Sprintf(".s%d.r%d", *v.SweepStep, rep)
 }
 
 // keptInGroup records a kept run in its group.
@@ -212,6 +227,38 @@ func (s *studyRun) keptInGroup(ctx context.Context, d *result.Doc) error {
 	c := s.joined
 	s.joined = nil
 	return s.app.finishGroup(ctx, c, d)
+}
+
+// merged is the study's Merged: it stores the client's result d, records
+// it in its group, waits (up to --group-timeout past the group's last
+// client) for the group's merged result and returns it as stored, with
+// the thresholds judged on it. A client stopped early (Ctrl-C) does not
+// wait: its own partial result is returned, and the study stops on it.
+func (s *studyRun) merged(ctx context.Context, d *result.Doc) (*result.Doc, error) {
+	c, sc := s.joined, s.joinedScenario
+	s.joined, s.joinedScenario = nil, nil
+	if c == nil {
+		return d, nil
+	}
+	if err := s.app.save(ctx, s.store, d); err != nil {
+		c.Leave()
+		return nil, err
+	}
+	s.app.say("group %s: client %d's result %s stored\n", c.ID, c.Share.Index, d.RunID)
+	wctx := context.WithoutCancel(ctx)
+	if _, err := c.Finish(wctx, d.RunID); err != nil {
+		return nil, fmt.Errorf("group %s: %w", c.ID, err)
+	}
+	if d.Partial {
+		return d, nil
+	}
+	m, err := c.Result(wctx)
+	if err != nil {
+		return nil, fmt.Errorf("group %s: %w", c.ID, err)
+	}
+	s.app.say("%s\n", groupLine(m))
+	s.judge(m, sc)
+	return m, nil
 }
 
 // groupScenario describes what a group's clients run, so a client given

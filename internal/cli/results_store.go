@@ -64,9 +64,19 @@ func (a *app) resultsStore(ctx context.Context, resultsURI, file string) (store.
 // save stores a run; one the store refuses is written to a local file
 // instead (store.RescueTo: the working directory or, when that is gone or
 // read-only, the temporary directory), so a run is never lost, and the
-// error says where it is and how to import it.
+// error says where it is and how to import it. A run group's result is
+// written or rewritten under its run id: the merged one, which the client
+// that merged it stored already, is kept by every client of a sweep step
+// with the step's verdict (the same on every client), and a client's own
+// result is stored before the merge and kept again by a sweep that stops
+// on it.
 func (a *app) save(ctx context.Context, st store.Store, d *result.Doc) error {
-	saveErr := st.Save(context.WithoutCancel(ctx), d)
+	var saveErr error
+	if m, ok := st.(*store.Mongo); ok && d.Group != nil {
+		_, saveErr = m.Import(context.WithoutCancel(ctx), d)
+	} else {
+		saveErr = st.Save(context.WithoutCancel(ctx), d)
+	}
 	if saveErr == nil {
 		return nil
 	}

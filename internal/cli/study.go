@@ -47,9 +47,10 @@ type studyRun struct {
 	runs, failed int
 	limits       diagnosis.Limits // stated ceilings (--disk-limit, --link) every run is diagnosed against
 	// group, share and joined make the runs a run group's (groupflags.go).
-	group  *groupFlags
-	share  engine.Share
-	joined *group.Client
+	group          *groupFlags
+	share          engine.Share
+	joined         *group.Client
+	joinedScenario *spec.Scenario // the joined run's, whose thresholds judge the group's result
 }
 
 func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyRun {
@@ -58,7 +59,11 @@ func newStudy(a *app, t runner.Target, st store.Store, reportDir string) *studyR
 
 // env is the seam a study runs through: the real runner and store.
 func (s *studyRun) env() study.Env {
-	return study.Env{Measure: s.measure, Keep: s.keep, Registry: s.registry, Say: s.app.say, Step: s.step}
+	env := study.Env{Measure: s.measure, Keep: s.keep, Registry: s.registry, Say: s.app.say, Step: s.step}
+	if s.group != nil {
+		env.Merged = s.merged
+	}
+	return env
 }
 
 // step prints the header of a study's next run, with the time left.
@@ -70,7 +75,7 @@ func (s *studyRun) step(info study.StepInfo) {
 // terminal, status lines); variant holds the values that identify the
 // run within the study.
 func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant result.Variant) (*result.Doc, error) {
-	g, err := s.groupFor(ctx, sc)
+	g, err := s.groupFor(ctx, sc, variant)
 	if err != nil {
 		return nil, err
 	}

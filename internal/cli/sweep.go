@@ -26,7 +26,8 @@ type sweepFlags struct {
 	costPerHour        float64
 	base               *spec.Scenario // workload, duration, warmup and threads
 	studyFlags
-	ycsb ycsbFlags
+	ycsb  ycsbFlags
+	group groupFlags
 }
 
 func (a *app) sweepCmd() *cobra.Command {
@@ -51,12 +52,22 @@ achieved rate and p99 per rate; --json prints the runs' stored documents
 as one JSON array instead.
 
 With --threshold, a step holds only when its thresholds hold too. The sweep
-exits 99 when no target rate held.`,
+exits 99 when no target rate held.
+
+With --clients N (and --group, --client-index), N processes run the sweep
+together: each runs the same sweep (its id is the --group id) and every
+step, each repetition, is a run group of its own, GROUP.sSTEP.rREPETITION,
+in which each client does 1/N of the step's rate. After a step every
+client waits for the group's merged result and judges that one, so the
+clients choose the same next rate and print the same table; a step whose
+group result is partial (a client missing) does not hold, and the sweep
+stops there, naming the client.`,
 		Example: `  mongobench sweep --workload ycsb-b -p recordcount=100000 --rate 1000,2000,5000 --sla 20ms
   mongobench sweep --workload ycsb-b --rate auto --start 500 --factor 2 --sla 20ms --repeat 3
   mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h' --json > sweep.json
   mongobench sweep -P workloads/workloadb -p recordcount=100000 -p threadcount=64 --rate 1000,2000,5000
-  mongobench sweep --workload ycsb-b --rate auto --threshold 'p99(READ) < 5ms' --threshold 'errors(timeout) < 1'`,
+  mongobench sweep --workload ycsb-b --rate auto --threshold 'p99(READ) < 5ms' --threshold 'errors(timeout) < 1'
+  mongobench sweep --workload ycsb-c --rate auto --start 20000 --clients 4 --client-index 0 --group c-sweep-1 --results mongodb://results.example/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.ycsb.study(ycsbprops.Sweep, cmd.Flags(), f.base, &f.studyFlags); err != nil {
@@ -85,6 +96,7 @@ exits 99 when no target rate held.`,
 	f.ycsb.add(fl)
 	a.statusFlag(fl)
 	f.thresholds.add(fl, false)
+	f.group.add(fl)
 	return cmd
 }
 
@@ -96,8 +108,16 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 	if err != nil {
 		return err
 	}
+	share, err := groupFlagsOf(&f.group, f.file)
+	if err != nil {
+		return err
+	}
 	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
 		s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
+		if f.group.id != "" {
+			s.ID = f.group.id // every client's steps carry the same variant.sweep
+			run.studyGroup(&f.group, share)
+		}
 		run.thresholds = ts
 		res, err := s.Run(ctx, run.env())
 		return studyVerdict(errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport,

@@ -299,6 +299,36 @@ func (c *Client) Finish(ctx context.Context, runID string) (*result.Doc, error) 
 	return merged, err
 }
 
+// Result waits until the group's merged result is stored and returns
+// it as stored, so every client of the group reads the same document (a
+// study that decides from a run's outcome decides from this one). Call it
+// after Finish. The client that completes the group stores the result;
+// when none is stored within the timeout after every client finished
+// (the merging client died), this client merges.
+func (c *Client) Result(ctx context.Context) (*result.Doc, error) {
+	since := time.Now()
+	var runID string
+	err := c.wait(ctx, func(g *store.GroupDoc) (bool, error) {
+		if g.Merged != "" {
+			runID = g.Merged
+			return true, nil
+		}
+		if time.Since(since) <= c.timeout() {
+			return false, nil
+		}
+		c.say("group %s: no merged result stored within %v; merging it here\n", c.ID, c.timeout())
+		d, err := c.Merge(ctx, g.Clients)
+		if err == nil {
+			runID = d.RunID
+		}
+		return true, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c.Store.Get(ctx, runID)
+}
+
 // pending lists the clients that have not stored their result.
 func pending(g *store.GroupDoc) []int {
 	var out []int

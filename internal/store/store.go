@@ -32,8 +32,9 @@ type Store interface {
 	// Get returns the run with the given id (a unique prefix will do).
 	Get(ctx context.Context, runID string) (*result.Doc, error)
 	// Sweeps returns the stored steps of throughput sweeps (runs whose
-	// variant names a sweep) that match q, oldest first, without their
-	// intervals, telemetry series and serverStatus documents.
+	// variant names a sweep; of a run group's step, its merged result)
+	// that match q, oldest first, without their intervals, telemetry
+	// series and serverStatus documents.
 	Sweeps(ctx context.Context, q Query) ([]result.Doc, error)
 	// Where says where results go, with no credentials.
 	Where() string
@@ -45,9 +46,11 @@ type Query struct {
 	Workload string // test_config.workload
 }
 
-// matches reports whether d is a sweep step that q selects.
+// matches reports whether d is a sweep step that q selects. A run
+// group's step is its merged result: its clients' own results (each a
+// share of the step's rate) are not steps.
 func (q Query) matches(d *result.Doc) bool {
-	sweep := result.VariantOf(d).Sweep != nil
+	sweep := result.VariantOf(d).Sweep != nil && (d.Group == nil || d.Group.ClientIndex == nil)
 	w, _ := d.TestConfig["workload"].(string)
 	return sweep && (q.Label == "" || d.Label == q.Label) && (q.Workload == "" || w == q.Workload)
 }
@@ -116,7 +119,8 @@ func (m *Mongo) List(ctx context.Context, limit int) ([]result.Doc, error) {
 
 // Sweeps reads the matching sweep steps from the history.
 func (m *Mongo) Sweeps(ctx context.Context, q Query) ([]result.Doc, error) {
-	filter := bson.D{{Key: "variant.sweep", Value: bson.D{{Key: "$exists", Value: true}}}}
+	filter := bson.D{{Key: "variant.sweep", Value: bson.D{{Key: "$exists", Value: true}}},
+		{Key: "group.clientIndex", Value: bson.D{{Key: "$exists", Value: false}}}}
 	if q.Label != "" {
 		filter = append(filter, bson.E{Key: "label", Value: q.Label})
 	}

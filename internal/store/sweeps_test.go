@@ -37,8 +37,11 @@ func TestSweeps(t *testing.T) {
 		sweepDoc(t, "run-3", "r5", "ycsb-b", 1, start),
 		sweepDoc(t, "run-4", "r6g", "ycsb-f", 1, start),
 		sampleDoc(t, "run-5", "not a sweep", start),
+		sweepDoc(t, "run-6", "r5", "ycsb-b", 1, start), // a run group client's share of a step: not a step
 	}
 	docs[4].Label = "r6g"
+	docs[5].Variant["group"], docs[5].Variant["clientIndex"] = "g.s1.r0", 1
+	docs[5].Group = &result.Group{ID: "g.s1.r0", Clients: 2, ClientIndex: result.Ptr(1)}
 	for _, st := range []store.Store{store.NewMongo(c, dbName, "the test server"), store.NewFile(filepath.Join(t.TempDir(), "r.jsonl"))} {
 		for _, d := range docs {
 			if err := st.Save(ctx, d); err != nil {

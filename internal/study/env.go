@@ -19,6 +19,13 @@ type Measure func(ctx context.Context, sc *spec.Scenario, variant result.Variant
 // shows its notes and writes its report.
 type Keep func(ctx context.Context, d *result.Doc) error
 
+// Merged, for a run that is one client's part of a run group, keeps
+// the client's result d and returns the group's merged result once it is
+// stored: the same document for every client of the group, so that
+// studies whose next run depends on a run's outcome (sweep) decide alike
+// on every client. The study then judges and keeps the group's result.
+type Merged func(ctx context.Context, d *result.Doc) (*result.Doc, error)
+
 // OnTarget points the study's Measure at a target for the time of fn: a
 // local profile's server is started before fn and stopped after it. fn is
 // handed the target's instance description (variant.instance).
@@ -29,8 +36,11 @@ type OnTarget func(ctx context.Context, t spec.Target, fn func(instance result.I
 // The cli fills it with the real runner and store; tests fill it with
 // recorded result documents.
 type Env struct {
-	Measure  Measure
-	Keep     Keep
+	Measure Measure
+	Keep    Keep
+	// Merged is set when every run is one client's part of a run group
+	// (sweep --clients); nil when the runs are this process's alone.
+	Merged   Merged
 	OnTarget OnTarget      // catalog and plan only
 	Registry spec.Registry // checks the scenarios the study builds
 	// Say writes one progress line for people (the cli sends it to
@@ -83,10 +93,15 @@ func planned(s Search) int {
 // (Ctrl-C): that run's partial result is kept, nothing after it is run.
 var ErrStopped = errors.New("interrupted")
 
-// stopped is the error of a run that stopped early, nil otherwise.
+// stopped is the error of a run that stopped early, nil otherwise. A run
+// group's partial result (a client missing or stopped early) ends the
+// study too, but as a failure, not an interruption of this process.
 func stopped(d *result.Doc) error {
 	if !d.Partial {
 		return nil
+	}
+	if d.Group != nil && d.Group.ClientIndex == nil {
+		return fmt.Errorf("run group %s: its result %s is partial (%s), and the study stops there; the runs measured are stored", d.Group.ID, d.RunID, d.PartialReason)
 	}
 	return fmt.Errorf("%w: run %s stopped early; its partial result is stored", ErrStopped, d.RunID)
 }

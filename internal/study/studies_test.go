@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -607,5 +608,71 @@ func TestStudySteps(t *testing.T) {
 	}
 	if len(l.steps) != 8 || l.steps[5].N != 6 || l.steps[5].Total != 8 || l.steps[5].What != "client-bulk at 200 TPS, run 1 of 2" {
 		t.Errorf("sla steps: got %+v, want 8, the sixth client-bulk at 200 TPS, run 1 of 2", l.steps)
+	}
+}
+
+// groupOf is a Merged for a client of a group of three whose model
+// serves a third of each step's rate: the group's result is the client's
+// three times over, partial (client 2 missing) at run partialAt (1-based;
+// 0 none). It records the client results it is handed.
+func groupOf(partialAt int, clients *[]*result.Doc) Merged {
+	return func(_ context.Context, d *result.Doc) (*result.Doc, error) {
+		*clients = append(*clients, d)
+		m := *d
+		m.RunID = "group-" + d.RunID
+		m.Schedule.AchievedRate *= 3
+		m.Ops = slices.Clone(d.Ops)
+		m.Ops[0].Count *= 3
+		m.Group = &result.Group{ID: fmt.Sprintf("G.s%d.r0", len(*clients)), Clients: 3}
+		if len(*clients) == partialAt {
+			m.Partial, m.PartialReason, m.Group.Missing = true, "client 2 of 3 stored no result", []int{2}
+		}
+		return &m, nil
+	}
+}
+
+// TestSweepStudyGroup: as one client of a run group of three, the sweep
+// judges, keeps and decides from the group's merged result that Merged
+// returns, never from the client's own share (a third of the rate, which
+// alone would never hold); a partial group result does not hold and ends
+// the sweep, naming what it lacks.
+func TestSweepStudyGroup(t *testing.T) {
+	third := func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate) / 3, p99: fl(2)} }
+	l := &lab{model: third}
+	var clients []*result.Doc
+	env := l.env()
+	env.Merged = groupOf(0, &clients)
+	s := SweepStudy{ID: "G", Base: kvBase(t), Rates: Auto{Start: 500, Factor: 2, Max: 2000}, Repeat: 1, Criteria: sweepCriteria}
+	res, err := s.Run(context.Background(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := l.rates(), []float64{500, 1000, 2000}; !slices.Equal(got, want) {
+		t.Errorf("rates: got %v, want %v (decided from the group's results)", got, want)
+	}
+	if len(l.kept) != 3 || len(clients) != 3 {
+		t.Fatalf("kept %d, merged %d; want 3 each", len(l.kept), len(clients))
+	}
+	for i, d := range l.kept {
+		if !strings.HasPrefix(d.RunID, "group-") || d.TestResults.Sweep == nil || !d.TestResults.Sweep.Holds || res.Steps[i].RunID != d.RunID {
+			t.Errorf("kept %d: %s with verdict %+v; want the group's result, holding", i, d.RunID, d.TestResults.Sweep)
+		}
+		if clients[i].TestResults.Sweep != nil {
+			t.Errorf("client result %s got a verdict of its own: %+v", clients[i].RunID, clients[i].TestResults.Sweep)
+		}
+	}
+
+	l, clients = &lab{model: third}, nil
+	env = l.env()
+	env.Merged = groupOf(2, &clients)
+	res, err = s.Run(context.Background(), env)
+	if err == nil || errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "G.s2.r0") || !strings.Contains(err.Error(), "client 2 of 3 stored no result") {
+		t.Errorf("err %v, want the group's partial result named, not an interruption", err)
+	}
+	if len(res.Steps) != 2 || len(l.kept) != 2 {
+		t.Fatalf("steps %d, kept %d; want 2 each", len(res.Steps), len(l.kept))
+	}
+	if v := l.kept[1].TestResults.Sweep; v.Holds || !slices.Contains(v.Reasons, "group result partial: client 2 of 3 stored no result") {
+		t.Errorf("partial step's verdict %+v", v)
 	}
 }

@@ -17,9 +17,10 @@ import (
 // steps share a rate and are told apart by Rep. A step holds when it
 // achieved at least MinFraction (95% by default) of its target, the p99 of
 // every operation type is within the SLA (when one is set), the share of
-// failed operations is at most MaxErrors, it did not stop early, and
-// the thresholds stored with it hold. A
-// target rate holds when most of its repetitions hold.
+// failed operations is at most MaxErrors, it did not stop early (nor,
+// for a run group's step, did any client, and none is missing), and the
+// thresholds stored with it hold. A target rate holds when most of its
+// repetitions hold.
 //
 // Spread over repetitions: the mean, sample standard deviation, minimum,
 // maximum and coefficient of variation (stddev / mean) of the achieved
@@ -57,6 +58,9 @@ type Step struct {
 	Errors   int64
 	Late     int64
 	Partial  bool
+	// Missing says, for a run group's partial result, which clients it
+	// lacks or which stopped early (result.Doc.PartialReason).
+	Missing  string
 	Label    string   // the run's label, e.g. the instance type
 	Workload string   // test_config.workload
 	Cost     *float64 // _id.instance.cost: the target's price, cents per hour; nil unknown
@@ -87,6 +91,9 @@ func StepOf(d *result.Doc) (Step, error) {
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
 		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
 		Label: d.Label, Workload: workload, Cost: cost, Thresholds: ThresholdReasons(d)}
+	if d.Partial && d.Group != nil && d.Group.ClientIndex == nil {
+		s.Missing = d.PartialReason
+	}
 	if d.Diagnosis != nil {
 		s.Limited = d.Diagnosis.Line
 	}
@@ -182,7 +189,10 @@ func Holds(s Step, c Criteria) (bool, []string) {
 	if e := s.ErrorRate(); e > c.MaxErrors {
 		reasons = append(reasons, fmt.Sprintf("errors %s%% > %s%%", sig3(e*100), percent(c.MaxErrors)))
 	}
-	if s.Partial {
+	switch {
+	case s.Partial && s.Missing != "":
+		reasons = append(reasons, "group result partial: "+s.Missing)
+	case s.Partial:
 		reasons = append(reasons, "run stopped early")
 	}
 	reasons = append(reasons, s.Thresholds...)

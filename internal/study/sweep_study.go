@@ -15,7 +15,9 @@ import (
 // SweepStudy is one invocation of mongobench sweep: a workload open loop
 // at the target rates its search chooses, each Repeat times. Every step
 // is a stored run whose variant carries the sweep id, sweepStep and
-// repetition, and whose testResults.sweep records whether it held.
+// repetition, and whose testResults.sweep records whether it held. As
+// one client of a run group (Env.Merged set), a step is the group's
+// merged result: judged, kept and searched on alike by every client.
 type SweepStudy struct {
 	ID       string   // the sweep's id, shared by its steps
 	Base     Base     // each step's scenario but for its rate and repetition
@@ -101,6 +103,13 @@ func (s SweepStudy) step(ctx context.Context, env Env, res *SweepResult, rate fl
 	d, err := env.Measure(ctx, sc, s.variant(index, rep))
 	if err != nil {
 		return Step{}, err
+	}
+	if env.Merged != nil {
+		// one client's part of a run group: the step is the group's
+		// result, judged and kept alike by every client
+		if d, err = env.Merged(ctx, d); err != nil {
+			return Step{}, err
+		}
 	}
 	st, err := StepOf(d)
 	if err != nil {

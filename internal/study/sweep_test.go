@@ -42,6 +42,8 @@ func TestHolds(t *testing.T) {
 	partial.Partial = true
 	errs := step(1000, 1000, 1, 1, 0)
 	errs.Errors = 200 // of 10,000
+	groupPartial := partial
+	groupPartial.Missing = "client 2 of 3 stored no result"
 	noLat := Step{Rate: 100, Achieved: 100}
 	for _, tc := range []struct {
 		name string
@@ -57,6 +59,7 @@ func TestHolds(t *testing.T) {
 		{"errors", errs, crit, []string{"errors 2.00% > 1%"}},
 		{"errors allowed", errs, Criteria{MaxErrors: 0.05}, nil},
 		{"partial", partial, crit, []string{"run stopped early"}},
+		{"group partial", groupPartial, crit, []string{"group result partial: client 2 of 3 stored no result"}},
 		{"no latency", noLat, crit, []string{"no p99 recorded"}},
 		{"custom fraction", step(1000, 980, 1, 1, 0), Criteria{MinFraction: 0.99}, []string{"achieved 980/s < 99% of 1,000/s"}},
 	} {
