@@ -19,8 +19,10 @@
 #     the default rate is 130k/s. SPIN (0) and REALTIME (off) are the
 #     responder's options: no busy-wait, no SCHED_FIFO, so it leaves the
 #     cores to the clients. A client that cannot read its replies in time
-#     sees every worker waiting and is judged server-bound (the table says
-#     so), though the responder answered after DELAY.
+#     keeps its workers in flight while replies wait to be read (the
+#     receive lag); the run is judged client-bound when the replies waited
+#     longer than the responder took (service time), else server-bound
+#     (the table says so).
 #   RATE (server 8000, responder 130000), DURATION (10s), WARMUP (3s),
 #   THREADS (256, the group's)
 set -euo pipefail
@@ -79,8 +81,8 @@ run() {
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); target: $target" >&2
-echo "| clients (GOMAXPROCS=1 each) | target | achieved | $op p99 | send lag p99 | client-bound | each client's CPU (% of its cores, s) |"
-echo "|---|---:|---:|---:|---:|---|---|"
+echo "| clients (GOMAXPROCS=1 each) | target | achieved | $op p99 | $op service time p50 | receive lag p50 | send lag p99 | client-bound | each client's CPU (% of its cores, s) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---|---|"
 for n in 1 4; do
   run "$n" | python3 -c '
 import json, sys
@@ -89,9 +91,12 @@ d = json.load(sys.stdin)
 s, g = d["schedule"], d["group"]
 op = [o for o in d["ops"] if o["name"] == name][0]
 lag = (s.get("sendLag") or {}).get("p99Ms")
+rlag = (s.get("receiveLag") or {}).get("p50Ms")
+svc = op["serviceTime"].get("p50Ms")
+miss = lambda v: "missing" if v is None else "%s ms" % v
 cpu = ", ".join("%d: %.0f%% %.1fs" % (m["clientIndex"], m["cpuPct"], m["cpuSeconds"]) for m in g["members"])
-print("| %s | %g/s | %.0f/s (%.1f%%) | %s ms | %s ms | %s | %s |" % (n, g["targetRate"], s["achievedRate"],
-      100 * s["achievedRate"] / g["targetRate"], op["latency"].get("p99Ms", "—"), lag if lag is not None else "—",
+print("| %s | %g/s | %.0f/s (%.1f%%) | %s | %s | %s | %s | %s | %s |" % (n, g["targetRate"], s["achievedRate"],
+      100 * s["achievedRate"] / g["targetRate"], miss(op["latency"].get("p99Ms")), miss(svc), miss(rlag), miss(lag),
       "yes" if d["client"]["clientBound"] else "no (judged server-bound)" if d["client"].get("serverBound") else "no", cpu))
 ' "$n" "$op"
 done

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -368,8 +369,8 @@ func TestOperationsEndAtTheirReplysArrival(t *testing.T) {
 			// An arrival before the send is not this operation's, and
 			// AtReturn ignores arrivals: the operation ends when Do
 			// returns, and no receive lag is kept.
-			if lat < d || r.ReceiveLag != nil {
-				t.Errorf("%+v: latency min %v (want ≥ %v), receive lag %v (want nil)", c, lat, d, r.ReceiveLag)
+			if lat < d || r.ReceiveLag != nil || r.ClientBound {
+				t.Errorf("%+v: latency min %v (want ≥ %v), receive lag %v (want nil), client-bound %v %q (want not)", c, lat, d, r.ReceiveLag, r.ClientBound, r.Reasons)
 			}
 			continue
 		}
@@ -382,6 +383,11 @@ func TestOperationsEndAtTheirReplysArrival(t *testing.T) {
 		}
 		if got := time.Duration(r.ReceiveLag.Min()) * time.Microsecond; got < d-early-time.Millisecond {
 			t.Errorf("receive lag min %v: want about %v, the sleep after the arrival", got, d-early)
+		}
+		// Replies that wait longer on the client than on the server make
+		// the run client-bound.
+		if !r.ClientBound || r.ServerBound || len(r.Reasons) == 0 || !strings.Contains(strings.Join(r.Reasons, "; "), "replies waited") {
+			t.Errorf("client-bound %v, server-bound %v, reasons %q: want client-bound, replies waiting on the client", r.ClientBound, r.ServerBound, r.Reasons)
 		}
 	}
 }

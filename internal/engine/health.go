@@ -57,18 +57,53 @@ func judge(r *Result, cfg Config) Verdict {
 	if r.Mode == "open" {
 		behind = fellBehind(r, cfg)
 	}
-	if behind != "" && busyWhileBehind(r, cfg) {
+	waited := repliesWaited(r)
+	if behind != "" && waited == "" && busyWhileBehind(r, cfg) {
 		return serverBound(fmt.Sprintf("all %d workers busy waiting on the server while %s (raise --threads only if the server has headroom)", cfg.Workers, behind))
 	}
 	var v Verdict
 	if pct := CPUPercent(r.CPU, r.End.Sub(r.Start), r.Cores); pct >= cpuBoundPercent {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("client CPU at %.0f%% of %d cores", pct, r.Cores))
 	}
+	if waited != "" {
+		v.Reasons = append(v.Reasons, waited)
+	}
 	if behind != "" {
 		v.Reasons = append(v.Reasons, behind+" while workers were free, so the client itself could not keep the schedule")
 	}
 	v.ClientBound = len(v.Reasons) > 0
 	return v
+}
+
+// replyWaitBound is the receive lag median from which replies are said
+// to wait on the client: well above a wake-up's tens of microseconds.
+const replyWaitBound = time.Millisecond
+
+// repliesWaited describes replies that waited longer for the client to
+// read them than the server took to answer, or returns "": the receive
+// lag's median (ReplyTimed tasks) at least replyWaitBound and at least
+// the service time's median of the most frequent operation type. Workers
+// are then in flight for the client's sake, not the server's.
+func repliesWaited(r *Result) string {
+	if r.ReceiveLag == nil || r.ReceiveLag.TotalCount() == 0 {
+		return ""
+	}
+	var top *OpTotals
+	for i := range r.Ops {
+		if op := &r.Ops[i]; op.Service != nil && op.Service.TotalCount() > 0 && (top == nil || op.Count > top.Count) {
+			top = op
+		}
+	}
+	if top == nil {
+		return ""
+	}
+	wait := time.Duration(r.ReceiveLag.ValueAtPercentile(50)) * time.Microsecond
+	svc := time.Duration(top.Service.ValueAtPercentile(50)) * time.Microsecond
+	if wait < replyWaitBound || wait < svc {
+		return ""
+	}
+	return fmt.Sprintf("replies waited %v (receive lag p50) for the client to read them, longer than the server took to answer (%s service time p50 %v)",
+		wait.Round(time.Microsecond), top.Name, svc.Round(time.Microsecond))
 }
 
 func serverBound(why string) Verdict { return Verdict{ServerBound: true, Reasons: []string{why}} }
