@@ -199,6 +199,26 @@ func TestOverloadDropsAndIsServerBound(t *testing.T) {
 	}
 }
 
+func TestOverloadWithRepliesWaitingIsClientBound(t *testing.T) {
+	// The same overload, but each reply arrived 100µs after the send and
+	// waited the rest of the 20ms for the worker: the client, not the
+	// server, kept the workers in flight.
+	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(1000), Duration: 1500 * time.Millisecond,
+		DropAfter: 100 * time.Millisecond}
+	r, err := Run(context.Background(), cfg, func(int) (Task, error) {
+		return &replyTask{d: 20 * time.Millisecond, early: 100 * time.Microsecond}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := strings.Join(r.Reasons, "; ")
+	if r.Dropped == 0 || !r.ClientBound || r.ServerBound || !strings.Contains(reasons, "replies waited") ||
+		!strings.Contains(reasons, "every worker was in flight") || strings.Contains(reasons, "workers were free") {
+		t.Fatalf("dropped %d clientBound %v serverBound %v %q: want drops and a client-bound verdict, replies waiting with every worker in flight",
+			r.Dropped, r.ClientBound, r.ServerBound, r.Reasons)
+	}
+}
+
 func TestConfigRejectsUnboundedRun(t *testing.T) {
 	_, err := Run(context.Background(), Config{Ops: []string{"op"}, Workers: 1}, sleepTask(0, 1))
 	if err == nil {

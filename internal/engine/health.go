@@ -35,9 +35,12 @@ type Verdict struct {
 // judge weighs the evidence, server side first: failures, and a schedule
 // that fell behind while every worker was waiting on the server, mean the
 // server limited the run, however busy the client was (a client spinning
-// through fast failures is busy for the server's sake). Only then does the
-// client's own evidence count: its CPU near all cores, or a schedule that
-// fell behind while workers were free.
+// through fast failures is busy for the server's sake). Workers are not
+// waiting on the server when their replies waited longer for this client
+// to read them than the server took to answer (repliesWaited). Only then
+// does the client's own evidence count: its CPU near all cores, replies
+// waiting on it, or a schedule that fell behind while workers were free
+// or waiting on it.
 func judge(r *Result, cfg Config) Verdict {
 	if r.Partial {
 		return Verdict{NotJudged: fmt.Sprintf("%s: a run that did not finish is judged neither client- nor server-bound", r.Reason)}
@@ -57,8 +60,9 @@ func judge(r *Result, cfg Config) Verdict {
 	if r.Mode == "open" {
 		behind = fellBehind(r, cfg)
 	}
+	busy := behind != "" && busyWhileBehind(r, cfg)
 	waited := repliesWaited(r)
-	if behind != "" && waited == "" && busyWhileBehind(r, cfg) {
+	if busy && waited == "" {
 		return serverBound(fmt.Sprintf("all %d workers busy waiting on the server while %s (raise --threads only if the server has headroom)", cfg.Workers, behind))
 	}
 	var v Verdict
@@ -68,7 +72,10 @@ func judge(r *Result, cfg Config) Verdict {
 	if waited != "" {
 		v.Reasons = append(v.Reasons, waited)
 	}
-	if behind != "" {
+	switch {
+	case busy:
+		v.Reasons = append(v.Reasons, behind+" while every worker was in flight, its reply waiting for this client to read it")
+	case behind != "":
 		v.Reasons = append(v.Reasons, behind+" while workers were free, so the client itself could not keep the schedule")
 	}
 	v.ClientBound = len(v.Reasons) > 0

@@ -123,7 +123,8 @@ func base(test, runID string, secs float64) *result.Doc {
 // closedDoc is a closed-loop YCSB A run with serverStatus counters.
 func closedDoc() *result.Doc {
 	d := base("ycsb-a", "20250304-100000-a1b2", 10)
-	d.Schedule = result.Schedule{Mode: "closed", Workers: 32, AchievedRate: 9876.5}
+	d.Schedule = result.Schedule{Mode: "closed", Workers: 32, AchievedRate: 9876.5,
+		ReceiveLag: &result.Dist{Count: 296295, P50: f(0.011), P99: f(0.085), P999: f(0.4)}}
 	d.Ops = []result.OpStats{op("read", 49400, 10, 0.812), op("update", 49365, 10, 1.27)}
 	d.Ops[1].Errors = result.Errors{Total: 3, Timeout: 2, Network: 1}
 	d.Intervals = intervals(10, func(i int, iv *result.Interval) {

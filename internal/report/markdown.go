@@ -83,6 +83,10 @@ func mdSummary(ew *errWriter, d *result.Doc) {
 		ew.md(scheduleTable(d.Schedule))
 	} else {
 		ew.line("Closed loop: operations are not paced, so none are late or dropped.")
+		if r := d.Schedule.ReceiveLag; r != nil {
+			ew.line("\n%s operations were timed at their reply's arrival; receive lag (not in the latencies) p50 %s ms, p99 %s ms.",
+				count(r.Count), mdCells.Num(r.P50), mdCells.Num(r.P99))
+		}
 	}
 	ew.section("Client", clientTable(d.Client))
 	if p := d.Schedule.Precision; p != nil {

@@ -369,7 +369,10 @@ func (c *Conn) RoundTrip(ctx context.Context, msg []byte, kind Retry) (bsoncore.
 // host: the kernel's receive timestamp of its last bytes, before this
 // process was woken to read them. ok is false when it is unknown: the
 // round trip failed, the connection is TLS, or the platform is not
-// Linux.
+// Linux. The kernel stamps the segment last in sequence, not the one
+// that arrived last: when a retransmission fills a gap in the reply, the
+// arrival is that of the later segment, up to the retransmission's delay
+// early.
 func (c *Conn) ReplyArrived() (time.Time, bool) {
 	return c.arrival, !c.arrival.IsZero()
 }
@@ -405,7 +408,11 @@ func (c *Conn) send(ctx context.Context, msg []byte, dl time.Time) (bsoncore.Doc
 		}
 		return nil, err
 	}
-	return reply, checkReply(reply)
+	if err := checkReply(reply); err != nil {
+		c.arrival = time.Time{}
+		return reply, err
+	}
+	return reply, nil
 }
 
 // redial connects again after the connection was dropped: it first waits
@@ -462,6 +469,7 @@ func (c *Conn) ctxErr(ctx context.Context, err error) error {
 
 // exchange writes one message and reads its reply's body section.
 func (c *Conn) exchange(msg []byte) (bsoncore.Document, error) {
+	c.arrival = time.Time{}
 	c.reqID++
 	binary.LittleEndian.PutUint32(msg[0:], uint32(len(msg)))
 	binary.LittleEndian.PutUint32(msg[4:], uint32(c.reqID))
@@ -484,9 +492,6 @@ func (c *Conn) exchange(msg []byte) (bsoncore.Document, error) {
 	if _, err := io.ReadFull(c.br, body); err != nil {
 		return nil, &NetworkError{Op: "read", Err: err}
 	}
-	if at, ok := arrived(c.nc, time.Now()); ok && c.br.Buffered() == 0 {
-		c.arrival = at // the read that ended the reply carried its last bytes
-	}
 	if to := int32(binary.LittleEndian.Uint32(c.hdr[8:])); to != c.reqID {
 		return nil, &NetworkError{Op: "read", Err: fmt.Errorf("reply to request %d, sent %d", to, c.reqID)}
 	}
@@ -508,6 +513,11 @@ func (c *Conn) exchange(msg []byte) (bsoncore.Document, error) {
 		return nil, &NetworkError{Op: "read", Err: errors.New("malformed reply document")}
 	} else {
 		doc = doc[:l]
+	}
+	if c.br.Buffered() == 0 { // the read that ended the reply carried its last bytes
+		if at, ok := arrived(c.nc, time.Now()); ok {
+			c.arrival = at
+		}
 	}
 	return doc, nil
 }

@@ -29,7 +29,7 @@ type rawTCP struct {
 	stamps bool // SO_TIMESTAMPNS is on
 	msg    unix.Msghdr
 	iov    unix.Iovec
-	oob    [64]byte
+	oob    [8]uint64     // control messages, aligned for the headers read in place
 	last   unix.Timespec // the latest read's receive time; zero when it had none
 }
 
@@ -70,8 +70,8 @@ func (c *rawTCP) Read(p []byte) (int, error) {
 			c.msg.Control = nil
 			c.msg.SetControllen(0)
 			if c.stamps {
-				c.msg.Control = &c.oob[0]
-				c.msg.SetControllen(len(c.oob))
+				c.msg.Control = &c.control()[0]
+				c.msg.SetControllen(len(c.oob) * 8)
 			}
 			r, _, e := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&c.msg)), 0)
 			switch e {
@@ -93,9 +93,15 @@ func (c *rawTCP) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	if c.stamps {
-		c.last = receiveTime(c.oob[:min(int(c.msg.Controllen), len(c.oob))])
+		oob := c.control()
+		c.last = receiveTime(oob[:min(int(c.msg.Controllen), len(oob))])
 	}
 	return n, nil
+}
+
+// control is the control-message buffer as bytes.
+func (c *rawTCP) control() []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&c.oob[0])), len(c.oob)*8)
 }
 
 // receiveTime finds the SO_TIMESTAMPNS control message in oob; zero when

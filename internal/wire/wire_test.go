@@ -136,6 +136,13 @@ func TestReplyArrivalIsBetweenSendAndReturn(t *testing.T) {
 			t.Fatalf("reply arrival %v: want between the send (%v) and the return (%v)", at, before, after)
 		}
 	}
+	// A reply that is a server error is not a completed operation's.
+	if _, err := command(t, c, "admin", wire.NoRetry, func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "noSuchCommand", 1) }); err == nil {
+		t.Fatal("noSuchCommand: want a server error")
+	}
+	if at, ok := c.ReplyArrived(); ok {
+		t.Errorf("reply arrival %v of a server error: want none", at)
+	}
 	// A failed round trip has no arrival.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

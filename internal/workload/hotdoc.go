@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -93,17 +92,17 @@ func (HotDoc) newTask(env Env, p spec.Params, c Client, _ int) (engine.Task, err
 		return nil, err
 	}
 	return &hotDocTask{
-		wire:   w,
-		coll:   env.DB.Collection(HotDocCollection),
-		filter: bson.Raw(idFilter(nil, HotKey)),
-		update: bson.Raw(update),
+		wireTimed: wireTimed{wire: w},
+		coll:      env.DB.Collection(HotDocCollection),
+		filter:    bson.Raw(idFilter(nil, HotKey)),
+		update:    bson.Raw(update),
 	}, nil
 }
 
 // hotDocTask sends the same prebuilt update every time, over the wire
 // client (wire set) or the driver.
 type hotDocTask struct {
-	wire           *wireColl // nil: the driver
+	wireTimed
 	coll           *mongo.Collection
 	filter, update bson.Raw
 }
@@ -129,10 +128,6 @@ func (t *hotDocTask) Do(ctx context.Context) (int, error) {
 	}
 	return 0, nil
 }
-
-// ReplyArrived is when the last operation's reply reached this host, on
-// the wire client's path (engine.ReplyTimed).
-func (t *hotDocTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
 
 // Close closes the worker's wire connection, if it has one.
 func (t *hotDocTask) Close() error { return closeWire(t.wire) }

@@ -121,8 +121,8 @@ func (Insert) newTask(env Env, p spec.Params, c Client, worker int) (engine.Task
 		return nil, err
 	}
 	return &insertTask{
-		wire: w,
-		coll: env.DB.Collection(InsertCollection), gen: newInsertGen(p, env.Seed, worker),
+		wireTimed: wireTimed{wire: w},
+		coll:      env.DB.Collection(InsertCollection), gen: newInsertGen(p, env.Seed, worker),
 		batch: int(p.Int("batchSize")), docs: make([]any, 0, p.Int("batchSize")),
 		opts: options.InsertMany().SetOrdered(false),
 	}, nil
@@ -132,7 +132,7 @@ func (Insert) newTask(env Env, p spec.Params, c Client, worker int) (engine.Task
 // the wire client (wire set: the documents are appended straight into
 // the message) or the driver.
 type insertTask struct {
-	wire  *wireColl // nil: the driver
+	wireTimed
 	coll  *mongo.Collection
 	gen   *insertGen
 	batch int
@@ -161,10 +161,6 @@ func (t *insertTask) Do(ctx context.Context) (int, error) {
 	_, err := t.coll.InsertMany(ctx, t.docs, t.opts)
 	return 0, err
 }
-
-// ReplyArrived is when the last operation's reply reached this host, on
-// the wire client's path (engine.ReplyTimed).
-func (t *insertTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
 
 // Close closes the worker's wire connection, if it has one.
 func (t *insertTask) Close() error { return closeWire(t.wire) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -116,12 +115,12 @@ func (KV) newTask(env Env, p spec.Params, c Client, worker int) (engine.Task, er
 		return nil, err
 	}
 	return &kvTask{
-		wire:    w,
-		coll:    env.DB.Collection(KVCollection),
-		rnd:     datagen.Rand(env.Seed, worker),
-		keys:    datagen.Uniform{N: p.Int("records")},
-		readPct: p.Float("readPercent"),
-		update:  bson.Raw(upd),
+		wireTimed: wireTimed{wire: w},
+		coll:      env.DB.Collection(KVCollection),
+		rnd:       datagen.Rand(env.Seed, worker),
+		keys:      datagen.Uniform{N: p.Int("records")},
+		readPct:   p.Float("readPercent"),
+		update:    bson.Raw(upd),
 	}, nil
 }
 
@@ -130,7 +129,7 @@ func (KV) newTask(env Env, p spec.Params, c Client, worker int) (engine.Task, er
 // filter buffer is reused, so an operation allocates nothing of its own
 // (and nothing at all on the wire path).
 type kvTask struct {
-	wire    *wireColl // nil: the driver
+	wireTimed
 	coll    *mongo.Collection
 	rnd     *rand.Rand
 	keys    datagen.Uniform
@@ -157,10 +156,6 @@ func (t *kvTask) Do(ctx context.Context) (int, error) {
 	_, err := t.coll.UpdateOne(ctx, bson.Raw(t.filter), t.update)
 	return kvUpdate, err
 }
-
-// ReplyArrived is when the last operation's reply reached this host, on
-// the wire client's path (engine.ReplyTimed).
-func (t *kvTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
 
 // Close closes the worker's wire connection, if it has one.
 func (t *kvTask) Close() error { return closeWire(t.wire) }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
-	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
 
@@ -32,8 +31,8 @@ func (r *queryRun) NewTask(worker int) (engine.Task, error) {
 		return nil, err
 	}
 	t := &queryTask{
-		wire: w,
-		coll: env.DB.Collection(QueryCollection), rnd: datagen.Rand(env.Seed, worker), space: space,
+		wireTimed: wireTimed{wire: w},
+		coll:      env.DB.Collection(QueryCollection), rnd: datagen.Rand(env.Seed, worker), space: space,
 		shape: p.String("query"), docs: docs, skip: p.Int("skip"), picked: map[int64]bool{},
 	}
 	seqSort := bson.D{{Key: "seq", Value: 1}}
@@ -57,7 +56,7 @@ func (r *queryRun) NewTask(worker int) (engine.Task, error) {
 // (wire set) or the driver, groups and keys drawn the same way on both;
 // filters are appended into a reused buffer.
 type queryTask struct {
-	wire     *wireColl // nil: the driver
+	wireTimed
 	wireOpts findOptions
 	coll     *mongo.Collection
 	rnd      *rand.Rand
@@ -87,10 +86,6 @@ func (t *queryTask) Do(ctx context.Context) (int, error) {
 	t.returned.Add(n)
 	return 0, err
 }
-
-// ReplyArrived is when the last operation's reply reached this host, on
-// the wire client's path (engine.ReplyTimed).
-func (t *queryTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
 
 // byID finds one document by _id in the key range.
 func (t *queryTask) byID(ctx context.Context) error {

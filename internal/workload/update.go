@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
-	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
 
@@ -108,8 +107,8 @@ func (r *updateRun) NewTask(worker int) (engine.Task, error) {
 		return nil, err
 	}
 	return &updateTask{
-		wire: w,
-		coll: env.DB.Collection(UpdateAPICollection), seq: &r.seq,
+		wireTimed: wireTimed{wire: w},
+		coll:      env.DB.Collection(UpdateAPICollection), seq: &r.seq,
 		docs: newKeyedDocs(int64(p.Size("docSize")), env.Seed), rnd: datagen.Rand(env.Seed, worker),
 		records: p.Int("records"), pct: p.Float("percentNew"),
 		find: p.String("updateFunction") == FuncFindOneAndUpdate, upsert: p.Bool("upsert"),
@@ -121,7 +120,7 @@ func (r *updateRun) NewTask(worker int) (engine.Task, error) {
 // updateTask is one worker's writes, over the wire client (wire set) or
 // the driver, keys drawn the same way on both. Its buffers are reused.
 type updateTask struct {
-	wire         *wireColl // nil: the driver
+	wireTimed
 	coll         *mongo.Collection
 	seq          *opSeq
 	docs         keyedDocs
@@ -179,10 +178,6 @@ func (t *updateTask) Do(ctx context.Context) (int, error) {
 	t.inserts.Add(1)
 	return 0, nil
 }
-
-// ReplyArrived is when the last operation's reply reached this host, on
-// the wire client's path (engine.ReplyTimed).
-func (t *updateTask) ReplyArrived() (time.Time, bool) { return t.wire.replyArrived() }
 
 // insert inserts the document in t.doc.
 func (t *updateTask) insert(ctx context.Context) error {

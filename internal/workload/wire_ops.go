@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/wire"
 )
 
@@ -24,14 +25,24 @@ type wireColl struct {
 // Close closes the worker's connection.
 func (w *wireColl) Close() error { return w.conn.Close() }
 
-// replyArrived is when the last reply reached this host (see
-// engine.ReplyTimed); unknown on the driver's path (w nil).
-func (w *wireColl) replyArrived() (time.Time, bool) {
-	if w == nil {
+// wireTimed is a task's wire connection: nil on the driver's path. A
+// task embeds it to say when its last operation's reply reached this
+// host (engine.ReplyTimed), which the wire client knows.
+type wireTimed struct {
+	wire *wireColl // nil: the driver
+}
+
+// ReplyArrived is when the last operation's reply reached this host;
+// unknown on the driver's path.
+func (t wireTimed) ReplyArrived() (time.Time, bool) {
+	if t.wire == nil {
 		return time.Time{}, false
 	}
-	return w.conn.ReplyArrived()
+	return t.wire.conn.ReplyArrived()
 }
+
+// The single-operation workloads' tasks end at their reply's arrival.
+var _ = []engine.ReplyTimed{(*kvTask)(nil), (*insertTask)(nil), (*hotDocTask)(nil), (*queryTask)(nil), (*updateTask)(nil)}
 
 // errNoCursor is a find reply without a cursor.
 var errNoCursor = errors.New("find reply without a cursor")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
 
@@ -149,7 +150,19 @@ type loadTask struct {
 	inserted, bytes atomic.Int64
 }
 
-var _ workload.Counter = (*loadTask)(nil)
+var _ interface {
+	engine.ReplyTimed
+	workload.Counter
+} = (*loadTask)(nil)
+
+// ReplyArrived is when the last batch's reply reached this host, when
+// the wire client loads (engine.ReplyTimed).
+func (t *loadTask) ReplyArrived() (time.Time, bool) {
+	if t.conn == nil {
+		return time.Time{}, false
+	}
+	return t.conn.ReplyArrived()
+}
 
 // Counts are the records and BSON bytes this loader inserted so far.
 func (t *loadTask) Counts() result.Counts {
