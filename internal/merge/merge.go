@@ -374,7 +374,6 @@ func schedule(docs []*result.Doc, d *result.Doc) (result.Schedule, error) {
 	if p, _, ok := strings.Cut(b.Pacer, engine.ShareSuffix); ok {
 		s.Pacer = p
 	}
-	var lags, rlags []result.Dist
 	var done, failed int64
 	for _, c := range docs {
 		cs := c.Schedule
@@ -385,12 +384,6 @@ func schedule(docs []*result.Doc, d *result.Doc) (result.Schedule, error) {
 		s.Abandoned += cs.Abandoned
 		s.WarmupSkipped += cs.WarmupSkipped
 		s.MaxLag = max(s.MaxLag, cs.MaxLag)
-		if cs.SendLag != nil {
-			lags = append(lags, *cs.SendLag)
-		}
-		if cs.ReceiveLag != nil {
-			rlags = append(rlags, *cs.ReceiveLag)
-		}
 		done += completed(c)
 		for _, op := range c.Ops {
 			failed += op.Errors.Total
@@ -401,22 +394,34 @@ func schedule(docs []*result.Doc, d *result.Doc) (result.Schedule, error) {
 		s.SuccessRate = float64(done-failed) / secs
 		s.FailedRate = float64(failed) / secs
 	}
-	if len(lags) > 0 {
-		lag, err := Dists(lags...)
-		if err != nil {
-			return s, fmt.Errorf("send lag: %w", err)
-		}
-		s.SendLag = &lag
+	var err error
+	if s.SendLag, err = lags(docs, func(s result.Schedule) *result.Dist { return s.SendLag }); err != nil {
+		return s, fmt.Errorf("send lag: %w", err)
 	}
-	if len(rlags) > 0 {
-		lag, err := Dists(rlags...)
-		if err != nil {
-			return s, fmt.Errorf("receive lag: %w", err)
-		}
-		s.ReceiveLag = &lag
+	if s.ReceiveLag, err = lags(docs, func(s result.Schedule) *result.Dist { return s.ReceiveLag }); err != nil {
+		return s, fmt.Errorf("receive lag: %w", err)
 	}
 	s.Precision = precision(s.SendLag, d.Ops, b.Mode)
 	return s, nil
+}
+
+// lags merges one lag distribution of the clients that stored it; nil
+// when none did.
+func lags(docs []*result.Doc, of func(result.Schedule) *result.Dist) (*result.Dist, error) {
+	var ds []result.Dist
+	for _, c := range docs {
+		if d := of(c.Schedule); d != nil {
+			ds = append(ds, *d)
+		}
+	}
+	if len(ds) == 0 {
+		return nil, nil
+	}
+	d, err := Dists(ds...)
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
 }
 
 // scheduledSeconds is the span the group's rate is taken over: the

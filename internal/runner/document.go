@@ -260,17 +260,20 @@ func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
 	if sc.Rate > 0 {
 		s.TargetRate = result.F(float64(sc.Rate))
 	}
-	if res.Lag != nil {
-		if lag, err := hist.Summarize(res.Lag); err == nil {
-			s.SendLag = &lag
-		}
-	}
-	if res.ReceiveLag != nil {
-		if lag, err := hist.Summarize(res.ReceiveLag); err == nil {
-			s.ReceiveLag = &lag
-		}
-	}
+	s.SendLag, s.ReceiveLag = lagSummary(res.Lag), lagSummary(res.ReceiveLag)
 	return s
+}
+
+// lagSummary summarises a lag histogram; nil when there is none.
+func lagSummary(h *hist.H) *result.Dist {
+	if h == nil {
+		return nil
+	}
+	d, err := hist.Summarize(h)
+	if err != nil {
+		return nil
+	}
+	return &d
 }
 
 // precision copies the engine's precision verdict; a verdict it could
