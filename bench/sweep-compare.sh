@@ -38,7 +38,7 @@ for s in cpu1 cpu2; do
   echo
   t0=$(date +%s)
   bin/mongobench sweep --uri "$uri" --results-file "$results" --workload ycsb-b -p recordcount="$records" \
-    --rate auto --start "$start" --factor 2 --duration "$duration" --warmup "$warmup" --sla "$sla" \
+    --rate auto --start-rate "$start" --rate-factor 2 --duration "$duration" --warmup "$warmup" --p99 "$sla" \
     --label "$s" --price "${price[$s]} USD/h" --report-dir "$out" 2>/dev/null
   echo
   echo "($s sweep: $(( $(date +%s) - t0 )) s)"
@@ -48,6 +48,6 @@ done
 unset MONGOBENCH_SERVER_DIR
 echo "## compare"
 echo
-bin/mongobench compare --results-file "$results" --label cpu2 --label cpu1 --workload ycsb-b --sla "$sla" --report-dir "$out"
+bin/mongobench compare --results-file "$results" --label cpu2 --label cpu1 --workload ycsb-b --p99 "$sla" --report-dir "$out"
 echo
 echo "(whole study: $(( $(date +%s) - began )) s; reports in $out)"

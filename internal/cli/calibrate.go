@@ -29,9 +29,10 @@ func (a *app) calibrateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "calibrate",
 		Short: "Closed loop with more and more client threads until throughput stops rising: the knee",
-		Long: `Run a workload closed loop with --start threads, then multiply the threads
-by --factor (1, 2, 4, 8, …) until a step gains less than --min-gain (5%)
-throughput over the one before while its p99 climbs, or --max threads ran.
+		Long: `Run a workload closed loop with --start-threads threads, then multiply the
+threads by --threads-factor (1, 2, 4, 8, …) until a step gains less than
+--min-gain (5%) throughput over the one before while its p99 climbs, or
+--max-threads threads ran.
 The knee is the step before: the fewest threads that reach the plateau;
 more add queueing, not throughput. Use its thread count for closed-loop
 runs, and keep open-loop --threads above it.
@@ -40,7 +41,7 @@ Every step is a stored run (its variant carries the calibration id and
 calibrationStep) with its own report; the calibration ends with the table
 of steps and the knee.`,
 		Example: `  mongobench calibrate --workload ycsb-b -p recordcount=100000
-  mongobench calibrate --workload kv --max 64 --duration 10s --min-gain 0.1`,
+  mongobench calibrate --workload kv --max-threads 64 --duration 10s --min-gain 0.1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.ycsb.study(ycsbprops.Calibrate, cmd.Flags(), f.base, &f.studyFlags); err != nil {
@@ -51,27 +52,33 @@ of steps and the knee.`,
 	}
 	fl := cmd.Flags()
 	fl.Var(f.base.Flag("workload", ""), "workload", "workload to run (required; see 'mongobench workloads')")
-	fl.IntVar(&f.search.Start, "start", 1, "threads of the first step")
-	fl.IntVar(&f.search.Factor, "factor", 2, "multiply the threads by this each step")
-	fl.IntVar(&f.search.Max, "max", 256, "most threads tried")
+	fl.IntVar(&f.search.Start, "start-threads", 1, "threads of the first step")
+	fl.IntVar(&f.search.Factor, "threads-factor", 2, "multiply the threads by this each step")
+	fl.IntVar(&f.search.Max, "max-threads", 256, "most threads tried")
+	deprecatedAlias(fl, "start", "start-threads")
+	deprecatedAlias(fl, "factor", "threads-factor")
+	deprecatedAlias(fl, "max", "max-threads")
 	fl.Float64Var(&f.search.MinGain, "min-gain", study.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
 	fl.Var(f.base.Flag("duration", "10s"), "duration", "measured phase of each step")
 	fl.Var(f.base.Flag("warmup", "2s"), "warmup", "warm-up of each step")
-	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "workload parameter name=value",
-		reportDir: "directory for the calibration report and the runs' reports (empty: none)", json: "print the runs' stored documents as one JSON array instead of the tables"})
+	f.add(a, fl, "workload parameter name=value", optionHelp{reportDir: "mongobench-reports", json: "print the runs' stored documents as one JSON array instead of the tables",
+		noGroup: "calibrate cannot run as a run group (each step's thread count is the whole client's); calibrate one client, then run the group with 'mongobench run --clients N --threads T'"})
 	f.ycsb.add(fl)
-	a.statusFlag(fl)
 	return cmd
 }
 
 func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
 	f.base.Database, f.base.Label = f.database, f.label
 	c := study.CalibrateStudy{Search: f.search, Base: study.Base{Scenario: f.base, Params: f.params}}
-	return a.runOn(ctx, f.studyFlags, builtin.Registry(), c.Check, func(run *studyRun) error {
-		c.ID, c.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
-		res, err := c.Run(ctx, run.env())
-		render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, runs) }
-		page := func(w io.Writer, runs []string) error { return htmlreport.Calibrate(w, res, runs) }
-		return errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), render, page))
-	})
+	reg := builtin.Registry()
+	l, err := a.openOn(ctx, &f.studyFlags, reg, c.Check, studyThresholds(reg, f.base, &f.params, false))
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	c.ID, c.Base.Scenario.URI = runner.NewRunID(time.Now()), l.Target().URI
+	res, err := c.Run(ctx, l.Env(reg))
+	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, runs) }
+	page := func(w io.Writer, runs []string) error { return htmlreport.Calibrate(w, res, runs) }
+	return l.Outcome(errors.Join(err, a.finishStudy(l, &f.measureOptions, len(res.Steps), res.WriteTables, res.ReportName(), render, page)))
 }

@@ -26,7 +26,7 @@ func TestCalibrate(t *testing.T) {
 	db := testenv.DBName(t)
 	dropAfter(t, connect(t, uri), db)
 	o := mb(t, "calibrate", "--uri", uri, "--database", db, "--workload", "kv", "-p", "records=500",
-		"--max", "4", "--duration", "1s", "--warmup", "1s", "--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
+		"--max-threads", "4", "--duration", "1s", "--warmup", "1s", "--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
 	wantCode(t, o, cli.ExitOK)
 	for _, want := range []string{"threads", "achieved/s", "gain", "p99 ms", "report: "} {
 		if !strings.Contains(o.stdout+o.stderr, want) {
@@ -62,7 +62,7 @@ func TestCalibrateKnee(t *testing.T) {
 	file := filepath.Join(dir, "results.jsonl")
 	const minGain = study.DefaultMinGain
 	o := mb(t, "calibrate", "--uri", h.URI, "--workload", "kv", "-p", "records=500",
-		"--max", "64", "--duration", "1s", "--warmup", "1s",
+		"--max-threads", "64", "--duration", "1s", "--warmup", "1s",
 		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
 	wantCode(t, o, cli.ExitOK)
 	docs, err := store.NewFile(file).List(context.Background(), 0)
@@ -114,8 +114,8 @@ func indexOf(docs []result.Doc, id string) int {
 func TestCalibrateBadInput(t *testing.T) {
 	for _, args := range [][]string{
 		{"calibrate"},
-		{"calibrate", "--workload", "kv", "--factor", "1"},
-		{"calibrate", "--workload", "kv", "--start", "8", "--max", "4"},
+		{"calibrate", "--workload", "kv", "--threads-factor", "1"},
+		{"calibrate", "--workload", "kv", "--start", "8", "--max-threads", "4"},
 		{"calibrate", "--workload", "kv", "--min-gain", "0"},
 		{"calibrate", "--workload", "nope"},
 	} {

@@ -11,11 +11,12 @@ import (
 
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/threshold"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 func (a *app) catalogCmd() *cobra.Command {
@@ -89,15 +90,11 @@ func (a *app) catalogRunCmd() *cobra.Command {
 	fl.StringVar(&f.target.File, "targets", "", "YAML file of targets (URIs or local profiles) to run each test on, in order")
 	fl.StringVar(&f.target.Instance, "instance", "", "the target's description, e.g. '{type: m6i.xlarge, diskType: gp3, iops: 3000, diskSizeGB: 100, vCPU: 4, ramGB: 16}'")
 	fl.Var(priceText(&f.target.Price), "price", "the target's price, e.g. '0.42 USD/h' or '694 EUR/month' (stored as _id.instance.cost, cents per hour)")
-	fl.Var(listText{&f.target.HostMetrics}, "host-metrics", hostMetricsHelp)
-	fl.Var(listText{&f.target.HostDevice}, "host-device", hostDeviceHelp)
-	f.atlas.add(fl)
-	f.add(fl, studyHelp{each: "every variant", results: "results", json: "print the variants' stored documents as one JSON array instead of the tables"})
-	fl.StringVar(&f.reportDir, "report-dir", "", "directory for each variant's run report (default: none; 'mongobench report' renders the catalog's document)")
+	f.add(a, fl, "", optionHelp{json: "print the variants' stored documents as one JSON array instead of the tables",
+		noGroup: "catalog run cannot run as a run group (its variants reset and load their own data); run a variant's scenario with 'mongobench run --clients N'"})
+	fl.Lookup("report-dir").Usage = "directory for each variant's run report (default: none; 'mongobench report' renders the catalog's document)"
 	fl.Lookup("results").Usage = "results MongoDB URI (default: the target; with --targets, $MONGOBENCH_RESULTS_URI, else the embedded server)"
-	f.thresholds.add(fl, false)
 	fl.Var(&f.cacheSize, "cache-size", "the target's storage cache, e.g. 8GB, for a server that does not report it (the query tests size their key ranges from it; default: serverStatus, or what the embedded server was started with)")
-	a.statusFlag(fl)
 	return cmd
 }
 
@@ -114,62 +111,44 @@ func (a *app) runCatalog(ctx context.Context, f catalogFlags, names []string) er
 		}
 		tests = append(tests, t)
 	}
-	ts, err := f.thresholds.catalog()
+	lo, err := f.options(ctx, a)
 	if err != nil {
 		return err
 	}
+	if err := threshold.Check(lo.Thresholds, threshold.Run{}); err != nil { // closed loop, each variant its own workload
+		return usage(err)
+	}
 	f.target.URI, f.target.Label = f.uri, f.label
+	f.target.HostMetrics, f.target.HostDevice = f.hostMetrics, f.hostDevice
 	targets, err := f.target.Targets(env("MONGOBENCH_URI"), server.CheckCPUs)
 	if err != nil {
 		return usage(err)
 	}
-	lm, stopMetrics, err := a.startMetrics(ctx, f.metricsAddr)
+	lo.HostMetrics, lo.HostDevice = nil, nil // each target carries its own
+	lo.CacheSize = int64(f.cacheSize)
+	if f.target.File != "" {
+		lo.Targets = true // results never go to a target's server
+	} else {
+		lo.URI = targets[0].URI
+	}
+	l, err := a.open(ctx, lo)
 	if err != nil {
 		return err
 	}
-	defer stopMetrics()
-	st, closeStore, err := a.catalogStore(ctx, f, targets)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	s := newStudy(a, runner.Target{}, st, f.reportDir)
-	s.metrics = lm
-	if s.limits, err = f.limits.limits(); err != nil {
-		return err
-	}
-	if s.atlas, err = f.atlas.source(ctx); err != nil {
-		return err
-	}
-	s.thresholds = ts
+	defer l.Close()
 	c := study.Catalog{Tests: tests, Targets: targets, Scale: scale, Database: f.database}
-	docs, err := c.Run(ctx, s.targetEnv(f.cacheSize))
+	docs, err := c.Run(ctx, l.Env(builtin.Registry()))
 	if f.json {
 		var all []result.Doc
 		for _, d := range slices.Concat(docs...) {
 			all = append(all, *d)
 		}
-		return errors.Join(err, store.WriteJSON(a.stdout, all))
+		return l.Outcome(errors.Join(err, store.WriteJSON(a.stdout, all)))
 	}
 	for i, t := range tests {
 		if len(docs[i]) > 0 {
 			_ = study.WriteCatalogTable(a.stdout, t, docs[i], len(targets) > 1)
 		}
 	}
-	return studyVerdict(err, "catalog run", s.thresholdsVerdict)
-}
-
-// catalogStore opens where the catalog's results go: with a targets file,
-// the results store (--results, --results-file, $MONGOBENCH_RESULTS_URI,
-// else the embedded server), never a profile's short-lived server;
-// otherwise, as for any run, falling back to the target's server.
-func (a *app) catalogStore(ctx context.Context, f catalogFlags, targets []spec.Target) (store.Store, func(), error) {
-	if f.target.File != "" {
-		return a.resultsStore(ctx, f.resultsURI, f.file)
-	}
-	t, err := a.target(ctx, targets[0].URI)
-	if err != nil {
-		return nil, nil, err
-	}
-	return a.openStore(ctx, f.resultsURI, f.file, t.URI)
+	return l.Outcome(study.Ends(err, "catalog run", l.ThresholdsVerdict))
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -27,11 +28,15 @@ without that marker, whatever the flags. Results are never dropped.`,
 			if target == "" {
 				target = env("MONGOBENCH_URI")
 			}
-			t, err := a.target(cmd.Context(), target)
-			if err != nil {
-				return err
+			uri := target
+			if uri == "" {
+				h, err := lab.Embedded(cmd.Context(), a.servers(), true, a.say)
+				if err != nil {
+					return err
+				}
+				uri = h.URI
 			}
-			c, err := runner.Connect(cmd.Context(), t.URI, 2)
+			c, err := runner.Connect(cmd.Context(), uri, 2)
 			if err != nil {
 				return err
 			}
@@ -39,7 +44,7 @@ without that marker, whatever the flags. Results are never dropped.`,
 			if err := workload.DropOwned(cmd.Context(), c.Database(db)); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "dropped %s on %s\n", db, redact(t.URI))
+			fmt.Fprintf(a.stdout, "dropped %s on %s\n", db, redact(uri))
 			return nil
 		},
 	}

@@ -86,7 +86,7 @@ func (a *app) exitCode(err error) int {
 	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, runner.ErrBadURI), isUnknownCommand(err):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitUsage
-	case errors.Is(err, errVerdict):
+	case errors.Is(err, study.ErrVerdict):
 		fmt.Fprintf(a.stderr, "mongobench: %s\n", oneParagraph(err))
 		return ExitVerdict
 	}

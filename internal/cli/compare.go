@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
@@ -90,5 +91,10 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	if f.reportDir == "" {
 		return nil
 	}
-	return a.writeReportDir(f.reportDir, c.ReportName(), c.WriteReport, func(w io.Writer) error { return htmlreport.Compare(w, c) })
+	path, err := lab.WriteReport(f.reportDir, c.ReportName(), c.WriteReport, func(w io.Writer) error { return htmlreport.Compare(w, c) })
+	if err != nil {
+		return err
+	}
+	a.say("report: %s and %s\n", path, htmlreport.Name(path))
+	return nil
 }

@@ -90,7 +90,7 @@ func TestCompareBadInput(t *testing.T) {
 		{"compare", "--label", "a", "--label", "b", "--price", "a=cheap"},
 		{"compare", "--label", "a", "--label", "b", "--price", "a=3 EUR/h"},
 		{"compare", "--label", "a", "--label", "b", "--cost-per-hour", "a=cheap"},
-		{"compare", "--label", "a", "--label", "b", "--sla", "fast"},
+		{"compare", "--label", "a", "--label", "b", "--p99", "fast"},
 	} {
 		o := mb(t, args...)
 		wantCode(t, o, cli.ExitUsage)

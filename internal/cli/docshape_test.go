@@ -42,7 +42,7 @@ func TestStoredDocumentShape(t *testing.T) {
 			"-p", "records=200", "--no-report", "--threshold", "p99(read) < 1h", "--threshold", "errors < 1000000"}},
 		{"sweep", 2, []string{"sweep", "--workload", "kv", "-p", "records=200", "--rate", "200,400",
 			"--duration", "1s", "--warmup", "0s", "--threads", "4"}},
-		{"sla", 2, []string{"sla", "--rate", "50", "--runs", "1", "--duration", "1s", "--warmup", "0s",
+		{"sla", 2, []string{"sla", "--rate", "50", "--repeat", "1", "--duration", "1s", "--warmup", "0s",
 			"--p99", "1s", "-p", "accounts=200", "--threads", "4"}},
 		{"catalog", 5, []string{"catalog", "run", "insert_docsize", "--scale", "0.0001"}},
 	}

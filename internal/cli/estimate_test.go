@@ -33,8 +33,8 @@ func TestEstimateLine(t *testing.T) {
 		}
 		var out bytes.Buffer
 		p := newProgress(&out, terminal{}, 0, sc) // no status lines: the estimate alone
-		p.setup("preload", 1, 100)
-		p.setup("preload", 2, 100)
+		p.Setup("preload", 1, 100)
+		p.Setup("preload", 2, 100)
 		if got := out.String(); got != tc.want {
 			t.Errorf("%v: got %q, want %q", tc.params, got, tc.want)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 // TestExitCodeOfCommandLine checks the exit code of command lines cobra
@@ -30,7 +31,7 @@ func TestExitCodeOfCommandLine(t *testing.T) {
 		{[]string{"run", "--threshold", "rate >= 99%"}, ExitUsage},                      // closed loop: no target rate
 		{[]string{"run", "--rate", "100", "--threshold", "p99(SCAN) < 5ms"}, ExitUsage}, // kv has read and update
 		{[]string{"sweep", "--workload", "kv", "--rate", "100", "--threshold", "p99(SCAN) < 5ms"}, ExitUsage},
-		{[]string{"sla", "--rate", "100", "--p99", "20ms", "--runs", "3", "--require", "5/5"}, ExitUsage},
+		{[]string{"sla", "--rate", "100", "--p99", "20ms", "--repeat", "3", "--require", "5/5"}, ExitUsage},
 		{[]string{"sla", "--rate", "100", "--p99", "20ms", "--require", "6/5"}, ExitUsage},
 		{[]string{"catalog", "run", "insert_docsize", "--threshold", "rate >= 99%"}, ExitUsage},
 	}
@@ -56,8 +57,8 @@ func TestExitCodeOfErrors(t *testing.T) {
 		{"usage", usage(errors.New("--rate: want a positive rate")), ExitUsage},
 		{"bad URI", fmt.Errorf("connect: %w", runner.ErrBadURI), ExitUsage},
 		{"interrupted", fmt.Errorf("run: %w", errInterrupted), ExitInterrupted},
-		{"verdict", verdictFailed("run %s: 1 of 1 thresholds failed", "x"), ExitVerdict},
-		{"verdict wrapped", fmt.Errorf("sweep: %w", verdictFailed("no target rate held")), ExitVerdict},
+		{"verdict", study.VerdictFailed("run %s: 1 of 1 thresholds failed", "x"), ExitVerdict},
+		{"verdict wrapped", fmt.Errorf("sweep: %w", study.VerdictFailed("no target rate held")), ExitVerdict},
 		{"server needs authentication", errors.New("insert: (Unauthorized) command insert requires authentication"), ExitFailure},
 		{"server words like cobra's", errors.New(`find: accepts 1 arg(s), invalid argument "x", unknown flag, flag needs an argument`), ExitFailure},
 		{"unknown command inside a message", errors.New(`run: server says: unknown command "foo" for "mongobench"`), ExitFailure},

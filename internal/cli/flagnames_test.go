@@ -23,8 +23,12 @@ func TestDeprecatedNamesStillWork(t *testing.T) {
 	}{
 		{[]string{"sweep", "--rates", "100", "--workload", "nope"}, "Flag --rates has been deprecated, use --rate instead", `"nope"`, "--rate: required"},
 		{[]string{"sla", "--tps", "auto", "--tps-start", "0", "--tps-step", "5", "--tps-max", "10", "--p99", "20ms"}, "Flag --tps has been deprecated, use --rate instead",
-			"--rate auto: --start and --step must be positive", "--rate: required"},
-		{[]string{"sla", "--tps", "auto", "--tps-start", "0", "--p99", "20ms"}, "Flag --tps-start has been deprecated, use --start instead", "--start and --step", ""},
+			"--rate auto: --start-rate and --rate-step must be positive", "--rate: required"},
+		{[]string{"sla", "--tps", "auto", "--tps-start", "0", "--p99", "20ms"}, "Flag --tps-start has been deprecated, use --start-rate instead", "--start-rate and --rate-step", ""},
+		{[]string{"sla", "--rate", "auto", "--start", "0", "--p99", "20ms"}, "Flag --start has been deprecated, use --start-rate instead", "--start-rate and --rate-step", ""},
+		{[]string{"sla", "--rate", "100", "--runs", "0", "--p99", "20ms"}, "Flag --runs has been deprecated, use --repeat instead", "--repeat: got 0", ""},
+		{[]string{"sweep", "--workload", "nope", "--rate", "100", "--sla", "20ms"}, "Flag --sla has been deprecated, use --p99 instead", `"nope"`, ""},
+		{[]string{"calibrate", "--workload", "kv", "--factor", "1"}, "Flag --factor has been deprecated, use --threads-factor instead", "--threads-factor", ""},
 		{[]string{"compare", "--label", "a", "--label", "b", "--cost-per-hour", "c=3"}, "Flag --cost-per-hour has been deprecated, use --price instead",
 			`--price: "c=3 USD/h" names no --label`, ""},
 		{[]string{"sweep", "--workload", "nope", "--rate", "100", "--cost-per-hour", "-1"}, "Flag --cost-per-hour has been deprecated, use --price instead", "--price: got -1", ""},
@@ -48,27 +52,28 @@ func TestDeprecatedNamesStillWork(t *testing.T) {
 // every command that has the flag; the command line wins; a value the
 // flag refuses is bad input naming the variable.
 func TestEnvironmentSetsFlags(t *testing.T) {
-	t.Setenv("MONGOBENCH_RUNS", "0")
+	t.Setenv("MONGOBENCH_REPEAT", "0")
 	t.Setenv("MONGOBENCH_WORKLOAD", "nope")
 	o := mb(t, "sla", "--rate", "100", "--p99", "20ms")
 	wantCode(t, o, cli.ExitUsage)
-	if !strings.Contains(o.stderr, "--runs: got 0") {
-		t.Errorf("sla with MONGOBENCH_RUNS=0: got %q, want the --runs error", o.stderr)
+	if !strings.Contains(o.stderr, "--repeat: got 0") {
+		t.Errorf("sla with MONGOBENCH_REPEAT=0: got %q, want the --repeat error", o.stderr)
 	}
-	o = mb(t, "sla", "--rate", "100", "--p99", "20ms", "--runs", "1", "--modes", "bulk")
-	if strings.Contains(o.stderr, "--runs") || !strings.Contains(o.stderr, `--modes: "bulk"`) {
-		t.Errorf("sla --runs 1 with MONGOBENCH_RUNS=0: got %q, want the flag to win", o.stderr)
+	o = mb(t, "sla", "--rate", "100", "--p99", "20ms", "--repeat", "1", "--modes", "bulk")
+	if strings.Contains(o.stderr, "--repeat") || !strings.Contains(o.stderr, `--modes: "bulk"`) {
+		t.Errorf("sla --repeat 1 with MONGOBENCH_REPEAT=0: got %q, want the flag to win", o.stderr)
 	}
+	t.Setenv("MONGOBENCH_REPEAT", "") // sweep's --repeat is the same option
 	o = mb(t, "sweep", "--rate", "100")
 	wantCode(t, o, cli.ExitUsage)
 	if !strings.Contains(o.stderr, `"nope"`) {
 		t.Errorf("sweep with MONGOBENCH_WORKLOAD=nope: got %q, want the workload refused", o.stderr)
 	}
-	t.Setenv("MONGOBENCH_RUNS", "many")
+	t.Setenv("MONGOBENCH_REPEAT", "many")
 	o = mb(t, "sla", "--rate", "100", "--p99", "20ms")
 	wantCode(t, o, cli.ExitUsage)
-	if line := errorLine(t, o, false); !strings.Contains(line, `MONGOBENCH_RUNS=many: --runs: "many" is not valid`) {
-		t.Errorf("MONGOBENCH_RUNS=many: got %q, want the variable named", line)
+	if line := errorLine(t, o, false); !strings.Contains(line, `MONGOBENCH_REPEAT=many: --repeat: "many" is not valid`) {
+		t.Errorf("MONGOBENCH_REPEAT=many: got %q, want the variable named", line)
 	}
 }
 
@@ -128,8 +133,8 @@ func TestUnknownVariableWarns(t *testing.T) {
 func TestHelpShowsTypedFlags(t *testing.T) {
 	for cmd, wants := range map[string][]string{
 		"run":         {"--threads int", "--duration duration", "--rate rate", "--ops int", "--max-lag duration", "--tags strings", "--results string"},
-		"sweep":       {"--rate rates", "--price price", "--start float", "--duration duration", "--threads int", "--json"},
-		"sla":         {"--rate rates", "--start float", "--step float", "--max float", "--json"},
+		"sweep":       {"--rate rates", "--price price", "--start-rate float", "--duration duration", "--threads int", "--json"},
+		"sla":         {"--rate rates", "--start-rate float", "--rate-step float", "--max-rate float", "--json"},
 		"catalog run": {"--scale scale", "--price price", "--cache-size size", "--report-dir string", "--json"},
 		"compare":     {"--price label=price"},
 		"calibrate":   {"--json"},
@@ -198,7 +203,7 @@ func TestStudiesPrintJSON(t *testing.T) {
 		test string
 	}{
 		{append([]string{"sweep", "--workload", "kv", "--rate", "50", "-p", "records=100"}, short...), "kv"},
-		{append([]string{"sla", "--rate", "20", "--p99", "1s", "--runs", "1", "--modes", "per-op", "-p", "accounts=100"}, short...), "txn_sla"},
+		{append([]string{"sla", "--rate", "20", "--p99", "1s", "--repeat", "1", "--modes", "per-op", "-p", "accounts=100"}, short...), "txn_sla"},
 	} {
 		o := mb(t, tc.args...)
 		wantCode(t, o, cli.ExitOK)

@@ -146,7 +146,7 @@ func TestGroupSweepAuto(t *testing.T) {
 	const n = 3
 	auto := study.Auto{Start: 150, Factor: 2, Max: 600}
 	cs := sweepClients(t, n, id, "--uri", uri, "--database", db, "--workload", "kv", "--rate", "auto",
-		"--start", "150", "--factor", "2", "--max", "600", "--warmup", "0s", "--duration", "1s",
+		"--start-rate", "150", "--rate-factor", "2", "--max-rate", "600", "--warmup", "0s", "--duration", "1s",
 		"--threads", "6", "-p", "records=300", "--report-dir", "")
 	for _, c := range cs[1:] {
 		if c.stdout.String() != cs[0].stdout.String() {

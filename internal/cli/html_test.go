@@ -36,12 +36,12 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 		"--duration", "3s", "--warmup", "1s", "--results-file", file, "--report-dir", reports), cli.ExitOK)
 	for _, s := range []struct{ label, rates string }{{"fast", "100,300"}, {"slow", "100,200"}} {
 		wantCode(t, mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "kv", "-p", "records=500",
-			"--rate", s.rates, "--duration", "1s", "--warmup", "1s", "--label", s.label, "--sla", "500ms",
+			"--rate", s.rates, "--duration", "1s", "--warmup", "1s", "--label", s.label, "--p99", "500ms",
 			"--results-file", file, "--report-dir", reports), cli.ExitOK)
 	}
 	wantCode(t, mb(t, "compare", "--label", "fast", "--label", "slow", "--workload", "kv", "--results-file", file,
 		"--report-dir", reports), cli.ExitOK)
-	wantCode(t, mb(t, "sla", "--uri", uri, "--database", db, "--rate", "50", "--p99", "500ms", "--runs", "1",
+	wantCode(t, mb(t, "sla", "--uri", uri, "--database", db, "--rate", "50", "--p99", "500ms", "--repeat", "1",
 		"--duration", "1s", "--warmup", "1s", "-p", "accounts=200", "--results-file", file, "--report-dir", reports), cli.ExitOK)
 	seed := filepath.Join(dir, "seed.jsonl")
 	docs, err := plantest.Docs("seed")

@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
@@ -15,8 +17,7 @@ import (
 type loadFlags struct {
 	workload string
 	studyFlags
-	ycsb  ycsbFlags
-	group groupFlags
+	ycsb ycsbFlags
 }
 
 func (a *app) loadCmd() *cobra.Command {
@@ -47,11 +48,9 @@ before its measured run phase.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
-	f.add(fl, studyHelp{hostMetrics: true, each: "the run", results: "the result", params: "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
-		reportDir: "directory for the run's report (empty: none)", json: "print the stored result document as JSON instead of the summary line"})
+	f.add(a, fl, "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
+		optionHelp{reportDir: "mongobench-reports", json: "print the stored result document as JSON instead of the summary line"})
 	f.ycsb.add(fl)
-	a.statusFlag(fl)
-	f.group.add(fl)
 	return cmd
 }
 
@@ -59,33 +58,42 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 	if f.workload == "" {
 		return usage(errors.New("--workload: required, one of ycsb-a … ycsb-f"))
 	}
-	share, err := groupFlagsOf(&f.group, f.file)
+	ld := study.Load{Workload: f.workload, Params: f.params, Database: f.database, Label: f.label}
+	check := func(env study.Env) error { _, err := ld.Scenario(env.Registry); return err }
+	reg := builtin.YCSBLoads()
+	checkTs := func(ts []threshold.Threshold) error {
+		sc, err := ld.Scenario(reg)
+		if err != nil {
+			return nil // check says what is wrong
+		}
+		return checkThresholds(reg, sc, false, ts...)
+	}
+	l, err := a.openOn(ctx, &f.studyFlags, reg, check, checkTs)
 	if err != nil {
 		return err
 	}
-	l := study.Load{Workload: f.workload, Params: f.params, Database: f.database, Label: f.label}
-	check := func(env study.Env) error { _, err := l.Scenario(env.Registry); return err }
-	return a.runOn(ctx, f.studyFlags, builtin.YCSBLoads(), check, func(s *studyRun) error {
-		l.URI = s.target.URI
-		s.studyGroup(&f.group, share)
-		if err := check(s.env()); err != nil {
-			return usage(err)
+	defer l.Close()
+	ld.URI = l.Target().URI
+	if err := check(l.Env(reg)); err != nil {
+		return usage(err)
+	}
+	d, err := ld.Run(ctx, l.Env(reg))
+	if d == nil {
+		return l.Outcome(err)
+	}
+	if f.json {
+		if jerr := a.printJSON(d); jerr != nil {
+			return errors.Join(err, jerr)
 		}
-		d, err := l.Run(ctx, s.env())
-		if d == nil {
-			return err
-		}
-		if f.json {
-			if jerr := a.printJSON(d); jerr != nil {
-				return errors.Join(err, jerr)
-			}
-		} else {
-			fmt.Fprintln(a.stdout, study.LoadLine(d))
-		}
-		a.say("result %s stored in %s\n", d.RunID, s.store.Where())
-		for _, p := range s.reports {
-			a.say("report: %s\n", p)
-		}
-		return err
-	})
+	} else {
+		fmt.Fprintln(a.stdout, study.LoadLine(d))
+	}
+	a.say("result %s stored in %s\n", d.RunID, l.Store().Where())
+	for _, p := range l.Reports() {
+		a.say("report: %s\n", p)
+	}
+	if err != nil {
+		return l.Outcome(err)
+	}
+	return lab.ThresholdsFailed(d)
 }

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
@@ -20,12 +20,9 @@ import (
 )
 
 type planFlags struct {
-	fromResults, json bool
-	runs              int
-	reportDir         string
-	store             storeFlags
-	metricsAddr       string
-	thresholds        thresholdFlags
+	fromResults bool
+	runs        int
+	measureOptions
 }
 
 func (a *app) planCmd() *cobra.Command {
@@ -67,13 +64,10 @@ stage. The plan exits 99 when no candidate meets its constraints.`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.fromResults, "from-results", false, "run nothing: compute the plan from the stored runs")
-	fl.BoolVar(&f.json, "json", false, "print the answer as JSON instead of tables")
-	fl.IntVar(&f.runs, "runs", 0, "runs per candidate in this invocation (default: the plan's runs)")
-	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the plan report, its charts and the runs' reports")
-	f.thresholds.add(fl, false)
-	f.store.add(cmd)
-	metricsFlag(fl, &f.metricsAddr)
-	a.statusFlag(fl)
+	fl.IntVar(&f.runs, "repeat", 0, "runs of each candidate in this invocation (default: the plan's runs)")
+	deprecatedAlias(fl, "runs", "repeat")
+	f.add(a, fl, optionHelp{reportDir: "mongobench-reports", json: "print the answer as JSON instead of tables",
+		noGroup: "plan cannot run as a run group (it alternates candidates, each started for its runs); run a candidate with 'mongobench run --clients N'"})
 	return cmd
 }
 
@@ -83,13 +77,13 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 		return usage(err)
 	}
 	if f.runs < 0 {
-		return usage(fmt.Errorf("--runs: got %d, want 0 (the plan's) or more", f.runs))
+		return usage(fmt.Errorf("--repeat: got %d, want 0 (the plan's) or more", f.runs))
 	}
-	ts, err := f.thresholds.parse()
+	lo, err := f.options(ctx, a)
 	if err != nil {
 		return err
 	}
-	if err := checkThresholds(builtin.Registry(), pl.Scenario, pl.Scenario.Rate > 0, ts...); err != nil {
+	if err := checkThresholds(builtin.Registry(), pl.Scenario, pl.Scenario.Rate > 0, lo.Thresholds...); err != nil {
 		return err
 	}
 	if !f.fromResults {
@@ -97,11 +91,16 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 			return usage(err)
 		}
 	}
-	st, closeStore, err := a.resultsStore(ctx, f.store.uri, f.store.file)
+	lo.Targets = true // every candidate is a target of its own; results go to the results store
+	if f.fromResults {
+		lo.MetricsAddr = "" // nothing runs
+	}
+	l, err := a.open(ctx, lo)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
+	defer l.Close()
+	st := l.Store()
 	p := study.Plan{Spec: pl, Runs: pl.Runs, Where: st.Where(),
 		Stored: func(ctx context.Context) ([]result.Doc, error) { return st.List(ctx, 0) }}
 	if f.runs > 0 {
@@ -109,15 +108,8 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	}
 	var runErr error
 	if !f.fromResults {
-		lm, stopMetrics, err := a.startMetrics(ctx, f.metricsAddr)
-		if err != nil {
-			return err
-		}
-		defer stopMetrics()
-		s := newStudy(a, runner.Target{}, st, f.reportDir)
-		s.metrics, s.thresholds = lm, ts
-		runErr = p.Measure(ctx, s.targetEnv(0))
-		if errors.Is(runErr, errInterrupted) {
+		runErr = l.Outcome(p.Measure(ctx, l.Env(builtin.Registry())))
+		if errors.Is(runErr, study.ErrStopped) {
 			return runErr
 		}
 	}
@@ -129,12 +121,26 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	if f.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		return studyVerdict(errors.Join(runErr, enc.Encode(ans)), "plan "+pl.Name, verdict)
+		return study.Ends(errors.Join(runErr, enc.Encode(ans)), "plan "+pl.Name, verdict)
 	}
 	if err := plan.Write(a.stdout, ans, false); err != nil {
 		return err
 	}
+	return study.Ends(errors.Join(runErr, a.writeStudyReport(f.reportDir, study.PlanReportName(pl), pl, ans)), "plan "+pl.Name, verdict)
+}
+
+// writeStudyReport writes the plan's report into dir, and says where;
+// nothing without a report directory.
+func (a *app) writeStudyReport(dir, name string, pl *spec.Plan, ans plan.Answer) error {
+	if dir == "" {
+		return nil
+	}
 	render := func(w io.Writer) ([]study.File, error) { return study.PlanReportFiles(w, pl, ans) }
 	page := func(w io.Writer) error { return htmlreport.Plan(w, pl, ans) }
-	return studyVerdict(errors.Join(runErr, a.writeReportDir(f.reportDir, study.PlanReportName(pl), render, page)), "plan "+pl.Name, verdict)
+	path, err := lab.WriteReport(dir, name, render, page)
+	if err != nil {
+		return err
+	}
+	a.say("report: %s and %s\n", path, htmlreport.Name(path))
+	return nil
 }

@@ -54,7 +54,7 @@ func TestPlan(t *testing.T) {
 		}
 	}
 
-	o = mb(t, "plan", planFile, "--results-file", results, "--report-dir", reports, "--runs", "1")
+	o = mb(t, "plan", planFile, "--results-file", results, "--report-dir", reports, "--repeat", "1")
 	wantCode(t, o, 0)
 	o = mb(t, "plan", planFile, "--results-file", results, "--from-results", "--json")
 	wantCode(t, o, 0)
@@ -241,7 +241,7 @@ func TestPlanShippedExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	results, reports := filepath.Join(dir, "results.jsonl"), filepath.Join(dir, "reports")
-	o := mb(t, "plan", planFile, "--runs", "1", "--results-file", results, "--report-dir", reports)
+	o := mb(t, "plan", planFile, "--repeat", "1", "--results-file", results, "--report-dir", reports)
 	wantCode(t, o, 0)
 	for _, want := range []string{
 		"against the baseline, local-1cpu-256mb:",

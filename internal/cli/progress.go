@@ -74,10 +74,10 @@ func newProgress(w io.Writer, t terminal, every time.Duration, sc *spec.Scenario
 	return &progress{w: w, term: t, cols: t.width, every: every, total: total, tally: report.LiveTally{Total: total}, estimate: estimateLine(sc)}
 }
 
-// setup shows preload progress: on a terminal at most a few times a
+// Setup shows preload progress: on a terminal at most a few times a
 // second, in a log once a status interval and when a stage completes.
 // Loaders call it concurrently.
-func (p *progress) setup(stage string, done, total int64) {
+func (p *progress) Setup(stage string, done, total int64) {
 	p.said.Do(func() {
 		if p.estimate != "" {
 			fmt.Fprint(p.w, p.estimate)
@@ -96,10 +96,10 @@ func (p *progress) setup(stage string, done, total int64) {
 	p.showLocked(report.LiveSetup(stage, done, total))
 }
 
-// start replaces the setup's line when the engine starts: the warm-up,
+// Start replaces the setup's line when the engine starts: the warm-up,
 // counted down on a terminal (in a log, once a status interval), or the
 // measured phase.
-func (p *progress) start(warmup time.Duration) {
+func (p *progress) Start(warmup time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.showLocked(report.LiveStart(warmup, p.total))
@@ -144,9 +144,9 @@ func (p *progress) stopWarmupLocked() {
 	}
 }
 
-// interval shows a closed interval: on a terminal at once, in a log when
+// Interval shows a closed interval: on a terminal at once, in a log when
 // the intervals since the last line span a status interval.
-func (p *progress) interval(iv *engine.Interval) {
+func (p *progress) Interval(iv *engine.Interval) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.stopWarmupLocked()
@@ -185,9 +185,9 @@ func (p *progress) drawLocked(line string) {
 	p.width, p.drawn = n, true
 }
 
-// done ends the progress of the run: the terminal's line is ended; a log
+// Done ends the progress of the run: the terminal's line is ended; a log
 // gets the intervals not yet in a status line.
-func (p *progress) done() {
+func (p *progress) Done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.stopWarmupLocked()

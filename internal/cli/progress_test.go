@@ -38,11 +38,11 @@ func TestLiveRedraw(t *testing.T) {
 	sc := &spec.Scenario{Duration: spec.Duration(time.Minute)}
 	p := newProgress(&out, terminal{live: true}, 0, sc)
 	p.cols = func() int { return 40 }
-	p.setup("load", 50000, 50000)
-	p.start(0)
-	p.interval(interval(t, 0, 12000, 2))
-	p.interval(interval(t, 1, 0, 0)) // nothing completed: p99 —
-	p.done()
+	p.Setup("load", 50000, 50000)
+	p.Start(0)
+	p.Interval(interval(t, 0, 12000, 2))
+	p.Interval(interval(t, 1, 0, 0)) // nothing completed: p99 —
+	p.Done()
 	text := out.String()
 	if !strings.HasSuffix(text, "\n") {
 		t.Errorf("the live line is not ended:\n%q", text)
@@ -80,11 +80,11 @@ func TestStatusLines(t *testing.T) {
 	}{{time.Second, 5}, {2 * time.Second, 3}, {10 * time.Second, 1}, {0, 0}} {
 		var out bytes.Buffer
 		p := newProgress(&out, terminal{}, c.every, &spec.Scenario{Duration: spec.Duration(5 * time.Second)})
-		p.start(0)
+		p.Start(0)
 		for i := range 5 {
-			p.interval(interval(t, i, 100, 1))
+			p.Interval(interval(t, i, 100, 1))
 		}
-		p.done()
+		p.Done()
 		var lines []string
 		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 			if strings.Contains(l, " ops/s ") {

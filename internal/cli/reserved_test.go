@@ -36,7 +36,7 @@ func TestReservedDatabaseRefused(t *testing.T) {
 			return []string{"run", f, "--uri", unreachable, "--results-file", filepath.Join(dir, "r.jsonl"), "--no-report"}
 		}},
 		{"sla", func(db, dir string) []string {
-			return []string{"sla", "--uri", unreachable, "--database", db, "--rate", "100", "--p99", "20ms", "--runs", "1", "--results-file", filepath.Join(dir, "r.jsonl"), "--report-dir", filepath.Join(dir, "rep")}
+			return []string{"sla", "--uri", unreachable, "--database", db, "--rate", "100", "--p99", "20ms", "--repeat", "1", "--results-file", filepath.Join(dir, "r.jsonl"), "--report-dir", filepath.Join(dir, "rep")}
 		}},
 		{"sweep", func(db, dir string) []string {
 			return []string{"sweep", "--uri", unreachable, "--database", db, "--workload", "kv", "--rate", "100", "--results-file", filepath.Join(dir, "r.jsonl"), "--report-dir", filepath.Join(dir, "rep")}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -83,7 +84,15 @@ func (a *app) resultsShowCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return a.show(d, runFlags{json: asJSON, reportDir: reportDir, noReport: reportDir == ""})
+				var reports []string
+				if reportDir != "" {
+					path, err := lab.WriteRunReport(d, reportDir)
+					if err != nil {
+						return fmt.Errorf("write report: %w", err)
+					}
+					reports = append(reports, path)
+				}
+				return a.showRun(d, asJSON, reports)
 			})
 		},
 	}

@@ -9,10 +9,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/engine"
-	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
@@ -21,17 +21,10 @@ import (
 // flags and files are checked by the same code.
 type runFlags struct {
 	params     []string
-	json       bool
-	reportDir  string
-	noReport   bool
 	pacing     string // hidden: how open-loop workers wait (bench/pacing.sh)
 	completion string // hidden: when operations end (bench/responder.sh)
-	metrics    string // --metrics-addr
 	ycsb       ycsbFlags
-	atlas      atlasFlags
-	thresholds thresholdFlags
-	limits     limitFlags
-	group      groupFlags
+	measureOptions
 }
 
 // scenarioFlags are the scenario settings a flag can set, with help.
@@ -49,14 +42,10 @@ var scenarioFlags = []struct{ name, help string }{
 	{"max-lag", "open loop: an operation later than this behind its schedule is dropped and counted (default 10s)"},
 	{"stages", "open loop in stages instead of --rate: DURATION:TARGET, comma-separated, each ramping from the previous target (0 before the first), e.g. 30s:1000/s,1m:1000/s,30s:4000/s"},
 	{"arrival", "open loop: constant (evenly spaced, default) or poisson (exponential gaps averaging --rate, seeded by --seed)"},
-	{"host-metrics", hostMetricsHelp},
-	{"host-device", hostDeviceHelp},
 	{"seed", "random seed (default 1)"},
 	{"label", "free-text label, e.g. the instance type; part of the result's _id"},
 	{"tags", "comma-separated tags stored with the result"},
 	{"repetition", "repetition number within a series"},
-	{"results", "MongoDB URI for results (default: $MONGOBENCH_RESULTS_URI, else the target server), database mongobench"},
-	{"results-file", "append the result to this JSON Lines file instead of a results collection"},
 }
 
 func (a *app) runCmd() *cobra.Command {
@@ -92,34 +81,20 @@ still stores what was measured, marked partial.`,
 			if err != nil {
 				return err
 			}
-			if err := rf.thresholds.addTo(sc); err != nil {
-				return err
-			}
-			if err := checkThresholds(builtin.Registry(), sc, sc.Rate > 0); err != nil {
-				return err
-			}
-			return a.runScenario(cmd.Context(), sc, rf)
+			return a.runScenario(cmd.Context(), sc, &rf, cmd.Flags())
 		},
 	}
 	for _, f := range scenarioFlags {
 		cmd.Flags().Var(newSettingValue(f.name), f.name, f.help)
 	}
-	deprecatedAlias(cmd.Flags(), "results-uri", "results")
 	cmd.Flags().StringArrayVarP(&rf.params, "param", "p", nil, "workload parameter name=value, repeatable (see 'mongobench workloads')")
-	cmd.Flags().BoolVar(&rf.json, "json", false, "print the result document as JSON instead of the summary")
-	cmd.Flags().StringVar(&rf.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and its charts")
-	cmd.Flags().BoolVar(&rf.noReport, "no-report", false, "do not write a report file")
 	cmd.Flags().StringVar(&rf.pacing, "pacing", "", "open loop: how workers wait for their slots: spin (default: a timerfd, then a spin of up to 50 µs), timerfd, nanosleep, or timer (Go timers)")
 	_ = cmd.Flags().MarkHidden("pacing")
 	cmd.Flags().StringVar(&rf.completion, "completion", "arrival", "when an operation ends: arrival (its reply's kernel receive timestamp, where the wire client reads one) or return (when the worker has read it)")
 	_ = cmd.Flags().MarkHidden("completion")
 	rf.ycsb.add(cmd.Flags())
-	rf.atlas.add(cmd.Flags())
-	metricsFlag(cmd.Flags(), &rf.metrics)
-	a.statusFlag(cmd.Flags())
-	rf.thresholds.add(cmd.Flags(), true)
-	rf.limits.add(cmd.Flags())
-	rf.group.add(cmd.Flags())
+	rf.add(a, cmd.Flags(), optionHelp{reportDir: "mongobench-reports", json: "print the result document as JSON instead of the summary"})
+	deprecatedAlias(cmd.Flags(), "results-uri", "results")
 	return cmd
 }
 
@@ -161,12 +136,7 @@ func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {
 			errs = append(errs, err)
 		}
 	}
-	fromFile := func(name string) bool {
-		if name == "results" || name == "results-file" {
-			return sc.Given("results") || sc.Given("results-file") // one store
-		}
-		return sc.Given(name)
-	}
+	fromFile := sc.Given
 	for _, f := range scenarioFlags {
 		v := fs.Lookup(f.name).Value.(*settingValue)
 		if explicit(fs, f.name) || v.set && !fromFile(f.name) {
@@ -176,13 +146,13 @@ func applyFlags(sc *spec.Scenario, fs *pflag.FlagSet) error {
 	if sc.URI == "" && env("MONGOBENCH_URI") != "" {
 		set("uri", env("MONGOBENCH_URI"))
 	}
-	if sc.ResultsURI == "" && sc.ResultsFile == "" && env("MONGOBENCH_RESULTS_URI") != "" {
-		set("results", env("MONGOBENCH_RESULTS_URI"))
-	}
 	return errors.Join(errs...)
 }
 
-func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) error {
+// runScenario runs sc as a one-run study through the lab: the scenario
+// file's results store and node exporters count where no flag gives
+// them.
+func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf *runFlags, fs *pflag.FlagSet) error {
 	pacing, ok := engine.ParsePacing(rf.pacing)
 	if !ok && rf.pacing != "" {
 		return usage(fmt.Errorf("--pacing: got %q, want timerfd, nanosleep, spin or timer", rf.pacing))
@@ -190,84 +160,45 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	if rf.completion != "arrival" && rf.completion != "return" {
 		return usage(fmt.Errorf("--completion: got %q, want arrival or return", rf.completion))
 	}
-	for _, u := range []string{sc.URI, sc.ResultsURI} {
-		if err := checkURI(u); err != nil {
-			return err
-		}
+	if err := checkURI(sc.URI); err != nil {
+		return err
 	}
-	limits, err := rf.limits.limits()
+	if !explicit(fs, "results") && !explicit(fs, "results-file") && (sc.ResultsURI != "" || sc.ResultsFile != "") {
+		rf.resultsURI, rf.resultsFile = sc.ResultsURI, sc.ResultsFile
+	}
+	lo, err := rf.options(ctx, a)
 	if err != nil {
 		return err
 	}
-	share, err := groupFlagsOf(&rf.group, sc.ResultsFile)
+	if !explicit(fs, "host-metrics") && len(sc.HostMetrics) > 0 {
+		lo.HostMetrics, lo.HostDevice = sc.HostMetrics, sc.HostDevice
+	}
+	sc.HostMetrics, sc.HostDevice = nil, nil
+	if err := checkThresholds(builtin.Registry(), sc, sc.Rate > 0, lo.Thresholds...); err != nil {
+		return err
+	}
+	lo.URI, lo.URIOptions = sc.URI, rf.ycsb.options
+	lo.Announce, lo.Pacing, lo.AtReturn = true, pacing, rf.completion == "return"
+	l, err := a.open(ctx, lo)
 	if err != nil {
 		return err
 	}
-	src, err := rf.atlas.source(ctx)
-	if err != nil {
-		return err
+	defer l.Close()
+	d, err := study.Single{Scenario: sc}.Run(ctx, l.Env(builtin.Registry()))
+	if d == nil {
+		return l.Outcome(err)
 	}
-	lm, stopMetrics, err := a.startMetrics(ctx, rf.metrics)
-	if err != nil {
-		return err
+	if err != nil && d.Partial && !errors.Is(err, study.ErrStopped) {
+		err = fmt.Errorf("%w: run %s stopped early: %w", study.ErrStopped, d.RunID, err) // the store failed: still exit 130
 	}
-	defer stopMetrics()
-	t, st, closeStore, err := a.targetAndStore(ctx, sc.URI, sc.ResultsURI, sc.ResultsFile)
-	if err != nil {
-		return err
+	if serr := a.showRun(d, rf.json, l.Reports()); serr != nil {
+		return errors.Join(err, serr)
 	}
-	defer closeStore()
-	gc, err := a.joinGroup(ctx, &rf.group, share, st, groupScenario(sc), "")
-	if err != nil {
-		return err
+	if err == nil {
+		a.say("result %s stored in %s\n", d.RunID, l.Store().Where())
+		return lab.ThresholdsFailed(d)
 	}
-	var g runner.Group
-	if gc != nil {
-		g = gc
-		defer gc.Leave()
-	}
-	t.URI = rf.ycsb.withOptions(t.URI)
-	t.Atlas, t.Limits = src, limits
-	p := newProgress(a.stderr, a.term, a.statusInterval, sc)
-	announce := func(version, topology string) {
-		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)
-	}
-	rctx, watch, cancel := abortOn(ctx, sc, rf.thresholds.abort)
-	defer cancel()
-	runID, published, ended := lm.begin(sc, result.Variant{})
-	d, err := runner.Run(rctx, runner.Options{
-		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(both(p.interval, published)), Pacing: pacing, AtReturn: rf.completion == "return", Group: g, RunID: runID, OnTelemetry: lm.telemetry(),
-	})
-	ended()
-	p.done()
-	if err != nil {
-		return err
-	}
-	watch.mark(d)
-	judge(d, sc.Thresholds)
-	ferr := watch.outcome(a.finish(d, st, rf), d)
-	return errors.Join(ferr, a.finishGroup(ctx, gc, d))
-}
-
-// finish stores the result, then shows it and writes the report. A result
-// that cannot be stored is written to a local file so it is never lost.
-func (a *app) finish(d *result.Doc, st store.Store, rf runFlags) error {
-	saveErr := a.save(a.ctx, st, d)
-	if err := a.show(d, rf); err != nil {
-		return errors.Join(saveErr, err)
-	}
-	if saveErr != nil && d.Partial {
-		return fmt.Errorf("%w: run %s stopped early: %w", errInterrupted, d.RunID, saveErr) // still exit 130
-	}
-	if saveErr != nil {
-		return saveErr
-	}
-	a.say("result %s stored in %s\n", d.RunID, st.Where())
-	if d.Partial {
-		return fmt.Errorf("%w: run %s stopped early; its partial result is stored", errInterrupted, d.RunID)
-	}
-	return nil
+	return l.Outcome(err)
 }
 
 // checkURI rejects a connection string the driver cannot use before

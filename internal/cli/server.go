@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/server"
 )
 
@@ -34,7 +35,7 @@ func (a *app) serverStartCmd() *cobra.Command {
 		Short: "Start the embedded server in the background (no-op if it runs)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if h, err := a.embedded(cmd.Context(), false); err != nil || h != nil {
+			if h, err := lab.Embedded(cmd.Context(), a.servers(), false, a.say); err != nil || h != nil {
 				if h != nil {
 					a.say("already running: %s %s at %s (pid %d)\n", h.Kind, h.Version, h.URI, h.PID)
 				}

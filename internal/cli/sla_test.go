@@ -22,7 +22,7 @@ func TestSLAStudy(t *testing.T) {
 	file := filepath.Join(dir, "results.jsonl")
 	db := testenv.DBName(t)
 	dropAfter(t, connect(t, uri), db)
-	o := mb(t, "sla", "--uri", uri, "--database", db, "--rate", "50,100", "--p99", "500ms", "--runs", "2",
+	o := mb(t, "sla", "--uri", uri, "--database", db, "--rate", "50,100", "--p99", "500ms", "--repeat", "2",
 		"--duration", "2s", "--warmup", "1s", "--stage", "baseline", "-p", "accounts=500",
 		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
 	wantEnded(t, o)
@@ -68,7 +68,7 @@ func TestSLABadInput(t *testing.T) {
 		{"sla", "--rate", "500"},                                     // no --p99
 		{"sla", "--rate", "-5", "--p99", "20ms"},                     // bad rate
 		{"sla", "--rate", "500", "--p99", "20ms", "--modes", "bulk"}, // bad mode
-		{"sla", "--rate", "500", "--p99", "20ms", "--runs", "0"},
+		{"sla", "--rate", "500", "--p99", "20ms", "--repeat", "0"},
 	} {
 		o := mb(t, args...)
 		wantCode(t, o, cli.ExitUsage)

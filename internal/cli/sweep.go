@@ -26,8 +26,7 @@ type sweepFlags struct {
 	costPerHour        float64
 	base               *spec.Scenario // workload, duration, warmup and threads
 	studyFlags
-	ycsb  ycsbFlags
-	group groupFlags
+	ycsb ycsbFlags
 }
 
 func (a *app) sweepCmd() *cobra.Command {
@@ -36,13 +35,13 @@ func (a *app) sweepCmd() *cobra.Command {
 		Use:   "sweep",
 		Short: "One workload at a series of target rates: saturation throughput and the highest rate that holds an SLA",
 		Long: `Run a workload open loop at each target rate (--rate 1000,2000,5000), or
-search automatically (--rate auto): start at --start and multiply the rate
-by --factor while steps hold (never above --max), then bisect between the
+search automatically (--rate auto): start at --start-rate and multiply the
+rate by --rate-factor while steps hold (never above --max-rate), then bisect between the
 last good and the first bad rate until the gap is below 10% of the good
 rate, at most 4 times.
 
 A step holds when it achieved at least 95% of its target, the p99 of every
-operation type is within --sla (when given), at most --max-errors of its
+operation type is within --p99 (when given), at most --max-errors of its
 operations failed, and it did not stop early; with --repeat N a rate holds
 when most of its runs do. Every step is a stored run (its variant carries
 the sweep id, sweepStep and repetition) with its own report. The sweep ends
@@ -62,12 +61,12 @@ client waits for the group's merged result and judges that one, so the
 clients choose the same next rate and print the same table; a step whose
 group result is partial (a client missing) does not hold, and the sweep
 stops there, naming the client.`,
-		Example: `  mongobench sweep --workload ycsb-b -p recordcount=100000 --rate 1000,2000,5000 --sla 20ms
-  mongobench sweep --workload ycsb-b --rate auto --start 500 --factor 2 --sla 20ms --repeat 3
+		Example: `  mongobench sweep --workload ycsb-b -p recordcount=100000 --rate 1000,2000,5000 --p99 20ms
+  mongobench sweep --workload ycsb-b --rate auto --start-rate 500 --rate-factor 2 --p99 20ms --repeat 3
   mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h' --json > sweep.json
   mongobench sweep -P workloads/workloadb -p recordcount=100000 -p threadcount=64 --rate 1000,2000,5000
   mongobench sweep --workload ycsb-b --rate auto --threshold 'p99(READ) < 5ms' --threshold 'errors(timeout) < 1'
-  mongobench sweep --workload ycsb-c --rate auto --start 20000 --clients 4 --client-index 0 --group c-sweep-1 --results mongodb://results.example/`,
+  mongobench sweep --workload ycsb-c --rate auto --start-rate 20000 --clients 4 --client-index 0 --group c-sweep-1 --results mongodb://results.example/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.ycsb.study(ycsbprops.Sweep, cmd.Flags(), f.base, &f.studyFlags); err != nil {
@@ -80,9 +79,12 @@ stops there, naming the client.`,
 	fl.Var(f.base.Flag("workload", ""), "workload", "workload to run (required; see 'mongobench workloads')")
 	fl.Var(&f.rates, "rate", "target rates: a list (1000,2000,5000) or auto (required)")
 	deprecatedAlias(fl, "rates", "rate")
-	fl.Float64Var(&f.start, "start", 500, "auto: first rate")
-	fl.Float64Var(&f.factor, "factor", 2, "auto: multiply the rate by this while steps hold")
-	fl.Float64Var(&f.max, "max", 100000, "auto: highest rate tried")
+	fl.Float64Var(&f.start, "start-rate", 500, "auto: first rate")
+	fl.Float64Var(&f.factor, "rate-factor", 2, "auto: multiply the rate by this while steps hold")
+	fl.Float64Var(&f.max, "max-rate", 100000, "auto: highest rate tried")
+	deprecatedAlias(fl, "start", "start-rate")
+	deprecatedAlias(fl, "factor", "rate-factor")
+	deprecatedAlias(fl, "max", "max-rate")
 	criteriaFlags(fl, &f.criteria, "bound on the p99 of every operation type, e.g. 20ms (default: not checked)", "largest share of failed operations a step may have")
 	fl.Var(f.base.Flag("duration", "20s"), "duration", "measured phase of each step")
 	fl.Var(f.base.Flag("warmup", "5s"), "warmup", "warm-up of each step")
@@ -91,12 +93,8 @@ stops there, naming the client.`,
 	fl.Var(&dollarsValue{dollars: &f.costPerHour}, "price", "the target's price in US dollars, e.g. '3.20 USD/h' or '2336 USD/month', stored in cents per hour as _id.instance.cost (for compare)")
 	fl.Float64Var(&f.costPerHour, "cost-per-hour", 0, "the target's price in dollars per hour")
 	deprecate(fl, "cost-per-hour", "price")
-	f.add(fl, studyHelp{hostMetrics: true, each: "every run", results: "results", params: "workload parameter name=value",
-		reportDir: "directory for the sweep report and the runs' reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
+	f.add(a, fl, "workload parameter name=value", optionHelp{reportDir: "mongobench-reports", json: "print the runs' stored documents as one JSON array instead of the tables"})
 	f.ycsb.add(fl)
-	a.statusFlag(fl)
-	f.thresholds.add(fl, false)
-	f.group.add(fl)
 	return cmd
 }
 
@@ -104,30 +102,26 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 	f.base.Database, f.base.Label = f.database, f.label
 	s := study.SweepStudy{Base: study.Base{Scenario: f.base, Params: f.params}, Rates: f.rates.Search(study.Auto{Start: f.start, Factor: f.factor, Max: f.max}),
 		Repeat: f.repeat, Criteria: f.criteria, Cost: f.costPerHour}
-	ts, err := f.thresholds.check(builtin.Registry(), f.base, f.params, true)
+	reg := builtin.Registry()
+	l, err := a.openOn(ctx, &f.studyFlags, reg, s.Check, studyThresholds(reg, f.base, &f.params, true))
 	if err != nil {
 		return err
 	}
-	share, err := groupFlagsOf(&f.group, f.file)
-	if err != nil {
-		return err
+	defer l.Close()
+	s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), l.Target().URI
+	if f.group != "" {
+		s.ID = f.group // every client's steps carry the same variant.sweep
 	}
-	return a.runOn(ctx, f.studyFlags, builtin.Registry(), s.Check, func(run *studyRun) error {
-		s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), run.target.URI
-		if f.group.id != "" {
-			s.ID = f.group.id // every client's steps carry the same variant.sweep
-			run.studyGroup(&f.group, share)
-		}
-		run.thresholds = ts
-		res, err := s.Run(ctx, run.env())
-		return studyVerdict(errors.Join(err, run.finish(len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport,
-			func(w io.Writer, runs []string) error { return htmlreport.Sweep(w, res, runs) })), "sweep "+s.ID, res.Verdict)
-	})
+	res, err := s.Run(ctx, l.Env(reg))
+	err = errors.Join(err, a.finishStudy(l, &f.measureOptions, len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport,
+		func(w io.Writer, runs []string) error { return htmlreport.Sweep(w, res, runs) }))
+	return l.Outcome(study.Ends(err, "sweep "+s.ID, res.Verdict))
 }
 
-// criteriaFlags declares --sla and --max-errors, the criteria of sweep and
-// compare.
+// criteriaFlags declares --p99 (formerly --sla) and --max-errors, the
+// criteria of sweep and compare.
 func criteriaFlags(fl *pflag.FlagSet, c *study.Criteria, slaHelp, maxErrorsHelp string) {
-	fl.Var((*study.Bound)(&c.SLA), "sla", slaHelp)
+	fl.Var((*study.Bound)(&c.SLA), "p99", slaHelp)
+	deprecatedAlias(fl, "sla", "p99")
 	fl.Float64Var(&c.MaxErrors, "max-errors", 0.01, maxErrorsHelp)
 }

@@ -30,7 +30,7 @@ func TestSweepAuto(t *testing.T) {
 	dropAfter(t, connect(t, uri), db)
 	start := time.Now()
 	o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "kv", "-p", "records=500",
-		"--rate", "auto", "--start", "200", "--factor", "4", "--max", "100000", "--duration", "2s", "--warmup", "1s",
+		"--rate", "auto", "--start-rate", "200", "--rate-factor", "4", "--max-rate", "100000", "--duration", "2s", "--warmup", "1s",
 		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
 	wantEnded(t, o)
 	if took := time.Since(start); took > time.Minute {
@@ -92,7 +92,7 @@ func TestSweepRepeat(t *testing.T) {
 	db := testenv.DBName(t)
 	dropAfter(t, connect(t, uri), db)
 	o := mb(t, "sweep", "--uri", uri, "--database", db, "--workload", "kv", "-p", "records=500",
-		"--rate", "100,200", "--repeat", "3", "--sla", "500ms", "--duration", "1s", "--warmup", "1s",
+		"--rate", "100,200", "--repeat", "3", "--p99", "500ms", "--duration", "1s", "--warmup", "1s",
 		"--results-file", file, "--report-dir", filepath.Join(dir, "reports"))
 	wantEnded(t, o)
 	for _, want := range []string{"achieved mean/s", "CV", "p99 mean ms", "p99 stable", "Saturation throughput: ", "Maximum throughput that held"} {
@@ -189,9 +189,9 @@ func TestSweepBadInput(t *testing.T) {
 		{"sweep", "--rate", "100"},                                      // no --workload
 		{"sweep", "--workload", "kv"},                                   // no --rate
 		{"sweep", "--workload", "kv", "--rate", "-5"},                   // bad rate
-		{"sweep", "--workload", "kv", "--rate", "100", "--sla", "fast"}, // bad SLA
+		{"sweep", "--workload", "kv", "--rate", "100", "--p99", "fast"}, // bad SLA
 		{"sweep", "--workload", "kv", "--rate", "100", "--repeat", "0"},
-		{"sweep", "--workload", "kv", "--rate", "auto", "--factor", "1"},
+		{"sweep", "--workload", "kv", "--rate", "auto", "--rate-factor", "1"},
 		{"sweep", "--workload", "nope", "--rate", "100"},
 		{"sweep", "--workload", "kv", "--rate", "100", "-p", "nope=1"},
 	} {

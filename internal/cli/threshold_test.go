@@ -127,9 +127,9 @@ func TestStudyVerdictExitCodes(t *testing.T) {
 		errLine string
 		runs    int
 	}{
-		{"sla below --require", []string{"sla", "--rate", "20", "--p99", "1us", "--runs", "1", "--require", "1/1", "--modes", "per-op",
+		{"sla below --require", []string{"sla", "--rate", "20", "--p99", "1us", "--repeat", "1", "--require", "1/1", "--modes", "per-op",
 			"-p", "accounts=200"}, "sla: per-op at 20 TPS: 0 of 1 runs passed, 1 required", 1},
-		{"sweep with no rate held", []string{"sweep", "--workload", "kv", "-p", "records=200", "--rate", "50", "--sla", "1us"},
+		{"sweep with no rate held", []string{"sweep", "--workload", "kv", "-p", "records=200", "--rate", "50", "--p99", "1us"},
 			"no target rate held", 1},
 		{"sweep whose thresholds fail", []string{"sweep", "--workload", "kv", "-p", "records=200", "--rate", "50,100", "--threshold", "max < 1us"},
 			"no target rate held", 2},

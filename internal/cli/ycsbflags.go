@@ -66,10 +66,6 @@ func (y *ycsbFlags) settings(cmd ycsbprops.Command, params []string, workload st
 	return s, nil
 }
 
-// withOptions adds the properties' connection string options to the
-// target's URI.
-func (y *ycsbFlags) withOptions(uri string) string { return ycsbprops.WithOptions(uri, y.options) }
-
 // scenario builds run's scenario from the property files, then the
 // flags (which override the files' settings), then the workload
 // parameters the properties set.

@@ -50,7 +50,7 @@ var ErrGaveUp = errors.New("run group gave up")
 
 // Client is this process's membership of a run group.
 type Client struct {
-	Store    *store.Mongo
+	Store    store.Coordinator
 	ID       string
 	Share    engine.Share
 	Timeout  time.Duration
@@ -342,7 +342,7 @@ func pending(g *store.GroupDoc) []int {
 
 // Merge builds the group's result from its clients' stored results and
 // stores it; `mongobench results merge` runs it too.
-func Merge(ctx context.Context, st *store.Mongo, id string, clients int) (*result.Doc, store.Outcome, error) {
+func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (*result.Doc, store.Outcome, error) {
 	runs, err := st.GroupRuns(ctx, id)
 	if err != nil {
 		return nil, store.Latest, err

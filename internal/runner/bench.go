@@ -131,7 +131,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 		o.OnConnected(fp.version, fp.topology)
 	}
 	set := fp.set
-	if len(o.Target.HostMetrics) > 0 || len(sc.HostMetrics) > 0 {
+	if len(o.Target.HostMetrics) > 0 {
 		set = withHidden(ctx, client, set)
 	}
 	hosts, err := mapHosts(o, set)
@@ -170,14 +170,10 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	return r.measure(ctx, prepared.Tasks)
 }
 
-// mapHosts maps the node exporters the scenario or the target gives (the
-// scenario's first) to the members of set, before anything is measured.
+// mapHosts maps the target's node exporters to the members of set,
+// before anything is measured.
 func mapHosts(o Options, set spec.ReplicaSet) ([]spec.MemberHost, error) {
-	metrics, devices := o.Target.HostMetrics, o.Target.HostDevice
-	if sc := o.Scenario; len(sc.HostMetrics) > 0 {
-		metrics, devices = sc.HostMetrics, sc.HostDevice
-	}
-	return spec.MapHostMetrics(metrics, devices, set)
+	return spec.MapHostMetrics(o.Target.HostMetrics, o.Target.HostDevice, set)
 }
 
 // prepare claims the data database and prepares the workload's run.

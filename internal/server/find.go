@@ -76,7 +76,7 @@ func (e Env) Find() (Binary, error) {
 	if p, ok := e.lookPath(secantusBinName); ok {
 		return Binary{Path: p, Kind: KindSecantus}, nil
 	}
-	return Binary{}, fmt.Errorf("%w: no mongod or %s on PATH, MONGOBENCH_SERVER_BIN unset, nothing at %s; run scripts/install-server.sh (or make setup)",
+	return Binary{}, fmt.Errorf("%w: no mongod or %s on PATH, MONGOBENCH_SERVER_BIN unset, nothing at %s",
 		ErrNotFound, secantusBinName, e.SecantusPath())
 }
 

@@ -33,7 +33,7 @@ func TestFindNothing(t *testing.T) {
 	if !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Find: got %v, want ErrNotFound", err)
 	}
-	for _, want := range []string{"scripts/install-server.sh", "make setup"} {
+	for _, want := range []string{"mongod", "MONGOBENCH_SERVER_BIN"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Find error %q does not mention %q", err, want)
 		}

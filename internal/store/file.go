@@ -20,8 +20,6 @@ import (
 // relaxed Extended JSON, the form mongoimport reads.
 type File struct{ path string }
 
-var _ Store = File{}
-
 // NewFile stores into the file at path, creating it on first save.
 func NewFile(path string) File { return File{path: path} }
 

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -40,6 +42,47 @@ type Store interface {
 	Where() string
 }
 
+// What a store can do beyond Store, asked of it once where it is opened
+// (a JSON Lines file can do none of these; a MongoDB results store all).
+type (
+	// An Importer stores a document under its own run id, replacing a
+	// stored one only where a partial result never replaces a complete one.
+	Importer interface {
+		Import(ctx context.Context, d *result.Doc) (Outcome, error)
+	}
+	// A TemplateSource runs a report template's read-only pipeline over
+	// a collection of the results database.
+	TemplateSource interface {
+		Aggregate(ctx context.Context, collection string, pipelineJSON []byte) ([]map[string]any, error)
+	}
+	// A Coordinator holds run groups' coordination documents (collection
+	// groups) beside the results its clients store.
+	Coordinator interface {
+		Store
+		Importer
+		RegisterGroup(ctx context.Context, id string, clients int, scenario string, index int, me GroupMember) (*GroupDoc, error)
+		Group(ctx context.Context, id string) (*GroupDoc, error)
+		Heartbeat(ctx context.Context, id string, index int, t time.Time) error
+		MarkReady(ctx context.Context, id string, index int, t time.Time) error
+		MarkDone(ctx context.Context, id string, index int, t time.Time, runID string) (*GroupDoc, error)
+		MarkPrepared(ctx context.Context, id string, at time.Time) error
+		ChooseStart(ctx context.Context, id string, at time.Time) (*GroupDoc, error)
+		GiveUp(ctx context.Context, id, why string) (*GroupDoc, error)
+		MarkMerged(ctx context.Context, id, runID string, missing []int) error
+		GroupRuns(ctx context.Context, id string) ([]result.Doc, error)
+		ClockOffset(ctx context.Context) (offset, uncertainty time.Duration, err error)
+	}
+)
+
+// Compile-time checks of what each store can do.
+var (
+	_ Store          = File{}
+	_ Store          = (*Mongo)(nil)
+	_ Importer       = (*Mongo)(nil)
+	_ TemplateSource = (*Mongo)(nil)
+	_ Coordinator    = (*Mongo)(nil)
+)
+
 // Query selects stored sweep steps; an empty field matches anything.
 type Query struct {
 	Label    string // the runs' label
@@ -69,8 +112,6 @@ type Mongo struct {
 	// by default a partial run goes to the history only.
 	ReplacePartial bool
 }
-
-var _ Store = (*Mongo)(nil)
 
 // NewMongo stores into database db of client; where names it for people.
 // Writes wait for a journaled majority, so an acknowledged result

@@ -93,6 +93,34 @@ func planned(s Search) int {
 // (Ctrl-C): that run's partial result is kept, nothing after it is run.
 var ErrStopped = errors.New("interrupted")
 
+// ErrVerdict marks a command whose verdict failed: a run's thresholds, or
+// a study's own verdict (an SLA below --require, a sweep in which no rate
+// held, a plan with a stage no candidate carries). The cli exits 99 on it.
+var ErrVerdict = errors.New("verdict failed")
+
+// verdictError is a failed verdict, said in one line.
+type verdictError struct{ msg string }
+
+func (e verdictError) Error() string      { return e.msg }
+func (verdictError) Is(target error) bool { return target == ErrVerdict }
+
+// VerdictFailed is the error of a failed verdict.
+func VerdictFailed(format string, args ...any) error {
+	return verdictError{fmt.Sprintf(format, args...)}
+}
+
+// Ends is how a study ends: with err when it failed or was
+// interrupted, else with a failed verdict when its own verdict fails.
+func Ends(err error, name string, verdict func() (bool, string)) error {
+	if err != nil {
+		return err
+	}
+	if ok, why := verdict(); !ok {
+		return VerdictFailed("%s: %s", name, why)
+	}
+	return nil
+}
+
 // stopped is the error of a run that stopped early, nil otherwise. A run
 // group's partial result (a client missing or stopped early) ends the
 // study too, but as a failure, not an interruption of this process.

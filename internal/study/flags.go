@@ -164,14 +164,14 @@ func (s SLAStudy) check(modes []string) error {
 		errs = append(errs, errors.New("--rate: required: a list of rates such as 500,1000, or auto"))
 	case Ladder:
 		if r.Start <= 0 || r.Step <= 0 {
-			errs = append(errs, errors.New("--rate auto: --start and --step must be positive"))
+			errs = append(errs, errors.New("--rate auto: --start-rate and --rate-step must be positive"))
 		}
 	}
 	if s.Runs < 1 {
-		errs = append(errs, fmt.Errorf("--runs: got %d, want at least 1", s.Runs))
+		errs = append(errs, fmt.Errorf("--repeat: got %d, want at least 1", s.Runs))
 	}
 	if r := s.SLA.Require; r.K > 0 && r.N != s.Runs {
-		errs = append(errs, fmt.Errorf("--require: got %s with --runs %d: want K/%d, N being the runs of each mode and rate", r.String(), s.Runs, s.Runs))
+		errs = append(errs, fmt.Errorf("--require: got %s with --repeat %d: want K/%d, N being the runs of each mode and rate", r.String(), s.Runs, s.Runs))
 	}
 	for _, m := range s.Modes {
 		if modes != nil && !slices.Contains(modes, m) {
@@ -195,7 +195,7 @@ func (s SweepStudy) check() error {
 		errs = append(errs, errors.New("--rate: required: a list of rates such as 1000,2000,5000, or auto"))
 	case Auto:
 		if r.Start <= 0 || r.Factor <= 1 || r.Max < r.Start {
-			errs = append(errs, errors.New("--rate auto: want --start > 0, --factor > 1 and --max ≥ --start"))
+			errs = append(errs, errors.New("--rate auto: want --start-rate > 0, --rate-factor > 1 and --max-rate ≥ --start-rate"))
 		}
 	}
 	return errors.Join(errs...)
@@ -205,7 +205,7 @@ func (s SweepStudy) check() error {
 func (c CalibrateStudy) check() error {
 	errs := []error{workloadGiven(c.Base)}
 	if s := c.Search; s.Start < 1 || s.Factor < 2 || s.Max < s.Start {
-		errs = append(errs, errors.New("want --start ≥ 1, --factor ≥ 2 and --max ≥ --start"))
+		errs = append(errs, errors.New("want --start-threads ≥ 1, --threads-factor ≥ 2 and --max-threads ≥ --start-threads"))
 	}
 	if c.Search.MinGain <= 0 || c.Search.MinGain >= 1 {
 		errs = append(errs, fmt.Errorf("--min-gain: got %v, want a share between 0 and 1, such as 0.05", c.Search.MinGain))

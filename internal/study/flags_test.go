@@ -78,14 +78,14 @@ func TestChecksNameTheFlags(t *testing.T) {
 		want []string // "" for no error
 	}{
 		{"sla ok", SLAStudy{SLA: SLA{P99: time.Millisecond}, Rates: List{100}, Runs: 1, Modes: []string{"per-op"}, Base: ledger}.Check(env), nil},
-		{"sla", SLAStudy{Runs: 0, Modes: []string{"bulk"}, Base: ledger}.Check(env), []string{"--p99: required", "--rate: required", "--runs: got 0", `--modes: "bulk" is not a mode: want per-op and/or client-bulk`}},
-		{"sla ladder", SLAStudy{SLA: SLA{P99: time.Millisecond}, Rates: Ladder{Start: 0, Step: 1}, Runs: 1, Base: ledger}.Check(env), []string{"--rate auto: --start and --step must be positive"}},
+		{"sla", SLAStudy{Runs: 0, Modes: []string{"bulk"}, Base: ledger}.Check(env), []string{"--p99: required", "--rate: required", "--repeat: got 0", `--modes: "bulk" is not a mode: want per-op and/or client-bulk`}},
+		{"sla ladder", SLAStudy{SLA: SLA{P99: time.Millisecond}, Rates: Ladder{Start: 0, Step: 1}, Runs: 1, Base: ledger}.Check(env), []string{"--rate auto: --start-rate and --rate-step must be positive"}},
 		{"sweep ok", SweepStudy{Base: kv, Rates: List{100}, Repeat: 1}.Check(env), nil},
 		{"sweep", SweepStudy{Base: Base{Scenario: &spec.Scenario{}}, Criteria: Criteria{MaxErrors: 2}, Cost: -1}.Check(env),
 			[]string{"--workload: required", "--max-errors: got 2", "--price: got -1", "--repeat: got 0", "--rate: required"}},
-		{"sweep auto", SweepStudy{Base: kv, Rates: Auto{Start: 100, Factor: 1, Max: 1000}, Repeat: 1}.Check(env), []string{"--rate auto: want --start > 0, --factor > 1"}},
+		{"sweep auto", SweepStudy{Base: kv, Rates: Auto{Start: 100, Factor: 1, Max: 1000}, Repeat: 1}.Check(env), []string{"--rate auto: want --start-rate > 0, --rate-factor > 1"}},
 		{"calibrate ok", CalibrateStudy{Base: kv, Search: Calibration{Start: 1, Factor: 2, Max: 8, MinGain: 0.05}}.Check(env), nil},
-		{"calibrate", CalibrateStudy{Base: kv, Search: Calibration{Start: 8, Factor: 2, Max: 4, MinGain: 1}}.Check(env), []string{"want --start ≥ 1, --factor ≥ 2 and --max ≥ --start", "--min-gain: got 1"}},
+		{"calibrate", CalibrateStudy{Base: kv, Search: Calibration{Start: 8, Factor: 2, Max: 4, MinGain: 1}}.Check(env), []string{"want --start-threads ≥ 1, --threads-factor ≥ 2 and --max-threads ≥ --start-threads", "--min-gain: got 1"}},
 		{"compare ok", CompareStudy{Labels: []string{"a", "b"}, Costs: Costs{"a": 3}}.Check(), nil},
 		{"compare", CompareStudy{Labels: []string{"a", "a"}, Costs: Costs{"c": 3}, Criteria: Criteria{MaxErrors: -1}}.Check(),
 			[]string{`--label: "a" is empty or given twice`, `--price: "c=3 USD/h" names no --label`, "--max-errors: got -1"}},

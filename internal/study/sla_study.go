@@ -30,7 +30,7 @@ type SLAResult struct {
 }
 
 // Check says what is wrong with the study's settings (naming their
-// flags: --p99, --rate, --runs, --modes, the modes the registry's ledger
+// flags: --p99, --rate, --repeat, --modes, the modes the registry's ledger
 // knows), then builds the first run's scenario, so that a bad parameter
 // fails before anything connects.
 func (s SLAStudy) Check(env Env) error {

@@ -83,7 +83,7 @@ func Required(k, n int) int {
 }
 
 // Require is the value of sla --require: K/N, K runs of every N (N is
-// --runs) must pass. Zero is not given: a majority.
+// --repeat) must pass. Zero is not given: a majority.
 type Require struct{ K, N int }
 
 // Set reads K/N with 1 <= K <= N.
@@ -92,7 +92,7 @@ func (r *Require) Set(text string) error {
 	kv, err1 := strconv.Atoi(strings.TrimSpace(k))
 	nv, err2 := strconv.Atoi(strings.TrimSpace(n))
 	if !ok || err1 != nil || err2 != nil || kv < 1 || kv > nv {
-		return fmt.Errorf("%q is not a pass count: want K/N with 1 <= K <= N, N the --runs, such as 5/5 or 3/5", text)
+		return fmt.Errorf("%q is not a pass count: want K/N with 1 <= K <= N, N the --repeat, such as 5/5 or 3/5", text)
 	}
 	r.K, r.N = kv, nv
 	return nil

@@ -1,8 +1,7 @@
-package cli
+package lab
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -15,11 +14,11 @@ import (
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
-// abortSettle is how long a run measures, at most, before its cumulative
+// AbortSettle is how long a run measures, at most, before its cumulative
 // figures stand for --abort-on-fail: a latency, error-share or rate
 // threshold that fails on them after the shorter of this and half the
 // measured phase stops the run.
-const abortSettle = 10 * time.Second
+const AbortSettle = 10 * time.Second
 
 // abortWatch follows a run's closed intervals for --abort-on-fail: it
 // keeps the cumulative figures of the measured phase (counts, errors and
@@ -47,7 +46,7 @@ type cumOp struct {
 }
 
 func newAbortWatch(sc *spec.Scenario, ts []threshold.Threshold, cancel context.CancelFunc) *abortWatch {
-	settle := abortSettle
+	settle := AbortSettle
 	if d := time.Duration(sc.Duration); d > 0 {
 		settle = min(settle, d/2)
 	}
@@ -72,7 +71,7 @@ func (w *abortWatch) interval(iv *engine.Interval) {
 		return
 	}
 	w.mu.Lock()
-	w.reason = fmt.Sprintf("aborted after %s of the measured phase: %s cannot hold", w.elapsed.Round(time.Millisecond), verdictList(failed))
+	w.reason = fmt.Sprintf("aborted after %s of the measured phase: %s cannot hold", w.elapsed.Round(time.Millisecond), VerdictList(failed))
 	w.mu.Unlock()
 	w.cancel()
 }
@@ -155,12 +154,12 @@ func (w *abortWatch) mark(d *result.Doc) {
 // abortOn returns the context a run measures under and, with
 // --abort-on-fail and thresholds to judge, the watch that stops it; the
 // watch is nil otherwise, and its methods then do nothing.
-func abortOn(ctx context.Context, sc *spec.Scenario, abort bool) (context.Context, *abortWatch, context.CancelFunc) {
-	if !abort || len(sc.Thresholds) == 0 {
+func abortOn(ctx context.Context, sc *spec.Scenario, ts []threshold.Threshold, abort bool) (context.Context, *abortWatch, context.CancelFunc) {
+	if !abort || len(ts) == 0 {
 		return ctx, nil, func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	return ctx, newAbortWatch(sc, sc.Thresholds, cancel), cancel
+	return ctx, newAbortWatch(sc, ts, cancel), cancel
 }
 
 // wrap makes f, the live line's interval callback, feed the watch too.
@@ -172,21 +171,4 @@ func (w *abortWatch) wrap(f func(*engine.Interval)) func(*engine.Interval) {
 		w.interval(iv)
 		f(iv)
 	}
-}
-
-// outcome is the error a run ends with, given err, what finish (store,
-// show) returned: a run the watch stopped, its partial result kept, and
-// a run whose thresholds failed end in a failed verdict (exit 99); a run
-// stopped by Ctrl-C stays interrupted.
-func (w *abortWatch) outcome(err error, d *result.Doc) error {
-	if reason := w.stopped(); reason != "" && errors.Is(err, errInterrupted) {
-		if kept := "its partial result is stored"; strings.HasSuffix(err.Error(), kept) {
-			return verdictFailed("run %s %s; %s", d.RunID, reason, kept)
-		}
-		return verdictFailed("run %s %s; %v", d.RunID, reason, err) // the store failed: err says where the result went
-	}
-	if err != nil {
-		return err
-	}
-	return thresholdsFailed(d)
 }

@@ -1,15 +1,12 @@
-package cli
+package lab
 
 import (
 	"context"
 	"fmt"
 	"maps"
-	"net"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/live"
@@ -18,12 +15,6 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
-// metricsFlag declares --metrics-addr, the address of the live figures of
-// run and of the studies.
-func metricsFlag(fl *pflag.FlagSet, addr *string) {
-	fl.StringVar(addr, "metrics-addr", "", "while running, serve live figures on HOST:PORT: Prometheus metrics at /metrics, the intervals at /live (for 'mongobench serve --live'), e.g. 127.0.0.1:9464")
-}
-
 // liveMetrics publishes a command's runs while they go (--metrics-addr);
 // a nil *liveMetrics publishes nothing.
 type liveMetrics struct {
@@ -31,28 +22,26 @@ type liveMetrics struct {
 	srv *live.Server
 }
 
-// startMetrics serves the live figures on addr, or does nothing when addr
-// is empty. The returned func stops serving, once the scraper (if any)
-// has read the final figures.
-func (a *app) startMetrics(ctx context.Context, addr string) (*liveMetrics, func(), error) {
+// startMetrics serves the live figures on addr; nil when addr is empty.
+func startMetrics(_ context.Context, addr string, say func(string, ...any)) (*liveMetrics, error) {
 	if addr == "" {
-		return nil, func() {}, nil
-	}
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return nil, nil, usage(fmt.Errorf("--metrics-addr: %q is not valid: want HOST:PORT, e.g. 127.0.0.1:9464", addr))
+		return nil, nil
 	}
 	pub := live.New()
 	srv, err := live.Listen(addr, pub)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
-	a.say("live metrics: http://%s/metrics (intervals: /live)\n", srv.Addr())
-	stop := func() {
-		if err := srv.Close(ctx); err != nil {
-			a.say("warning: stopping the live metrics: %v\n", err)
-		}
+	say("live metrics: http://%s/metrics (intervals: /live)\n", srv.Addr())
+	return &liveMetrics{pub: pub, srv: srv}, nil
+}
+
+// stop stops serving, once the scraper (if any) has read the final
+// figures.
+func (m *liveMetrics) stop(ctx context.Context, say func(string, ...any)) {
+	if err := m.srv.Close(ctx); err != nil {
+		say("warning: stopping the live metrics: %v\n", err)
 	}
-	return &liveMetrics{pub: pub, srv: srv}, stop, nil
 }
 
 // begin publishes a run of sc about to start: it returns the run's id (""

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mongobench/mongobench/internal/group"
+	"github.com/mongobench/mongobench/internal/lab"
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+// groupIDPattern is what a run group's id may be.
+var groupIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
+
+// resultsMergeCmd rebuilds a group's result from its clients' stored
+// results.
+func (a *app) resultsMergeCmd() *cobra.Command {
+	var sf storeFlags
+	var clients int
+	cmd := &cobra.Command{
+		Use:   "merge GROUP",
+		Short: "Rebuild a run group's result from its clients' stored results",
+		Long: `Merge the stored results of a run group's clients into the group's result, as
+the last client to finish does: histograms merged exactly per operation type
+and per interval, counts and errors summed, the achieved rate against the
+group's target, each client's health; clients without a stored result are
+named, and the result is then partial.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if sf.file != "" {
+				return usage(fmt.Errorf("--results-file %s: merge reads and stores through a MongoDB results store; give --results", sf.file))
+			}
+			return sf.with(a, cmd, func(st store.Store) error {
+				m, ok := st.(store.Coordinator)
+				if !ok {
+					return usage(errors.New("merge needs a MongoDB results store"))
+				}
+				d, out, err := group.Merge(cmd.Context(), m, args[0], clients)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(a.stdout, lab.GroupLine(d))
+				a.say("%s\n", out)
+				return nil
+			})
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().IntVar(&clients, "clients", 0, "the group's size (default: as its clients' results say)")
+	return cmd
+}

@@ -1,0 +1,112 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/mongobench/mongobench/internal/catalog"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/server"
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// resolve finds the server under test: the given URI, or the embedded
+// server, which is started (and left running) when it is not up. For the
+// embedded server it knows the cache size the server was started with.
+func (l *Lab) resolve(ctx context.Context, given string) (runner.Target, error) {
+	h, err := l.embedded(ctx, given == "")
+	if err != nil {
+		return runner.Target{}, err
+	}
+	if given == "" || (h != nil && given == h.URI) {
+		t := runner.Target{URI: h.URI, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
+		if h.CacheSize != "" {
+			if t.CacheSize, err = server.CacheBytes(h.CacheSize); err != nil {
+				return runner.Target{}, fmt.Errorf("embedded server state: %w", err)
+			}
+			t.CacheSizeSource = "embedded server (" + h.CacheSize + ")"
+		}
+		return t, nil
+	}
+	if l.ui.WarnURI != nil {
+		l.ui.WarnURI(given)
+	}
+	return runner.Target{URI: given, Kind: "external"}, nil
+}
+
+// embedded returns the embedded server's handle: the running one, or,
+// when start is set, a newly started one. Without start it returns nil
+// when none runs.
+func (l *Lab) embedded(ctx context.Context, start bool) (*server.Handle, error) {
+	return Embedded(ctx, l.servers, start, l.ui.Say)
+}
+
+// Embedded returns the embedded server's handle: the running one, or,
+// when start is set, a newly started one (left running); nil when none
+// runs and start is not set. A machine with no server binary is told
+// what it can do.
+func Embedded(ctx context.Context, srv Servers, start bool, say func(string, ...any)) (*server.Handle, error) {
+	h, err := server.Load(srv.Dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err == nil && server.Running(h) {
+		return h, nil
+	}
+	if !start {
+		return nil, nil
+	}
+	if _, err := srv.Env.Find(); errors.Is(err, server.ErrNotFound) {
+		return nil, fmt.Errorf("no target: --uri (or $MONGOBENCH_URI) names none and there is no server to start here: %w; "+
+			"give --uri mongodb://HOST:PORT/ for your own deployment, or put mongod on PATH (or name a server binary in $MONGOBENCH_SERVER_BIN) for a local one (in a source checkout, make setup builds the embedded server)", err)
+	}
+	say("starting the embedded server in %s …\n", srv.Dir)
+	h, err = server.Start(ctx, server.Options{Dir: srv.Dir, Env: srv.Env, Detach: true, SyncOnCommit: true, CacheSize: server.EmbeddedCacheSize})
+	if err != nil {
+		return nil, fmt.Errorf("start the embedded server: %w", err)
+	}
+	say("embedded %s %s listening at %s (stop it with 'mongobench server stop')\n", h.Kind, h.Version, h.URI)
+	return h, nil
+}
+
+// onTarget is the study's OnTarget: it points Measure at one target for
+// the time of fn. A profile gets a server of its own, started here and
+// stopped (its data removed) when fn returns, also on an error or
+// Ctrl-C; a URI, or none, resolves as for any run.
+func (l *Lab) onTarget(ctx context.Context, t spec.Target, fn func(result.Instance) error) (err error) {
+	instance := catalog.Instance(t)
+	use := func(bt runner.Target) error {
+		bt.Instance = instance
+		bt.HostMetrics, bt.HostDevice = t.HostMetrics, t.HostDevice
+		if len(bt.HostMetrics) == 0 {
+			bt.HostMetrics, bt.HostDevice = l.opts.HostMetrics, l.opts.HostDevice
+		}
+		bt.Atlas, bt.Limits = l.opts.Atlas, l.opts.Limits
+		if l.opts.CacheSize > 0 {
+			bt.CacheSize, bt.CacheSizeSource = l.opts.CacheSize, "--cache-size"
+		}
+		l.target = bt
+		return fn(bt.Instance)
+	}
+	if t.Profile == nil {
+		bt, err := l.resolve(ctx, t.URI)
+		if err != nil {
+			return err
+		}
+		return use(bt)
+	}
+	p := server.Profile{Label: t.Label, CPUs: t.Profile.CPUs, CacheSize: int64(t.Profile.CacheSize), Env: l.servers.Env}
+	h, err := server.StartProfile(ctx, server.ProfilesDir(l.servers.Dir), p, l.ui.Say)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, h.Stop(ctx)) }()
+	bt := runner.Target{URI: h.URI, Kind: "profile-" + h.Kind, PID: h.PID, DataDir: h.DataDir, Profile: t.Label}
+	if c := t.Profile.CacheSize; c > 0 {
+		bt.CacheSize, bt.CacheSizeSource = int64(c), "profile "+t.Label
+	}
+	return use(bt)
+}
