@@ -92,7 +92,7 @@ func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlag
 		return err
 	}
 	return f.results.with(a, cmd, func(st store.Store) error {
-		src, ok := st.(*store.Mongo)
+		src, ok := st.(store.TemplateSource)
 		if !ok {
 			return fmt.Errorf("tables: the results store %s cannot run aggregation pipelines", st.Where())
 		}
