@@ -25,8 +25,8 @@ type Result struct {
 	Planned time.Duration
 	// Ops is each operation type's totals, in Config.Ops order: the
 	// run's tally once the phase has ended.
-	Ops []OpTotals
-	Intervals  []Interval
+	Ops       []OpTotals
+	Intervals []Interval
 	// Intended is how many operations the schedule planned in the
 	// measured phase (open loop: completed plus dropped).
 	Intended int64
