@@ -228,16 +228,19 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, rf runFlags) e
 	}
 	t.URI = rf.ycsb.withOptions(t.URI)
 	t.Atlas, t.Limits = src, limits
-	p := newProgress(a.stderr, a.term, a.statusInterval, sc)
+	// The run's one tally: the engine adds each closed interval to it,
+	// and the live line, the abort judge and the live metrics read it.
+	tally := engine.NewTally()
+	p := newProgress(a.stderr, a.term, a.statusInterval, sc, tally)
 	announce := func(version, topology string) {
 		a.say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), redact(t.URI), version, topology)
 	}
-	rctx, watch, cancel := abortOn(ctx, sc, rf.thresholds.abort)
+	rctx, watch, cancel := abortOn(ctx, sc, rf.thresholds.abort, tally)
 	defer cancel()
-	runID, published, ended := lm.begin(sc, result.Variant{})
+	runID, published, ended := lm.begin(sc, result.Variant{}, tally)
 	d, err := runner.Run(rctx, runner.Options{
 		Scenario: sc, Registry: builtin.Registry(), Target: t, ToolVersion: Version,
-		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(both(p.interval, published)), Pacing: pacing, AtReturn: rf.completion == "return", Group: g, RunID: runID, OnTelemetry: lm.telemetry(),
+		OnConnected: announce, OnSetup: p.setup, OnStart: p.start, OnInterval: watch.wrap(both(p.interval, published)), Tally: tally, Pacing: pacing, AtReturn: rf.completion == "return", Group: g, RunID: runID, OnTelemetry: lm.telemetry(),
 	})
 	ended()
 	p.done()

@@ -79,13 +79,14 @@ func (s *studyRun) measure(ctx context.Context, sc *spec.Scenario, variant resul
 	if err != nil {
 		return nil, err
 	}
-	p := newProgress(s.app.stderr, s.app.term, s.app.statusInterval, sc)
+	tally := engine.NewTally() // the run's one tally, which the live line and the live metrics read
+	p := newProgress(s.app.stderr, s.app.term, s.app.statusInterval, sc, tally)
 	t := s.target
 	t.Limits = s.limits
-	runID, published, ended := s.metrics.begin(sc, variant)
+	runID, published, ended := s.metrics.begin(sc, variant, tally)
 	d, err := runner.Run(ctx, runner.Options{
 		Scenario: sc, Registry: s.registry, Target: t, ToolVersion: Version,
-		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: both(p.interval, published), Group: g, RunID: runID, OnTelemetry: s.metrics.telemetry(),
+		Variant: variant, OnSetup: p.setup, OnStart: p.start, OnInterval: both(p.interval, published), Tally: tally, Group: g, RunID: runID, OnTelemetry: s.metrics.telemetry(),
 	})
 	ended()
 	p.done()

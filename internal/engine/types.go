@@ -125,6 +125,16 @@ func (iv *Interval) Completed() int64 {
 	return n
 }
 
+// Failed is the number of operations that failed in the interval, parts
+// of operations left out.
+func (iv *Interval) Failed() int64 {
+	var n int64
+	for _, op := range iv.Ops {
+		n += op.Errors.Total() - op.PartErrors
+	}
+	return n
+}
+
 // Result is the interval as a result document stores it, without the
 // server's and host's figures of its span (the runner adds them); cores
 // is the client's, for its CPU share.
