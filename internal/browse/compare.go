@@ -97,8 +97,8 @@ func opOf(d *result.Doc, name string) *result.OpStats {
 
 // mergeOps adds the counts and merges the histograms of rows.
 func mergeOps(rows []*result.OpStats, heads []Head) (*result.OpStats, string, error) {
-	lat, svc := hist.New(), hist.New()
 	m := &result.OpStats{}
+	var lat, svc []result.Dist
 	for i, r := range rows {
 		if r == nil {
 			return nil, "run " + heads[i].RunID + " has no such operation", nil
@@ -109,23 +109,12 @@ func mergeOps(rows []*result.OpStats, heads []Head) (*result.OpStats, string, er
 		m.Name = r.Name
 		m.Count += r.Count
 		m.Errors = m.Errors.Add(r.Errors)
-		for _, x := range []struct {
-			dst *hist.H
-			d   result.Dist
-		}{{lat, r.Latency}, {svc, r.Service}} {
-			h, err := hist.FromDist(x.d)
-			if err != nil {
-				return nil, "", err
-			}
-			if err := hist.Merge(x.dst, h); err != nil {
-				return nil, "", err
-			}
-		}
+		lat, svc = append(lat, r.Latency), append(svc, r.Service)
 	}
 	var err error
-	if m.Latency, err = hist.Summarize(lat); err != nil {
+	if m.Latency, err = hist.MergeDists(lat...); err != nil {
 		return nil, "", err
 	}
-	m.Service, err = hist.Summarize(svc)
+	m.Service, err = hist.MergeDists(svc...)
 	return m, "", err
 }

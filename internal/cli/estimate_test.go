@@ -32,7 +32,7 @@ func TestEstimateLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		p := newProgress(&out, terminal{}, 0, sc) // no status lines: the estimate alone
+		p := newProgress(&out, terminal{}, 0, sc, nil) // no status lines: the estimate alone
 		p.Setup("preload", 1, 100)
 		p.Setup("preload", 2, 100)
 		if got := out.String(); got != tc.want {

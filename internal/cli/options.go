@@ -17,6 +17,7 @@ import (
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
@@ -226,13 +227,20 @@ func (a *app) open(ctx context.Context, lo lab.Options) (*lab.Lab, error) {
 func (a *app) ui() lab.UI {
 	var clock stepClock
 	return lab.UI{
-		Say:         a.say,
-		Progress:    func(sc *spec.Scenario) lab.Progress { return newProgress(a.stderr, a.term, a.statusInterval, sc) },
+		Say: a.say,
+		Progress: func(sc *spec.Scenario, tally *engine.Tally) lab.Progress {
+			return newProgress(a.stderr, a.term, a.statusInterval, sc, tally)
+		},
 		Step:        func(info study.StepInfo) { a.say("%s\n", report.StepLine(clock.next(info, time.Now()))) },
 		WarnURI:     a.warnURI,
+		AbortJudged: abortJudged,
 		ToolVersion: Version,
 	}
 }
+
+// abortJudged, when set (by tests, OnAbortJudged), is handed each
+// cumulative document the abort judge judges.
+var abortJudged func(*result.Doc)
 
 // servers says where the embedded server and local profiles live.
 func (a *app) servers() lab.Servers { return lab.Servers{Dir: serverDir(), Env: serverEnv()} }

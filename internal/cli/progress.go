@@ -69,9 +69,10 @@ type progress struct {
 	said     sync.Once
 }
 
-func newProgress(w io.Writer, t terminal, every time.Duration, sc *spec.Scenario) *progress {
+// newProgress shows a run of sc whose tally is run.
+func newProgress(w io.Writer, t terminal, every time.Duration, sc *spec.Scenario, run *engine.Tally) *progress {
 	total := time.Duration(sc.Duration)
-	return &progress{w: w, term: t, cols: t.width, every: every, total: total, tally: report.LiveTally{Total: total}, estimate: estimateLine(sc)}
+	return &progress{w: w, term: t, cols: t.width, every: every, total: total, tally: report.LiveTally{Total: total, Run: run}, estimate: estimateLine(sc)}
 }
 
 // Setup shows preload progress: on a terminal at most a few times a

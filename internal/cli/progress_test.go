@@ -29,6 +29,15 @@ func interval(t *testing.T, i int, n int64, ms int64) *engine.Interval {
 		Ops: []engine.IntervalOp{{Name: "read", Count: n, Latency: d}}}
 }
 
+// show hands iv to p as the engine does: added to the run's tally first.
+func show(t *testing.T, p *progress, iv *engine.Interval) {
+	t.Helper()
+	if err := p.tally.Run.Add(iv); err != nil {
+		t.Fatal(err)
+	}
+	p.Interval(iv)
+}
+
 // TestLiveRedraw: on a terminal, every redraw goes back to the line's
 // start and covers what is left of a longer line before it, counted in
 // columns ("—" is three bytes, one column), and no line is wider than
@@ -36,12 +45,12 @@ func interval(t *testing.T, i int, n int64, ms int64) *engine.Interval {
 func TestLiveRedraw(t *testing.T) {
 	var out bytes.Buffer
 	sc := &spec.Scenario{Duration: spec.Duration(time.Minute)}
-	p := newProgress(&out, terminal{live: true}, 0, sc)
+	p := newProgress(&out, terminal{live: true}, 0, sc, engine.NewTally())
 	p.cols = func() int { return 40 }
 	p.Setup("load", 50000, 50000)
 	p.Start(0)
-	p.Interval(interval(t, 0, 12000, 2))
-	p.Interval(interval(t, 1, 0, 0)) // nothing completed: p99 —
+	show(t, p, interval(t, 0, 12000, 2))
+	show(t, p, interval(t, 1, 0, 0)) // nothing completed: p99 —
 	p.Done()
 	text := out.String()
 	if !strings.HasSuffix(text, "\n") {
@@ -79,10 +88,10 @@ func TestStatusLines(t *testing.T) {
 		want  int
 	}{{time.Second, 5}, {2 * time.Second, 3}, {10 * time.Second, 1}, {0, 0}} {
 		var out bytes.Buffer
-		p := newProgress(&out, terminal{}, c.every, &spec.Scenario{Duration: spec.Duration(5 * time.Second)})
+		p := newProgress(&out, terminal{}, c.every, &spec.Scenario{Duration: spec.Duration(5 * time.Second)}, engine.NewTally())
 		p.Start(0)
 		for i := range 5 {
-			p.Interval(interval(t, i, 100, 1))
+			show(t, p, interval(t, i, 100, 1))
 		}
 		p.Done()
 		var lines []string

@@ -93,6 +93,11 @@ type Config struct {
 	// delays the measurement; all have returned when Run returns.
 	OnPhase    func(Phase, time.Time)
 	OnInterval func(*Interval)
+	// Tally, when set, is the run's tally for its readers (the live
+	// line, the abort judge, the live metrics): the engine adds each
+	// closed interval to it before calling OnInterval, and the result's
+	// operation totals are its figures. Nil: the engine keeps its own.
+	Tally *Tally
 	// AtPhase is called on the engine's own goroutine at the measured
 	// phase's start and end, with the boundary's time, before OnPhase, for
 	// snapshots that must be taken at the boundary itself (the workload's

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/hist"
-	"github.com/mongobench/mongobench/internal/result"
 )
 
 // coordinator closes intervals, reports phase boundaries and assembles the
@@ -16,7 +16,7 @@ import (
 type coordinator struct {
 	e         *engine
 	agg       *intervalAgg
-	totals    []OpTotals
+	tally     *Tally
 	lag       *hist.H // send lag over the phase
 	rlag      *hist.H // receive lag over the phase (ReplyTimed tasks)
 	intervals []Interval
@@ -32,6 +32,7 @@ type coordinator struct {
 	// trip, a terminal redraw) never delays draining the workers.
 	events     chan func()
 	eventsDone chan struct{}
+	drained    sync.Once
 }
 
 func newCoordinator(e *engine) *coordinator {
@@ -43,14 +44,11 @@ func newCoordinator(e *engine) *coordinator {
 		}
 		close(c.eventsDone)
 	}()
-	c.totals = make([]OpTotals, len(e.cfg.Ops))
-	for i, name := range e.cfg.Ops {
-		c.totals[i] = OpTotals{Name: name, Latency: hist.New()}
-		c.totals[i].Service = c.totals[i].Latency
-		if !e.closed {
-			c.totals[i].Service = hist.New()
-		}
+	c.tally = e.cfg.Tally
+	if c.tally == nil {
+		c.tally = NewTally()
 	}
+	c.tally.begin(e.cfg.Ops, e.cfg.planned(), e.closed)
 	return c
 }
 
@@ -169,38 +167,42 @@ func (c *coordinator) rotate(end time.Time) error {
 	return nil
 }
 
-// report hands closed interval i to OnInterval.
+// report adds closed interval i to the tally, then hands it to
+// OnInterval, on the callbacks' goroutine: a reader of the tally in
+// OnInterval sees it up to and including that interval.
 func (c *coordinator) report(i int) {
-	if on := c.e.cfg.OnInterval; on != nil {
-		shown := c.intervals[i] // a copy: the last interval may still absorb a tail
-		shown.Ops = slices.Clone(shown.Ops)
-		c.events <- func() { on(&shown) }
+	shown := c.intervals[i] // a copy: the last interval may still absorb a tail
+	shown.Ops = slices.Clone(shown.Ops)
+	on := c.e.cfg.OnInterval
+	c.events <- func() {
+		if c.tally.Add(&shown) == nil && on != nil {
+			on(&shown)
+		}
 	}
 }
 
-// closeOp summarises operation type i of the interval and merges it into
-// the phase totals.
+// drain waits until every callback queued has returned; no callback is
+// queued after it.
+func (c *coordinator) drain() {
+	c.drained.Do(func() {
+		close(c.events)
+		<-c.eventsDone
+	})
+}
+
+// closeOp summarises operation type i of the interval.
 func (c *coordinator) closeOp(i int) (IntervalOp, error) {
-	a, t := &c.agg.ops[i], &c.totals[i]
-	op := IntervalOp{Name: t.Name, Count: a.count, Errors: a.errs, Parts: a.parts, PartErrors: a.partErrs}
+	a := &c.agg.ops[i]
+	op := IntervalOp{Name: c.e.cfg.Ops[i], Count: a.count, Errors: a.errs, Parts: a.parts, PartErrors: a.partErrs}
 	var err error
 	if op.Latency, err = hist.Summarize(a.lat); err != nil {
 		return op, err
 	}
 	op.Service = op.Latency
 	if !c.e.closed {
-		if op.Service, err = hist.Summarize(a.svc); err != nil {
-			return op, err
-		}
-		if err = hist.Merge(t.Service, a.svc); err != nil {
-			return op, err
-		}
+		op.Service, err = hist.Summarize(a.svc)
 	}
-	t.Count += a.count
-	t.Errors.add(&a.errs)
-	t.Parts += a.parts
-	t.PartErrors += a.partErrs
-	return op, hist.Merge(t.Latency, a.lat)
+	return op, err
 }
 
 // end is when the measured phase ended: now, or for a stopped run the
@@ -259,7 +261,7 @@ func (iv *Interval) absorb(prev *Interval) error {
 	iv.PeakInFlight = max(iv.PeakInFlight, prev.PeakInFlight)
 	iv.CPU += prev.CPU
 	var err error
-	if iv.Lag, err = mergeDists(iv.Lag, prev.Lag); err != nil {
+	if iv.Lag, err = hist.MergeDists(iv.Lag, prev.Lag); err != nil {
 		return err
 	}
 	for i := range iv.Ops {
@@ -276,39 +278,20 @@ func (op *IntervalOp) absorb(prev *IntervalOp) error {
 	op.Parts += prev.Parts
 	op.PartErrors += prev.PartErrors
 	var err error
-	if op.Latency, err = mergeDists(op.Latency, prev.Latency); err != nil {
+	if op.Latency, err = hist.MergeDists(op.Latency, prev.Latency); err != nil {
 		return err
 	}
-	op.Service, err = mergeDists(op.Service, prev.Service)
+	op.Service, err = hist.MergeDists(op.Service, prev.Service)
 	return err
 }
 
-// mergeDists merges two stored summaries through their histograms.
-func mergeDists(a, b result.Dist) (result.Dist, error) {
-	ha, err := hist.FromDist(a)
-	if err != nil {
-		return a, err
-	}
-	hb, err := hist.FromDist(b)
-	if err != nil {
-		return a, err
-	}
-	if err := hist.Merge(ha, hb); err != nil {
-		return a, err
-	}
-	return hist.Summarize(ha)
-}
-
-// finish closes the last, possibly short, interval and builds the result.
-// Every callback has run when it returns.
+// finish closes the last, possibly short, interval and builds the result
+// from the tally. Every callback has run when it returns.
 func (c *coordinator) finish() (*Result, error) {
-	defer func() {
-		close(c.events)
-		<-c.eventsDone
-	}()
+	defer c.drain()
 	end := c.end(time.Now())
 	res := &Result{
-		Mode: c.e.cfg.Mode(), Workers: c.e.cfg.Workers, Ops: c.totals,
+		Mode: c.e.cfg.Mode(), Workers: c.e.cfg.Workers, Planned: c.e.cfg.planned(),
 		Cores: runtime.GOMAXPROCS(0), Partial: c.partial, Reason: c.reason,
 	}
 	if c.e.cfg.Pacer != nil {
@@ -317,7 +300,7 @@ func (c *coordinator) finish() (*Result, error) {
 	if !c.started && end.Before(c.e.warmEnd) {
 		res.Start, res.End = end, end
 		res.Partial, res.Reason = true, "stopped before the measured phase began"
-		return res, nil
+		return res, c.closeTally(res)
 	}
 	if !c.started {
 		// The workers finished before the coordinator saw the warm-up
@@ -332,6 +315,9 @@ func (c *coordinator) finish() (*Result, error) {
 	}
 	if on := c.e.cfg.OnPhase; on != nil {
 		c.events <- func() { on(MeasureEnd, end) }
+	}
+	if err := c.closeTally(res); err != nil {
+		return nil, err
 	}
 	res.Start, res.End, res.Intervals = c.e.warmEnd, end, c.intervals
 	res.Abandoned = c.e.abandoned.Load()
@@ -351,15 +337,21 @@ func (c *coordinator) finish() (*Result, error) {
 	return res, nil
 }
 
+// closeTally waits for every callback, closes the tally, and takes the
+// result's operation totals and interval counts from it.
+func (c *coordinator) closeTally(res *Result) error {
+	c.drain()
+	if err := c.tally.Err(); err != nil {
+		return err
+	}
+	c.tally.close(res.Partial)
+	v := c.tally.View()
+	res.Ops, res.Late, res.Dropped, res.MaxLag = v.Ops, v.Late, v.Dropped, v.MaxLag
+	return nil
+}
+
 func (r *Result) tally() {
-	for _, iv := range r.Intervals {
-		r.Late += iv.Late
-		r.Dropped += iv.Dropped
-		r.MaxLag = max(r.MaxLag, iv.MaxLag)
-	}
-	for _, op := range r.Ops {
-		r.Failed += op.Errors.Total() - op.PartErrors
-	}
+	r.Failed = failed(r.Ops)
 	r.Intended = r.Completed() + r.Abandoned
 	if r.Mode == "open" {
 		r.Intended += r.Dropped
@@ -369,13 +361,7 @@ func (r *Result) tally() {
 // Completed is the number of measured operations that finished, with or
 // without an error; parts of operations (Parts) are not operations of
 // their own here.
-func (r *Result) Completed() int64 {
-	var n int64
-	for _, t := range r.Ops {
-		n += t.Count + t.Errors.Total() - t.Parts - t.PartErrors
-	}
-	return n
-}
+func (r *Result) Completed() int64 { return completed(r.Ops) }
 
 // String is a one-line account of the run, for logs and tests.
 func (r *Result) String() string {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/hist"
@@ -18,8 +19,14 @@ type Result struct {
 	Start, End time.Time
 	Partial    bool
 	Reason     string
-	Ops        []OpTotals // in Config.Ops order
-	Intervals  []Interval
+	// Planned is the measured phase's planned length for an open loop
+	// bounded by a duration, 0 otherwise: a complete phase's achieved
+	// rate is taken over at least that long (Span).
+	Planned time.Duration
+	// Ops is each operation type's totals, in Config.Ops order: the
+	// run's tally once the phase has ended.
+	Ops       []OpTotals
+	Intervals []Interval
 	// Intended is how many operations the schedule planned in the
 	// measured phase (open loop: completed plus dropped).
 	Intended int64
@@ -116,4 +123,61 @@ func (iv *Interval) Completed() int64 {
 		n += op.Count + op.Errors.Total() - op.Parts - op.PartErrors
 	}
 	return n
+}
+
+// Failed is the number of operations that failed in the interval, parts
+// of operations left out.
+func (iv *Interval) Failed() int64 {
+	var n int64
+	for _, op := range iv.Ops {
+		n += op.Errors.Total() - op.PartErrors
+	}
+	return n
+}
+
+// Result is the interval as a result document stores it, without the
+// server's and host's figures of its span (the runner adds them); cores
+// is the client's, for its CPU share.
+func (iv *Interval) Result(cores int) result.Interval {
+	ri := result.Interval{
+		Start: iv.Start.UTC(), Seconds: iv.Length.Seconds(),
+		Late: iv.Late, Dropped: iv.Dropped, MaxLag: float64(iv.MaxLag) / float64(time.Millisecond),
+		PeakInFlight: result.Ptr(iv.PeakInFlight),
+	}
+	if iv.Length > 0 {
+		ri.ClientCPU = result.F(CPUPercent(iv.CPU, iv.Length, cores))
+	}
+	for _, op := range iv.Ops {
+		s := result.OpStats{
+			Name: op.Name, Count: op.Count, Errors: op.Errors.Result(),
+			Latency: op.Latency, Service: op.Service, Parts: partCounts(op.Parts, op.PartErrors),
+		}
+		if iv.Length > 0 {
+			s.Rate = float64(op.Count) / iv.Length.Seconds()
+		}
+		ri.Ops = append(ri.Ops, s)
+	}
+	return ri
+}
+
+// partCounts is an operation type's recordings that were parts of other
+// operations; nil when none were.
+func partCounts(count, errs int64) *result.PartCounts {
+	if count == 0 && errs == 0 {
+		return nil
+	}
+	return &result.PartCounts{Count: count, Errors: errs}
+}
+
+// Result is the operation type's totals as a result document stores
+// them, its rate over phase.
+func (t *OpTotals) Result(phase time.Duration) (result.OpStats, error) {
+	s := result.OpStats{Name: t.Name, Count: t.Count, Errors: t.Errors.Result(), Parts: partCounts(t.Parts, t.PartErrors)}
+	if phase > 0 {
+		s.Rate = float64(t.Count) / phase.Seconds()
+	}
+	var err1, err2 error
+	s.Latency, err1 = hist.Summarize(t.Latency)
+	s.Service, err2 = hist.Summarize(t.Service)
+	return s, errors.Join(err1, err2)
 }

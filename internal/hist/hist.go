@@ -117,3 +117,29 @@ func FromDist(d result.Dist) (*H, error) {
 	}
 	return Decode(d.Hist)
 }
+
+// AddDist merges the histogram stored in a summary into dst. A summary
+// that counts operations but holds no histogram cannot be merged.
+func AddDist(dst *H, d result.Dist) error {
+	if d.Count > 0 && d.Hist == "" {
+		return errors.New("a distribution has no stored histogram")
+	}
+	h, err := FromDist(d)
+	if err != nil {
+		return err
+	}
+	return Merge(dst, h)
+}
+
+// MergeDists is the summary of the exact merge of the histograms stored
+// in ds (every run's, client's or interval's, never an average of their
+// percentiles).
+func MergeDists(ds ...result.Dist) (result.Dist, error) {
+	h := New()
+	for _, d := range ds {
+		if err := AddDist(h, d); err != nil {
+			return result.Dist{}, err
+		}
+	}
+	return Summarize(h)
+}

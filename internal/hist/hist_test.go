@@ -1,9 +1,12 @@
 package hist
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 func TestRecordClampsToGeometry(t *testing.T) {
@@ -86,4 +89,48 @@ func TestDecodeRejectsGarbage(t *testing.T) {
 			t.Errorf("Decode(%q): got nil error, want one", s)
 		}
 	}
+}
+
+// TestMergeDists merges stored summaries exactly: the merge of the
+// summaries of parts is the summary of the whole.
+func TestMergeDists(t *testing.T) {
+	sum := func(us ...int64) result.Dist {
+		h := New()
+		for _, v := range us {
+			Record(h, time.Duration(v)*time.Microsecond)
+		}
+		d, err := Summarize(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	tests := []struct {
+		name string
+		in   []result.Dist
+		want result.Dist
+	}{
+		{"none", nil, sum()},
+		{"one", []result.Dist{sum(5, 7)}, sum(5, 7)},
+		{"parts", []result.Dist{sum(1, 2), sum(), sum(3000, 4_000_000)}, sum(1, 2, 3000, 4_000_000)},
+	}
+	for _, tc := range tests {
+		got, err := MergeDists(tc.in...)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got.Hist != tc.want.Hist || got.Count != tc.want.Count || fmt.Sprint(deref(got.P99)) != fmt.Sprint(deref(tc.want.P99)) {
+			t.Errorf("%s: got %d values (%s), want %d (%s)", tc.name, got.Count, got.Hist, tc.want.Count, tc.want.Hist)
+		}
+	}
+	if _, err := MergeDists(result.Dist{Count: 3}); err == nil {
+		t.Error("a summary without its histogram merged; want an error")
+	}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

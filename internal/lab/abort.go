@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/engine"
-	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/threshold"
@@ -20,112 +19,75 @@ import (
 // measured phase stops the run.
 const AbortSettle = 10 * time.Second
 
-// abortWatch follows a run's closed intervals for --abort-on-fail: it
-// keeps the cumulative figures of the measured phase (counts, errors and
-// exact merges of the histograms), judges the thresholds on them after
-// every interval, and stops the run (cancel) the first time one cannot
-// hold.
+// abortWatch judges a run's thresholds for --abort-on-fail on the
+// cumulative figures of its measured phase, read from the run's tally
+// after every interval, and stops the run (cancel) the first time one
+// cannot hold.
 type abortWatch struct {
-	ts      []threshold.Threshold
-	rate    float64 // target rate; 0 closed loop
-	settle  time.Duration
-	cancel  context.CancelFunc
-	elapsed time.Duration
-	ops     []*cumOp
+	ts     []threshold.Threshold
+	rate   float64 // target rate; 0 closed loop
+	settle time.Duration
+	cancel context.CancelFunc
+	tally  *engine.Tally
+	judged func(*result.Doc) // told each document judged; nil: no one
 
 	mu     sync.Mutex
 	reason string // why the run was stopped; "" while it runs
 }
 
-// cumOp is one operation type's cumulative figures.
-type cumOp struct {
-	name          string
-	count         int64
-	errs          result.Errors
-	latency, svcs *hist.H
-}
-
-func newAbortWatch(sc *spec.Scenario, ts []threshold.Threshold, cancel context.CancelFunc) *abortWatch {
+func newAbortWatch(sc *spec.Scenario, ts []threshold.Threshold, cancel context.CancelFunc, tally *engine.Tally) *abortWatch {
 	settle := AbortSettle
 	if d := time.Duration(sc.Duration); d > 0 {
 		settle = min(settle, d/2)
 	}
-	return &abortWatch{ts: ts, rate: float64(sc.Rate), settle: settle, cancel: cancel}
+	return &abortWatch{ts: ts, rate: float64(sc.Rate), settle: settle, cancel: cancel, tally: tally}
 }
 
-// interval adds a closed interval and stops the run when a threshold can
-// no longer hold. The engine calls it in order, on one goroutine.
-func (w *abortWatch) interval(iv *engine.Interval) {
+// interval judges the tally after a closed interval and stops the run
+// when a threshold can no longer hold. The engine calls it in order, on
+// one goroutine, after adding the interval to the tally.
+func (w *abortWatch) interval(*engine.Interval) {
 	if w.stopped() != "" {
 		return
 	}
-	w.elapsed += iv.Length
-	for _, op := range iv.Ops {
-		if err := w.add(op); err != nil {
-			return // a histogram that cannot be read judges nothing
-		}
+	v := w.tally.View()
+	d, err := w.doc(v)
+	if err != nil {
+		return // a histogram that cannot be read judges nothing
 	}
-	d := w.doc()
-	failed := threshold.CannotHold(w.ts, d, w.elapsed >= w.settle)
+	if w.judged != nil {
+		w.judged(d)
+	}
+	failed := threshold.CannotHold(w.ts, d, v.Elapsed >= w.settle)
 	if len(failed) == 0 {
 		return
 	}
 	w.mu.Lock()
-	w.reason = fmt.Sprintf("aborted after %s of the measured phase: %s cannot hold", w.elapsed.Round(time.Millisecond), VerdictList(failed))
+	w.reason = fmt.Sprintf("aborted after %s of the measured phase: %s cannot hold", v.Elapsed.Round(time.Millisecond), VerdictList(failed))
 	w.mu.Unlock()
 	w.cancel()
 }
 
-// add merges one interval's figures of an operation type.
-func (w *abortWatch) add(iv engine.IntervalOp) error {
-	var c *cumOp
-	for _, op := range w.ops {
-		if op.name == iv.Name {
-			c = op
-		}
+// doc is the tally's figures as a result document, for the thresholds
+// to judge: its operations, counts and achieved rate as the stored
+// document will have them.
+func (w *abortWatch) doc(v *engine.TallyView) (*result.Doc, error) {
+	d := &result.Doc{
+		Duration:    float64(v.Elapsed) / float64(time.Millisecond),
+		Schedule:    result.Schedule{Mode: "closed", AchievedRate: v.AchievedRate()},
+		TestResults: result.TestResults{NOps: result.Ptr(v.Completed())},
 	}
-	if c == nil {
-		c = &cumOp{name: iv.Name, latency: hist.New(), svcs: hist.New()}
-		w.ops = append(w.ops, c)
-	}
-	c.count += iv.Count
-	c.errs = c.errs.Add(iv.Errors.Result())
-	for _, m := range []struct {
-		dst *hist.H
-		d   result.Dist
-	}{{c.latency, iv.Latency}, {c.svcs, iv.Service}} {
-		h, err := hist.FromDist(m.d)
+	for i := range v.Ops {
+		s, err := v.Ops[i].Result(v.Elapsed)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := hist.Merge(m.dst, h); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// doc is the cumulative figures as a result document, for the
-// thresholds to judge.
-func (w *abortWatch) doc() *result.Doc {
-	d := &result.Doc{Duration: float64(w.elapsed) / float64(time.Millisecond), Schedule: result.Schedule{Mode: "closed"}}
-	var completed int64
-	for _, c := range w.ops {
-		lat, err1 := hist.Summarize(c.latency)
-		svc, err2 := hist.Summarize(c.svcs)
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		d.Ops = append(d.Ops, result.OpStats{Name: c.name, Count: c.count, Errors: c.errs, Latency: lat, Service: svc})
-		completed += c.count + c.errs.Total
+		d.Ops = append(d.Ops, s)
 	}
 	if w.rate > 0 {
 		d.Schedule.Mode, d.Schedule.TargetRate = "open", &w.rate
 	}
-	if w.elapsed > 0 {
-		d.Schedule.AchievedRate = float64(completed) / w.elapsed.Seconds()
-	}
-	return d
+	return d, nil
 }
 
 // stopped returns why the run was stopped, "" when it was not.
@@ -152,14 +114,17 @@ func (w *abortWatch) mark(d *result.Doc) {
 }
 
 // abortOn returns the context a run measures under and, with
-// --abort-on-fail and thresholds to judge, the watch that stops it; the
-// watch is nil otherwise, and its methods then do nothing.
-func abortOn(ctx context.Context, sc *spec.Scenario, ts []threshold.Threshold, abort bool) (context.Context, *abortWatch, context.CancelFunc) {
+// --abort-on-fail and thresholds to judge, the watch that stops it,
+// judging the run's tally; the watch is nil otherwise, and its methods
+// then do nothing.
+func abortOn(ctx context.Context, sc *spec.Scenario, ts []threshold.Threshold, abort bool, tally *engine.Tally, judged func(*result.Doc)) (context.Context, *abortWatch, context.CancelFunc) {
 	if !abort || len(ts) == 0 {
 		return ctx, nil, func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	return ctx, newAbortWatch(sc, ts, cancel), cancel
+	w := newAbortWatch(sc, ts, cancel, tally)
+	w.judged = judged
+	return ctx, w, cancel
 }
 
 // wrap makes f, the live line's interval callback, feed the watch too.

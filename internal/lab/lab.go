@@ -94,14 +94,18 @@ type Progress interface {
 type UI struct {
 	// Say writes a progress note for people.
 	Say func(format string, args ...any)
-	// Progress makes the progress display of a run of sc.
-	Progress func(sc *spec.Scenario) Progress
+	// Progress makes the progress display of a run of sc, which reads the
+	// run's tally.
+	Progress func(sc *spec.Scenario, tally *engine.Tally) Progress
 	// Step is told of a study's next run (a header line with the time
 	// left).
 	Step func(study.StepInfo)
 	// WarnURI warns about a connection string given (options the driver
 	// ignores, w=0); nil: no warnings.
 	WarnURI func(uri string)
+	// AbortJudged, when set, is handed each cumulative document the
+	// abort judge judges (the tests that compare it with the stored one).
+	AbortJudged func(*result.Doc)
 	// ToolVersion is stored with every result.
 	ToolVersion string
 }

@@ -44,15 +44,16 @@ func (m *liveMetrics) stop(ctx context.Context, say func(string, ...any)) {
 	}
 }
 
-// begin publishes a run of sc about to start: it returns the run's id (""
-// without --metrics-addr: the runner names the run), what to call with
-// each closed interval (nil without), and what to call when it has ended.
-func (m *liveMetrics) begin(sc *spec.Scenario, v result.Variant) (string, func(*engine.Interval), func()) {
+// begin publishes a run of sc about to start, whose tally is tally: it
+// returns the run's id ("" without --metrics-addr: the runner names the
+// run), what to call with each closed interval (nil without), and what to
+// call when it has ended.
+func (m *liveMetrics) begin(sc *spec.Scenario, v result.Variant, tally *engine.Tally) (string, func(*engine.Interval), func()) {
 	if m == nil {
 		return "", nil, func() {}
 	}
 	id := runner.NewRunID(time.Now())
-	m.pub.Begin(live.Run{ID: id, Test: sc.Name, Label: sc.Label, Workload: sc.Workload, Step: stepText(sc, v), Target: targetOf(sc)})
+	m.pub.Begin(live.Run{ID: id, Test: sc.Name, Label: sc.Label, Workload: sc.Workload, Step: stepText(sc, v), Target: targetOf(sc), Tally: tally})
 	return id, m.pub.Interval, m.pub.End
 }
 

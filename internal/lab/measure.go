@@ -29,17 +29,20 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 		if err != nil {
 			return nil, err
 		}
+		// The run's one tally: the engine adds each closed interval to it,
+		// and the progress line, the abort judge and the live metrics read it.
+		tally := engine.NewTally()
 		var p Progress = noProgress{}
 		if l.ui.Progress != nil {
-			p = l.ui.Progress(sc)
+			p = l.ui.Progress(sc, tally)
 		}
 		ts := l.thresholdsOf(sc)
-		rctx, watch, cancel := abortOn(ctx, sc, ts, l.opts.AbortOnFail)
+		rctx, watch, cancel := abortOn(ctx, sc, ts, l.opts.AbortOnFail, tally, l.ui.AbortJudged)
 		defer cancel()
-		runID, published, ended := l.live.begin(sc, variant)
+		runID, published, ended := l.live.begin(sc, variant, tally)
 		o := runner.Options{
 			Scenario: sc, Registry: reg, Target: l.target, ToolVersion: l.ui.ToolVersion, Variant: variant,
-			OnSetup: p.Setup, OnStart: p.Start, OnInterval: watch.wrap(both(p.Interval, published)),
+			OnSetup: p.Setup, OnStart: p.Start, OnInterval: watch.wrap(both(p.Interval, published)), Tally: tally,
 			Pacing: l.opts.Pacing, AtReturn: l.opts.AtReturn, RunID: runID, OnTelemetry: l.live.telemetry(),
 		}
 		if g != nil {

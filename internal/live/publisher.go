@@ -22,6 +22,11 @@ type Run struct {
 	// [from, to) of the measured phase (open loop); nil in closed loop,
 	// which has no target.
 	Target func(from, to time.Duration) float64
+	// Tally is the run's tally, which the engine adds each interval to
+	// before Interval is called with it: the counters and the run's
+	// achieved rate are its figures, read at each scrape. Nil: none are
+	// published.
+	Tally *engine.Tally
 }
 
 // Quantiles are the latency and service-time percentiles published for
@@ -47,10 +52,10 @@ type Publisher struct {
 	runs    []*RunFeed
 	current *RunFeed
 	run     Run
-	// last is the current run's last interval published: the engine
-	// hands the final one again when a short tail joins it (same Index),
-	// and the counters then add only what the tail added.
-	last  *engine.Interval
+	// last is the Index of the current run's last interval published
+	// (-1 before the first): the engine hands the final one again when a
+	// short tail joins it, and it then replaces the feed's last interval.
+	last  int
 	step  int // runs begun in this process
 	first time.Time
 	cores int
@@ -62,7 +67,6 @@ type Publisher struct {
 }
 
 type metrics struct {
-	ops, errs, late, dropped, cpuSeconds, intervals *prometheus.CounterVec
 	rate, errRate, latency, service                 *prometheus.GaugeVec
 	achieved, target, lagP99, lagMax, inFlight, cpu *prometheus.GaugeVec
 	info, step, running                             *prometheus.GaugeVec
@@ -72,11 +76,6 @@ type metrics struct {
 // New returns a publisher with its metrics registered, and no run yet.
 func New() *Publisher {
 	reg := prometheus.NewRegistry()
-	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
-		c := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "mongobench", Name: name, Help: help}, labels)
-		reg.MustRegister(c)
-		return c
-	}
 	gauge := func(name, help string, labels ...string) *prometheus.GaugeVec {
 		g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "mongobench", Name: name, Help: help}, labels)
 		reg.MustRegister(g)
@@ -86,31 +85,27 @@ func New() *Publisher {
 	withQuantile := append(append([]string{}, opLabels...), "quantile")
 	withStep := append(append([]string{}, runLabels...), "workload", "step")
 	m := metrics{
-		ops:        counter("operations_total", "Successful operations of the measured phase so far.", opLabels...),
-		errs:       counter("errors_total", "Failed operations of the measured phase so far, by error class.", withClass...),
-		late:       counter("late_total", "Operations sent more than 10 ms after their intended start so far (open loop).", runLabels...),
-		dropped:    counter("dropped_total", "Operations dropped by the schedule so far (open loop).", runLabels...),
-		cpuSeconds: counter("client_cpu_seconds_total", "CPU time (user and system) of this process in the measured phase so far.", runLabels...),
-		intervals:  counter("intervals_total", "Intervals of the measured phase closed so far.", runLabels...),
-		rate:       gauge("ops_per_second", "Successful operations per second in the last interval.", opLabels...),
-		errRate:    gauge("errors_per_second", "Failed operations per second in the last interval, by error class.", withClass...),
-		latency:    gauge("latency_seconds", "Latency (from intended start) percentile of the last interval's successful operations; quantile 1 is the maximum.", withQuantile...),
-		service:    gauge("service_time_seconds", "Service time (from actual send) percentile of the last interval's successful operations; quantile 1 is the maximum.", withQuantile...),
-		achieved:   gauge("achieved_ops_per_second", "Completed operations (successes and errors) per second in the last interval.", runLabels...),
-		target:     gauge("target_ops_per_second", "The schedule's rate in the last interval (open loop).", runLabels...),
-		lagP99:     gauge("send_lag_p99_seconds", "99th percentile of the send lag (intended start to send) in the last interval (open loop).", runLabels...),
-		lagMax:     gauge("send_lag_max_seconds", "Largest schedule lag in the last interval (open loop).", runLabels...),
-		inFlight:   gauge("in_flight_peak", "Most operations in flight at once in the last interval.", runLabels...),
-		cpu:        gauge("client_cpu_percent", "CPU of this process in the last interval, percent of all cores.", runLabels...),
-		info:       gauge("run_info", "The run being measured (value 1), with its workload and study step.", withStep...),
-		step:       gauge("study_step", "The run's number among the runs of this process (1 for a single run).", runLabels...),
-		running:    gauge("run_running", "1 while the run's measured phase goes, 0 once it has ended.", runLabels...),
+		rate:     gauge("ops_per_second", "Successful operations per second in the last interval.", opLabels...),
+		errRate:  gauge("errors_per_second", "Failed operations per second in the last interval, by error class.", withClass...),
+		latency:  gauge("latency_seconds", "Latency (from intended start) percentile of the last interval's successful operations; quantile 1 is the maximum.", withQuantile...),
+		service:  gauge("service_time_seconds", "Service time (from actual send) percentile of the last interval's successful operations; quantile 1 is the maximum.", withQuantile...),
+		achieved: gauge("achieved_ops_per_second", "Completed operations (successes and errors, parts of operations left out) per second in the last interval.", runLabels...),
+		target:   gauge("target_ops_per_second", "The schedule's rate in the last interval (open loop).", runLabels...),
+		lagP99:   gauge("send_lag_p99_seconds", "99th percentile of the send lag (intended start to send) in the last interval (open loop).", runLabels...),
+		lagMax:   gauge("send_lag_max_seconds", "Largest schedule lag in the last interval (open loop).", runLabels...),
+		inFlight: gauge("in_flight_peak", "Most operations in flight at once in the last interval.", runLabels...),
+		cpu:      gauge("client_cpu_percent", "CPU of this process in the last interval, percent of all cores.", runLabels...),
+		info:     gauge("run_info", "The run being measured (value 1), with its workload and study step.", withStep...),
+		step:     gauge("study_step", "The run's number among the runs of this process (1 for a single run).", runLabels...),
+		running:  gauge("run_running", "1 while the run's measured phase goes, 0 once it has ended.", runLabels...),
 		server: gauge("server_figure", "The server's figures of the last sampling interval, from serverStatus (figure: connections, opcounters per second, cache bytes, checkpoints, write conflicts per second, mean operation latency in ms, …; as stored in intervals[].server).",
 			append(append([]string{}, runLabels...), "figure")...),
 		host: gauge("host_figure", "The server host's figures of the last sampling interval (figure: cpuUserPct, cpuKernelPct, cpuIowaitPct, procCpuUserPct, diskIops, diskWriteBytesPerSec, …; as stored in intervals[].host), from /proc, or the node exporter with --host-metrics.",
 			append(append([]string{}, runLabels...), "figure")...),
 	}
-	return &Publisher{reg: reg, m: m, cores: runtime.GOMAXPROCS(0)}
+	p := &Publisher{reg: reg, m: m, cores: runtime.GOMAXPROCS(0), last: -1}
+	reg.MustRegister(newTallied(p))
+	return p
 }
 
 // Registry is where the metrics are registered.
@@ -125,7 +120,7 @@ func (p *Publisher) Begin(r Run) {
 		p.deleteSeries(p.current.RunID)
 	}
 	p.step++
-	p.run, p.first, p.last = r, time.Time{}, nil
+	p.run, p.first, p.last = r, time.Time{}, -1
 	p.current = &RunFeed{RunID: r.ID, Test: r.Test, Label: r.Label, Workload: r.Workload, Step: r.Step, Started: time.Now().UTC(), Running: true}
 	p.runs = append(p.runs, p.current)
 	if len(p.runs) > keepRuns {
@@ -162,9 +157,6 @@ func (p *Publisher) opLabels(op string) prometheus.Labels {
 }
 
 func (p *Publisher) deleteSeries(runID string) {
-	for _, c := range []*prometheus.CounterVec{p.m.ops, p.m.errs, p.m.late, p.m.dropped, p.m.cpuSeconds, p.m.intervals} {
-		c.DeletePartialMatch(prometheus.Labels{"run_id": runID})
-	}
 	for _, g := range []*prometheus.GaugeVec{p.m.rate, p.m.errRate, p.m.latency, p.m.service, p.m.achieved, p.m.target,
 		p.m.lagP99, p.m.lagMax, p.m.inFlight, p.m.cpu, p.m.info, p.m.step, p.m.running, p.m.server, p.m.host} {
 		g.DeletePartialMatch(prometheus.Labels{"run_id": runID})
@@ -196,7 +188,8 @@ func (p *Publisher) Telemetry(server, host map[string]float64) {
 }
 
 // Interval publishes a closed interval of the current run (the engine's
-// OnInterval). Without a current run it does nothing.
+// OnInterval): the last interval's gauges and the feed; the counters
+// read the run's tally. Without a current run it does nothing.
 func (p *Publisher) Interval(iv *engine.Interval) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -208,65 +201,37 @@ func (p *Publisher) Interval(iv *engine.Interval) {
 	}
 	secs := iv.Length.Seconds()
 	l := p.labels()
-	ri := feedInterval(iv, p.cores)
-	// prev is what the counters already hold of this interval: the
-	// earlier hand-over of a final interval that a tail has since joined.
-	var prev *engine.Interval
-	if p.last != nil && p.last.Index == iv.Index {
-		prev = p.last
-	}
-	var completed int64
-	for i, op := range iv.Ops {
+	for _, op := range iv.Ops {
 		ol := p.opLabels(op.Name)
-		var before engine.IntervalOp
-		if prev != nil && i < len(prev.Ops) && prev.Ops[i].Name == op.Name {
-			before = prev.Ops[i]
-		}
-		p.m.ops.With(ol).Add(float64(max(op.Count-before.Count, 0)))
 		p.m.rate.With(ol).Set(float64(op.Count) / secs)
-		completed += op.Count
 		for class, n := range op.Errors {
 			cl := p.opLabels(op.Name)
 			cl["class"] = engine.Class(class).String()
-			p.m.errs.With(cl).Add(float64(max(n-before.Errors[class], 0)))
 			p.m.errRate.With(cl).Set(float64(n) / secs)
-			completed += n
 		}
 		setQuantiles(p.m.latency, ol, op.Latency)
 		setQuantiles(p.m.service, ol, op.Service)
 	}
-	p.m.achieved.With(l).Set(float64(completed) / secs)
+	p.m.achieved.With(l).Set(float64(iv.Completed()) / secs)
+	fi := FeedInterval{Interval: feedInterval(iv, p.cores), SendLagP99: iv.Lag.P99, InFlight: iv.PeakInFlight}
 	if p.run.Target != nil {
 		from := iv.Start.Sub(p.first)
-		p.m.target.With(l).Set(p.run.Target(from, from+iv.Length))
+		target := p.run.Target(from, from+iv.Length)
+		p.m.target.With(l).Set(target)
 		p.m.lagMax.With(l).Set(iv.MaxLag.Seconds())
+		fi.TargetRate = result.F(target)
 	}
 	setOrDelete(p.m.lagP99, l, iv.Lag.P99)
-	var before engine.Interval
-	if prev != nil {
-		before = *prev
-	}
-	p.m.late.With(l).Add(float64(max(iv.Late-before.Late, 0)))
-	p.m.dropped.With(l).Add(float64(max(iv.Dropped-before.Dropped, 0)))
 	p.m.inFlight.With(l).Set(float64(iv.PeakInFlight))
-	p.m.cpuSeconds.With(l).Add(max(iv.CPU-before.CPU, 0).Seconds())
-	if ri.ClientCPU != nil {
-		p.m.cpu.With(l).Set(*ri.ClientCPU)
+	if fi.ClientCPU != nil {
+		p.m.cpu.With(l).Set(*fi.ClientCPU)
 	}
-	fi := FeedInterval{Interval: ri, SendLagP99: iv.Lag.P99, InFlight: iv.PeakInFlight}
-	if p.run.Target != nil {
-		from := iv.Start.Sub(p.first)
-		fi.TargetRate = result.F(p.run.Target(from, from+iv.Length))
-	}
-	if prev != nil && len(p.current.Intervals) > 0 {
+	if iv.Index == p.last && len(p.current.Intervals) > 0 {
 		p.current.Intervals[len(p.current.Intervals)-1] = fi
 	} else {
-		p.m.intervals.With(l).Inc()
 		p.current.Intervals = append(p.current.Intervals, fi)
 	}
-	kept := *iv
-	kept.Ops = append([]engine.IntervalOp(nil), iv.Ops...)
-	p.last = &kept
+	p.last = iv.Index
 	p.seq++
 }
 
@@ -296,28 +261,9 @@ func setOrDelete(g *prometheus.GaugeVec, l prometheus.Labels, ms *float64) {
 // feedInterval is a closed engine interval in the result document's form,
 // without the encoded histograms (the feed carries the percentiles).
 func feedInterval(iv *engine.Interval, cores int) result.Interval {
-	ri := result.Interval{
-		Start: iv.Start.UTC(), Seconds: iv.Length.Seconds(),
-		Late: iv.Late, Dropped: iv.Dropped, MaxLag: float64(iv.MaxLag) / float64(time.Millisecond),
-	}
-	if iv.Length > 0 {
-		ri.ClientCPU = result.F(engine.CPUPercent(iv.CPU, iv.Length, cores))
-	}
-	for _, op := range iv.Ops {
-		lat, svc := op.Latency, op.Service
-		lat.Hist, svc.Hist = "", ""
-		ri.Ops = append(ri.Ops, result.OpStats{
-			Name: op.Name, Count: op.Count, Errors: errorCounts(op.Errors),
-			Rate: float64(op.Count) / iv.Length.Seconds(), Latency: lat, Service: svc,
-		})
+	ri := iv.Result(cores)
+	for i := range ri.Ops {
+		ri.Ops[i].Latency.Hist, ri.Ops[i].Service.Hist = "", ""
 	}
 	return ri
-}
-
-func errorCounts(e engine.ErrorCounts) result.Errors {
-	return result.Errors{
-		Total: e.Total(), Timeout: e[engine.Timeout], Network: e[engine.Network],
-		WriteConflict: e[engine.WriteConflict], DuplicateKey: e[engine.DuplicateKey],
-		Overload: e[engine.Overload], Other: e[engine.Other],
-	}
 }

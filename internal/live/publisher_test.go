@@ -79,12 +79,19 @@ func metricValue(m *dto.Metric) float64 {
 
 func TestPublisherFigures(t *testing.T) {
 	p := live.New()
-	p.Begin(live.Run{ID: "r1", Test: "kv", Label: "a", Workload: "kv", Target: func(_, _ time.Duration) float64 { return 200 }})
-	p.Interval(interval(t, 0, 100, 2, 1000, 2000, 3000))
-	p.Interval(interval(t, 1, 150, 0, 4000))
-	// The final interval handed again after a tail joined it: the
-	// counters add only the tail.
-	p.Interval(interval(t, 1, 160, 1, 4000, 5000))
+	tally := engine.NewTally()
+	p.Begin(live.Run{ID: "r1", Test: "kv", Label: "a", Workload: "kv", Target: func(_, _ time.Duration) float64 { return 200 }, Tally: tally})
+	add := func(iv *engine.Interval) { // as the engine does: the tally first
+		if err := tally.Add(iv); err != nil {
+			t.Fatal(err)
+		}
+		p.Interval(iv)
+	}
+	add(interval(t, 0, 100, 2, 1000, 2000, 3000))
+	add(interval(t, 1, 150, 0, 4000))
+	// The final interval handed again after a tail joined it replaces
+	// the one handed before.
+	add(interval(t, 1, 160, 1, 4000, 5000))
 	read := map[string]string{"run_id": "r1", "op": "read", "test": "kv", "label": "a"}
 	for _, c := range []struct {
 		name   string
@@ -92,6 +99,10 @@ func TestPublisherFigures(t *testing.T) {
 		want   float64
 	}{
 		{"mongobench_operations_total", read, 260},
+		{"mongobench_parts_total", read, 0},
+		{"mongobench_completed_total", map[string]string{"run_id": "r1"}, 263},
+		{"mongobench_run_achieved_ops_per_second", map[string]string{"run_id": "r1"}, 131.5},
+		{"mongobench_client_cpu_seconds_total", map[string]string{"run_id": "r1"}, 0.2},
 		{"mongobench_ops_per_second", read, 160},
 		{"mongobench_errors_total", map[string]string{"op": "read", "class": "timeout"}, 3},
 		{"mongobench_errors_per_second", map[string]string{"op": "read", "class": "timeout"}, 1},
@@ -119,7 +130,7 @@ func TestPublisherFigures(t *testing.T) {
 	}
 
 	// No success in an interval: its percentiles are missing, not 0.
-	p.Interval(interval(t, 2, 0, 5))
+	add(interval(t, 2, 0, 5))
 	if v, ok := value(t, p, "mongobench_latency_seconds", map[string]string{"op": "read", "quantile": "0.99"}); ok {
 		t.Errorf("latency p99 of an interval without successes: got %v, want no series", v)
 	}
@@ -188,5 +199,40 @@ func TestCloseWithoutScraperDoesNotWait(t *testing.T) {
 	t.Logf("closed in %v", time.Since(start))
 	if _, err := http.Get("http://" + s.Addr() + "/metrics"); err == nil {
 		t.Errorf("the endpoint still answers after Close")
+	}
+}
+
+// TestPublisherLeavesPartsOut: the parts of a YCSB read-modify-write
+// (measurerwparts) are counted as such, and left out of the completed
+// operations and the achieved rates, as in the stored result.
+func TestPublisherLeavesPartsOut(t *testing.T) {
+	p := live.New()
+	tally := engine.NewTally()
+	p.Begin(live.Run{ID: "f", Test: "ycsb-f", Tally: tally})
+	d := dist(t, 100, 200)
+	iv := &engine.Interval{Start: t0, Length: 2 * time.Second, Ops: []engine.IntervalOp{
+		{Name: "READ", Count: 500, Parts: 250, Latency: d, Service: d},
+		{Name: "UPDATE", Count: 250, Parts: 250, Latency: d, Service: d},
+		{Name: "READ-MODIFY-WRITE", Count: 250, Latency: d, Service: d},
+	}}
+	if err := tally.Add(iv); err != nil {
+		t.Fatal(err)
+	}
+	p.Interval(iv)
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+		want   float64
+	}{
+		{"mongobench_operations_total", map[string]string{"op": "READ"}, 500},
+		{"mongobench_parts_total", map[string]string{"op": "READ"}, 250},
+		{"mongobench_parts_total", map[string]string{"op": "UPDATE"}, 250},
+		{"mongobench_completed_total", nil, 500},
+		{"mongobench_achieved_ops_per_second", nil, 250},
+		{"mongobench_run_achieved_ops_per_second", nil, 250},
+	} {
+		if got, ok := value(t, p, c.name, c.labels); !ok || got != c.want {
+			t.Errorf("%s%v: got %v (present %v), want %v", c.name, c.labels, got, ok, c.want)
+		}
 	}
 }

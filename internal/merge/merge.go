@@ -242,33 +242,15 @@ func mergeOps(lists [][]result.OpStats) ([]result.OpStats, error) {
 			lat, svc = append(lat, o.Latency), append(svc, o.Service)
 		}
 		var err error
-		if op.Latency, err = Dists(lat...); err != nil {
+		if op.Latency, err = hist.MergeDists(lat...); err != nil {
 			return nil, fmt.Errorf("%s latency: %w", name, err)
 		}
-		if op.Service, err = Dists(svc...); err != nil {
+		if op.Service, err = hist.MergeDists(svc...); err != nil {
 			return nil, fmt.Errorf("%s service time: %w", name, err)
 		}
 		out = append(out, op)
 	}
 	return out, nil
-}
-
-// Dists merges stored distributions exactly, through their histograms.
-func Dists(ds ...result.Dist) (result.Dist, error) {
-	h := hist.New()
-	for _, d := range ds {
-		if d.Count > 0 && d.Hist == "" {
-			return result.Dist{}, errors.New("a client's distribution has no stored histogram")
-		}
-		x, err := hist.FromDist(d)
-		if err != nil {
-			return result.Dist{}, err
-		}
-		if err := hist.Merge(h, x); err != nil {
-			return result.Dist{}, err
-		}
-	}
-	return hist.Summarize(h)
 }
 
 // intervals merges the clients' intervals that start at the same instant
@@ -417,7 +399,7 @@ func lags(docs []*result.Doc, of func(result.Schedule) *result.Dist) (*result.Di
 	if len(ds) == 0 {
 		return nil, nil
 	}
-	d, err := Dists(ds...)
+	d, err := hist.MergeDists(ds...)
 	if err != nil {
 		return nil, err
 	}

@@ -156,21 +156,15 @@ func ownCPU(r Run, cpus int) (float64, string) {
 // mergeOp merges one operation type's histograms over every run; nil when
 // a run lacks it.
 func mergeOp(runs []Run, name string) (*result.Dist, error) {
-	sum := hist.New()
+	var ds []result.Dist
 	for _, r := range runs {
 		d, ok := r.Ops[name]
 		if !ok || d.Hist == "" {
 			return nil, nil
 		}
-		h, err := hist.Decode(d.Hist)
-		if err != nil {
-			return nil, err
-		}
-		if err := hist.Merge(sum, h); err != nil {
-			return nil, err
-		}
+		ds = append(ds, d)
 	}
-	d, err := hist.Summarize(sum)
+	d, err := hist.MergeDists(ds...)
 	return &d, err
 }
 

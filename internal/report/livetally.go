@@ -8,32 +8,28 @@ import (
 	"github.com/mongobench/mongobench/internal/hist"
 )
 
-// LiveTally follows a measurement interval by interval for the progress
-// display: the errors and late operations so far, the last interval's
-// throughput and p99 (the live line), and the throughput and p99 of the
-// intervals since the last status line (a log's lines).
+// LiveTally shows a measurement interval by interval for the progress
+// display: the last interval's throughput and p99 (the live line), the
+// throughput and p99 of the intervals since the last status line (a
+// log's lines), and the errors and late operations so far, which it
+// reads from the run's tally.
 type LiveTally struct {
 	Total time.Duration // planned length of the measured phase; 0 when open-ended
-	start time.Time
-	errs  int64
-	late  int64
-	// last is the interval counted last, which one handed again with its
+	// Run is the run's tally, which the engine adds each interval to
+	// before the interval reaches Add: the time, errors and late
+	// operations so far are its.
+	Run *engine.Tally
+	// last is the interval shown last, which one handed again with its
 	// Index replaces (the engine joins a short tail to the last interval).
 	last    *engine.Interval
 	pending []*engine.Interval // since the last status line
 }
 
-// Add counts a closed interval and returns the live line after it. An
+// Add shows a closed interval and returns the live line after it. An
 // interval with the Index of the one before replaces it.
 func (t *LiveTally) Add(iv *engine.Interval) string {
-	if t.start.IsZero() {
-		t.start = iv.Start
-	}
 	pending := true
 	if t.last != nil && t.last.Index == iv.Index {
-		e, _ := sums(t.last)
-		t.errs -= e
-		t.late -= t.last.Late
 		if n := len(t.pending); n > 0 && t.pending[n-1] == t.last {
 			t.pending = t.pending[:n-1]
 		} else {
@@ -43,9 +39,6 @@ func (t *LiveTally) Add(iv *engine.Interval) string {
 			pending = false
 		}
 	}
-	e, _ := sums(iv)
-	t.errs += e
-	t.late += iv.Late
 	t.last = iv
 	if pending {
 		t.pending = append(t.pending, iv)
@@ -74,37 +67,25 @@ func (t *LiveTally) Line() (string, bool) {
 	return line, true
 }
 
-// status is the state after the intervals ivs, the last ones counted:
-// their throughput and p99, the errors and late operations so far.
+// status is the state after the intervals ivs, the last ones shown:
+// their successful operations per second (parts of operations left out)
+// and p99, and the run's tally so far.
 func (t *LiveTally) status(ivs []*engine.Interval) LiveStatus {
+	v := t.Run.View()
+	s := LiveStatus{Elapsed: v.Elapsed, Total: t.Total, Errors: v.Failed(), Late: v.Late}
 	merged, ok, length := hist.New(), int64(0), time.Duration(0)
 	for _, iv := range ivs {
-		_, n := sums(iv)
-		ok += n
+		ok += iv.Completed() - iv.Failed()
 		length += iv.Length
 		for _, op := range iv.Ops {
-			if h, err := hist.FromDist(op.Latency); err == nil {
-				_ = hist.Merge(merged, h)
-			}
+			_ = hist.AddDist(merged, op.Latency) // a histogram that cannot be read leaves the p99 out
 		}
 	}
-	last := ivs[len(ivs)-1]
-	s := LiveStatus{Elapsed: last.Start.Add(last.Length).Sub(t.start), Total: t.Total,
-		P99: hist.Percentile(merged, 99), Errors: t.errs, Late: t.late}
+	s.P99 = hist.Percentile(merged, 99)
 	if length > 0 {
 		s.OpsPerSec = float64(ok) / length.Seconds()
 	}
 	return s
-}
-
-// sums returns an interval's failed and successful operations; parts of
-// operations (YCSB's measurerwparts) are not operations of their own.
-func sums(iv *engine.Interval) (errs, ok int64) {
-	for _, op := range iv.Ops {
-		errs += op.Errors.Total() - op.PartErrors
-		ok += op.Count - op.Parts
-	}
-	return errs, ok
 }
 
 // LiveSetup formats a setup progress line such as "preload 500/1000 (50%)".

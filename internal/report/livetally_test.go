@@ -9,6 +9,25 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 )
 
+// fed is a live tally whose run's tally is fed each interval first, as
+// the engine does.
+type fed struct {
+	t *testing.T
+	LiveTally
+}
+
+func feed(t *testing.T, l LiveTally) *fed {
+	l.Run = engine.NewTally()
+	return &fed{t, l}
+}
+
+func (f *fed) Add(iv *engine.Interval) string {
+	if err := f.Run.Add(iv); err != nil {
+		f.t.Fatal(err)
+	}
+	return f.LiveTally.Add(iv)
+}
+
 // TestLiveTally: errors and late operations add up across intervals;
 // throughput and p99 are the last interval's.
 func TestLiveTally(t *testing.T) {
@@ -32,7 +51,7 @@ func TestLiveTally(t *testing.T) {
 			{Count: 1, Latency: dist(2)}, {Count: 1, Errors: errs, Latency: dist(3)}}},
 		{Index: 2, Start: t0.Add(2 * time.Second), Length: time.Second},
 	}
-	tally := LiveTally{Total: time.Minute}
+	tally := feed(t, LiveTally{Total: time.Minute})
 	want := []string{
 		"0:01/1:00  4.00 ops/s  p99 8.00 ms  errors 2  late 1",
 		"0:02/1:00  2.00 ops/s  p99 3.00 ms  errors 4  late 3",
@@ -69,7 +88,7 @@ func TestLiveTallyLines(t *testing.T) {
 		return &engine.Interval{Index: i, Start: t0.Add(time.Duration(i) * time.Second), Length: length, Late: late,
 			Ops: []engine.IntervalOp{{Count: n, Errors: one, Latency: lat(ms, int(n))}}}
 	}
-	tally := LiveTally{Total: 3 * time.Second}
+	tally := feed(t, LiveTally{Total: 3 * time.Second})
 	tally.Add(iv(0, time.Second, 100, 2, 1))
 	if got := tally.Since(); got != time.Second {
 		t.Errorf("Since after one interval: got %v, want 1s", got)
@@ -99,5 +118,30 @@ func TestLiveTallyLines(t *testing.T) {
 	tally.Add(iv(3, 1010*time.Millisecond, 101, 3, 0))
 	if line, ok := tally.Line(); ok {
 		t.Errorf("a line repeating an interval already shown: %q", line)
+	}
+}
+
+// TestLiveTallyLeavesPartsOut: the parts of a read-modify-write (YCSB's
+// measurerwparts) are not operations of their own, in the throughput or
+// the errors.
+func TestLiveTallyLeavesPartsOut(t *testing.T) {
+	d := func(n int) result.Dist {
+		h := hist.New()
+		for range n {
+			hist.Record(h, 2*time.Millisecond)
+		}
+		s, _ := hist.Summarize(h)
+		return s
+	}
+	var one engine.ErrorCounts
+	one[engine.Timeout] = 1
+	iv := &engine.Interval{Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Length: time.Second, Ops: []engine.IntervalOp{
+		{Name: "READ", Count: 10, Parts: 5, Latency: d(10)},
+		{Name: "UPDATE", Count: 4, Parts: 4, Errors: one, PartErrors: 1, Latency: d(4)},
+		{Name: "READ-MODIFY-WRITE", Count: 4, Errors: one, Latency: d(4)},
+	}}
+	tally := feed(t, LiveTally{Total: time.Minute})
+	if got, want := tally.Add(iv), "0:01/1:00  9.00 ops/s  p99 2.00 ms  errors 1  late 0"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

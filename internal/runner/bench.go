@@ -72,6 +72,11 @@ type Options struct {
 	// phase when there is none.
 	OnStart    func(warmup time.Duration)
 	OnInterval func(*engine.Interval)
+	// Tally, when set, is the run's tally, which its interval readers
+	// (live line, abort judge, live metrics) hold: the engine adds each
+	// closed interval to it before OnInterval, and the result is its
+	// figures. Nil: the engine keeps its own.
+	Tally *engine.Tally
 	// OnTelemetry, when set, is called each sampling interval with the
 	// server's and its host's figures of that interval (telemetry keys;
 	// a figure that could not be derived is absent).
@@ -344,7 +349,7 @@ func (r *run) engineConfig() engine.Config {
 		Ops: r.ops, Workers: sc.Threads,
 		Warmup: time.Duration(sc.Warmup), Duration: time.Duration(sc.Duration), Count: sc.Ops,
 		Interval: time.Duration(sc.Interval), DropAfter: time.Duration(sc.MaxLag),
-		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval,
+		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval, Tally: r.opts.Tally,
 		Pacing: r.opts.Pacing, AtReturn: r.opts.AtReturn, StartAt: r.startAt,
 	}
 	if g := r.opts.Group; g != nil {

@@ -215,30 +215,14 @@ func diskKind(m telemetry.Machine) string {
 
 func (r *run) opStats(ops []engine.OpTotals, phase time.Duration) []result.OpStats {
 	out := make([]result.OpStats, 0, len(ops))
-	for _, op := range ops {
-		s := result.OpStats{Name: op.Name, Count: op.Count, Errors: op.Errors.Result(), Parts: parts(op.Parts, op.PartErrors)}
-		if phase > 0 {
-			s.Rate = float64(op.Count) / phase.Seconds()
-		}
-		var err error
-		if s.Latency, err = hist.Summarize(op.Latency); err != nil {
-			r.errs = append(r.errs, err)
-		}
-		if s.Service, err = hist.Summarize(op.Service); err != nil {
+	for i := range ops {
+		s, err := ops[i].Result(phase)
+		if err != nil {
 			r.errs = append(r.errs, err)
 		}
 		out = append(out, s)
 	}
 	return out
-}
-
-// parts is an operation type's recordings that were parts of other
-// operations; nil when none were.
-func parts(count, errs int64) *result.PartCounts {
-	if count == 0 && errs == 0 {
-		return nil
-	}
-	return &result.PartCounts{Count: count, Errors: errs}
 }
 
 func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
@@ -247,11 +231,7 @@ func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
 		Late: res.Late, Dropped: res.Dropped, Abandoned: res.Abandoned, MaxLag: ms(res.MaxLag),
 		LateThreshold: ms(10 * time.Millisecond), DropBound: ms(time.Duration(sc.MaxLag)),
 	}
-	if phase := scheduledPhase(res, sc); phase > 0 {
-		s.AchievedRate = float64(res.Completed()) / phase.Seconds()
-		s.SuccessRate = float64(res.Completed()-res.Failed) / phase.Seconds()
-		s.FailedRate = float64(res.Failed) / phase.Seconds()
-	}
+	s.AchievedRate, s.SuccessRate, s.FailedRate = res.AchievedRate(), res.SuccessRate(), res.FailedRate()
 	s.WarmupSkipped = res.WarmupSkipped
 	if res.Mode == "open" {
 		s.Pacing = string(res.Pacing)
@@ -306,21 +286,9 @@ func client(res *engine.Result) result.Client {
 
 func intervals(res *engine.Result, samples []telemetry.Sample) []result.Interval {
 	out := make([]result.Interval, 0, len(res.Intervals))
-	for _, iv := range res.Intervals {
-		ri := result.Interval{
-			Start: iv.Start.UTC(), Seconds: iv.Length.Seconds(),
-			Late: iv.Late, Dropped: iv.Dropped, MaxLag: ms(iv.MaxLag), PeakInFlight: result.Ptr(iv.PeakInFlight),
-		}
-		if iv.Length > 0 {
-			ri.ClientCPU = result.F(engine.CPUPercent(iv.CPU, iv.Length, res.Cores))
-		}
-		for _, op := range iv.Ops {
-			ri.Ops = append(ri.Ops, result.OpStats{
-				Name: op.Name, Count: op.Count, Errors: op.Errors.Result(),
-				Rate: float64(op.Count) / iv.Length.Seconds(), Latency: op.Latency, Service: op.Service,
-				Parts: parts(op.Parts, op.PartErrors),
-			})
-		}
+	for i := range res.Intervals {
+		iv := &res.Intervals[i]
+		ri := iv.Result(res.Cores)
 		ri.Server, ri.Host = telemetry.Window(samples, iv.Start, iv.Start.Add(iv.Length))
 		out = append(out, ri)
 	}
