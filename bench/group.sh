@@ -42,7 +42,7 @@ dir="$(mktemp -d -t mongobench-bench-XXXXXX)"
 export MONGOBENCH_SERVER_DIR="$dir"
 trap 'bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
 bin/mongobench server start --small --no-sync-on-commit ${PORT:+--port "$PORT"} >/dev/null
-uri="$(bin/mongobench server status --uri)"
+uri="$(bin/mongobench server status --print-uri)"
 
 # What each client runs against the target (the results always go to uri).
 if [ "$target" = responder ]; then

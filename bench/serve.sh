@@ -18,7 +18,7 @@ export MONGOBENCH_SERVER_DIR="$dir"
 serve_pid=""
 trap '[ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
 bin/mongobench server start --small --no-sync-on-commit ${PORT:+--port "$PORT"} >/dev/null
-uri="$(bin/mongobench server status --uri)"
+uri="$(bin/mongobench server status --print-uri)"
 for i in $(seq 1 "$runs"); do
   bin/mongobench run --uri "$uri" --rate 200 --duration 10s -p records=1000 --label "bench-$i" \
     --results-file "$dir/seed.jsonl" --no-report >/dev/null 2>&1

@@ -33,7 +33,7 @@ began=$(date +%s)
 for s in cpu1 cpu2; do
   export MONGOBENCH_SERVER_DIR="$work/$s"
   bin/mongobench server start --small --no-sync-on-commit --cpus "${cpus[$s]}" >/dev/null
-  uri="$(bin/mongobench server status --uri)"
+  uri="$(bin/mongobench server status --print-uri)"
   echo "## $s: server pinned to CPUs ${cpus[$s]}"
   echo
   t0=$(date +%s)

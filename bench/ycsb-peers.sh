@@ -78,7 +78,7 @@ fresh_server() {
   rm -rf "$MONGOBENCH_SERVER_DIR"
   bin/mongobench server start --small --no-sync-on-commit >/dev/null
   # w=1, as the peers' connection strings set it (their defaults).
-  uri="$(bin/mongobench server status --uri)&w=1"
+  uri="$(bin/mongobench server status --print-uri)&w=1"
   hostport="${uri#mongodb://}"
   hostport="${hostport%%/*}"
 }

@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 # MONGOBENCH_TEST_PORT pins the server's port (default: a free one).
 bin/mongobench server start --small --no-sync-on-commit ${MONGOBENCH_TEST_PORT:+--port "$MONGOBENCH_TEST_PORT"}
-MONGOBENCH_TEST_URI="$(bin/mongobench server status --uri)"
+MONGOBENCH_TEST_URI="$(bin/mongobench server status --print-uri)"
 export MONGOBENCH_TEST_URI
 
 # A test that runs the CLI without --uri finds this same server through

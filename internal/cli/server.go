@@ -116,6 +116,8 @@ func (a *app) serverStatusCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
-	cmd.Flags().BoolVar(&onlyURI, "uri", false, "print only the server's URI (fails when it is not running)")
+	cmd.Flags().BoolVar(&onlyURI, "print-uri", false, "print only the server's URI (fails when it is not running)")
+	cmd.Flags().BoolVar(&onlyURI, "uri", false, "deprecated name of --print-uri")
+	deprecate(cmd.Flags(), "uri", "print-uri")
 	return cmd
 }
