@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -40,8 +39,6 @@ func (g *groupFlags) add(fl *pflag.FlagSet) {
 	fl.DurationVar(&g.timeout, "group-timeout", group.DefaultTimeout, "how long a client waits for the others at the start, and for a silent client before the group's result is stored without it")
 }
 
-var groupIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
-
 // share checks the flags and returns the client's share; the zero share
 // when the run is not a group's. file is the --results-file given, which
 // a group cannot coordinate through.
@@ -52,8 +49,8 @@ func (g *groupFlags) share(file string) (engine.Share, error) {
 	if g.clients < 1 || g.clients > 10000 {
 		return engine.Share{}, fmt.Errorf("--clients: got %d, want 1 to 10000", g.clients)
 	}
-	if !groupIDPattern.MatchString(g.id) {
-		return engine.Share{}, fmt.Errorf("--group: got %q, want 1 to 100 letters, digits, '.', '_' or '-' (one id per group run)", g.id)
+	if err := result.CheckID("--group", g.id); err != nil {
+		return engine.Share{}, fmt.Errorf("%w (one id per group run)", err)
 	}
 	if file != "" {
 		return engine.Share{}, fmt.Errorf("--clients %d with --results-file %s: a run group coordinates through a MongoDB results store (database mongobench, collection groups), which a JSON Lines file cannot do; give --results, or neither for the target's", g.clients, file)

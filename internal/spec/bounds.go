@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -189,6 +190,14 @@ func (s *Scenario) boundProblems() []*Error {
 	}
 	over("tags", len(s.Tags) > MaxTags || longTag, strings.Join(s.Tags, ","),
 		fmt.Sprintf("at most %d tags of at most %d bytes each", MaxTags, MaxNameLen))
+	const printable = "text without control characters (no line breaks, tabs or terminal escapes)"
+	over("name", result.CheckText("name", s.Name) != nil, s.Name, printable)
+	over("label", result.CheckText("label", s.Label) != nil, s.Label, printable)
+	badTag := false
+	for _, t := range s.Tags {
+		badTag = badTag || result.CheckText("tag", t) != nil
+	}
+	over("tags", badTag, strings.Join(s.Tags, ","), "tags of "+printable)
 	return append(errs, s.paramSpanProblems()...)
 }
 
