@@ -46,6 +46,9 @@ func (a *app) startMetrics(ctx context.Context, addr string) (*liveMetrics, func
 	if err != nil {
 		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
+	if w := live.ExposedWarning("--metrics-addr", addr, "the run's live figures"); w != "" {
+		a.say("%s\n", w)
+	}
 	a.say("live metrics: http://%s/metrics (intervals: /live)\n", srv.Addr())
 	stop := func() {
 		if err := srv.Close(ctx); err != nil {
