@@ -115,6 +115,7 @@ func Width(s string) int {
 // ("achieved 3,000/s < 95%") stays as written.
 func Escape(s string) string {
 	var b strings.Builder
+	lone := edgeUnderscores(s) < 2 // one _ opens no emphasis: nothing closes it
 	for i := 0; i < len(s); i++ {
 		next := byte(0)
 		if i+1 < len(s) {
@@ -131,7 +132,7 @@ func Escape(s string) string {
 			b.WriteByte('\\')
 			b.WriteByte(c)
 		case c == '_':
-			if i == 0 || !wordByte(s[i-1]) || !wordByte(next) {
+			if !lone && edgeUnderscore(s, i) {
 				b.WriteByte('\\')
 			}
 			b.WriteByte(c)
@@ -146,6 +147,24 @@ func Escape(s string) string {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// edgeUnderscore reports whether s[i], an underscore, is not between two
+// word bytes, where it could open or close emphasis.
+func edgeUnderscore(s string, i int) bool {
+	return i == 0 || i == len(s)-1 || !wordByte(s[i-1]) || !wordByte(s[i+1])
+}
+
+// edgeUnderscores counts the underscores of s that could open or close
+// emphasis.
+func edgeUnderscores(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '_' && edgeUnderscore(s, i) {
+			n++
+		}
+	}
+	return n
+}
 
 // wordByte reports whether c is an ASCII letter or digit, or a byte of
 // a multi-byte character: an underscore between two of them opens no

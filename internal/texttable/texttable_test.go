@@ -45,6 +45,7 @@ func TestEscapeIsLiteral(t *testing.T) {
 		"&lt; &#60; & x":                 "&amp;lt; &amp;#60; & x",
 		"achieved 3,000/s < 95% > x":     "achieved 3,000/s < 95% > x",
 		"> quote":                        "&gt; quote",
+		"by _id, cached":                 "by _id, cached",
 	} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
