@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"regexp"
 
 	"github.com/spf13/cobra"
 
@@ -11,9 +10,6 @@ import (
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/store"
 )
-
-// groupIDPattern is what a run group's id may be.
-var groupIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
 
 // resultsMergeCmd rebuilds a group's result from its clients' stored
 // results.

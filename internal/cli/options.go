@@ -189,8 +189,8 @@ func (o *measureOptions) groupOf() (lab.Group, error) {
 	if o.clients < 1 || o.clients > 10000 {
 		return lab.Group{}, fmt.Errorf("--clients: got %d, want 1 to 10000", o.clients)
 	}
-	if !groupIDPattern.MatchString(o.group) {
-		return lab.Group{}, fmt.Errorf("--group: got %q, want 1 to 100 letters, digits, '.', '_' or '-' (one id per group run)", o.group)
+	if err := result.CheckID("--group", o.group); err != nil {
+		return lab.Group{}, fmt.Errorf("%w (one id per group run)", err)
 	}
 	if o.resultsFile != "" {
 		return lab.Group{}, fmt.Errorf("--clients %d with --results-file %s: a run group coordinates through a MongoDB results store (database mongobench, collection groups), which a JSON Lines file cannot do; give --results, or neither for the target's", o.clients, o.resultsFile)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -79,6 +80,9 @@ func (a *app) resultsShowCmd() *cobra.Command {
 		Short: "Show one stored run (a unique prefix of its id will do)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := result.CheckID("run id", args[0]); err != nil {
+				return usage(err)
+			}
 			return sf.with(a, cmd, func(st store.Store) error {
 				d, err := st.Get(cmd.Context(), args[0])
 				if err != nil {

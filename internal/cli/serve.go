@@ -3,10 +3,10 @@ package cli
 import (
 	"fmt"
 	"net"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/live"
 	"github.com/mongobench/mongobench/internal/serve"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -57,8 +57,8 @@ address; the pages have no authentication.`,
 				if err != nil {
 					return fmt.Errorf("--listen: %w", err)
 				}
-				if !loopback(listen) {
-					a.say("warning: --listen %s: other machines can read every stored run (the pages have no authentication)\n", listen)
+				if w := live.ExposedWarning("--listen", listen, "every stored run"); w != "" {
+					a.say("%s\n", w)
 				}
 				s := &serve.Server{Store: st, Live: liveAddrs, ListLimit: limit}
 				a.say("serving the results in %s at http://%s/ (read-only; Ctrl-C stops)\n", st.Where(), ln.Addr())
@@ -79,14 +79,4 @@ func checkListen(addr string) error {
 		return fmt.Errorf("--listen: %q is not valid: want HOST:PORT, e.g. %s or 0.0.0.0:8080", addr, defaultListen)
 	}
 	return nil
-}
-
-// loopback reports whether addr's host is this machine only.
-func loopback(addr string) bool {
-	host, _, _ := net.SplitHostPort(addr)
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

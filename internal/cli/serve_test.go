@@ -442,3 +442,20 @@ func TestServeInBrowser(t *testing.T) {
 		t.Errorf("the comparison has no merged row")
 	}
 }
+
+// --metrics-addr on every interface (an empty host, 0.0.0.0) says the
+// warning serve says off loopback; on loopback it says nothing.
+func TestMetricsAddrWarnsOffLoopback(t *testing.T) {
+	uri := testenv.URI(t)
+	db := testenv.DBName(t)
+	dropAfter(t, connect(t, uri), db)
+	for addr, warn := range map[string]bool{":0": true, "0.0.0.0:0": true, "127.0.0.1:0": false} {
+		o := mb(t, "run", "--uri", uri, "--database", db, "--ops", "20", "-p", "records=20", "--metrics-addr", addr,
+			"--results-file", filepath.Join(t.TempDir(), "r.jsonl"), "--no-report")
+		wantCode(t, o, cli.ExitOK)
+		want := "warning: --metrics-addr " + addr + ": other machines can read the run's live figures (no authentication)"
+		if got := strings.Contains(o.stderr, want); got != warn {
+			t.Errorf("%s: warned %v, want %v:\n%s", addr, got, warn, o.stderr)
+		}
+	}
+}

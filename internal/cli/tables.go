@@ -92,9 +92,13 @@ func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlag
 		return err
 	}
 	return f.results.with(a, cmd, func(st store.Store) error {
-		src, ok := st.(store.TemplateSource)
+		m, ok := st.(store.TemplateSource)
 		if !ok {
 			return fmt.Errorf("tables: the results store %s cannot run aggregation pipelines", st.Where())
+		}
+		src, err := m.TemplateReader(cmd.Context())
+		if err != nil {
+			return err
 		}
 		out, rerr := template.Render(cmd.Context(), md, src, opts)
 		if out != nil {

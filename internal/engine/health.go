@@ -19,7 +19,34 @@ const (
 	// send lag's p99 may reach before the latencies are said to carry the
 	// client's own lag.
 	PrecisionBound = 0.10
+	// PrecisionFloor is the send lag p99 below which the client's lag is
+	// not blamed, whatever its share: a lag under 0.1 ms moves no
+	// reported latency past what a loopback round trip's own jitter
+	// moves it, and a run of sub-millisecond operations (make demo: send
+	// lag p99 0.023 ms beside a read p50 of 0.102 ms) would otherwise
+	// warn on every run and teach users to ignore the warning.
+	PrecisionFloor = 100 * time.Microsecond
 )
+
+// Imprecise is the rule that blames the client's timing: its send lag's
+// p99 is both above PrecisionBound of the smallest latency p50 and at
+// least PrecisionFloor, and the run was not server-bound (there, workers
+// sent late because every one of them was waiting on a stalled server:
+// the lag is the server's doing, and the server-bound verdict says so).
+// When the share alone is above the bound, why says what clears the
+// client.
+func Imprecise(sendLagP99, latencyP50 time.Duration, serverBound bool) (flagged bool, why string) {
+	if float64(sendLagP99) <= PrecisionBound*float64(latencyP50) {
+		return false, ""
+	}
+	switch {
+	case serverBound:
+		return false, "the run is server-bound: the send lag is the workers waiting on the server, not the client's imprecision"
+	case sendLagP99 < PrecisionFloor:
+		return false, fmt.Sprintf("the send lag p99 is under %s, too small to change a reported latency", PrecisionFloor)
+	}
+	return true, ""
+}
 
 // Verdict says what limited a run, from evidence on each side. At most
 // one of ClientBound and ServerBound is set; neither when nothing did,
@@ -177,7 +204,8 @@ type Precision struct {
 	SendLagP99 time.Duration
 	Op         string
 	LatencyP50 time.Duration
-	// Share is SendLagP99 / LatencyP50; Flagged when above PrecisionBound.
+	// Share is SendLagP99 / LatencyP50; Flagged when Imprecise says so
+	// (Note then says why a share above PrecisionBound is not flagged).
 	Share   float64
 	Flagged bool
 }
@@ -207,6 +235,6 @@ func judgePrecision(r *Result) Precision {
 	p.Judged = true
 	p.SendLagP99 = time.Duration(r.Lag.ValueAtPercentile(99)) * time.Microsecond
 	p.Share = float64(p.SendLagP99) / float64(p.LatencyP50)
-	p.Flagged = p.Share > PrecisionBound
+	p.Flagged, p.Note = Imprecise(p.SendLagP99, p.LatencyP50, r.ServerBound)
 	return p
 }

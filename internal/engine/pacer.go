@@ -127,14 +127,22 @@ func solveRamp(r0, r1, length, n float64) float64 {
 	return 2 * n / den // the stable root of a·t² + r0·t − n = 0
 }
 
+// maxStagesNamed is how many stages a Stages pacer's String names.
+const maxStagesNamed = 8
+
+// String names the pacer: its first stages, then how many more there are.
 func (p *Stages) String() string {
-	parts := make([]string, len(p.stages))
-	for i, s := range p.stages {
+	named := p.stages[:min(len(p.stages), maxStagesNamed)]
+	parts := make([]string, len(named))
+	for i, s := range named {
 		if s.From == s.To {
 			parts[i] = fmt.Sprintf("%g/s for %v", s.From, s.Length)
 		} else {
 			parts[i] = fmt.Sprintf("%g→%g/s over %v", s.From, s.To, s.Length)
 		}
+	}
+	if more := len(p.stages) - len(named); more > 0 {
+		parts = append(parts, fmt.Sprintf("… and %d more stages", more))
 	}
 	return "stages " + strings.Join(parts, ", ")
 }

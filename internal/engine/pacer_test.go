@@ -145,3 +145,21 @@ func TestPoissonReachesFarSlotsCheaply(t *testing.T) {
 		t.Errorf("At(1e12+1) before At(1e12)")
 	}
 }
+
+// A long schedule names its first stages and counts the rest: the name
+// is printed and stored with every run.
+func TestStagesStringIsShort(t *testing.T) {
+	st := make([]Stage, 1000)
+	for i := range st {
+		st[i] = Stage{Length: time.Second, From: 100, To: 100}
+	}
+	st[0].From = 0
+	p, err := NewStages(st...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "stages 0→100/s over 1s, 100/s for 1s, 100/s for 1s, 100/s for 1s, 100/s for 1s, 100/s for 1s, 100/s for 1s, 100/s for 1s, … and 992 more stages"
+	if got := p.String(); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

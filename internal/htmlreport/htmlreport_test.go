@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -133,5 +134,43 @@ func TestDocumentPage(t *testing.T) {
 	}
 	if strings.Contains(page, "<script>x</script>") {
 		t.Error("raw HTML of the document passed through unescaped")
+	}
+}
+
+// A label, a test name and a note that hold markup are shown as written,
+// in the Markdown report (as text: no tag, no link) and in the HTML page
+// (literally, not run and not linked).
+func TestMarkupInNamesIsText(t *testing.T) {
+	d := runDoc(t)
+	d.TestName = `"><img src=x onerror=alert(2)>`
+	d.Label = `<script>alert(1)</script> [x](javascript:alert(3)) *bold* _em_ ~~del~~`
+	d.Notes = []string{"<b>note</b> & more"}
+	md, _, err := report.Markdown(d, "charts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"<script", "<img", "[x](javascript", "<b>"} {
+		if strings.Contains(string(md), bad) {
+			t.Errorf("the Markdown report holds %q:\n%s", bad, md)
+		}
+	}
+	var page bytes.Buffer
+	if err := Run(&page, d); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	for _, want := range []string{
+		`&lt;script&gt;alert(1)&lt;/script&gt; [x](javascript:alert(3)) *bold* _em_ ~~del~~`,
+		`&#34;&gt;&lt;img src=x onerror=alert(2)&gt;`,
+		`&lt;b&gt;note&lt;/b&gt; &amp; more`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the HTML report lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<script>alert", "<img src=x", `href="javascript`, "<b>note", "<em>em", "<strong>bold", "<del>del"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the HTML report holds %q", bad)
+		}
 	}
 }

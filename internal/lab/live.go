@@ -32,6 +32,9 @@ func startMetrics(_ context.Context, addr string, say func(string, ...any)) (*li
 	if err != nil {
 		return nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
+	if w := live.ExposedWarning("--metrics-addr", addr, "the run's live figures"); w != "" {
+		say("%s\n", w)
+	}
 	say("live metrics: http://%s/metrics (intervals: /live)\n", srv.Addr())
 	return &liveMetrics{pub: pub, srv: srv}, nil
 }

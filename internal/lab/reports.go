@@ -10,6 +10,7 @@ import (
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/within"
 )
 
 // WriteRunReport writes the run's Markdown report and its charts under
@@ -65,20 +66,30 @@ func (l *Lab) WriteStudyReport(name string, render func(w io.Writer, runs []stri
 }
 
 // writeReportFiles writes dir/name.md and the files it links (paths
-// relative to dir), and returns the report's path.
+// relative to dir), and returns the report's path. Every file is joined
+// to dir by within.Join: a name that would leave dir (a run id or a plan
+// name such as "../x") writes nothing.
 func writeReportFiles(dir, name string, md []byte, files []study.File) (string, error) {
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	path, err := within.Join(dir, name+".md")
+	if err != nil {
+		return "", err
+	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		if paths[i], err = within.Join(dir, f.Path); err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+	}
+	for i, f := range files {
+		if err := os.MkdirAll(filepath.Dir(paths[i]), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(paths[i], f.Data, 0o644); err != nil {
 			return "", err
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, name+".md")
 	return path, os.WriteFile(path, md, 0o644)
 }

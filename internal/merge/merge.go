@@ -383,7 +383,8 @@ func schedule(docs []*result.Doc, d *result.Doc) (result.Schedule, error) {
 	if s.ReceiveLag, err = lags(docs, func(s result.Schedule) *result.Dist { return s.ReceiveLag }); err != nil {
 		return s, fmt.Errorf("receive lag: %w", err)
 	}
-	s.Precision = precision(s.SendLag, d.Ops, b.Mode)
+	serverBound := slices.ContainsFunc(docs, func(c *result.Doc) bool { return c.Client.ServerBound })
+	s.Precision = precision(s.SendLag, d.Ops, b.Mode, serverBound)
 	return s, nil
 }
 
@@ -421,9 +422,10 @@ func scheduledSeconds(docs []*result.Doc, d *result.Doc) float64 {
 
 // precision judges the group's send lag against its latencies as the
 // engine judges one client's: the merged send lag's p99 against the
-// smallest merged latency p50.
-func precision(lag *result.Dist, ops []result.OpStats, mode string) *result.Precision {
-	p := &result.Precision{Bound: engine.PrecisionBound}
+// smallest merged latency p50, not blamed on the clients when one of
+// them was server-bound (engine.Imprecise).
+func precision(lag *result.Dist, ops []result.OpStats, mode string, serverBound bool) *result.Precision {
+	p := &result.Precision{Bound: engine.PrecisionBound, FloorMs: ms(engine.PrecisionFloor)}
 	switch {
 	case mode != "open":
 		p.Note = "closed loop: operations have no intended start, so no send lag"
@@ -443,7 +445,7 @@ func precision(lag *result.Dist, ops []result.OpStats, mode string) *result.Prec
 	}
 	p.Judged, p.SendLagP99 = true, lag.P99
 	p.Share = result.F(*lag.P99 / *p.LatencyP50)
-	p.Flagged = *p.Share > p.Bound
+	p.Flagged, p.Note = engine.Imprecise(fromMs(*lag.P99), fromMs(*p.LatencyP50), serverBound)
 	return p
 }
 
@@ -518,3 +520,9 @@ func testResults(docs []*result.Doc, d *result.Doc) result.TestResults {
 	}
 	return tr
 }
+
+// fromMs is a duration given in milliseconds.
+func fromMs(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+// ms is a duration in milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

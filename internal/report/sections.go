@@ -152,8 +152,11 @@ func precisionText(p *result.Precision) string {
 	}
 	text := fmt.Sprintf("send lag p99 %s ms is %s%% of the smallest latency p50 (%s, %s ms)",
 		textCells.Num(p.SendLagP99), sig3(100*deref(p.Share)), p.Op, textCells.Num(p.LatencyP50))
-	if p.Flagged {
+	switch {
+	case p.Flagged:
 		return text + fmt.Sprintf(", above the %s%% bound", sig3(100*p.Bound))
+	case p.Note != "":
+		return text + fmt.Sprintf(", above the %s%% bound, not the client's doing: %s", sig3(100*p.Bound), p.Note)
 	}
 	return text + fmt.Sprintf(", within the %s%% bound", sig3(100*p.Bound))
 }

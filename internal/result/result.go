@@ -203,11 +203,14 @@ type Schedule struct {
 
 // Precision compares the client's send lag with the latencies it reports:
 // the send lag's p99 against the smallest latency p50 of any operation
-// type. Flagged when the share exceeds Bound: the latencies then carry
-// the client's own lag.
+// type. Flagged when the share exceeds Bound, the send lag p99 is at
+// least FloorMs and the run was not server-bound: the latencies then
+// carry the client's own lag.
 type Precision struct {
 	// Judged is false when the data is missing (closed loop, nothing
 	// sent or nothing succeeded); Note says why, and no figure is given.
+	// A judged verdict whose share is above Bound but is not flagged
+	// has a Note saying why (server-bound, or a lag under FloorMs).
 	Judged     bool     `bson:"judged" json:"judged"`
 	Note       string   `bson:"note,omitempty" json:"note,omitempty"`
 	SendLagP99 *float64 `bson:"sendLagP99Ms,omitempty" json:"sendLagP99Ms,omitempty"`
@@ -216,6 +219,7 @@ type Precision struct {
 	// Share is SendLagP99 / LatencyP50, a fraction.
 	Share   *float64 `bson:"share,omitempty" json:"share,omitempty"`
 	Bound   float64  `bson:"bound" json:"bound"`
+	FloorMs float64  `bson:"floorMs,omitempty" json:"floorMs,omitempty"`
 	Flagged bool     `bson:"flagged" json:"flagged"`
 }
 

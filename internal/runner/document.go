@@ -259,7 +259,7 @@ func lagSummary(h *hist.H) *result.Dist {
 // precision copies the engine's precision verdict; a verdict it could
 // not give carries its reason and no figure.
 func precision(p engine.Precision) *result.Precision {
-	out := &result.Precision{Judged: p.Judged, Note: p.Note, Bound: engine.PrecisionBound, Flagged: p.Flagged}
+	out := &result.Precision{Judged: p.Judged, Note: p.Note, Bound: engine.PrecisionBound, FloorMs: ms(engine.PrecisionFloor), Flagged: p.Flagged}
 	if p.Judged {
 		out.SendLagP99, out.LatencyP50 = result.F(ms(p.SendLagP99)), result.F(ms(p.LatencyP50))
 		out.Op, out.Share = p.Op, result.F(p.Share)

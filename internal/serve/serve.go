@@ -96,10 +96,28 @@ func (s *Server) page(w http.ResponseWriter, name, title string, data any) {
 
 func fail(w http.ResponseWriter, err error) {
 	code := http.StatusInternalServerError
-	if errors.Is(err, store.ErrNotFound) || errors.Is(err, browse.ErrNotFound) {
+	switch {
+	case errors.Is(err, store.ErrNotFound) || errors.Is(err, browse.ErrNotFound):
 		code = http.StatusNotFound
+	case errors.Is(err, store.ErrAmbiguous) || errors.Is(err, errBadID):
+		code = http.StatusBadRequest
 	}
 	http.Error(w, err.Error(), code)
+}
+
+// errBadID marks a run or sweep id in a URL that is no id.
+var errBadID = errors.New("bad id")
+
+// checkIDs refuses, with 400, an id of a URL that is no run id (a name,
+// never a path: result.CheckID); it reports whether all are ids.
+func checkIDs(w http.ResponseWriter, what string, ids ...string) bool {
+	for _, id := range ids {
+		if err := result.CheckID(what, id); err != nil {
+			fail(w, fmt.Errorf("%w: %w", errBadID, err))
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
@@ -132,6 +150,9 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	if !checkIDs(w, "run id", strings.TrimSuffix(id, ".json")) {
+		return
+	}
 	if strings.HasSuffix(id, ".json") {
 		s.runJSON(w, r, strings.TrimSuffix(id, ".json"))
 		return
@@ -180,6 +201,9 @@ func (s *Server) runJSON(w http.ResponseWriter, r *http.Request, id string) {
 // Content) once the run is stored, so the page reloads as the stored run.
 func (s *Server) liveBody(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	if !checkIDs(w, "run id", id) {
+		return
+	}
 	if _, err := s.Store.Get(r.Context(), id); err == nil {
 		w.WriteHeader(http.StatusResetContent)
 		return
@@ -208,6 +232,9 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	ids := r.URL.Query()["run"]
 	if len(ids) < 2 {
 		http.Error(w, "compare: select at least two runs (run=ID&run=ID)", http.StatusBadRequest)
+		return
+	}
+	if !checkIDs(w, "run id", ids...) {
 		return
 	}
 	docs, err := s.pick(r.Context(), ids)
@@ -239,6 +266,9 @@ func (s *Server) sweep(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
+	if !checkIDs(w, "sweep id", id) {
+		return
+	}
 	p, err := browse.Sweep(steps, id, r.URL.Query())
 	if err != nil {
 		fail(w, err)
@@ -305,7 +335,11 @@ func (s *Server) pick(ctx context.Context, ids []string) ([]result.Doc, error) {
 		case 1:
 			docs = append(docs, all[found[0]])
 		default:
-			return nil, fmt.Errorf("run id prefix %q matches more than one run; give more of it", id)
+			candidates := make([]string, len(found))
+			for i, j := range found {
+				candidates[i] = all[j].RunID
+			}
+			return nil, store.Ambiguous(id, candidates)
 		}
 	}
 	return docs, nil

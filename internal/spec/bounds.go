@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -27,6 +28,7 @@ const (
 	MaxNameLen    = 256  // bytes of a name or a tag
 	MaxLabelLen   = 4096 // bytes of a label
 	MaxTags       = 64
+	MaxStages     = 1000 // stages of an open-loop schedule
 	// MaxDocBytes is the largest BSON document MongoDB stores (16MiB).
 	MaxDocBytes = 16 * MB
 	// MaxBatchBytes bounds one preload batch (one insertMany's
@@ -75,6 +77,7 @@ func Bounds() []Bound {
 		{"--name, each tag", strconv.Itoa(MaxNameLen) + " bytes", "stored in every result and its _id"},
 		{"--label / label", strconv.Itoa(MaxLabelLen) + " bytes", "stored in every result"},
 		{"--tags / tags", strconv.Itoa(MaxTags) + " tags", "stored in every result"},
+		{"--stages / stages", strconv.Itoa(MaxStages) + " stages", "the schedule is stored in every result's variant and _id; a thousand steps already describe any ramp"},
 		{"--threshold / thresholds", strconv.Itoa(threshold.MaxCount) + " thresholds of " + strconv.Itoa(threshold.MaxLen) + " bytes", "each is judged on every run and stored with it"},
 	}
 	rows = append(rows,
@@ -189,6 +192,15 @@ func (s *Scenario) boundProblems() []*Error {
 	}
 	over("tags", len(s.Tags) > MaxTags || longTag, strings.Join(s.Tags, ","),
 		fmt.Sprintf("at most %d tags of at most %d bytes each", MaxTags, MaxNameLen))
+	over("stages", len(s.Stages) > MaxStages, StagesSummary(s.Stages), fmt.Sprintf("at most %d stages, got %d", MaxStages, len(s.Stages)))
+	const printable = "text without control characters (no line breaks, tabs or terminal escapes)"
+	over("name", result.CheckText("name", s.Name) != nil, s.Name, printable)
+	over("label", result.CheckText("label", s.Label) != nil, s.Label, printable)
+	badTag := false
+	for _, t := range s.Tags {
+		badTag = badTag || result.CheckText("tag", t) != nil
+	}
+	over("tags", badTag, strings.Join(s.Tags, ","), "tags of "+printable)
 	return append(errs, s.paramSpanProblems()...)
 }
 

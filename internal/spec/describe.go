@@ -13,7 +13,7 @@ func (s *Scenario) Describe() string {
 	var b strings.Builder
 	if s.Rate > 0 {
 		if len(s.Stages) > 0 {
-			fmt.Fprintf(&b, "open loop in stages %s (%s on average while measured), up to %d in flight", StagesText(s.Stages), s.Rate, s.Threads)
+			fmt.Fprintf(&b, "open loop in stages %s (%s on average while measured), up to %d in flight", StagesSummary(s.Stages), s.Rate, s.Threads)
 		} else {
 			fmt.Fprintf(&b, "open loop at %s, up to %d in flight", s.Rate, s.Threads)
 		}

@@ -45,7 +45,7 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	if e.Field != "" {
-		b.WriteString(e.Field + ": ")
+		b.WriteString(clip(e.Field) + ": ")
 	}
 	if e.Problem != "" {
 		b.WriteString(e.Problem)

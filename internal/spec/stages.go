@@ -69,6 +69,18 @@ func StagesText(st []Stage) string {
 	return strings.Join(parts, ", ")
 }
 
+// maxStagesShown is how many stages StagesSummary names.
+const maxStagesShown = 8
+
+// StagesSummary is StagesText for people: the first stages, then how
+// many more there are, so that a long schedule is not echoed whole.
+func StagesSummary(st []Stage) string {
+	if len(st) <= maxStagesShown {
+		return StagesText(st)
+	}
+	return fmt.Sprintf("%s, … and %d more stages", StagesText(st[:maxStagesShown]), len(st)-maxStagesShown)
+}
+
 // StagesLength is the stages' total duration.
 func StagesLength(st []Stage) Duration {
 	var d Duration

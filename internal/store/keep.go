@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/within"
 )
 
 // Outcome says what storing a run did to the results collection (the
@@ -82,12 +83,30 @@ func (m *Mongo) putResult(ctx context.Context, d *result.Doc) (Outcome, error) {
 // importing a file twice stores each run once, and its results row follows
 // the rules of Save.
 func (m *Mongo) Import(ctx context.Context, d *result.Doc) (Outcome, error) {
+	if err := CheckIdentity(d); err != nil {
+		return Latest, fmt.Errorf("import: %w", err)
+	}
 	h := history(d)
 	opts := options.Replace().SetUpsert(true)
 	if _, err := m.db.Collection(HistoryCollection).ReplaceOne(ctx, bson.D{{Key: "_id", Value: h.ID}}, h, opts); err != nil {
 		return Latest, fmt.Errorf("import run %s to history: %w", d.RunID, err)
 	}
 	return m.putResult(ctx, d)
+}
+
+// CheckIdentity checks what names a run before it is kept from outside
+// (an imported file): its run id is a name, never a path
+// (result.CheckID), and its test name, label and tags print as written
+// (result.CheckText).
+func CheckIdentity(d *result.Doc) error {
+	if err := result.CheckID("run id", d.RunID); err != nil {
+		return err
+	}
+	checks := []error{result.CheckText("run "+d.RunID+": test name", d.TestName), result.CheckText("run "+d.RunID+": label", d.Label)}
+	for _, t := range d.Tags {
+		checks = append(checks, result.CheckText("run "+d.RunID+": tag", t))
+	}
+	return errors.Join(checks...)
 }
 
 // ReadFile reads the runs of a JSON Lines file, in either stored form
@@ -115,9 +134,15 @@ func RescueTo(ctx context.Context, d *result.Doc, dirs ...string) (string, error
 	if err != nil {
 		return "", fmt.Errorf("encode run %s: %w", d.RunID, err)
 	}
+	if err := result.CheckID("run id", d.RunID); err != nil {
+		return "", fmt.Errorf("rescue run: %w", err)
+	}
 	var errs []error
 	for _, dir := range dirs {
-		path := filepath.Join(dir, rescueName(d.RunID))
+		path, err := within.Join(dir, rescueName(d.RunID))
+		if err != nil {
+			return "", fmt.Errorf("rescue run %s: %w", d.RunID, err)
+		}
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -152,5 +153,26 @@ func TestRescueToFallsBack(t *testing.T) {
 	}
 	if _, err := store.RescueTo(context.Background(), d, filepath.Join(dir, "missing")); err == nil {
 		t.Errorf("RescueTo with no writable directory: got nil error")
+	}
+}
+
+// A run id that is a path is never a rescue file's name: nothing is
+// written, inside the directory or beside it.
+func TestRescueRefusesPathRunID(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rescue")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"../escaped-by-runid", "a/../../b", "/tmp/x", ".."} {
+		d := sampleDoc(t, "x", "v", time.Now())
+		d.RunID = id
+		if path, err := store.RescueTo(context.Background(), d, dir); err == nil || !strings.Contains(err.Error(), "run id") {
+			t.Errorf("%q: got %q, %v, want it refused", id, path, err)
+		}
+	}
+	inside, _ := os.ReadDir(dir)
+	beside, _ := os.ReadDir(filepath.Dir(dir))
+	if len(inside) != 0 || len(beside) != 1 {
+		t.Errorf("%s holds %v and its parent %v, want nothing written", dir, inside, beside)
 	}
 }

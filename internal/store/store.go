@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -25,6 +26,24 @@ const (
 
 // ErrNotFound is returned when no stored run has the asked id.
 var ErrNotFound = errors.New("no such run")
+
+// ErrAmbiguous is returned when a run id prefix matches more than one run.
+var ErrAmbiguous = errors.New("matches more than one run")
+
+// maxCandidates is how many runs an ambiguous prefix's error names.
+const maxCandidates = 5
+
+// Ambiguous is the error of a run id prefix that matches the runs ids
+// (at least two): it names up to maxCandidates of them, and says when
+// there are more.
+func Ambiguous(prefix string, ids []string) error {
+	shown := ids[:min(len(ids), maxCandidates)]
+	more := ""
+	if len(ids) > len(shown) {
+		more = ", …"
+	}
+	return fmt.Errorf("run id prefix %q %w (%s%s); give more of it", prefix, ErrAmbiguous, strings.Join(shown, ", "), more)
+}
 
 // A Store saves and reads result documents.
 type Store interface {
@@ -50,10 +69,10 @@ type (
 	Importer interface {
 		Import(ctx context.Context, d *result.Doc) (Outcome, error)
 	}
-	// A TemplateSource runs a report template's read-only pipeline over
-	// a collection of the results database.
+	// A TemplateSource gives a report template's pipelines a read-only
+	// view of the results database.
 	TemplateSource interface {
-		Aggregate(ctx context.Context, collection string, pipelineJSON []byte) ([]map[string]any, error)
+		TemplateReader(ctx context.Context) (*TemplateReader, error)
 	}
 	// A Coordinator holds run groups' coordination documents (collection
 	// groups) beside the results its clients store.
@@ -193,7 +212,7 @@ func (m *Mongo) Sweeps(ctx context.Context, q Query) ([]result.Doc, error) {
 // Get finds a run in the history by id or unique id prefix.
 func (m *Mongo) Get(ctx context.Context, runID string) (*result.Doc, error) {
 	filter := bson.D{{Key: "runId", Value: bson.D{{Key: "$regex", Value: "^" + quoteRegex(runID)}}}}
-	cur, err := m.db.Collection(HistoryCollection).Find(ctx, filter, options.Find().SetLimit(2))
+	cur, err := m.db.Collection(HistoryCollection).Find(ctx, filter, options.Find().SetLimit(maxCandidates+1))
 	if err != nil {
 		return nil, fmt.Errorf("find run %s: %w", runID, err)
 	}
@@ -212,5 +231,9 @@ func pick(rows []stored, runID string) (*result.Doc, error) {
 		d := rows[0].doc()
 		return &d, nil
 	}
-	return nil, fmt.Errorf("run id prefix %q matches more than one run; give more of it", runID)
+	ids := make([]string, len(rows))
+	for i := range rows {
+		ids[i] = rows[i].RunID
+	}
+	return nil, Ambiguous(runID, ids)
 }

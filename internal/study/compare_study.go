@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Contender is one label of a comparison: its stored sweep runs, of which
@@ -103,7 +104,7 @@ func (c Comparison) WriteReport(out io.Writer) ([]File, error) {
 	if len(c.Profiles) == 0 {
 		return nil, errors.New("nothing to compare")
 	}
-	labels := strings.Join(c.labels(), " vs ")
+	labels := texttable.Escape(strings.Join(c.labels(), " vs "))
 	workload := c.Profiles[0].Workload
 	w := &writer{w: out}
 	w.printf("# %s: %s\n\nA target holds when %s.\n\n", labels, workload, c.Criteria)

@@ -11,6 +11,7 @@ import (
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Plan is a capacity plan's study: it measures the plan's scenario on
@@ -176,7 +177,7 @@ func PlanReportName(pl *spec.Plan) string { return "plan-" + pl.Name }
 // baseline marked. A chart with no value is left out.
 func WritePlanReport(w io.Writer, pl *spec.Plan, ans plan.Answer) ([]PlanChart, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Capacity plan: %s\n\n", pl.Name)
+	fmt.Fprintf(&b, "# Capacity plan: %s\n\n", texttable.Escape(pl.Name))
 	fmt.Fprintf(&b, "Workload `%s`, %d thread(s), %s per run; %s\n\n", pl.Scenario.Workload, pl.Scenario.Threads,
 		pl.Scenario.Duration, demandText(ans))
 	if len(pl.Constraints) > 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // The studies' Markdown reports. Each renders to an io.Writer and returns
@@ -99,7 +100,7 @@ func (r SweepResult) WriteReport(out io.Writer, runs []string) ([]File, error) {
 	w := &writer{w: out}
 	w.printf("# Throughput sweep of %s\n\nSweep %s. A step holds when %s.\n\n", workload, s.ID, s.Criteria)
 	if label != "" {
-		w.printf("Label: %s\n\n", label)
+		w.printf("Label: %s\n\n", texttable.Escape(label))
 	}
 	if err := r.WriteTables(w, Markdown); err != nil {
 		return nil, err

@@ -20,6 +20,10 @@
 // (Options.Strict makes it an error); a block that fails is noted in place
 // of its table (Options.KeepGoing) or stops the rendering.
 //
+// A template only reads: Parse refuses a block whose pipeline writes
+// ($out, $merge) or runs server-side JavaScript ($where, $function,
+// $accumulator), at any depth (CheckPipeline).
+//
 // The package is pure: pipelines run through a Source that the caller
 // provides (internal/store's Mongo runs them on the results database).
 // Pipelines stay raw JSON bytes because stage and key order matter

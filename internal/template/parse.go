@@ -160,6 +160,9 @@ func (sp spec) block() (Block, error) {
 	case sp.Headers != nil && len(sp.Headers) != len(sp.Columns):
 		return Block{}, fmt.Errorf(`"headers" has %d titles for %d columns`, len(sp.Headers), len(sp.Columns))
 	}
+	if err := CheckPipeline(sp.Pipeline); err != nil {
+		return Block{}, err
+	}
 	headers := sp.Headers
 	if headers == nil {
 		headers = sp.Columns

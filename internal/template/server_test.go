@@ -77,7 +77,7 @@ func status(bytesWritten any) bson.D {
 }
 
 // seeded returns a results store over a fresh database holding docs.
-func seeded(t *testing.T, docs ...bson.D) (*store.Mongo, *mongo.Client, string) {
+func seeded(t *testing.T, docs ...bson.D) (*store.TemplateReader, *mongo.Client, string) {
 	t.Helper()
 	c := testenv.Client(t, testenv.URI(t))
 	db := testenv.DBName(t)
@@ -88,10 +88,14 @@ func seeded(t *testing.T, docs ...bson.D) (*store.Mongo, *mongo.Client, string) 
 			t.Fatal(err)
 		}
 	}
-	return store.NewMongo(c, db, "test"), c, db
+	r, err := store.NewMongo(c, db, "test").TemplateReader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, c, db
 }
 
-func docsizeResults(t *testing.T) *store.Mongo {
+func docsizeResults(t *testing.T) *store.TemplateReader {
 	var docs []bson.D
 	for _, v := range docsizeVariants {
 		docs = append(docs, v.doc())

@@ -104,10 +104,73 @@ func Width(s string) int {
 	return utf8.RuneCountInString(s) + strings.Count(s, "✅") + strings.Count(s, "❌")
 }
 
-// Escape makes s safe inside a Markdown table cell.
+// Escape writes s as literal Markdown text, for a table cell or a line
+// of prose: nothing in it is markup. A < that could open an HTML tag, a
+// comment or an autolink becomes &lt; (and a leading > &gt;), and a &
+// that could start an entity &amp;, so a viewer that passes HTML through
+// shows a label such as "<script>" as text; Markdown's punctuation
+// (\ ` * [ ] ~ | and a _ that could open or close emphasis) is
+// backslash-escaped, so "[x](javascript:...)" is no link; line breaks
+// become spaces, so a value stays in its cell. A < or > between numbers
+// ("achieved 3,000/s < 95%") stays as written.
 func Escape(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
+	var b strings.Builder
+	lone := edgeUnderscores(s) < 2 // one _ opens no emphasis: nothing closes it
+	for i := 0; i < len(s); i++ {
+		next := byte(0)
+		if i+1 < len(s) {
+			next = s[i+1]
+		}
+		switch c := s[i]; {
+		case c == '<' && (isLetter(next) || next == '/' || next == '!' || next == '?'):
+			b.WriteString("&lt;")
+		case c == '>' && i == 0:
+			b.WriteString("&gt;")
+		case c == '&' && (isLetter(next) || next == '#'):
+			b.WriteString("&amp;")
+		case strings.IndexByte("\\`*[]~|", c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '_':
+			if !lone && edgeUnderscore(s, i) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		case c == '\r' && next == '\n':
+		case c == '\r' || c == '\n':
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// edgeUnderscore reports whether s[i], an underscore, is not between two
+// word bytes, where it could open or close emphasis.
+func edgeUnderscore(s string, i int) bool {
+	return i == 0 || i == len(s)-1 || !wordByte(s[i-1]) || !wordByte(s[i+1])
+}
+
+// edgeUnderscores counts the underscores of s that could open or close
+// emphasis.
+func edgeUnderscores(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '_' && edgeUnderscore(s, i) {
+			n++
+		}
+	}
+	return n
+}
+
+// wordByte reports whether c is an ASCII letter or digit, or a byte of
+// a multi-byte character: an underscore between two of them opens no
+// emphasis.
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // Sig3 formats v to three significant figures without an exponent; values

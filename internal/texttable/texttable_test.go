@@ -33,3 +33,22 @@ func TestSig3(t *testing.T) {
 		}
 	}
 }
+
+func TestEscapeIsLiteral(t *testing.T) {
+	for in, want := range map[string]string{
+		"insert_docsize":                 "insert_docsize",
+		"<script>alert(1)</script>":      "&lt;script>alert(1)&lt;/script>",
+		`"><img src=x onerror=alert(1)>`: `">&lt;img src=x onerror=alert(1)>`,
+		"[x](javascript:alert(1))":       `\[x\](javascript:alert(1))`,
+		"a|b\nc\r\nd":                    `a\|b c d`,
+		"_em_ *b* `c` ~d~ \\":            `\_em\_ \*b\* \` + "`c\\`" + ` \~d\~ \\`,
+		"&lt; &#60; & x":                 "&amp;lt; &amp;#60; & x",
+		"achieved 3,000/s < 95% > x":     "achieved 3,000/s < 95% > x",
+		"> quote":                        "&gt; quote",
+		"by _id, cached":                 "by _id, cached",
+	} {
+		if got := Escape(in); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -268,7 +268,7 @@ func (t *Threshold) metric(word string) string {
 	}
 	p, err := strconv.ParseFloat(n, 64)
 	if err != nil || strings.ContainsAny(n, "eE+-") || p <= 0 || p > 100 || math.IsNaN(p) {
-		return "a percentile between p0 and p100, such as p50, p99 or p99.9, or " + wantMetric
+		return "a percentile above p0 and up to p100, such as p50, p99 or p99.9 (min for the smallest value), or " + wantMetric
 	}
 	t.Stat, t.Pct = "p"+strconv.FormatFloat(p, 'f', -1, 64), p
 	return ""

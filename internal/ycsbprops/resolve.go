@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/ycsb"
 )
@@ -136,19 +137,44 @@ func Names() []string {
 	return slices.Compact(names)
 }
 
+// maxErrors bounds the problems one Resolve reports; the rest are
+// counted ("and N more problems"), so that a file of two million unknown
+// keys says twenty, not two million.
+const maxErrors = 20
+
 // resolver holds one Resolve's state.
 type resolver struct {
 	cmd       Command
 	s         Settings
 	threadsAt Property // the threadcount property, for Load's loaders
 	errs      []error
+	more      int // problems past maxErrors, counted only
 }
 
 func (r *resolver) fail(e *spec.Error) {
-	if e != nil {
+	switch {
+	case e == nil:
+	case len(r.errs) < maxErrors:
 		r.errs = append(r.errs, e)
+	default:
+		r.more++
 	}
 }
+
+// full reports whether further problems are only counted.
+func (r *resolver) full() bool { return len(r.errs) >= maxErrors }
+
+// err joins the problems reported, and says how many more there were.
+func (r *resolver) err() error {
+	errs := r.errs
+	if r.more > 0 {
+		errs = append(errs[:len(errs):len(errs)], fmt.Errorf("and %d more problems", r.more))
+	}
+	return errors.Join(errs...)
+}
+
+// failed reports whether any problem was found.
+func (r *resolver) failed() bool { return len(r.errs) > 0 }
 
 // Resolve maps YCSB properties, in the order YCSB reads them (property
 // files in order, then -p; a later value of a name replaces an earlier
@@ -181,15 +207,15 @@ func Resolve(cmd Command, props []Property, workload string, reg spec.Registry) 
 			r.fail(handle(r, p, v))
 			continue
 		}
-		r.fail(refusal(p, v))
+		r.fail(refusal(p, v, !r.full()))
 	}
 	preset := r.preset(workload)
-	if preset == "" || len(r.errs) > 0 {
-		return Settings{}, errors.Join(r.errs...)
+	if preset == "" || r.failed() {
+		return Settings{}, r.err()
 	}
 	r.params(preset, core, own, reg)
-	if len(r.errs) > 0 {
-		return Settings{}, errors.Join(r.errs...)
+	if r.failed() {
+		return Settings{}, r.err()
 	}
 	return r.s, nil
 }
@@ -213,7 +239,7 @@ func effective(props []Property) []Property {
 }
 
 // refusal explains why a property cannot apply, or that it is unknown.
-func refusal(p Property, v string) *spec.Error {
+func refusal(p Property, v string, hint bool) *spec.Error {
 	e := p.at()
 	if why, ok := refused[p.Name]; ok {
 		e.Problem = "not supported: " + why
@@ -227,7 +253,7 @@ func refusal(p Property, v string) *spec.Error {
 		if strings.EqualFold(v, u.ok) {
 			return nil
 		}
-		e.Problem = fmt.Sprintf("%q is not supported: %s", v, u.why)
+		e.Problem = fmt.Sprintf("%q is not supported: %s", result.Cut(v), u.why)
 		e.Want = u.ok
 		return e
 	}
@@ -235,11 +261,13 @@ func refusal(p Property, v string) *spec.Error {
 	if p.File == "" {
 		e.Field = "-p"
 	}
-	hint := ""
-	if m := spec.Closest(p.Name, Names(), 4); m != "" {
-		hint = fmt.Sprintf(" (did you mean %q?)", m)
+	mean := ""
+	if hint && len(p.Name) <= result.MaxEcho {
+		if m := spec.Closest(p.Name, Names(), 4); m != "" {
+			mean = fmt.Sprintf(" (did you mean %q?)", m)
+		}
 	}
-	e.Problem = fmt.Sprintf("unknown YCSB property %q%s; docs/ycsb.md lists the properties mongobench reads", p.Name, hint)
+	e.Problem = fmt.Sprintf("unknown YCSB property %q%s; docs/ycsb.md lists the properties mongobench reads", result.Cut(p.Name), mean)
 	return e
 }
 
@@ -461,7 +489,7 @@ func (r *resolver) db(p Property, v string) *spec.Error {
 		return nil
 	}
 	e := p.at()
-	e.Problem = fmt.Sprintf("%q is not supported: mongobench benchmarks MongoDB", v)
+	e.Problem = fmt.Sprintf("%q is not supported: mongobench benchmarks MongoDB", result.Cut(v))
 	e.Want = "YCSB's MongoDB binding, " + strings.Join(dbNames, ", ")
 	return e
 }
@@ -471,7 +499,7 @@ func (r *resolver) workload(p Property, v string) *spec.Error {
 		return nil
 	}
 	e := p.at()
-	e.Problem = fmt.Sprintf("%q is not supported: mongobench implements YCSB's CoreWorkload (ycsb-a … ycsb-f)", v)
+	e.Problem = fmt.Sprintf("%q is not supported: mongobench implements YCSB's CoreWorkload (ycsb-a … ycsb-f)", result.Cut(v))
 	e.Want = strings.Join(workloadClasses, " or ")
 	return e
 }
@@ -481,7 +509,7 @@ func (r *resolver) measurementtype(p Property, v string) *spec.Error {
 		return nil
 	}
 	e := p.at()
-	e.Problem = fmt.Sprintf("%q is not supported: mongobench records HDR histograms (per operation type, per interval and per phase)", v)
+	e.Problem = fmt.Sprintf("%q is not supported: mongobench records HDR histograms (per operation type, per interval and per phase)", result.Cut(v))
 	e.Want = "hdrhistogram"
 	return e
 }

@@ -325,3 +325,30 @@ func ExampleResolve() {
 	fmt.Println(s.Workload, s.Params, s.Threads, s.Ops, err)
 	// Output: ycsb-a [operationcount=50000 recordcount=100000] 32 50000 <nil>
 }
+
+// A property file of 200,000 unknown keys reports twenty and counts
+// the rest; a 2MB key or value is echoed cut.
+func TestManyProblemsAreCounted(t *testing.T) {
+	var b strings.Builder
+	for i := range 200_000 {
+		fmt.Fprintf(&b, "nosuchkey%d=1\n", i)
+	}
+	reg := builtin.Registry()
+	_, err := Resolve(Run, props(t, "big.properties", b.String()), "ycsb-a", reg)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 21 || lines[20] != "and 199980 more problems" ||
+		!strings.HasPrefix(lines[0], `big.properties:1: unknown YCSB property "nosuchkey0"`) {
+		t.Errorf("got %d lines, the first %q and the last %q; want 21 lines ending with the count of the rest", len(lines), lines[0], lines[len(lines)-1])
+	}
+
+	huge := strings.Repeat("k", 2<<20)
+	for _, text := range []string{huge + "=1\n", "mongodb.url=" + huge + "\n", "measurementtype=" + huge + "\n"} {
+		_, err := Resolve(Run, props(t, "huge.properties", text), "ycsb-a", reg)
+		if err == nil || len(err.Error()) > 1000 {
+			t.Errorf("got an error of %d bytes, want a short one", len(err.Error()))
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package lab
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/study"
+)
+
+// Every file of a report (the Markdown, its charts, its HTML page) is
+// joined to the report directory by within.Join: a run id, a plan name
+// or a chart's path that would leave it writes nothing at all.
+func TestReportFilesStayInTheirDirectory(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "reports")
+	for _, c := range []struct {
+		name  string
+		files []study.File
+	}{
+		{"../escaped-by-runid", []study.File{{Path: "../escaped-by-runid.html"}}},
+		{"plan-x/../../escaped", nil},
+		{"run", []study.File{{Path: "charts/../../escaped.svg"}}},
+		{"run", []study.File{{Path: "/tmp/escaped.svg"}}},
+	} {
+		if path, err := writeReportFiles(dir, c.name, []byte("# x\n"), c.files); err == nil || !strings.Contains(err.Error(), "would leave directory") {
+			t.Errorf("%q %v: got %q, %v, want it refused", c.name, c.files, path, err)
+		}
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 0 {
+		t.Errorf("%s holds %v, want nothing written", parent, entries)
+	}
+
+	d := &result.Doc{RunID: "../escaped-by-runid"}
+	if _, err := WriteRunReport(d, dir); err == nil {
+		t.Errorf("a run whose id is a path: its report was written")
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 0 {
+		t.Errorf("%s holds %v, want nothing written", parent, entries)
+	}
+
+	path, err := writeReportFiles(dir, "20260102T030405Z-ab12cd", []byte("# x\n"), []study.File{{Path: "charts/a.svg", Data: []byte("<svg/>")}})
+	if err != nil || path != filepath.Join(dir, "20260102T030405Z-ab12cd.md") {
+		t.Errorf("a run id: got %q, %v", path, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "charts", "a.svg")); err != nil {
+		t.Errorf("its chart: %v", err)
+	}
+}
