@@ -76,7 +76,7 @@ func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
 		return err
 	}
 	defer l.Close()
-	c.ID, c.Base.Scenario.URI = runner.NewRunID(time.Now()), l.Target().URI
+	c.ID = runner.NewRunID(time.Now())
 	res, err := c.Run(ctx, l.Env(reg))
 	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, runs) }
 	page := func(w io.Writer, runs []string) error { return htmlreport.Calibrate(w, res, runs) }

@@ -73,7 +73,6 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 		return err
 	}
 	defer l.Close()
-	ld.URI = l.Target().URI
 	if err := check(l.Env(reg)); err != nil {
 		return usage(err)
 	}

@@ -126,7 +126,7 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	if err := plan.Write(a.stdout, ans, false); err != nil {
 		return err
 	}
-	return study.Ends(errors.Join(runErr, a.writeStudyReport(f.reportDir, study.PlanReportName(pl), pl, ans)), "plan "+pl.Name, verdict)
+	return study.Ends(errors.Join(runErr, a.writeStudyReport(lo.ReportDir, study.PlanReportName(pl), pl, ans)), "plan "+pl.Name, verdict)
 }
 
 // writeStudyReport writes the plan's report into dir, and says where;

@@ -100,7 +100,6 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 		return err
 	}
 	defer l.Close()
-	s.Base.Scenario.URI = l.Target().URI
 	res, err := s.Run(ctx, l.Env(reg))
 	return l.Outcome(study.Ends(errors.Join(err, a.finishSLA(ctx, l, &f, res)), "sla", res.Verdict))
 }

@@ -108,7 +108,7 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 		return err
 	}
 	defer l.Close()
-	s.ID, s.Base.Scenario.URI = runner.NewRunID(time.Now()), l.Target().URI
+	s.ID = runner.NewRunID(time.Now())
 	if f.group != "" {
 		s.ID = f.group // every client's steps carry the same variant.sweep
 	}

@@ -20,7 +20,6 @@ import (
 type Load struct {
 	Workload string   // ycsb-a … ycsb-f
 	Params   []string // -p assignments
-	URI      string   // the target, stored with the run ("" before it is known)
 	Database string
 	Label    string
 }
@@ -40,7 +39,7 @@ func (l Load) Scenario(reg spec.Registry) (*spec.Scenario, error) {
 	if _, ok := reg.ParamSpecs(name); !ok {
 		return nil, l.errNoLoad()
 	}
-	base := &spec.Scenario{Workload: name, Name: l.Workload, URI: l.URI, Database: l.Database, Label: l.Label}
+	base := &spec.Scenario{Workload: name, Name: l.Workload, Database: l.Database, Label: l.Label}
 	sc, err := Scenario(reg, base, l.Params)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func TestLoadScenario(t *testing.T) {
 		{[]string{"recordcount=1000", "insertstart=400", "batchSize=100"}, 6, 4, 1000},
 		{[]string{"recordcount=1000", "insertstart=400", "insertcount=250", "batchSize=100", "loaders=8"}, 3, 8, 1000},
 	} {
-		l := study.Load{Workload: "ycsb-e", Params: tt.params, URI: "mongodb://h/", Database: "db", Label: "lab"}
+		l := study.Load{Workload: "ycsb-e", Params: tt.params, Database: "db", Label: "lab"}
 		sc, err := l.Scenario(loadRegistry())
 		if err != nil {
 			t.Fatalf("%v: %v", tt.params, err)
@@ -49,7 +49,7 @@ func TestLoadScenario(t *testing.T) {
 			t.Errorf("%v: %d ops, %d threads, warm-up %v, duration %v, rate %v; want %d batches by %d loaders, closed loop, no warm-up, no bound",
 				tt.params, sc.Ops, sc.Threads, sc.Warmup, sc.Duration, sc.Rate, tt.batches, tt.threads)
 		}
-		if sc.Name != "ycsb-e" || sc.Workload != "ycsb-e-load" || sc.URI != "mongodb://h/" || sc.Database != "db" || sc.Label != "lab" ||
+		if sc.Name != "ycsb-e" || sc.Workload != "ycsb-e-load" || sc.Database != "db" || sc.Label != "lab" ||
 			sc.Params["recordcount"] != tt.recordcount {
 			t.Errorf("%v: scenario %+v", tt.params, sc)
 		}
