@@ -225,13 +225,15 @@ func (a *app) open(ctx context.Context, lo lab.Options) (*lab.Lab, error) {
 
 // ui is how the lab speaks through the cli.
 func (a *app) ui() lab.UI {
-	var clock stepClock
+	var clock report.StepClock
 	return lab.UI{
 		Say: a.say,
 		Progress: func(sc *spec.Scenario, tally *engine.Tally) lab.Progress {
 			return newProgress(a.stderr, a.term, a.statusInterval, sc, tally)
 		},
-		Step:        func(info study.StepInfo) { a.say("%s\n", report.StepLine(clock.next(info, time.Now()))) },
+		Step: func(info study.StepInfo) {
+			a.say("%s\n", report.StepLine(clock.Next(info.N, info.Total, info.What, info.Planned, time.Now())))
+		},
 		WarnURI:     a.warnURI,
 		AbortJudged: abortJudged,
 		ToolVersion: Version,

@@ -1,4 +1,4 @@
-package cli
+package report
 
 import (
 	"bytes"
@@ -8,13 +8,11 @@ import (
 
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/hist"
-	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // interval is a one-second interval i of n operations at ms each.
-func interval(t *testing.T, i int, n int64, ms int64) *engine.Interval {
+func progressInterval(t *testing.T, i int, n int64, ms int64) *engine.Interval {
 	t.Helper()
 	h := hist.New()
 	for range n {
@@ -30,7 +28,7 @@ func interval(t *testing.T, i int, n int64, ms int64) *engine.Interval {
 }
 
 // show hands iv to p as the engine does: added to the run's tally first.
-func show(t *testing.T, p *progress, iv *engine.Interval) {
+func show(t *testing.T, p *Progress, iv *engine.Interval) {
 	t.Helper()
 	if err := p.tally.Run.Add(iv); err != nil {
 		t.Fatal(err)
@@ -44,13 +42,13 @@ func show(t *testing.T, p *progress, iv *engine.Interval) {
 // the terminal.
 func TestLiveRedraw(t *testing.T) {
 	var out bytes.Buffer
-	sc := &spec.Scenario{Duration: spec.Duration(time.Minute)}
-	p := newProgress(&out, terminal{live: true}, 0, sc, engine.NewTally())
+	total := time.Minute
+	p := NewProgress(&out, Display{Live: true}, total, "", engine.NewTally())
 	p.cols = func() int { return 40 }
 	p.Setup("load", 50000, 50000)
 	p.Start(0)
-	show(t, p, interval(t, 0, 12000, 2))
-	show(t, p, interval(t, 1, 0, 0)) // nothing completed: p99 —
+	show(t, p, progressInterval(t, 0, 12000, 2))
+	show(t, p, progressInterval(t, 1, 0, 0)) // nothing completed: p99 —
 	p.Done()
 	text := out.String()
 	if !strings.HasSuffix(text, "\n") {
@@ -88,10 +86,10 @@ func TestStatusLines(t *testing.T) {
 		want  int
 	}{{time.Second, 5}, {2 * time.Second, 3}, {10 * time.Second, 1}, {0, 0}} {
 		var out bytes.Buffer
-		p := newProgress(&out, terminal{}, c.every, &spec.Scenario{Duration: spec.Duration(5 * time.Second)}, engine.NewTally())
+		p := NewProgress(&out, Display{Every: c.every}, 5*time.Second, "", engine.NewTally())
 		p.Start(0)
 		for i := range 5 {
-			show(t, p, interval(t, i, 100, 1))
+			show(t, p, progressInterval(t, i, 100, 1))
 		}
 		p.Done()
 		var lines []string
@@ -113,17 +111,17 @@ func TestStatusLines(t *testing.T) {
 // phases of the runs left, a lower bound; after, the mean time per run
 // so far times the runs left; unknown without a total.
 func TestStepClock(t *testing.T) {
-	var c stepClock
+	var c StepClock
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := c.next(study.StepInfo{N: 1, Total: 4, What: "1,000/s", Planned: 35 * time.Second}, t0)
+	s := c.Next(1, 4, "1,000/s", 35*time.Second, t0)
 	if s.Left != 140*time.Second || !s.AtLeast {
 		t.Errorf("first step: got %+v, want at least 2:20 left", s)
 	}
-	s = c.next(study.StepInfo{N: 3, Total: 4, What: "4,000/s", Planned: 35 * time.Second}, t0.Add(100*time.Second))
+	s = c.Next(3, 4, "4,000/s", 35*time.Second, t0.Add(100*time.Second))
 	if s.Elapsed != 100*time.Second || s.Left != 100*time.Second || s.AtLeast {
 		t.Errorf("third step: got %+v, want 1:40 so far and about 1:40 left (50s a run, two left)", s)
 	}
-	s = c.next(study.StepInfo{N: 5, Planned: 35 * time.Second}, t0.Add(200*time.Second))
+	s = c.Next(5, 0, "", 35*time.Second, t0.Add(200*time.Second))
 	if s.Left != 0 {
 		t.Errorf("no total: got %+v, want no estimate", s)
 	}
