@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // A Source runs an aggregation pipeline (a JSON array of stages, in
@@ -247,65 +249,6 @@ func escapeCell(s string) string {
 }
 
 // literal writes a value from the results (a label, a test name) as
-// literal Markdown text in its cell, by texttable.Escape's rule (this
-// package imports no other of the module; a test keeps the two equal): a
-// < that could open an HTML tag becomes &lt; (a leading > &gt;), a &
-// that could start an entity &amp;, Markdown's punctuation (\ ` * [ ] ~
-// | and a _ that could open or close emphasis) is backslash-escaped, and
-// line breaks become spaces.
-func literal(s string) string {
-	var b strings.Builder
-	lone := edgeUnderscores(s) < 2 // one _ opens no emphasis: nothing closes it
-	for i := 0; i < len(s); i++ {
-		next := byte(0)
-		if i+1 < len(s) {
-			next = s[i+1]
-		}
-		switch c := s[i]; {
-		case c == '<' && (isLetter(next) || next == '/' || next == '!' || next == '?'):
-			b.WriteString("&lt;")
-		case c == '>' && i == 0:
-			b.WriteString("&gt;")
-		case c == '&' && (isLetter(next) || next == '#'):
-			b.WriteString("&amp;")
-		case strings.IndexByte("\\`*[]~|", c) >= 0:
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '_':
-			if !lone && edgeUnderscore(s, i) {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(c)
-		case c == '\r' && next == '\n':
-		case c == '\r' || c == '\n':
-			b.WriteByte(' ')
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// edgeUnderscore reports whether s[i], an underscore, is not between two
-// word bytes, where it could open or close emphasis.
-func edgeUnderscore(s string, i int) bool {
-	return i == 0 || i == len(s)-1 || !wordByte(s[i-1]) || !wordByte(s[i+1])
-}
-
-// edgeUnderscores counts the underscores of s that could open or close
-// emphasis.
-func edgeUnderscores(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '_' && edgeUnderscore(s, i) {
-			n++
-		}
-	}
-	return n
-}
-
-func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-}
+// literal Markdown text in its cell: texttable.Escape, the one rule of
+// every report.
+func literal(s string) string { return texttable.Escape(s) }
