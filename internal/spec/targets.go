@@ -2,11 +2,12 @@ package spec
 
 import (
 	"fmt"
-	"github.com/mongobench/mongobench/internal/result"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/result"
 
 	"go.yaml.in/yaml/v3"
 )
