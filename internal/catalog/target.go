@@ -2,8 +2,6 @@ package catalog
 
 import (
 	"github.com/mongobench/mongobench/internal/result"
-
-	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // targetColumns are the variant fields the terminal table of a test that
@@ -48,32 +46,4 @@ func (t Test) VariantsOn(s Scale, pos int, instance result.Instance) []Variant {
 		vs[i].Values.Instance = &in
 	}
 	return vs
-}
-
-// Instance returns a target's description as the results schema names
-// it (variant.instance, and so _id.instance): atlasInstanceType,
-// atlasDiskType, atlasIOPS, atlasDiskSizeGB, vCPU and ramGB as given
-// (a profile's vCPU defaults to the size of its CPU set); for a profile,
-// cpus and cacheSizeMB; with a price, cost in cents per hour, price as
-// written and currency. Fields not given are left empty, and not stored.
-func Instance(t spec.Target) result.Instance {
-	in := t.Instance
-	out := result.Instance{
-		AtlasInstanceType: in.Type, AtlasDiskType: in.DiskType, AtlasIOPS: in.IOPS,
-		AtlasDiskSizeGB: in.DiskSizeGB, VCPU: in.VCPU, RAMGB: in.RAMGB,
-	}
-	if p := t.Profile; p != nil {
-		if n := int64(len(p.CPUList())); in.VCPU == 0 && n > 0 {
-			out.VCPU = n
-		}
-		out.CPUs = p.CPUs
-		if p.CacheSize > 0 {
-			out.CacheSizeMB = int64(p.CacheSize / spec.MB)
-		}
-	}
-	if p := t.Price; p != nil {
-		out.Cost = result.Ptr(p.CentsPerHour())
-		out.Price, out.Currency = p.String(), p.Currency
-	}
-	return out
 }

@@ -81,8 +81,8 @@ func TestInstance(t *testing.T) {
 		{"nothing known", spec.Target{Label: "a", URI: "mongodb://h/"}, map[string]any{}},
 	}
 	for _, tt := range tests {
-		if got := Instance(tt.target).Fields(); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%s: Instance got %v\nwant %v", tt.name, got, tt.want)
+		if got := tt.target.Described().Fields(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: Described got %v\nwant %v", tt.name, got, tt.want)
 		}
 	}
 }

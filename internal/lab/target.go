@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
@@ -22,7 +21,7 @@ func (l *Lab) resolve(ctx context.Context, given string) (runner.Target, error) 
 		return runner.Target{}, err
 	}
 	if given == "" || (h != nil && given == h.URI) {
-		t := runner.Target{URI: h.URI, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
+		t := runner.Target{Target: spec.Target{URI: h.URI}, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
 		if h.CacheSize != "" {
 			if t.CacheSize, err = server.CacheBytes(h.CacheSize); err != nil {
 				return runner.Target{}, fmt.Errorf("embedded server state: %w", err)
@@ -34,7 +33,7 @@ func (l *Lab) resolve(ctx context.Context, given string) (runner.Target, error) 
 	if l.ui.WarnURI != nil {
 		l.ui.WarnURI(given)
 	}
-	return runner.Target{URI: given, Kind: "external"}, nil
+	return runner.Target{Target: spec.Target{URI: given}, Kind: "external"}, nil
 }
 
 // embedded returns the embedded server's handle: the running one, or,
@@ -77,10 +76,10 @@ func Embedded(ctx context.Context, srv Servers, start bool, say func(string, ...
 // stopped (its data removed) when fn returns, also on an error or
 // Ctrl-C; a URI, or none, resolves as for any run.
 func (l *Lab) onTarget(ctx context.Context, t spec.Target, fn func(result.Instance) error) (err error) {
-	instance := catalog.Instance(t)
 	use := func(bt runner.Target) error {
-		bt.Instance = instance
-		bt.HostMetrics, bt.HostDevice = t.HostMetrics, t.HostDevice
+		uri := bt.URI
+		bt.Target = t
+		bt.URI = uri
 		if len(bt.HostMetrics) == 0 {
 			bt.HostMetrics, bt.HostDevice = l.opts.HostMetrics, l.opts.HostDevice
 		}
@@ -89,7 +88,7 @@ func (l *Lab) onTarget(ctx context.Context, t spec.Target, fn func(result.Instan
 			bt.CacheSize, bt.CacheSizeSource = l.opts.CacheSize, "--cache-size"
 		}
 		l.target = bt
-		return fn(bt.Instance)
+		return fn(t.Described())
 	}
 	if t.Profile == nil {
 		bt, err := l.resolve(ctx, t.URI)
@@ -104,7 +103,7 @@ func (l *Lab) onTarget(ctx context.Context, t spec.Target, fn func(result.Instan
 		return err
 	}
 	defer func() { err = errors.Join(err, h.Stop(ctx)) }()
-	bt := runner.Target{URI: h.URI, Kind: "profile-" + h.Kind, PID: h.PID, DataDir: h.DataDir, Profile: t.Label}
+	bt := runner.Target{Target: spec.Target{URI: h.URI}, Kind: "profile-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
 	if c := t.Profile.CacheSize; c > 0 {
 		bt.CacheSize, bt.CacheSizeSource = int64(c), "profile "+t.Label
 	}

@@ -43,7 +43,7 @@ func (r *run) fromAtlas(ctx context.Context, d *result.Doc) {
 	if in, err := a.Client.Cluster(ctx, a.Project, a.Cluster); err != nil {
 		note("Atlas cluster description: %v", err)
 	} else {
-		given := r.opts.Target.Instance.Fields()
+		given := r.opts.Target.Described().Fields()
 		for k, v := range in.Fields() {
 			if _, ok := given[k]; !ok && k != "cost" {
 				d.BenchConfig[k] = v

@@ -17,20 +17,16 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-// Target is the server under test.
+// Target is the server under test: the deployment as the user described
+// it (spec.Target: URI, label, profile, instance, price, node exporters)
+// and what was found when it was resolved.
 type Target struct {
-	URI  string // as given, credentials included; never stored or printed
-	Kind string // "embedded-secantus", "embedded-mongod" or "external"
+	spec.Target
+	Kind string // "embedded-secantus", "embedded-mongod", "profile-…" or "external"
 	// PID and DataDir identify a server process on this host, whose host
 	// counters the run then records; zero when unknown or remote.
 	PID     int
 	DataDir string
-	// Profile names a local server profile, when the target is one.
-	Profile string
-	// Instance describes the target (the atlas* fields of
-	// variant.instance); given values replace what bench_config would
-	// detect or leave out.
-	Instance result.Instance
 	// CacheSize is the server's storage cache in bytes when the caller
 	// knows it (a local server it started, or the user said); 0 when
 	// unknown. Workloads that size a working set against the cache read
@@ -38,18 +34,21 @@ type Target struct {
 	// where the size came from.
 	CacheSize       int64
 	CacheSizeSource string
-	// HostMetrics are the Prometheus node exporters of the server's host,
-	// or of a replica set's members' hosts (spec.MapHostMetrics): host
-	// telemetry comes from them instead of /proc, for the disks HostDevice
-	// names (default: the one holding each member's dbPath).
-	HostMetrics []spec.HostMetric
-	HostDevice  []spec.HostDevice
 	// Atlas, when set, gives the host figures and the instance fields
 	// from the Atlas API after the run.
 	Atlas *AtlasSource
 	// Limits are the ceilings the user stated for the target's disk and
 	// network link, which the run's diagnosis judges against.
 	Limits diagnosis.Limits
+}
+
+// profileLabel is the label of the local profile the target is, "" when
+// it is not one.
+func (t Target) profileLabel() string {
+	if t.Profile == nil {
+		return ""
+	}
+	return t.Label
 }
 
 // Options configure one run.

@@ -76,7 +76,7 @@ func dropOwned(t *testing.T, uri, db string) {
 // failing the test (the engine's own per-interval schedule is checked in
 // internal/engine).
 func TestOpenLoopScheduleEndToEnd(t *testing.T) {
-	target := runner.Target{URI: testenv.URI(t), Kind: "test"}
+	target := runner.Target{Target: spec.Target{URI: testenv.URI(t)}, Kind: "test"}
 	sc := scenario(t, testenv.DBName(t),
 		map[string]string{"rate": "1000/s", "duration": "20s", "warmup": "3s"},
 		"records=2000", "readPercent=90")
@@ -128,7 +128,7 @@ func around(ivs []result.Interval, i int) string {
 // freeze must show it too.
 func TestCoordinatedOmission(t *testing.T) {
 	h := testenv.Own(t, server.Options{})
-	target := runner.Target{URI: h.URI, Kind: "test"}
+	target := runner.Target{Target: spec.Target{URI: h.URI}, Kind: "test"}
 	sc := scenario(t, "mbtest_co", map[string]string{"rate": "500/s", "duration": "8s", "warmup": "1s", "threads": "8"},
 		"records=1000", "readPercent=100")
 	var frozeAt time.Time
@@ -176,7 +176,7 @@ func TestCoordinatedOmission(t *testing.T) {
 // histograms decode to the summary's percentiles.
 func TestResultDocument(t *testing.T) {
 	h := testenv.Own(t, server.Options{})
-	target := runner.Target{URI: h.URI, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
+	target := runner.Target{Target: spec.Target{URI: h.URI}, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
 	sc := scenario(t, "mbtest_doc", map[string]string{"threads": "4", "duration": "3s", "label": "doc-test"},
 		"records=500", "docSize=2KB")
 	d := run(t, sc, target)

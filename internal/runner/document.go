@@ -166,14 +166,14 @@ func plainParams(p spec.Params) map[string]any {
 // type is given; nothing it cannot know. Prices stay in variant.instance.
 func (r *run) benchConfig() map[string]any {
 	t := r.opts.Target
-	in := result.Instance{AtlasInstanceType: cmp.Or(t.Profile, t.Kind)}
+	in := result.Instance{AtlasInstanceType: cmp.Or(t.profileLabel(), t.Kind)}
 	if gb, dev, ok := diskOf(t.DataDir); ok {
 		in.AtlasDiskSizeGB, in.AtlasDiskType = gb, dev
 	}
 	if t.PID != 0 {
 		in = localInstance(in, t)
 	}
-	c := t.Instance.Over(in).Fields()
+	c := t.Described().Over(in).Fields()
 	for _, k := range []string{"cost", "price", "currency"} {
 		delete(c, k)
 	}

@@ -57,7 +57,7 @@ func (f *targetsFake) env() study.Env {
 			f.target = t.Label
 			f.targets = append(f.targets, t.Label)
 			defer func() { f.target = "" }()
-			return fn(catalog.Instance(t))
+			return fn(t.Described())
 		},
 		Say:  func(format string, args ...any) { f.said = append(f.said, fmt.Sprintf(format, args...)) },
 		Step: func(s study.StepInfo) { f.steps = append(f.steps, s) },

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
@@ -67,7 +66,7 @@ func (p Plan) measure(ctx context.Context, env Env, c spec.Target, rep int) erro
 	if err != nil {
 		return err
 	}
-	in := catalog.Instance(c)
+	in := c.Described()
 	variant := result.Variant{Plan: result.Ptr(p.Spec.Name), Candidate: result.Ptr(c.Label), Instance: &in}
 	d, err := env.Measure(ctx, sc, variant)
 	if err != nil {
