@@ -1,5 +1,5 @@
 // Command mongobench measures what a MongoDB deployment really does and
-// records every run as a result document. See README.md.
+// records every run as a result document. See README.md and docs/.
 package main
 
 import (
