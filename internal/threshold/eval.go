@@ -93,9 +93,6 @@ func (t Threshold) EvaluateAgainst(d, base *result.Doc) result.ThresholdVerdict 
 // capacity plan judges its headroom per stage with it.
 func (t Threshold) Holds(v float64) bool { return t.holdsAt(v, t.Limit) }
 
-// holds compares a measured value with the limit.
-func (t Threshold) holds(v float64) bool { return t.holdsAt(v, t.Limit) }
-
 // holdsAt compares a measured value with a limit. Values within a
 // billionth of the limit count as equal, so a rate achieved exactly is
 // not failed by rounding.

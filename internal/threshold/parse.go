@@ -339,7 +339,7 @@ func (t *Threshold) wantValue() string {
 	case Headroom:
 		return "a percentage of the throughput such as 20%"
 	}
-	return "a duration such as 500us, 5ms or 1s, or a change against the baseline such as +5%"
+	return "a duration such as 500us, 5ms or 1s"
 }
 
 // value reads the limit.
