@@ -26,6 +26,16 @@ func (c Criteria) Thresholds() []threshold.Threshold {
 	return mustThresholds(append(exprs, "errors <= "+decimal(100*c.MaxErrors)+"%"))
 }
 
+// Expressions lists the criteria's thresholds as written, as in "rate
+// >= 95%, p99 <= 20ms, errors <= 1%".
+func (c Criteria) Expressions() string {
+	var out []string
+	for _, t := range c.Thresholds() {
+		out = append(out, t.Text)
+	}
+	return strings.Join(out, ", ")
+}
+
 // Thresholds are the SLA as a threshold set: each latency bound set
 // ("p95 <= 10ms", "p99 <= 20ms", "p999 <= 50ms"), "rate >= 99%" and
 // "errors == 0" (no failed transactions).
