@@ -76,24 +76,14 @@ func Sweeps(steps []result.Doc) TextPage {
 }
 
 // Sweep is one sweep's page: its steps judged by the criteria (sla,
-// maxErrors from q, as `mongobench sweep` takes them) and its charts.
+// maxErrors from q, read by study.ParseCriteria as `mongobench sweep`
+// reads its flags, and judged as thresholds) and its charts.
 func Sweep(steps []result.Doc, id string, q url.Values) (TextPage, error) {
 	p := TextPage{Form: []Field{{Label: "p99 SLA", Name: "sla", Value: q.Get("sla"), Hint: "e.g. 20ms"},
 		{Label: "max errors", Name: "maxErrors", Value: q.Get("maxErrors"), Hint: "e.g. 0.01"}}}
-	c := study.Criteria{MaxErrors: 0.01}
-	if s := q.Get("sla"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil || d <= 0 {
-			p.Error = fmt.Sprintf("sla: %q is not a duration: want e.g. 20ms", s)
-		}
-		c.SLA = d
-	}
-	if s := q.Get("maxErrors"); s != "" {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || f < 0 || f > 1 {
-			p.Error = fmt.Sprintf("maxErrors: %q is not valid: want a share between 0 and 1, e.g. 0.01", s)
-		}
-		c.MaxErrors = f
+	c, err := study.ParseCriteria(q.Get("sla"), q.Get("maxErrors"))
+	if err != nil {
+		p.Error = err.Error()
 	}
 	var ss []study.Step
 	var label string
@@ -116,7 +106,7 @@ func Sweep(steps []result.Doc, id string, q url.Values) (TextPage, error) {
 	if err := study.WriteSweep(&b, study.Text, ss, c); err != nil {
 		return p, err
 	}
-	p.Intro = fmt.Sprintf("%d steps, label %q; a step holds when %s.", len(ss), label, c)
+	p.Intro = fmt.Sprintf("%d steps, label %q; a step holds when %s (thresholds: %s).", len(ss), label, c, c.Expressions())
 	p.Tables = append(p.Tables, TextTable{Text: b.String()})
 	for _, s := range ss {
 		p.Links = append(p.Links, Link{Href: "/run/" + s.RunID, Text: s.RunID, Note: fmt.Sprintf("step %d, repetition %d, target %s ops/s", s.Index, s.Rep+1, num(s.Rate))})

@@ -9,126 +9,28 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/texttable"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
-// Kind is what a constraint bounds.
-type Kind int
-
-// The kinds of constraint.
-const (
-	// Latency bounds a percentile of an operation type, in milliseconds or
-	// relative to the baseline.
-	Latency Kind = iota
-	// Errors bounds the fraction of operations that failed.
-	Errors
-	// Headroom asks a candidate to carry a stage with this fraction of
-	// its throughput to spare.
-	Headroom
-)
-
-// Constraint is one rule a candidate must meet.
-type Constraint struct {
-	Kind Kind
-	// Op is the operation type a latency bound applies to; "" is every
-	// type the candidate's runs have.
-	Op string
-	// Percentile is p50, p95, p99 or p999.
-	Percentile string
-	// Limit is milliseconds (absolute latency) or a fraction (relative
-	// latency: 0.05 is "no more than 5% above the baseline"; errors;
-	// headroom).
-	Limit    float64
-	Relative bool
-	Text     string
-}
-
-var percentiles = []string{"p50", "p95", "p99", "p999"}
-
-// ParseConstraint reads one rule:
+// A plan's constraints are thresholds (threshold.Parse), judged on each
+// candidate's runs combined, a relative bound against the baseline's:
 //
 //	p95 READ <= +5%      (relative to the baseline's p95 READ)
 //	p99 READ <= 10ms     (absolute; also us, s)
-//	p95 <= +5%           (every operation type)
+//	p95 <= +5%           (every operation type, each judged on its own)
 //	errors <= 0.1%
-//	headroom >= 20%
-func ParseConstraint(s string) (Constraint, error) {
-	c := Constraint{Text: strings.TrimSpace(s)}
-	f := strings.Fields(s)
-	bad := func(why string) (Constraint, error) {
-		return Constraint{}, fmt.Errorf("constraint %q: %s (e.g. \"p95 READ <= +5%%\", \"p99 READ <= 10ms\", \"errors <= 0.1%%\", \"headroom >= 20%%\")", c.Text, why)
-	}
-	if len(f) < 3 {
-		return bad("want METRIC [OPERATION] <= LIMIT")
-	}
-	metric, limit, op := strings.ToLower(f[0]), f[len(f)-1], f[len(f)-2]
-	switch {
-	case metric == "headroom":
-		if len(f) != 3 || op != ">=" {
-			return bad("headroom takes >= and a percentage")
-		}
-		c.Kind = Headroom
-	case metric == "errors":
-		if len(f) != 3 || op != "<=" {
-			return bad("errors takes <= and a percentage")
-		}
-		c.Kind = Errors
-	case slices.Contains(percentiles, metric):
-		if op != "<=" || len(f) > 4 {
-			return bad("a latency bound takes an optional operation type, <= and a limit")
-		}
-		c.Kind, c.Percentile = Latency, metric
-		if len(f) == 4 {
-			c.Op = f[1]
-		}
-	default:
-		return bad(fmt.Sprintf("unknown metric %q: want one of %v, errors or headroom", f[0], percentiles))
-	}
-	if c.Kind != Latency || strings.HasSuffix(limit, "%") {
-		v, err := percentValue(limit)
-		if err != nil {
-			return bad(err.Error())
-		}
-		c.Limit = v
-		c.Relative = c.Kind == Latency
-		if c.Relative && !strings.HasPrefix(limit, "+") && v != 0 {
-			return bad("a relative latency bound is written with a sign, e.g. +5%")
-		}
-		return c, nil
-	}
-	ms, err := msValue(limit)
-	if err != nil {
-		return bad(err.Error())
-	}
-	c.Limit = ms
-	return c, nil
-}
+//	throughput >= -10%   (relative to the baseline's throughput)
+//	headroom >= 20%      (per stage: the share of throughput to spare)
 
-func percentValue(s string) (float64, error) {
-	t, ok := strings.CutSuffix(s, "%")
-	if !ok {
-		return 0, fmt.Errorf("limit %q: want a percentage such as 5%%", s)
+// CheckConstraint says why a threshold cannot be a plan's constraint: a
+// candidate's runs combined have latency, errors and throughput, not a
+// target rate, service times or client- and server-bound verdicts.
+func CheckConstraint(t threshold.Threshold) error {
+	switch t.Kind {
+	case threshold.Latency, threshold.Errors, threshold.Throughput, threshold.Headroom:
+		return nil
 	}
-	v, err := strconv.ParseFloat(strings.TrimPrefix(t, "+"), 64)
-	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("limit %q: want a percentage >= 0", s)
-	}
-	return v / 100, nil
-}
-
-func msValue(s string) (float64, error) {
-	for _, u := range []struct {
-		suffix string
-		ms     float64
-	}{{"ms", 1}, {"us", 0.001}, {"µs", 0.001}, {"s", 1000}} {
-		if t, ok := strings.CutSuffix(s, u.suffix); ok {
-			v, err := strconv.ParseFloat(t, 64)
-			if err != nil || v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-				break
-			}
-			return v * u.ms, nil
-		}
-	}
-	return 0, fmt.Errorf("limit %q: want a duration such as 10ms, or a relative bound such as +5%%", s)
+	return fmt.Errorf("constraint %q: a plan judges latency, errors, throughput and headroom: want a rule such as \"p95 READ <= +5%%\", \"p99 READ <= 10ms\", \"errors <= 0.1%%\" or \"headroom >= 20%%\"", t.Text)
 }
 
 // Check is one constraint's verdict for one candidate.
@@ -139,76 +41,156 @@ type Check struct {
 	Value, Reason string
 }
 
-func minHeadroom(cs []Constraint) float64 {
-	h := 0.0
-	for _, c := range cs {
-		if c.Kind == Headroom {
-			h = max(h, c.Limit)
+// carryAll is the headroom a stage needs when no constraint asks for
+// more: the candidate's throughput must reach the stage's demand.
+var carryAll = mustParse("headroom >= 0%")
+
+func mustParse(s string) threshold.Threshold {
+	t, err := threshold.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// headrooms returns the headroom constraints, or carryAll when none.
+func headrooms(ts []threshold.Threshold) []threshold.Threshold {
+	var out []threshold.Threshold
+	for _, t := range ts {
+		if t.Kind == threshold.Headroom {
+			out = append(out, t)
 		}
+	}
+	if len(out) == 0 {
+		return []threshold.Threshold{carryAll}
+	}
+	return out
+}
+
+// minHeadroom is the largest headroom asked for, as a fraction.
+func minHeadroom(ts []threshold.Threshold) float64 {
+	h := 0.0
+	for _, t := range headrooms(ts) {
+		h = max(h, t.Limit/100)
 	}
 	return h
 }
 
-// check judges the candidate-wide constraints (latency and errors); the
-// headroom is judged per stage.
-func check(cs []Constraint, m, base Measured) []Check {
+// carries judges the headroom constraints on a stage's headroom (a
+// fraction of the candidate's throughput).
+func carries(ts []threshold.Threshold, headroom float64) bool {
+	for _, t := range headrooms(ts) {
+		if !t.Holds(100 * headroom) {
+			return false
+		}
+	}
+	return true
+}
+
+// check judges the candidate-wide constraints (all but headroom, which
+// is judged per stage) by threshold.EvaluateAgainst on the candidate's
+// figures, against the baseline's. A latency bound on every operation
+// type is judged per type the candidate or the baseline has.
+func check(ts []threshold.Threshold, m, base Measured) []Check {
 	var out []Check
-	for _, c := range cs {
-		switch c.Kind {
-		case Errors:
-			out = append(out, checkErrors(c, m))
-		case Latency:
-			ops := []string{c.Op}
-			if c.Op == "" {
-				ops = sortedKeys(base.Latency, m.Latency)
+	md, bd := m.doc(), base.doc()
+	for _, t := range ts {
+		switch {
+		case t.Kind == threshold.Headroom:
+		case t.Kind == threshold.Latency && t.Op == "":
+			for _, op := range sortedKeys(base.Latency, m.Latency) {
+				tt := t.ForOp(op)
+				out = append(out, checkOf(tt, tt.EvaluateAgainst(md, bd)))
 			}
-			for _, op := range ops {
-				out = append(out, checkLatency(c, op, m, base))
-			}
+		default:
+			out = append(out, checkOf(t, t.EvaluateAgainst(md, bd)))
 		}
 	}
 	return out
 }
 
-func checkErrors(c Constraint, m Measured) Check {
-	ch := Check{Constraint: c.Text, Value: pct(m.ErrorRate), Pass: m.ErrorRate <= c.Limit}
-	if !ch.Pass {
-		ch.Reason = fmt.Sprintf("%s of operations failed, above %s", pct(m.ErrorRate), pct(c.Limit))
+// checkOf words a threshold's verdict as the plan shows it.
+func checkOf(t threshold.Threshold, v result.ThresholdVerdict) Check {
+	ch := Check{Constraint: t.Text, Pass: v.Pass}
+	switch {
+	case t.Kind == threshold.Latency:
+		latencyCheck(t, v, &ch)
+	case t.Kind == threshold.Errors && t.Unit == threshold.Percent && v.Value != nil:
+		ch.Value = pct(*v.Value / 100)
+		if !v.Pass {
+			ch.Reason = fmt.Sprintf("%s of operations failed, %s %s", ch.Value, beyond(t), pct(t.Limit/100))
+		}
+	default:
+		ch.Value = threshold.Measured(v)
+		if v.Value == nil {
+			ch.Value = ""
+		}
+		if !v.Pass {
+			ch.Reason = t.Text + ": " + threshold.Measured(v)
+		}
 	}
 	return ch
 }
 
-func checkLatency(c Constraint, op string, m, base Measured) Check {
-	name := c.Percentile + " " + op
-	ch := Check{Constraint: c.Text}
-	if c.Op == "" {
-		ch.Constraint = c.Percentile + " " + op + strings.TrimPrefix(c.Text, c.Percentile)
-	}
-	v := pick(m.Latency, op, c.Percentile)
-	if v == nil {
-		ch.Reason = name + " was not measured"
-		return ch
-	}
-	ch.Value = num(*v) + " ms"
-	if !c.Relative {
-		ch.Pass = *v <= c.Limit
-		if !ch.Pass {
-			ch.Reason = fmt.Sprintf("%s %s ms is above %s ms", name, num(*v), num(c.Limit))
-		}
-		return ch
-	}
-	b := pick(base.Latency, op, c.Percentile)
-	if b == nil {
+// latencyCheck words a latency verdict: "p95 READ 2.24 ms is 12.1% worse
+// than the baseline's 2 ms (limit +5%)".
+func latencyCheck(t threshold.Threshold, v result.ThresholdVerdict, ch *Check) {
+	name := t.Stat + " " + t.Op
+	switch {
+	case v.Value == nil && strings.HasPrefix(v.Missing, "the baseline"):
 		ch.Reason = "the baseline's " + name + " was not measured"
-		return ch
+		return
+	case v.Value == nil:
+		ch.Reason = name + " was not measured"
+		return
 	}
-	worse := *v / *b - 1
+	x := *v.Value
+	ch.Value = num(x) + " ms"
+	if v.Baseline == nil {
+		if !v.Pass {
+			ch.Reason = fmt.Sprintf("%s %s ms is %s %s ms", name, num(x), beyond(t), num(t.Limit))
+		}
+		return
+	}
+	b := *v.Baseline
+	worse := x/b - 1
 	ch.Value += " (" + signedPct(worse) + " vs baseline)"
-	ch.Pass = *v <= *b*(1+c.Limit)
-	if !ch.Pass {
-		ch.Reason = fmt.Sprintf("%s %s ms is %s worse than the baseline's %s ms (limit +%s)", name, num(*v), pct(worse), num(*b), pct(c.Limit))
+	if !v.Pass {
+		ch.Reason = fmt.Sprintf("%s %s ms is %s worse than the baseline's %s ms (limit %s)", name, num(x), pct(worse), num(b), signedPct(t.Limit/100))
 	}
-	return ch
+}
+
+// beyond says on which side of a limit a failed figure is.
+func beyond(t threshold.Threshold) string {
+	switch t.Cmp {
+	case threshold.LT, threshold.LE:
+		return "above"
+	case threshold.GT, threshold.GE:
+		return "below"
+	}
+	return "against"
+}
+
+// doc is the candidate's figures as a result document, for its
+// constraints to be judged on: each operation type's merged latency and
+// its counts, and the throughput.
+func (m Measured) doc() *result.Doc {
+	d := &result.Doc{Duration: 1, Schedule: result.Schedule{Mode: "closed", AchievedRate: m.Throughput}}
+	for _, name := range sortedKeys(m.Latency, countsAsDists(m.Counts)) {
+		c := m.Counts[name]
+		d.Ops = append(d.Ops, result.OpStats{Name: name, Count: c.Completed - c.Failed,
+			Errors: result.Errors{Total: c.Failed}, Latency: m.Latency[name]})
+	}
+	return d
+}
+
+// countsAsDists lists the operation types counted, for sortedKeys.
+func countsAsDists(cs map[string]OpCount) map[string]result.Dist {
+	out := make(map[string]result.Dist, len(cs))
+	for k := range cs {
+		out[k] = result.Dist{}
+	}
+	return out
 }
 
 func pick(l map[string]result.Dist, op, p string) *float64 {

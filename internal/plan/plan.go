@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // Run is one measured repetition of a candidate at its operating point.
@@ -33,12 +34,18 @@ type Run struct {
 	// Limited is the run's diagnosis ("limited by: …"); empty when the
 	// document has none.
 	Limited string
-	// Completed and Failed count the run's operations.
+	// Completed and Failed count the run's operations; Counts count
+	// them per operation type.
 	Completed, Failed int64
+	Counts            map[string]OpCount
 	// FailedThresholds are the run's thresholds that failed, each with
 	// what was measured.
 	FailedThresholds []string
 }
+
+// OpCount counts an operation type's completed operations (with or
+// without an error) and those that failed.
+type OpCount struct{ Completed, Failed int64 }
 
 // Candidate is one deployment the plan considers.
 type Candidate struct {
@@ -75,6 +82,7 @@ type Measured struct {
 	// exporter (no per-process figure), taken to be the server's alone.
 	CPUFromHost           bool `json:",omitempty"`
 	ErrorRate             float64
+	Counts                map[string]OpCount `json:"-"`
 	ThroughputPerCostUnit float64
 	// FailedThresholds are the thresholds that failed in any run, as
 	// "run ID: threshold (measured)"; such a candidate passes no stage.
@@ -89,7 +97,7 @@ func Combine(c Candidate) (Measured, error) {
 	if len(runs) == 0 {
 		return Measured{}, errors.New("no runs")
 	}
-	m := Measured{Repetitions: len(runs), Latency: map[string]result.Dist{}}
+	m := Measured{Repetitions: len(runs), Latency: map[string]result.Dist{}, Counts: map[string]OpCount{}}
 	thr := make([]float64, len(runs))
 	var cpus []float64
 	var done, failed int64
@@ -106,6 +114,10 @@ func Combine(c Candidate) (Measured, error) {
 		}
 		done += r.Completed
 		failed += r.Failed
+		for name, c := range r.Counts {
+			sum := m.Counts[name]
+			m.Counts[name] = OpCount{sum.Completed + c.Completed, sum.Failed + c.Failed}
+		}
 		for _, t := range r.FailedThresholds {
 			m.FailedThresholds = append(m.FailedThresholds, "run "+r.RunID+": "+t)
 		}
@@ -239,9 +251,11 @@ func (c Calibration) MarshalText() ([]byte, error) { return []byte(c.String()), 
 
 // Plan is the whole question.
 type Plan struct {
-	Candidates  []Candidate
-	Demand      Demand
-	Constraints []Constraint
+	Candidates []Candidate
+	Demand     Demand
+	// Constraints are thresholds (threshold.Parse) every candidate must
+	// meet, relative ones against the baseline; headroom is per stage.
+	Constraints []threshold.Threshold
 }
 
 // Assessment is one candidate's answer.
@@ -408,6 +422,7 @@ func Evaluate(p Plan) (Answer, error) {
 	}
 	ans.OpsPerUser = perUser
 	headroom := minHeadroom(p.Constraints)
+	carry := func(h float64) bool { return carries(p.Constraints, h) }
 	for i := range as {
 		as[i].Checks = check(p.Constraints, as[i].Measured, baseM)
 		as[i].VsBaseline = ratios(as[i].Measured, baseM, as[i].Monthly, baseC.Monthly)
@@ -419,7 +434,7 @@ func Evaluate(p Plan) (Answer, error) {
 			as[i].UsersSupported = as[i].Throughput * (1 - headroom) / perUser
 		}
 		for _, s := range stages {
-			as[i].Stages = append(as[i].Stages, fit(as[i], s, headroom, model))
+			as[i].Stages = append(as[i].Stages, fit(as[i], s, headroom, carry, model))
 		}
 	}
 	ans.Assessments = as
@@ -506,7 +521,10 @@ func (d Demand) rates(m *UserModel) ([]Stage, error) {
 	return out, nil
 }
 
-func fit(a Assessment, s Stage, headroom float64, m *UserModel) StageFit {
+// fit judges whether a carries stage s: its headroom there is judged by
+// the plan's headroom constraints (carry); headroom is the largest asked
+// for, to say what the stage needs.
+func fit(a Assessment, s Stage, headroom float64, carry func(float64) bool, m *UserModel) StageFit {
 	f := StageFit{Stage: s.Name, Required: s.Rate}
 	if s.Rate == 0 {
 		f.Reason = m.Problem
@@ -517,7 +535,7 @@ func fit(a Assessment, s Stage, headroom float64, m *UserModel) StageFit {
 	} else {
 		f.Headroom = -1
 	}
-	f.Carries = f.Headroom >= headroom
+	f.Carries = carry(f.Headroom)
 	switch {
 	case !f.Carries && headroom > 0:
 		f.Reason = fmt.Sprintf("sustains %s ops/s; the stage needs %s with %s headroom (%s)",

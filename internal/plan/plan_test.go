@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/testsupport/plantest"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 func seedPlan(t *testing.T, prices map[string]float64) Plan {
@@ -32,7 +33,7 @@ func seedPlan(t *testing.T, prices map[string]float64) Plan {
 	}
 	p.Demand = Demand{Users: 25000, Load: 0.8, Stages: []Stage{{Name: "stage 1", Users: 50000}, {Name: "stage 2", Users: 90000}}}
 	for _, s := range []string{"p95 READ <= +5%", "p95 UPDATE <= +5%", "errors <= 1%"} {
-		c, err := ParseConstraint(s)
+		c, err := threshold.Parse(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +138,7 @@ func TestPriceFlip(t *testing.T) {
 
 func TestHeadroom(t *testing.T) {
 	p := seedPlan(t, nil)
-	c, err := ParseConstraint("headroom >= 20%")
+	c, err := threshold.Parse("headroom >= 20%")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,24 +154,48 @@ func TestHeadroom(t *testing.T) {
 	}
 }
 
-func TestParseConstraint(t *testing.T) {
-	good := map[string]Constraint{
-		"p95 READ <= +5%":  {Kind: Latency, Op: "READ", Percentile: "p95", Limit: 0.05, Relative: true},
-		"p99 READ <= 10ms": {Kind: Latency, Op: "READ", Percentile: "p99", Limit: 10},
-		"p99 <= 1.5s":      {Kind: Latency, Percentile: "p99", Limit: 1500},
-		"errors <= 0.1%":   {Kind: Errors, Limit: 0.001},
-		"headroom >= 20%":  {Kind: Headroom, Limit: 0.2},
-	}
-	for in, want := range good {
-		got, err := ParseConstraint(in)
-		want.Text = in
-		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("ParseConstraint(%q): got %+v, %v want %+v", in, got, err, want)
+// TestConstraintForms: the plan file's constraints are thresholds, and
+// each form a plan file has always accepted judges the seed study's
+// candidates as before.
+func TestConstraintForms(t *testing.T) {
+	for _, tc := range []struct {
+		rule string
+		want map[string]bool // candidate: passes
+	}{
+		{"p95 READ <= +5%", map[string]bool{"base": true, "a": true, "b": true, "c": false, "d": true, "e": true}},
+		{"p95(READ) <= +5%", map[string]bool{"base": true, "a": true, "b": true, "c": false, "d": true, "e": true}},
+		{"p95 <= +5%", map[string]bool{"base": true, "a": true, "b": true, "c": false, "d": false, "e": true}},
+		{"p99 READ <= 2ms", map[string]bool{"base": true, "a": true, "b": true, "c": false, "d": true, "e": true}},
+		{"p99 <= 1.5s", map[string]bool{"base": true, "a": true, "b": true, "c": true, "d": true, "e": true}},
+		{"errors <= 0.1%", map[string]bool{"base": true, "a": true, "b": true, "c": true, "d": true, "e": true}},
+		{"throughput >= +100%", map[string]bool{"base": false, "a": true, "b": true, "c": false, "d": true, "e": false}},
+	} {
+		p := seedPlan(t, nil)
+		c, err := threshold.Parse(tc.rule)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.rule, err)
+		}
+		if err := CheckConstraint(c); err != nil {
+			t.Fatalf("%s: %v", tc.rule, err)
+		}
+		p.Constraints = []threshold.Threshold{c}
+		a, err := Evaluate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, as := range a.Assessments {
+			if got := as.Passed(); got != tc.want[as.Name] {
+				t.Errorf("%s: %s passes %v, want %v (%v)", tc.rule, as.Name, got, tc.want[as.Name], as.Checks)
+			}
 		}
 	}
-	for _, bad := range []string{"", "p95", "p95 READ < 5ms", "p97 <= 5ms", "errors >= 1%", "headroom <= 5%", "p95 <= 5%", "p95 <= -1ms", "p95 READ <= fast"} {
-		if _, err := ParseConstraint(bad); err == nil {
-			t.Errorf("ParseConstraint(%q): got nil error", bad)
+	for _, bad := range []string{"svc.p50 <= 1ms", "rate >= 99%", "clientbound == false"} {
+		c, err := threshold.Parse(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if CheckConstraint(c) == nil {
+			t.Errorf("CheckConstraint(%q): got nil error", bad)
 		}
 	}
 }

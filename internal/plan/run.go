@@ -12,7 +12,7 @@ import (
 // stored with it that failed. A server on the tool's host has its CPU as a
 // share of the host's CPUs, which the tool counted (generator.cores).
 func RunOf(d *result.Doc) Run {
-	r := Run{RunID: d.RunID, Throughput: d.Schedule.AchievedRate, Ops: map[string]result.Dist{}}
+	r := Run{RunID: d.RunID, Throughput: d.Schedule.AchievedRate, Ops: map[string]result.Dist{}, Counts: map[string]OpCount{}}
 	for _, v := range threshold.Failed(d.Thresholds) {
 		r.FailedThresholds = append(r.FailedThresholds, v.Expression+" ("+threshold.Measured(v)+")")
 	}
@@ -25,6 +25,7 @@ func RunOf(d *result.Doc) Run {
 	for _, op := range d.Ops {
 		r.Ops[op.Name] = op.Latency
 		done, failed := op.Whole()
+		r.Counts[op.Name] = OpCount{done, failed}
 		r.Completed += done
 		r.Failed += failed
 	}

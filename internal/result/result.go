@@ -74,6 +74,9 @@ type ThresholdVerdict struct {
 	Op      string `bson:"op,omitempty" json:"op,omitempty"`
 	Missing string `bson:"missing,omitempty" json:"missing,omitempty"`
 	Pass    bool   `bson:"pass" json:"pass"`
+	// Baseline is the baseline's figure a relative bound was judged
+	// against (a capacity plan's constraint); nil for any other bound.
+	Baseline *float64 `bson:"baseline,omitempty" json:"baseline,omitempty"`
 }
 
 // Ordered is a document whose key order is significant (an _id).

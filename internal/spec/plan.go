@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // Plan is a capacity plan: the workload to measure, the candidate
@@ -18,11 +20,12 @@ type Plan struct {
 	Name string
 	// Scenario is the workload every candidate runs, as in a scenario
 	// file; its uri is ignored (each candidate is a target).
-	Scenario    *Scenario
-	Runs        int
-	Candidates  []Target
-	Demand      plan.Demand
-	Constraints []plan.Constraint
+	Scenario   *Scenario
+	Runs       int
+	Candidates []Target
+	Demand     plan.Demand
+	// Constraints are thresholds (threshold.Parse) a candidate must meet.
+	Constraints []threshold.Threshold
 }
 
 var planFile = fileKind{
@@ -45,7 +48,7 @@ const (
 	wantCalibrate  = "{users: 25000, cpu: 80%} or {users: 25000, throughput: 80%}: today's users, and the share of the baseline's server CPU or sustained throughput they use"
 	wantUsers      = "a positive number of users such as 25000"
 	wantStageRate  = "a positive rate such as 5000/s"
-	wantConstraint = `a rule such as "p95 READ <= +5%", "p99 READ <= 10ms", "errors <= 0.1%" or "headroom >= 20%"`
+	wantConstraint = `a threshold on latency, errors, throughput or headroom such as "p95 READ <= +5%" (a change against the baseline), "p99(READ) <= 10ms", "errors <= 0.1%", "throughput >= -10%" or "headroom >= 20%"`
 	wantStages     = "a list of stages, each {name, users} or {name, rate}"
 )
 
@@ -248,7 +251,10 @@ func (p *parser) stages(val *yaml.Node) []plan.Stage {
 	return out
 }
 
-func (p *parser) constraints(val *yaml.Node) []plan.Constraint {
+// constraints reads the plan's constraints: threshold expressions, in
+// the threshold grammar (with the plan file's form "p95 READ <= +5%"),
+// of the kinds a plan judges.
+func (p *parser) constraints(val *yaml.Node) []threshold.Threshold {
 	n := resolve(val)
 	if isNull(n) {
 		return nil
@@ -257,19 +263,25 @@ func (p *parser) constraints(val *yaml.Node) []plan.Constraint {
 		p.add(val.Line, &Error{Field: "constraints", Problem: kindName(n) + " is not valid", Want: "a list of " + wantConstraint})
 		return nil
 	}
-	var out []plan.Constraint
+	var out []threshold.Threshold
 	for i, item := range n.Content {
 		f := fmt.Sprintf("constraints[%d]", i)
 		s, ok := p.text(f, item, wantConstraint)
 		if !ok {
 			continue
 		}
-		c, err := plan.ParseConstraint(s)
-		if err != nil {
+		c, err := threshold.Parse(s)
+		var te *threshold.Error
+		switch {
+		case errors.As(err, &te) && te.Word != "":
+			p.add(item.Line, &Error{Field: f, Problem: fmt.Sprintf("%q is not valid at %q (column %d)", s, te.Word, te.Column), Want: wantConstraint})
+		case err != nil:
 			p.add(item.Line, &Error{Field: f, Value: s, Want: wantConstraint})
-			continue
+		case plan.CheckConstraint(c) != nil:
+			p.add(item.Line, &Error{Field: f, Problem: fmt.Sprintf("%q is not valid in a plan", s), Want: wantConstraint})
+		default:
+			out = append(out, c)
 		}
-		out = append(out, c)
 	}
 	return out
 }

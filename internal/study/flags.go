@@ -213,6 +213,28 @@ func (c CalibrateStudy) check() error {
 	return errors.Join(errs...)
 }
 
+// ParseCriteria reads a sweep's criteria as its flags give them: a p99
+// bound such as 20ms ("" is not checked) read as --p99 reads it, and the
+// largest share of failed operations such as 0.01 ("" is 0.01, the
+// flag's default). The results browser's sweep page reads its form
+// with it.
+func ParseCriteria(p99, maxErrors string) (Criteria, error) {
+	c := Criteria{MinFraction: DefaultSweepFraction, MaxErrors: 0.01}
+	if p99 != "" {
+		if err := (*Bound)(&c.SLA).Set(p99); err != nil {
+			return c, fmt.Errorf("p99: %w", err)
+		}
+	}
+	if maxErrors != "" {
+		f, err := strconv.ParseFloat(maxErrors, 64)
+		if err != nil {
+			return c, fmt.Errorf("max errors: %q is not a number: want a share between 0 and 1, such as 0.01", maxErrors)
+		}
+		c.MaxErrors = f
+	}
+	return c, c.Check()
+}
+
 // Check says what is wrong with the criteria's --max-errors; the SLA was
 // checked when its flag was read (Bound).
 func (c Criteria) Check() error {

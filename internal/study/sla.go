@@ -109,52 +109,17 @@ func (v Verdict) String() string {
 	return "FAIL: " + strings.Join(v.Reasons, "; ")
 }
 
-// Judge decides whether r meets s. A bound is met when the percentile is at
+// Judge decides whether r meets s: s's thresholds (SLA.Thresholds)
+// judged on the run's figures. A bound is met when the percentile is at
 // most the bound; a percentile that was not recorded fails; a run that
 // stopped early fails, and so does one whose thresholds failed.
 func Judge(r Run, s SLA) Verdict {
-	reasons := latencyReasons(r, s)
-	if reason := rateReason(r, s); reason != "" {
-		reasons = append(reasons, reason)
-	}
-	if r.Failed > 0 {
-		reasons = append(reasons, plural(r.Failed, "transaction")+" failed")
-	}
+	reasons := runReasons(r, s.Thresholds())
 	if r.Partial {
 		reasons = append(reasons, "run stopped early")
 	}
 	reasons = append(reasons, r.Thresholds...)
 	return Verdict{Pass: len(reasons) == 0, Reasons: reasons}
-}
-
-// latencyReasons lists the percentile bounds r misses.
-func latencyReasons(r Run, s SLA) []string {
-	if !r.hasLatency() {
-		return []string{"no latency recorded"}
-	}
-	var out []string
-	for _, c := range s.checks(r) {
-		switch {
-		case c.got == nil:
-			out = append(out, "no "+c.name+" recorded")
-		case *c.got > ms(c.limit):
-			out = append(out, fmt.Sprintf("%s %s ms > %s ms", c.name, sig3(*c.got), limitText(c.limit)))
-		}
-	}
-	return out
-}
-
-// rateReason says why r's achieved rate is too low, or returns "". The
-// comparison allows for rounding, so a run at exactly the fraction passes;
-// the achieved rate shown is rounded down, so the reason never reads as
-// equal.
-func rateReason(r Run, s SLA) string {
-	need := s.rateFraction() * r.TPS
-	if r.Achieved >= need*(1-1e-9) {
-		return ""
-	}
-	return fmt.Sprintf("achieved %s/s < %s%% of %s/s",
-		thousands(math.Floor(r.Achieved)), percent(s.rateFraction()), thousands(r.TPS))
 }
 
 // ms converts a duration to milliseconds.

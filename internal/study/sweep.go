@@ -176,19 +176,11 @@ func (c Criteria) String() string {
 	return strings.Join(append(parts, "errors ≤ "+percent(c.MaxErrors)+"%"), ", ")
 }
 
-// Holds decides whether step s meets c, and if not, why.
+// Holds decides whether step s meets c, and if not, why: c's thresholds
+// (Criteria.Thresholds) judged on the step's figures, the step complete
+// (a run group's step with every client), and its own thresholds held.
 func Holds(s Step, c Criteria) (bool, []string) {
-	var reasons []string
-	if s.Achieved < c.fraction()*s.Rate*(1-1e-9) {
-		reasons = append(reasons, fmt.Sprintf("achieved %s/s < %s%% of %s/s",
-			thousands(math.Floor(s.Achieved)), percent(c.fraction()), thousands(s.Rate)))
-	}
-	if c.SLA > 0 {
-		reasons = append(reasons, slaReasons(s, c.SLA)...)
-	}
-	if e := s.ErrorRate(); e > c.MaxErrors {
-		reasons = append(reasons, fmt.Sprintf("errors %s%% > %s%%", sig3(e*100), percent(c.MaxErrors)))
-	}
+	reasons := stepReasons(s, c.Thresholds(), s.doc())
 	switch {
 	case s.Partial && s.Missing != "":
 		reasons = append(reasons, "group result partial: "+s.Missing)
@@ -197,20 +189,6 @@ func Holds(s Step, c Criteria) (bool, []string) {
 	}
 	reasons = append(reasons, s.Thresholds...)
 	return len(reasons) == 0, reasons
-}
-
-// slaReasons lists the operation types whose p99 exceeds sla.
-func slaReasons(s Step, sla time.Duration) []string {
-	if s.P99() == nil {
-		return []string{"no p99 recorded"}
-	}
-	var out []string
-	for _, op := range s.Ops {
-		if op.P99 != nil && *op.P99 > ms(sla) {
-			out = append(out, fmt.Sprintf("%s p99 %s ms > %s ms", op.Name, sig3(*op.P99), limitText(sla)))
-		}
-	}
-	return out
 }
 
 // Level gathers the repetitions of one target rate.

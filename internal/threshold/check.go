@@ -24,6 +24,12 @@ func Check(ts []Threshold, r Run) error {
 		return fmt.Errorf("%d thresholds (a scenario's and --threshold's together): want at most %d", len(ts), MaxCount)
 	}
 	for _, t := range ts {
+		if t.Relative {
+			return fmt.Errorf("threshold %q: a change against a baseline is judged only in a capacity plan's constraints: want a limit such as 5ms or 1000/s", t.Text)
+		}
+		if t.Kind == Headroom {
+			return fmt.Errorf("threshold %q: headroom is judged only per stage of a capacity plan: want a run's figure, %s", t.Text, Grammar)
+		}
 		if t.Kind == Rate && t.Unit == Percent && !r.OpenLoop {
 			return fmt.Errorf("threshold %q: a closed-loop run has no target rate: want a rate such as \"rate >= 1000/s\", or set a target rate", t.Text)
 		}
@@ -44,7 +50,7 @@ func Check(ts []Threshold, r Run) error {
 func CannotHold(ts []Threshold, d *result.Doc, settled bool) []result.ThresholdVerdict {
 	var out []result.ThresholdVerdict
 	for _, t := range ts {
-		if t.Kind == ClientBound || t.Kind == ServerBound {
+		if t.Kind == ClientBound || t.Kind == ServerBound || t.Kind == Headroom || t.Relative {
 			continue
 		}
 		v := t.Evaluate(d)

@@ -14,6 +14,20 @@
 //	rate >= 99%             achieved rate, share of the target (open loop)
 //	rate >= 1000/s          achieved rate, ops/s
 //	clientbound == false    the client-bound verdict (also serverbound)
+//	throughput >= 1000/s    achieved rate, ops/s
+//
+// A capacity plan's constraints are thresholds too, and add what only a
+// plan has: a baseline, and stages of demand.
+//
+//	p95(READ) <= +5%        at most 5% above the baseline's READ p95
+//	p95 READ <= +5%         the same: the plan file's form
+//	p99 <= +10%             every operation type against its own baseline
+//	throughput >= -10%      at most 10% below the baseline's throughput
+//	headroom >= 20%         a stage's demand leaves 20% of the throughput
+//
+// The studies' bounds are threshold sets, judged here: a sweep step's
+// criteria ("rate >= 95%", "p99 <= 20ms", "errors <= 1%") and an SLA
+// run's bounds ("p99 <= 20ms", "rate >= 99%", "errors == 0").
 //
 // A figure the run does not have (no operation of the type succeeded,
 // a verdict not judged, no target rate) is missing: its threshold fails,

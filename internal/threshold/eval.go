@@ -12,12 +12,19 @@ import (
 
 // Evaluate judges every threshold on d, in order.
 func Evaluate(ts []Threshold, d *result.Doc) []result.ThresholdVerdict {
+	return EvaluateAgainst(ts, d, nil)
+}
+
+// EvaluateAgainst judges every threshold on d, in order, a relative
+// bound against the same figure of the baseline base (nil: there is
+// none, and a relative bound's figure is missing).
+func EvaluateAgainst(ts []Threshold, d, base *result.Doc) []result.ThresholdVerdict {
 	if len(ts) == 0 {
 		return nil
 	}
 	out := make([]result.ThresholdVerdict, len(ts))
 	for i, t := range ts {
-		out[i] = t.Evaluate(d)
+		out[i] = t.EvaluateAgainst(d, base)
 	}
 	return out
 }
@@ -37,39 +44,69 @@ func Failed(vs []result.ThresholdVerdict) []result.ThresholdVerdict {
 // operation of the type completed, a verdict not judged, no target rate)
 // is missing, and a missing figure never holds.
 func (t Threshold) Evaluate(d *result.Doc) result.ThresholdVerdict {
+	return t.EvaluateAgainst(d, nil)
+}
+
+// EvaluateAgainst judges t on the run d; a relative bound compares d's
+// figure with the same figure of the baseline base, scaled by the
+// change allowed: "p95(READ) <= +5%" holds when d's READ p95 is at most
+// 1.05 times base's. The verdict's value is d's figure, and its baseline
+// base's. A baseline that lacks the figure (or none) makes it missing.
+func (t Threshold) EvaluateAgainst(d, base *result.Doc) result.ThresholdVerdict {
 	v := result.ThresholdVerdict{Expression: t.Text, Unit: string(t.Unit), Op: t.Op}
+	if t.Relative && base == nil {
+		v.Missing = "a relative bound is judged against a baseline, and there is none"
+		return v
+	}
 	var value float64
 	switch t.Kind {
 	case Latency, Service:
-		return t.latency(d, v)
+		return t.latency(d, base, v)
 	case Errors:
 		value, v.Missing = t.errors(d)
 	case Rate:
 		value, v.Missing = t.rate(d)
 	case ClientBound, ServerBound:
 		value, v.Missing = t.bound(d)
+	case Throughput:
+		value, v.Missing = throughput(d)
+	case Headroom:
+		v.Missing = "headroom is judged per stage of a capacity plan"
 	}
 	if v.Missing != "" {
 		return v
 	}
-	v.Value, v.Pass = &value, t.holds(value)
+	limit := t.Limit
+	if t.Relative {
+		b, missing := throughput(base)
+		if missing != "" {
+			v.Missing = "the baseline: " + missing
+			return v
+		}
+		v.Baseline, limit = &b, b*(1+t.Limit/100)
+	}
+	v.Value, v.Pass = &value, t.holdsAt(value, limit)
 	return v
 }
 
-// holds compares a measured value with the limit. Values within a
+// Holds reports whether the figure v, in t's unit, meets t's limit. A
+// capacity plan judges its headroom per stage with it.
+func (t Threshold) Holds(v float64) bool { return t.holdsAt(v, t.Limit) }
+
+// holdsAt compares a measured value with a limit. Values within a
 // billionth of the limit count as equal, so a rate achieved exactly is
 // not failed by rounding.
-func (t Threshold) holds(v float64) bool {
-	eq := math.Abs(v-t.Limit) <= 1e-9*math.Max(math.Abs(t.Limit), 1e-9)
+func (t Threshold) holdsAt(v, limit float64) bool {
+	eq := math.Abs(v-limit) <= 1e-9*math.Max(math.Abs(limit), 1e-9)
 	switch t.Cmp {
 	case LT:
-		return v < t.Limit && !eq
+		return v < limit && !eq
 	case LE:
-		return v < t.Limit || eq
+		return v < limit || eq
 	case GT:
-		return v > t.Limit && !eq
+		return v > limit && !eq
 	case GE:
-		return v > t.Limit || eq
+		return v > limit || eq
 	case EQ:
 		return eq
 	case NE:
@@ -92,18 +129,17 @@ func (t Threshold) worse(a, b float64) bool {
 
 // latency judges a latency or service-time statistic: of the type named,
 // or of every type that completed an operation, all of which must hold;
-// the value stored is the one that decided.
-func (t Threshold) latency(d *result.Doc, v result.ThresholdVerdict) result.ThresholdVerdict {
+// the value stored is the one that decided. A relative bound's limit is
+// each type's own baseline figure, scaled.
+func (t Threshold) latency(d, base *result.Doc, v result.ThresholdVerdict) result.ThresholdVerdict {
 	type figure struct {
-		op    string
-		value float64
+		op           string
+		value, limit float64
+		base         *float64
 	}
 	var figs []figure
 	for _, op := range t.ops(d) {
-		dist := op.Latency
-		if t.Kind == Service {
-			dist = op.Service
-		}
+		dist := t.dist(op)
 		if dist.Count == 0 {
 			if t.Op != "" {
 				v.Missing = "no " + op.Name + " operation succeeded"
@@ -116,7 +152,16 @@ func (t Threshold) latency(d *result.Doc, v result.ThresholdVerdict) result.Thre
 			v.Op, v.Missing = op.Name, missing
 			return v
 		}
-		figs = append(figs, figure{op.Name, x})
+		f := figure{op.Name, x, t.Limit, nil}
+		if t.Relative {
+			b, missing := t.baseStat(base, op.Name)
+			if missing != "" {
+				v.Op, v.Missing = op.Name, "the baseline: "+missing
+				return v
+			}
+			f.base, f.limit = &b, b*(1+t.Limit/100)
+		}
+		figs = append(figs, f)
 	}
 	if len(figs) == 0 {
 		v.Missing = t.noOps(d)
@@ -124,17 +169,39 @@ func (t Threshold) latency(d *result.Doc, v result.ThresholdVerdict) result.Thre
 	}
 	pick, pass := figs[0], true
 	for _, f := range figs {
-		if !t.holds(f.value) {
-			if pass || t.worse(f.value, pick.value) {
+		if !t.holdsAt(f.value, f.limit) {
+			if pass || t.worse(f.value-f.limit, pick.value-pick.limit) {
 				pick = f
 			}
 			pass = false
-		} else if pass && t.worse(f.value, pick.value) {
+		} else if pass && t.worse(f.value-f.limit, pick.value-pick.limit) {
 			pick = f
 		}
 	}
-	v.Op, v.Value, v.Pass = pick.op, &pick.value, pass
+	v.Op, v.Value, v.Baseline, v.Pass = pick.op, &pick.value, pick.base, pass
 	return v
+}
+
+// dist is the distribution t reads of an operation type: its latency or
+// its service time.
+func (t Threshold) dist(op result.OpStats) result.Dist {
+	if t.Kind == Service {
+		return op.Service
+	}
+	return op.Latency
+}
+
+// baseStat reads t's statistic of operation type name from the baseline.
+func (t Threshold) baseStat(base *result.Doc, name string) (float64, string) {
+	for _, op := range base.Ops {
+		if !strings.EqualFold(op.Name, name) {
+			continue
+		}
+		if dist := t.dist(op); dist.Count > 0 {
+			return t.stat(dist)
+		}
+	}
+	return 0, "no " + name + " operation succeeded"
 }
 
 // ops returns the operation types t applies to: the one named (matched
@@ -250,6 +317,14 @@ func (t Threshold) rate(d *result.Doc) (float64, string) {
 	return 100 * s.AchievedRate / *s.TargetRate, ""
 }
 
+// throughput is the run's achieved rate in ops/s.
+func throughput(d *result.Doc) (float64, string) {
+	if d.Duration <= 0 {
+		return 0, "the run has no measured phase"
+	}
+	return d.Schedule.AchievedRate, ""
+}
+
 // bound reads the client- or server-bound verdict: 1 true, 0 false.
 func (t Threshold) bound(d *result.Doc) (float64, string) {
 	if d.Client.NotJudged != "" {
@@ -268,6 +343,9 @@ func (t Threshold) bound(d *result.Doc) (float64, string) {
 // Measured formats a verdict's figure as shown next to PASS or FAIL: "3.21
 // ms (READ)", "0.05%", "12 errors", "1,980 ops/s", "false", or "missing:"
 // and why.
+//
+// A relative bound's figure is followed by its change against the
+// baseline's: "2.24 ms (READ), +12% against the baseline's 2 ms".
 func Measured(v result.ThresholdVerdict) string {
 	if v.Value == nil {
 		if v.Missing == "" {
@@ -297,7 +375,33 @@ func Measured(v result.ThresholdVerdict) string {
 	if v.Op != "" {
 		s += " (" + v.Op + ")"
 	}
+	if v.Baseline != nil {
+		s += ", " + change(x, *v.Baseline) + " against the baseline's " + figure(*v.Baseline, Unit(v.Unit))
+	}
 	return s
+}
+
+// change is x's change against base, signed, in percent: "+12%", "-3.5%".
+func change(x, base float64) string {
+	if base == 0 {
+		return "no change measurable"
+	}
+	c := 100 * (x/base - 1)
+	if c >= 0 {
+		return "+" + num(c) + "%"
+	}
+	return num(c) + "%"
+}
+
+// figure formats a baseline's figure in its unit.
+func figure(x float64, u Unit) string {
+	switch u {
+	case Millis:
+		return num(x) + " ms"
+	case PerSec:
+		return num(x) + " ops/s"
+	}
+	return num(x)
 }
 
 // Line is one verdict as printed: "PASS  p99(READ) < 5ms  3.21 ms (READ)".

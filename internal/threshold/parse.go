@@ -20,6 +20,8 @@ const (
 	Rate                    // the achieved rate: ops/s, or a share of the target
 	ClientBound             // the client-bound verdict
 	ServerBound             // the server-bound verdict
+	Throughput              // the achieved rate in ops/s, or its change against a baseline
+	Headroom                // the share of a capacity plan candidate's throughput left at a stage's demand
 )
 
 // Unit is what a threshold's limit and measured value are in.
@@ -69,6 +71,11 @@ type Threshold struct {
 	Cmp   Cmp
 	Limit float64 // in Unit; a Bool limit is 1 (true) or 0 (false)
 	Unit  Unit
+	// Relative says the limit is a change against a baseline's figure,
+	// in percent (+5 is 5% above it, -10 is 10% below): a latency,
+	// service-time or throughput bound written with a sign, such as
+	// "p95(READ) <= +5%". Only a capacity plan has a baseline.
+	Relative bool
 }
 
 // Bounds: an expression is at most MaxLen bytes, and a run is judged on
@@ -79,10 +86,10 @@ const (
 )
 
 // Grammar is the threshold grammar in one line, for messages and help.
-const Grammar = `METRIC CMP VALUE, e.g. "p99(READ) < 5ms", "svc.p50 <= 1ms", "errors < 0.1%", "errors(timeout) < 1", "rate >= 99%", "clientbound == false"`
+const Grammar = `METRIC CMP VALUE, e.g. "p99(READ) < 5ms", "svc.p50 <= 1ms", "errors < 0.1%", "errors(timeout) < 1", "rate >= 99%", "clientbound == false", "p95(READ) <= +5%"`
 
 const (
-	wantMetric = "a metric: pN[(OP)] such as p99 or p99.9(READ), min, mean, max, svc.pN[(OP)] (service time), errors[(CLASS or OP)], rate, clientbound or serverbound"
+	wantMetric = "a metric: pN[(OP)] such as p99 or p99.9(READ), min, mean, max, svc.pN[(OP)] (service time), errors[(CLASS or OP)], rate, throughput, headroom, clientbound or serverbound"
 	wantCmp    = "one of <, <=, >, >=, ==, !="
 )
 
@@ -150,15 +157,22 @@ func isWord(r rune) bool {
 // Parse reads one threshold expression:
 //
 //	METRIC CMP VALUE
-//	METRIC := [svc.]STAT[(OPTYPE)] | errors[(CLASS|OPTYPE)] | rate | clientbound | serverbound
+//	METRIC := [svc.]STAT[(OPTYPE)] | errors[(CLASS|OPTYPE)] | rate | throughput
+//	          | headroom | clientbound | serverbound
 //	STAT   := pN (p50, p95, p99, p99.9; p999 is p99.9) | min | mean | max
 //	CMP    := < | <= | > | >= | == | !=
-//	VALUE  := a duration (500us, 5ms, 1s) for a statistic; a count (5) or
+//	VALUE  := a duration (500us, 5ms, 1s) for a statistic, or a signed
+//	          change against the baseline's (+5%, -10%); a count (5) or
 //	          a percentage of completed operations (0.1%) for errors; a
 //	          percentage of the target rate (99%) or ops/s (1000/s) for
-//	          rate; true or false for clientbound and serverbound
+//	          rate; ops/s (1000/s) or a signed change against the
+//	          baseline's (-10%) for throughput; a percentage (20%) for
+//	          headroom; true or false for clientbound and serverbound
 //
-// Names are case-insensitive; spaces between the parts are optional.
+// Names are case-insensitive; spaces between the parts are optional. A
+// capacity plan's constraints are written in the same grammar, and the
+// operation type may follow a statistic or errors as a word of its own:
+// "p95 READ <= +5%" is "p95(READ) <= +5%".
 func Parse(expr string) (Threshold, error) {
 	t := Threshold{Text: strings.TrimSpace(expr)}
 	if len(t.Text) > MaxLen {
@@ -191,7 +205,7 @@ func Parse(expr string) (Threshold, error) {
 	if tok := at(i); tok != nil && tok.text == "(" {
 		arg, close := at(i+1), at(i+2)
 		switch {
-		case t.Kind == Rate || t.Kind == ClientBound || t.Kind == ServerBound:
+		case !t.takesArgument():
 			return fail(tok, wantCmp+" ("+toks[0].text+" takes no operation type)")
 		case arg == nil || !isWord([]rune(arg.text)[0]):
 			return fail(arg, t.wantArgument())
@@ -200,6 +214,9 @@ func Parse(expr string) (Threshold, error) {
 		}
 		t.argument(arg.text)
 		i += 3
+	} else if tok != nil && t.takesArgument() && isWord([]rune(tok.text)[0]) && !isCmp(tok.text) {
+		t.argument(tok.text) // the plan file's form: "p95 READ <= +5%"
+		i++
 	}
 	op := at(i)
 	if op == nil || !isCmp(op.text) {
@@ -245,6 +262,12 @@ func (t *Threshold) metric(word string) string {
 	case "serverbound":
 		t.Kind, t.Unit = ServerBound, Bool
 		return ""
+	case "throughput":
+		t.Kind, t.Unit = Throughput, PerSec
+		return ""
+	case "headroom":
+		t.Kind, t.Unit = Headroom, Percent
+		return ""
 	}
 	t.Kind = Latency
 	if rest, ok := strings.CutPrefix(w, "svc."); ok {
@@ -272,6 +295,12 @@ func (t *Threshold) metric(word string) string {
 	}
 	t.Stat, t.Pct = "p"+strconv.FormatFloat(p, 'f', -1, 64), p
 	return ""
+}
+
+// takesArgument reports whether t's metric takes an operation type (or
+// an error class).
+func (t *Threshold) takesArgument() bool {
+	return t.Kind == Latency || t.Kind == Service || t.Kind == Errors
 }
 
 // argument reads the word in parentheses: an error class for errors when
@@ -305,6 +334,10 @@ func (t *Threshold) wantValue() string {
 		return "a percentage of the target rate such as 99%, or a rate such as 1000/s"
 	case ClientBound, ServerBound:
 		return "true or false"
+	case Throughput:
+		return "a rate such as 1000/s, or a change against the baseline such as -10%"
+	case Headroom:
+		return "a percentage of the throughput such as 20%"
 	}
 	return "a duration such as 500us, 5ms or 1s"
 }
@@ -337,6 +370,18 @@ func (t *Threshold) value(word string) bool {
 		n, ok := strings.CutSuffix(word, "/s")
 		t.Unit = PerSec
 		return ok && number(n, &t.Limit)
+	case Throughput:
+		if strings.HasSuffix(word, "%") {
+			return t.relative(word)
+		}
+		n, ok := strings.CutSuffix(word, "/s")
+		return ok && number(n, &t.Limit)
+	case Headroom:
+		n, ok := strings.CutSuffix(word, "%")
+		return ok && number(n, &t.Limit) && t.Limit < 100
+	}
+	if strings.HasSuffix(word, "%") {
+		return t.relative(word)
 	}
 	if !strings.ContainsFunc(word, unicode.IsLetter) {
 		return false // a bare number: the unit is not guessed
@@ -346,6 +391,27 @@ func (t *Threshold) value(word string) bool {
 		return false
 	}
 	t.Limit = float64(d) / float64(time.Millisecond)
+	return true
+}
+
+// relative reads a change against the baseline, in percent: a sign and a
+// number ("+5%", "-10%"), or "0%".
+func (t *Threshold) relative(word string) bool {
+	n := strings.TrimSuffix(word, "%")
+	sign := 1.0
+	switch {
+	case strings.HasPrefix(n, "+"):
+		n = n[1:]
+	case strings.HasPrefix(n, "-"):
+		n, sign = n[1:], -1
+	case n != "0":
+		return false // a share would read as a limit of its own: the sign says it is a change
+	}
+	if !number(n, &t.Limit) || sign < 0 && t.Limit >= 100 {
+		return false
+	}
+	t.Limit *= sign
+	t.Relative = true
 	return true
 }
 
@@ -364,6 +430,23 @@ func number(s string, dst *float64) bool {
 
 // String returns the expression as given.
 func (t Threshold) String() string { return t.Text }
+
+// ForOp returns t bounding the one operation type op, when t bounds a
+// statistic of every type; its text names the type after the metric, as
+// in "p95 READ <= +5%" for "p95 <= +5%". Any other threshold is returned
+// as it is.
+func (t Threshold) ForOp(op string) Threshold {
+	if t.Op != "" || t.Kind != Latency && t.Kind != Service {
+		return t
+	}
+	toks, bad := tokens(t.Text)
+	if bad != nil || len(toks) == 0 {
+		return t
+	}
+	word := toks[0].text
+	t.Op, t.Text = op, word+" "+op+t.Text[len(word):]
+	return t
+}
 
 // ParseAll parses every expression, naming the first that fails; more
 // than MaxCount are refused.

@@ -1,0 +1,208 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/threshold"
+)
+
+// The studies' bounds are thresholds: a sweep's criteria and an SLA's
+// bounds are written as threshold sets and judged by threshold.Evaluate
+// on the step's or run's figures, the one judge every run's thresholds
+// go through. The reasons a study gives for a failed bound are its own
+// words for the threshold's verdict.
+
+// Thresholds are the criteria as a threshold set: "rate >= 95%", with an
+// SLA "p99 <= 20ms" (every operation type), and "errors <= 1%".
+func (c Criteria) Thresholds() []threshold.Threshold {
+	exprs := []string{"rate >= " + percent(c.fraction()) + "%"}
+	if c.SLA > 0 {
+		exprs = append(exprs, "p99 <= "+c.SLA.String())
+	}
+	return mustThresholds(append(exprs, "errors <= "+decimal(100*c.MaxErrors)+"%"))
+}
+
+// Expressions lists the criteria's thresholds as written, as in "rate
+// >= 95%, p99 <= 20ms, errors <= 1%".
+func (c Criteria) Expressions() string {
+	var out []string
+	for _, t := range c.Thresholds() {
+		out = append(out, t.Text)
+	}
+	return strings.Join(out, ", ")
+}
+
+// Thresholds are the SLA as a threshold set: each latency bound set
+// ("p95 <= 10ms", "p99 <= 20ms", "p999 <= 50ms"), "rate >= 99%" and
+// "errors == 0" (no failed transactions).
+func (s SLA) Thresholds() []threshold.Threshold {
+	var exprs []string
+	for _, c := range s.checks(Run{}) {
+		exprs = append(exprs, c.name+" <= "+c.limit.String())
+	}
+	exprs = append(exprs, "rate >= "+percent(s.rateFraction())+"%", "errors == 0")
+	return mustThresholds(exprs)
+}
+
+// mustThresholds parses expressions the studies write themselves.
+func mustThresholds(exprs []string) []threshold.Threshold {
+	ts, err := threshold.ParseAll(exprs)
+	if err != nil {
+		panic(fmt.Sprintf("study: a bound written in code does not parse: %v", err))
+	}
+	return ts
+}
+
+// decimal formats v without an exponent or trailing zeros.
+func decimal(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 10, 64)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
+}
+
+// doc is the step's figures as a result document, for its criteria to
+// be judged on: an open-loop run at the step's target rate that achieved
+// its rate, each operation type's latency percentiles (a type with a p99
+// counts as having succeeded), and its completed and failed operations.
+// A Step keeps its counts as totals, so they stand on its first type:
+// the criteria bound errors over every type.
+func (s Step) doc() *result.Doc {
+	rate := s.Rate
+	d := &result.Doc{Duration: 1, Schedule: result.Schedule{Mode: "open", TargetRate: &rate, AchievedRate: s.Achieved}}
+	for _, op := range s.Ops {
+		l := result.Dist{P50: op.P50, P95: op.P95, P99: op.P99}
+		if op.P99 != nil {
+			l.Count = 1
+		}
+		d.Ops = append(d.Ops, result.OpStats{Name: op.Name, Latency: l})
+	}
+	if len(d.Ops) == 0 {
+		d.Ops = append(d.Ops, result.OpStats{Name: "operations"})
+	}
+	d.Ops[0].Count, d.Ops[0].Errors.Total = s.Count-s.Errors, s.Errors
+	return d
+}
+
+// doc is the SLA run's figures as a result document, for its bounds to
+// be judged on: an open-loop run at its rate, the transaction's latency
+// (a run with any latency recorded had transactions succeed) and its
+// failed transactions.
+func (r Run) doc() *result.Doc {
+	tps := r.TPS
+	l := result.Dist{P50: r.P50, P95: r.P95, P99: r.P99, P999: r.P999, Max: r.Max}
+	op := result.OpStats{Name: TxnOp, Errors: result.Errors{Total: r.Failed}}
+	if r.hasLatency() {
+		l.Count, op.Count = 1, 1
+	}
+	op.Latency = l
+	return &result.Doc{Duration: 1, Schedule: result.Schedule{Mode: "open", TargetRate: &tps, AchievedRate: r.Achieved},
+		Ops: []result.OpStats{op}}
+}
+
+// stepReasons words the failed criteria of step s, judged on d.
+func stepReasons(s Step, ts []threshold.Threshold, d *result.Doc) []string {
+	var out []string
+	for _, v := range threshold.EvaluateAgainst(ts, d, nil) {
+		if v.Pass {
+			continue
+		}
+		t := thresholdOf(ts, v)
+		switch t.Kind {
+		case threshold.Rate:
+			out = append(out, achievedReason(s.Achieved, t.Limit/100, s.Rate))
+		case threshold.Latency:
+			out = append(out, opLatencyReasons(t, v, d)...)
+		case threshold.Errors:
+			if v.Value == nil {
+				out = append(out, "errors: "+v.Missing)
+				continue
+			}
+			out = append(out, fmt.Sprintf("errors %s%% > %s%%", sig3(*v.Value), decimal(t.Limit)))
+		default:
+			out = append(out, "threshold "+v.Expression+" failed: "+threshold.Measured(v))
+		}
+	}
+	return out
+}
+
+// opLatencyReasons lists the operation types whose statistic misses a
+// bound on every type, each judged on its own.
+func opLatencyReasons(t threshold.Threshold, v result.ThresholdVerdict, d *result.Doc) []string {
+	if v.Value == nil {
+		return []string{"no " + t.Stat + " recorded"}
+	}
+	var out []string
+	for _, op := range d.Ops {
+		if op.Latency.Count == 0 {
+			continue
+		}
+		if ov := t.ForOp(op.Name).Evaluate(d); !ov.Pass && ov.Value != nil {
+			out = append(out, fmt.Sprintf("%s %s %s ms > %s ms", op.Name, t.Stat, sig3(*ov.Value), trimFloat(t.Limit)))
+		}
+	}
+	return out
+}
+
+// runReasons words the failed SLA bounds of run r, judged on its doc.
+func runReasons(r Run, ts []threshold.Threshold) []string {
+	var out []string
+	if !r.hasLatency() {
+		out = append(out, "no latency recorded")
+	}
+	for _, v := range threshold.Evaluate(ts, r.doc()) {
+		if v.Pass {
+			continue
+		}
+		t := thresholdOf(ts, v)
+		switch t.Kind {
+		case threshold.Latency:
+			name := slaName(t)
+			switch {
+			case !r.hasLatency():
+			case v.Value == nil:
+				out = append(out, "no "+name+" recorded")
+			default:
+				out = append(out, fmt.Sprintf("%s %s ms > %s ms", name, sig3(*v.Value), trimFloat(t.Limit)))
+			}
+		case threshold.Rate:
+			out = append(out, achievedReason(r.Achieved, t.Limit/100, r.TPS))
+		case threshold.Errors:
+			if v.Value == nil {
+				out = append(out, "no transaction completed")
+				continue
+			}
+			out = append(out, plural(int64(*v.Value), "transaction")+" failed")
+		default:
+			out = append(out, "threshold "+v.Expression+" failed: "+threshold.Measured(v))
+		}
+	}
+	return out
+}
+
+// slaName names a latency bound as the SLA's flags do: p999 for p99.9.
+func slaName(t threshold.Threshold) string {
+	if t.Stat == "p99.9" {
+		return "p999"
+	}
+	return t.Stat
+}
+
+// thresholdOf finds the threshold a verdict judged.
+func thresholdOf(ts []threshold.Threshold, v result.ThresholdVerdict) threshold.Threshold {
+	for _, t := range ts {
+		if t.Text == v.Expression {
+			return t
+		}
+	}
+	return threshold.Threshold{Text: v.Expression}
+}
+
+// achievedReason says an achieved rate fell short of a share of the
+// target. The achieved rate shown is rounded down, so the reason never
+// reads as equal.
+func achievedReason(achieved, share, target float64) string {
+	return fmt.Sprintf("achieved %s/s < %s%% of %s/s", thousands(math.Floor(achieved)), percent(share), thousands(target))
+}
