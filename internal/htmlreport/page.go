@@ -112,6 +112,13 @@ func (p *page) write(w io.Writer) error {
 	if err := md.Renderer().Render(&body, p.markdown, doc); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
+	return shell(w, p.title, nil, body.Bytes(), charts)
+}
+
+// shell writes one HTML document with everything it needs inline: the
+// styles, the navigation (nil: none), the body, the charts' data and the
+// scripts that draw them.
+func shell(w io.Writer, title string, nav *Nav, body []byte, charts []Chart) error {
 	data, err := json.Marshal(charts) // escapes <, > and &: safe inside <script>
 	if err != nil {
 		return fmt.Errorf("html report: %w", err)
@@ -120,9 +127,16 @@ func (p *page) write(w io.Writer) error {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	b.WriteString("<meta name=\"generator\" content=\"mongobench\">\n")
-	fmt.Fprintf(b, "<title>%s</title>\n", html.EscapeString(p.title))
-	fmt.Fprintf(b, "<style>\n%s\n%s\n</style>\n</head>\n<body>\n<main>\n", uplotCSS, reportCSS)
-	b.Write(body.Bytes())
+	b.WriteString("<link rel=\"icon\" href=\"data:,\">\n") // no favicon to fetch: the page asks for nothing beyond itself
+	fmt.Fprintf(b, "<title>%s</title>\n", html.EscapeString(title))
+	fmt.Fprintf(b, "<style>\n%s\n%s\n</style>\n</head>\n<body>\n", uplotCSS, reportCSS)
+	if nav != nil {
+		if err := navTemplate.Execute(b, nav); err != nil {
+			return fmt.Errorf("html report: %w", err)
+		}
+	}
+	b.WriteString("<main>\n")
+	b.Write(body)
 	b.WriteString("</main>\n")
 	fmt.Fprintf(b, "<script type=\"application/json\" id=\"mb-charts\">%s</script>\n", data)
 	fmt.Fprintf(b, "<script>\n%s\n</script>\n<script>\n%s\n</script>\n</body>\n</html>\n", uplotJS, reportJS)

@@ -29,32 +29,6 @@ func Names(mdNames []string) []string {
 	return out
 }
 
-const percentileIntro = "The classic HDR plot: each operation type's latency (solid) and service time (dashed) at every percentile, read from the run's stored histograms."
-
-// Run writes a run's report: report.Markdown's text and tables, its
-// charts drawn interactively, and the latency distribution of each
-// operation type by percentile.
-func Run(w io.Writer, d *result.Doc) error {
-	md, svgs, err := report.Markdown(d, "charts")
-	if err != nil {
-		return err
-	}
-	p := &page{title: d.TestName + " — " + d.RunID, markdown: md, files: svgs, replace: map[string][]Chart{}}
-	for name, cs := range runCharts(d) {
-		if path := linkedAs(svgs, "-"+name+".svg"); path != "" && len(cs) > 0 {
-			p.replace[path] = cs
-		}
-	}
-	pcs, err := runPercentileCharts(d)
-	if err != nil {
-		return err
-	}
-	if len(pcs) > 0 {
-		p.extra = append(p.extra, section{heading: "Latency by percentile", intro: percentileIntro, charts: pcs})
-	}
-	return p.write(w)
-}
-
 // linkedAs returns the path among files that ends with suffix ("" when
 // none does).
 func linkedAs[V any](files map[string]V, suffix string) string {
