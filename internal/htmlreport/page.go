@@ -80,7 +80,10 @@ type page struct {
 	markdown []byte
 	files    map[string][]byte  // linked path → bytes
 	replace  map[string][]Chart // linked path → the charts drawn instead
-	extra    []section
+	// lead are sections of charts placed right after the report's answer:
+	// before its first level-two heading.
+	lead  []section
+	extra []section
 }
 
 // section is a heading, a paragraph and charts, placed after the last
@@ -197,6 +200,20 @@ func (p *page) transform(doc ast.Node) {
 	for last != nil && last.NextSibling() != nil && last.NextSibling().Kind() != ast.KindHeading {
 		last = last.NextSibling()
 	}
+	var first ast.Node
+	for n := doc.FirstChild(); n != nil && first == nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && h.Level == 2 {
+			first = h
+		}
+	}
+	for i := range p.lead {
+		node := &chartsNode{section: &p.lead[i], charts: p.lead[i].charts}
+		if first != nil {
+			doc.InsertBefore(doc, first, node)
+		} else {
+			doc.AppendChild(doc, node)
+		}
+	}
 	for i := len(p.extra) - 1; i >= 0; i-- {
 		node := &chartsNode{section: &p.extra[i], charts: p.extra[i].charts}
 		if last != nil {
@@ -267,7 +284,7 @@ func (r *nodeRenderer) renderCharts(w util.BufWriter, _ []byte, n ast.Node, ente
 		return ast.WalkContinue, nil
 	}
 	cn := n.(*chartsNode)
-	if s := cn.section; s != nil {
+	if s := cn.section; s != nil && s.heading != "" {
 		fmt.Fprintf(w, "<h2>%s</h2>\n", html.EscapeString(s.heading))
 		if s.intro != "" {
 			fmt.Fprintf(w, "<p>%s</p>\n", html.EscapeString(s.intro))
