@@ -1,7 +1,6 @@
 package browse
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"html/template"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -36,7 +36,6 @@ func init() {
 		}
 		pages[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(files, names...))
 	}
-	pages["nav"] = template.Must(template.New("nav").Funcs(funcs).ParseFS(files, "templates/nav.html"))
 	pages["livebody"] = template.Must(template.New("livebody").Funcs(funcs).ParseFS(files, "templates/livebody.html"))
 }
 
@@ -142,29 +141,26 @@ func p99s(d *result.Doc) string {
 	return strings.Join(parts, ", ")
 }
 
-// RunReport writes a stored run's page: its HTML report
-// (htmlreport.Run, the same page 'mongobench report' writes), with the
-// browser's links above it.
+// RunReport writes a stored run's page: its HTML report (htmlreport.Run,
+// the same page 'mongobench report' writes), under the browser's links.
 func RunReport(w io.Writer, d *result.Doc, where string) error {
-	var b bytes.Buffer
-	if err := htmlreport.Run(&b, d); err != nil {
+	v, err := report.NewRunView(d)
+	if err != nil {
 		return err
 	}
-	var nav bytes.Buffer
-	if err := pages["nav"].ExecuteTemplate(&nav, "nav", Page{Title: d.RunID, Where: where}); err != nil {
-		return err
+	return htmlreport.Run(w, v, NavOf(d.RunID+".json", where))
+}
+
+// NavOf is the browser's bar of links above a page of a report: the
+// lists, the document it was drawn from (doc, "" for none) and where the
+// results are read from.
+func NavOf(doc, where string) *htmlreport.Nav {
+	nav := &htmlreport.Nav{Links: []htmlreport.Link{{Href: "/", Text: "Runs"}, {Href: "/sweeps", Text: "Sweeps"},
+		{Href: "/sla", Text: "SLA journeys"}, {Href: "/plans", Text: "Plans"}}, Note: "results: " + where}
+	if doc != "" {
+		nav.Links = append(nav.Links, htmlreport.Link{Href: "/run/" + doc, Text: "document (JSON)"})
 	}
-	page := b.Bytes()
-	// No favicon to fetch: the page asks for nothing beyond itself.
-	if i := bytes.Index(page, []byte("</head>")); i >= 0 {
-		page = append(page[:i:i], append([]byte(`<link rel="icon" href="data:,">`+"\n"), page[i:]...)...)
-	}
-	if i := bytes.Index(page, []byte("<body>")); i >= 0 {
-		i += len("<body>")
-		page = append(page[:i:i], append(nav.Bytes(), page[i:]...)...)
-	}
-	_, err := w.Write(page)
-	return err
+	return nav
 }
 
 // TextPage is a page of tables the studies write as text (sweeps, SLA

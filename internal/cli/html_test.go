@@ -20,9 +20,13 @@ import (
 // Tables, and opens each HTML report in headless Chromium: no console
 // error, no request beyond the file itself, every chart drawn on a canvas
 // of non-zero size with the expected series, a legend click that hides
-// and shows a series, and values on hover. A screenshot of each page is
-// written to $MONGOBENCH_SCREENSHOT_DIR when set (else the test's
-// temporary directory).
+// and shows a series, and values on hover. The run, sweep and SLA pages
+// put the answer first: the run's headline and each page's first chart
+// start within the first screen (chromium.ScreenWidth × ScreenHeight). A
+// screenshot of each page's first screen is written to
+// $MONGOBENCH_SCREENSHOT_DIR when set (else the test's temporary
+// directory); docs/screenshots holds the run's, the sweep's and the
+// SLA's.
 func TestHTMLReportsInBrowser(t *testing.T) {
 	browser := chromium.Start(t)
 	uri := testenv.URI(t)
@@ -80,15 +84,18 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 			pages[kind] = filepath.Join(reports, name)
 		}
 	}
-	// Each page's charts and the series some of them must have.
+	// Each page's charts, the series some of them must have, and whether
+	// its answer must be on the first screen (headline: the run's figures
+	// too).
 	want := map[string]struct {
-		charts int
-		series [][]string // series names some chart has, each
+		charts          int
+		series          [][]string // series names some chart has, each
+		first, headline bool
 	}{
-		"run":                {charts: 4, series: [][]string{{"read", "update", "total", "target (total)"}, {"read latency", "read service"}}},
-		"sweep":              {charts: 2, series: [][]string{{"ideal (achieved = target)", "fast"}, {"fast", "SLA (p99)"}}},
+		"run":                {charts: 4, series: [][]string{{"read", "update", "total", "target (total)"}, {"read latency", "read service"}}, first: true, headline: true},
+		"sweep":              {charts: 2, series: [][]string{{"ideal (achieved = target)", "fast"}, {"fast", "SLA (p99)"}}, first: true},
 		"compare":            {charts: 2, series: [][]string{{"fast", "slow"}}},
-		"sla":                {charts: 1, series: [][]string{{"per-op p99 median", "SLA (p99)"}}},
+		"sla":                {charts: 1, series: [][]string{{"per-op p99 median", "SLA (p99)"}}, first: true},
 		"plan":               {charts: 2, series: [][]string{{"base", "a", "b", "c", "d"}}},
 		"performance-tables": {charts: 0},
 	}
@@ -124,8 +131,14 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 				t.Errorf("%s: no chart has the series %q; charts: %+v", kind, names, r.Charts)
 			}
 		}
+		if w.headline && (r.HeadlineTop < 0 || r.HeadlineTop >= chromium.ScreenHeight) {
+			t.Errorf("%s: the headline starts at %.0f px, want it within the first screen (%d px)", kind, r.HeadlineTop, chromium.ScreenHeight)
+		}
+		if w.first && (r.FirstChartTop < 0 || r.FirstChartTop >= chromium.ScreenHeight) {
+			t.Errorf("%s: the first chart starts at %.0f px, want it within the first screen (%d px)", kind, r.FirstChartTop, chromium.ScreenHeight)
+		}
 		shot := filepath.Join(shots, kind+".png")
-		if err := os.WriteFile(shot, r.Screenshot, 0o644); err != nil {
+		if err := os.WriteFile(shot, r.FirstScreen, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s: %d charts, screenshot %s", kind, len(r.Charts), shot)

@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func chartsOf(t *testing.T, page string) []Chart {
 
 func TestRunPage(t *testing.T) {
 	var b bytes.Buffer
-	if err := Run(&b, runDoc(t)); err != nil {
+	if err := runPage(&b, runDoc(t)); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -145,7 +146,11 @@ func TestMarkupInNamesIsText(t *testing.T) {
 	d.TestName = `"><img src=x onerror=alert(2)>`
 	d.Label = `<script>alert(1)</script> [x](javascript:alert(3)) *bold* _em_ ~~del~~`
 	d.Notes = []string{"<b>note</b> & more"}
-	md, _, err := report.Markdown(d, "charts")
+	v, err := report.NewRunView(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _, err := v.Markdown("charts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +160,7 @@ func TestMarkupInNamesIsText(t *testing.T) {
 		}
 	}
 	var page bytes.Buffer
-	if err := Run(&page, d); err != nil {
+	if err := runPage(&page, d); err != nil {
 		t.Fatal(err)
 	}
 	html := page.String()
@@ -173,4 +178,13 @@ func TestMarkupInNamesIsText(t *testing.T) {
 			t.Errorf("the HTML report holds %q", bad)
 		}
 	}
+}
+
+// runPage writes a document's run page, without navigation.
+func runPage(w io.Writer, d *result.Doc) error {
+	v, err := report.NewRunView(d)
+	if err != nil {
+		return err
+	}
+	return Run(w, v, nil)
 }

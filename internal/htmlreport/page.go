@@ -80,7 +80,10 @@ type page struct {
 	markdown []byte
 	files    map[string][]byte  // linked path → bytes
 	replace  map[string][]Chart // linked path → the charts drawn instead
-	extra    []section
+	// lead are sections of charts placed right after the report's answer:
+	// before its first level-two heading.
+	lead  []section
+	extra []section
 }
 
 // section is a heading, a paragraph and charts, placed after the last
@@ -112,6 +115,13 @@ func (p *page) write(w io.Writer) error {
 	if err := md.Renderer().Render(&body, p.markdown, doc); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
+	return shell(w, p.title, nil, body.Bytes(), charts)
+}
+
+// shell writes one HTML document with everything it needs inline: the
+// styles, the navigation (nil: none), the body, the charts' data and the
+// scripts that draw them.
+func shell(w io.Writer, title string, nav *Nav, body []byte, charts []Chart) error {
 	data, err := json.Marshal(charts) // escapes <, > and &: safe inside <script>
 	if err != nil {
 		return fmt.Errorf("html report: %w", err)
@@ -120,9 +130,16 @@ func (p *page) write(w io.Writer) error {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	b.WriteString("<meta name=\"generator\" content=\"mongobench\">\n")
-	fmt.Fprintf(b, "<title>%s</title>\n", html.EscapeString(p.title))
-	fmt.Fprintf(b, "<style>\n%s\n%s\n</style>\n</head>\n<body>\n<main>\n", uplotCSS, reportCSS)
-	b.Write(body.Bytes())
+	b.WriteString("<link rel=\"icon\" href=\"data:,\">\n") // no favicon to fetch: the page asks for nothing beyond itself
+	fmt.Fprintf(b, "<title>%s</title>\n", html.EscapeString(title))
+	fmt.Fprintf(b, "<style>\n%s\n%s\n</style>\n</head>\n<body>\n", uplotCSS, reportCSS)
+	if nav != nil {
+		if err := navTemplate.Execute(b, nav); err != nil {
+			return fmt.Errorf("html report: %w", err)
+		}
+	}
+	b.WriteString("<main>\n")
+	b.Write(body)
 	b.WriteString("</main>\n")
 	fmt.Fprintf(b, "<script type=\"application/json\" id=\"mb-charts\">%s</script>\n", data)
 	fmt.Fprintf(b, "<script>\n%s\n</script>\n<script>\n%s\n</script>\n</body>\n</html>\n", uplotJS, reportJS)
@@ -182,6 +199,20 @@ func (p *page) transform(doc ast.Node) {
 	// the next heading.
 	for last != nil && last.NextSibling() != nil && last.NextSibling().Kind() != ast.KindHeading {
 		last = last.NextSibling()
+	}
+	var first ast.Node
+	for n := doc.FirstChild(); n != nil && first == nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && h.Level == 2 {
+			first = h
+		}
+	}
+	for i := range p.lead {
+		node := &chartsNode{section: &p.lead[i], charts: p.lead[i].charts}
+		if first != nil {
+			doc.InsertBefore(doc, first, node)
+		} else {
+			doc.AppendChild(doc, node)
+		}
 	}
 	for i := len(p.extra) - 1; i >= 0; i-- {
 		node := &chartsNode{section: &p.extra[i], charts: p.extra[i].charts}
@@ -253,7 +284,7 @@ func (r *nodeRenderer) renderCharts(w util.BufWriter, _ []byte, n ast.Node, ente
 		return ast.WalkContinue, nil
 	}
 	cn := n.(*chartsNode)
-	if s := cn.section; s != nil {
+	if s := cn.section; s != nil && s.heading != "" {
 		fmt.Fprintf(w, "<h2>%s</h2>\n", html.EscapeString(s.heading))
 		if s.intro != "" {
 			fmt.Fprintf(w, "<p>%s</p>\n", html.EscapeString(s.intro))

@@ -29,48 +29,6 @@ func Names(mdNames []string) []string {
 	return out
 }
 
-const percentileIntro = "The classic HDR plot: each operation type's latency (solid) and service time (dashed) at every percentile, read from the run's stored histograms."
-
-// Run writes a run's report: report.Markdown's text and tables, its
-// charts drawn interactively, and the latency distribution of each
-// operation type by percentile.
-func Run(w io.Writer, d *result.Doc) error {
-	md, svgs, err := report.Markdown(d, "charts")
-	if err != nil {
-		return err
-	}
-	p := &page{title: d.TestName + " — " + d.RunID, markdown: md, files: svgs, replace: map[string][]Chart{}}
-	for name, cs := range runCharts(d) {
-		if path := linkedAs(svgs, "-"+name+".svg"); path != "" && len(cs) > 0 {
-			p.replace[path] = cs
-		}
-	}
-	pcs, err := runPercentileCharts(d)
-	if err != nil {
-		return err
-	}
-	if len(pcs) > 0 {
-		p.extra = append(p.extra, section{heading: "Latency by percentile", intro: percentileIntro, charts: pcs})
-	}
-	return p.write(w)
-}
-
-// linkedAs returns the path among files that ends with suffix ("" when
-// none does).
-func linkedAs[V any](files map[string]V, suffix string) string {
-	var paths []string
-	for p := range files {
-		if strings.HasSuffix(p, suffix) {
-			paths = append(paths, p)
-		}
-	}
-	slices.Sort(paths)
-	if len(paths) == 0 {
-		return ""
-	}
-	return paths[0]
-}
-
 // filesOf indexes a study report's linked files by path.
 func filesOf(fs []study.File) map[string][]byte {
 	m := make(map[string][]byte, len(fs))
@@ -80,8 +38,9 @@ func filesOf(fs []study.File) map[string][]byte {
 	return m
 }
 
-// sweepPage is the page of a report with the sweep charts: the SVGs'
-// links replaced by interactive charts of curves, with the SLA line.
+// sweepPage is the page of a report with the sweep charts: the links to
+// the SVGs of the achieved and p99 curves (the files naming those charts)
+// replaced by interactive charts of curves, with the SLA line.
 func sweepPage(title string, md []byte, files []study.File, chartTitle string, curves []report.Curve, sla time.Duration) *page {
 	p := &page{title: title, markdown: md, files: filesOf(files), replace: map[string][]Chart{}}
 	var slaMs *float64
@@ -89,9 +48,11 @@ func sweepPage(title string, md []byte, files []study.File, chartTitle string, c
 		slaMs = result.F(float64(sla) / float64(time.Millisecond))
 	}
 	cs := curveCharts(chartTitle, curves, slaMs)
-	for i, suffix := range []string{"-sweep-throughput.svg", "-sweep-p99.svg"} {
-		if path := linkedAs(p.files, suffix); path != "" && i < len(cs) {
-			p.replace[path] = []Chart{cs[i]} // the caption stays in the Markdown, under it
+	for _, f := range files {
+		for i, name := range []string{"sweep-throughput", "sweep-p99"} {
+			if f.Chart == name && i < len(cs) {
+				p.replace[f.Path] = []Chart{cs[i]} // the caption stays in the Markdown, under it
+			}
 		}
 	}
 	return p
@@ -131,9 +92,10 @@ func Compare(w io.Writer, c study.Comparison) error {
 	return sweepPage(title, md.Bytes(), files, title, c.Curves, c.Criteria.SLA).write(w)
 }
 
-// SLA writes an SLA study's report (res.WriteReport's content) and a
-// chart of each mode's p99 against the target rate: the median and the
-// highest of the runs' own p99s, with the SLA.
+// SLA writes an SLA study's report (res.WriteReport's content) with, after
+// its verdict and before the runs, a chart of each mode's p99 against the
+// target rate: the median and the highest of the runs' own p99s, with the
+// SLA.
 func SLA(w io.Writer, res study.SLAResult, audit string, runs []string) error {
 	var md bytes.Buffer
 	if err := res.WriteReport(&md, audit, Names(runs)); err != nil {
@@ -141,7 +103,7 @@ func SLA(w io.Writer, res study.SLAResult, audit string, runs []string) error {
 	}
 	p := &page{title: "Transactions at a fixed rate: " + res.Study.SLA.String(), markdown: md.Bytes()}
 	if c := slaChart(res); c != nil {
-		p.extra = append(p.extra, section{heading: "Chart", charts: []Chart{*c}})
+		p.lead = append(p.lead, section{charts: []Chart{*c}})
 	}
 	return p.write(w)
 }

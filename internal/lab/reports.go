@@ -14,10 +14,14 @@ import (
 )
 
 // WriteRunReport writes the run's Markdown report and its charts under
-// dir, and the HTML report beside it, and returns the Markdown report's
-// path.
+// dir, and the HTML report beside it, both rendered from the run's one
+// view, and returns the Markdown report's path.
 func WriteRunReport(d *result.Doc, dir string) (string, error) {
-	md, charts, err := report.Markdown(d, "charts")
+	v, err := report.NewRunView(d)
+	if err != nil {
+		return "", err
+	}
+	md, charts, err := v.Markdown("charts")
 	if err != nil {
 		return "", err
 	}
@@ -26,7 +30,7 @@ func WriteRunReport(d *result.Doc, dir string) (string, error) {
 		files = append(files, study.File{Path: rel, Data: svg})
 	}
 	var page bytes.Buffer
-	if err := htmlreport.Run(&page, d); err != nil {
+	if err := htmlreport.Run(&page, v, nil); err != nil {
 		return "", err
 	}
 	files = append(files, study.File{Path: d.RunID + ".html", Data: page.Bytes()})

@@ -28,15 +28,9 @@ type figure struct {
 	draw          func(draw.Canvas)
 }
 
-// single wraps a one-plot chart as a figure of the standard size.
-func single(build func(*result.Doc) *plot.Plot) func(*result.Doc) *figure {
-	return func(d *result.Doc) *figure {
-		p := build(d)
-		if p == nil {
-			return nil
-		}
-		return stack([]*plot.Plot{p}, []vg.Length{chartHeight}, chartWidth+legendExtra)
-	}
+// svgSize is the standard size of a one-plot chart.
+func svgSize(p *plot.Plot) *figure {
+	return stack([]*plot.Plot{p}, []vg.Length{chartHeight}, chartWidth+legendExtra)
 }
 
 const (
@@ -53,63 +47,68 @@ var (
 	targetGrey = color.Gray{Y: 110}
 )
 
-// Charts renders a run's per-interval charts as SVG: successful
-// operations per second per operation type (with the target rate in open
-// loop); p99 latency and p99 service time per operation type on a
-// logarithmic scale; and p99 latency per second above the server and host
-// telemetry the run recorded, on a shared time axis (see telemetryFigure).
-// A run without intervals has no charts, one without any latency
-// percentile has no latency chart, and one without any of the plotted
-// telemetry keys has no telemetry chart. The same document always renders
-// to the same bytes.
+// Charts renders a run's charts over time as SVG, from its view's
+// series (see timeCharts): p99 latency and service time per operation
+// type on a logarithmic scale, drawn on top of the server and host
+// telemetry the run recorded on a shared time axis when it recorded any
+// (see telemetryFigure), and successful operations per second per
+// operation type with the target rate in open loop. A run without
+// intervals has no charts. The same document always renders to the same
+// bytes.
 func Charts(d *result.Doc) ([]Chart, error) {
+	v, err := NewRunView(d)
+	if err != nil {
+		return nil, err
+	}
+	return v.svgCharts()
+}
+
+// svgCharts draws the view's charts over time as SVG.
+func (v *RunView) svgCharts() ([]Chart, error) {
+	d := v.doc
 	if len(d.Intervals) == 0 {
 		return nil, nil
 	}
+	var lat, thr *TimeChart
+	for i := range v.Charts {
+		switch v.Charts[i].Name {
+		case "latency":
+			lat = &v.Charts[i]
+		case "throughput":
+			thr = &v.Charts[i]
+		}
+	}
+	var figs []namedFigure
+	if fig := telemetryFigure(d, lat); fig != nil {
+		figs = append(figs, namedFigure{"telemetry", fig})
+	} else if lat != nil {
+		if p := latencyPlot(d, *lat); p != nil {
+			figs = append(figs, namedFigure{"latency", svgSize(p)})
+		}
+	}
+	if thr != nil {
+		figs = append(figs, namedFigure{"throughput", svgSize(throughputPlot(d, *thr))})
+	}
 	var charts []Chart
-	for _, c := range []struct {
-		name  string
-		build func(*result.Doc) *figure
-	}{
-		{"throughput", single(throughputPlot)},
-		{"latency", single(latencyPlot)},
-		{"telemetry", telemetryFigure},
-	} {
-		fig := c.build(d)
-		if fig == nil {
-			continue
-		}
-		svg, err := render(fig)
+	for _, f := range figs {
+		svg, err := render(f.fig)
 		if err != nil {
-			return nil, fmt.Errorf("render %s chart: %w", c.name, err)
+			return nil, fmt.Errorf("render %s chart: %w", f.name, err)
 		}
-		charts = append(charts, Chart{Name: c.name, SVG: svg})
+		charts = append(charts, Chart{Name: f.name, SVG: svg})
 	}
 	return charts, nil
 }
 
-// throughputPlot plots successful operations per second per operation
-// type that succeeded at all in the run (a type outside the mix is no
-// flat line at zero); with more than one, their total in black; and the
-// target rate, a total, as a dashed grey line.
-func throughputPlot(d *result.Doc) *plot.Plot {
-	p := newPlot(d, "throughput", "ops/s")
-	var names []string
-	for _, name := range opNames(d) {
-		if completedAny(d, name) {
-			names = append(names, name)
-		}
-	}
-	for i, name := range names {
-		addSeries(p, name, intervalSeries(d, name, intervalRate), plotutil.Color(i), nil)
-	}
-	if len(names) > 1 {
-		addSeries(p, "total", totalSeries(d), color.Black, nil)
-	}
-	if t := d.Schedule.TargetRate; isOpen(d) && t != nil {
-		end := intervalEnd(d, d.Intervals[len(d.Intervals)-1])
-		addSeries(p, "target (total)", []*plotter.XY{{X: 0, Y: *t}, {X: end, Y: *t}}, targetGrey, dashed)
-	}
+type namedFigure struct {
+	name string
+	fig  *figure
+}
+
+// throughputPlot plots the throughput chart's lines, from zero up.
+func throughputPlot(d *result.Doc, c TimeChart) *plot.Plot {
+	p := newPlot(d, "throughput", c.YLabel)
+	drawLines(p, c)
 	p.Y.Min = 0
 	p.Y.Max = math.Max(p.Y.Max*1.05, 1)
 	p.Y.Tick.Marker = niceTicks{n: 5}
@@ -129,38 +128,19 @@ func completedAny(d *result.Doc, name string) bool {
 	return false
 }
 
-// totalSeries is the successes of every operation type per second, one
-// point per interval.
-func totalSeries(d *result.Doc) []*plotter.XY {
-	pts := make([]*plotter.XY, len(d.Intervals))
-	for i, iv := range d.Intervals {
-		if iv.Seconds <= 0 {
-			continue
-		}
-		var n int64
-		for _, o := range iv.Ops {
-			n += o.Count
-		}
-		pts[i] = &plotter.XY{X: intervalEnd(d, iv), Y: float64(n) / iv.Seconds}
-	}
-	return pts
-}
-
-// latencyPlot plots p99 latency (solid) and p99 service time (dashed) per
-// operation type on a log scale, or returns nil when there is nothing to
-// plot.
-func latencyPlot(d *result.Doc) *plot.Plot {
-	p := newPlot(d, "p99 latency and service time", "ms (log scale)")
-	plotted := false
-	for i, name := range opNames(d) {
-		lat := intervalSeries(d, name, func(o *result.OpStats, _ float64) *float64 { return o.Latency.P99 })
-		svc := intervalSeries(d, name, func(o *result.OpStats, _ float64) *float64 { return o.Service.P99 })
-		plotted = addSeries(p, name+" latency", positive(lat), plotutil.Color(i), nil) || plotted
-		plotted = addSeries(p, name+" service", positive(svc), plotutil.Color(i), dashed) || plotted
-	}
-	if !plotted {
+// latencyPlot plots the latency chart's lines on a log scale, or returns
+// nil when none has a value it can place.
+func latencyPlot(d *result.Doc, c TimeChart) *plot.Plot {
+	p := newPlot(d, "p99 latency and service time", c.YLabel)
+	if !drawLines(p, c) {
 		return nil
 	}
+	logScale(p)
+	return p
+}
+
+// logScale sets a plot's y axis logarithmic, over whole decades.
+func logScale(p *plot.Plot) {
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Y.Min = math.Pow(10, math.Floor(math.Log10(p.Y.Min)))
@@ -168,7 +148,41 @@ func latencyPlot(d *result.Doc) *plot.Plot {
 	if p.Y.Max <= p.Y.Min {
 		p.Y.Max = p.Y.Min * 10
 	}
-	return p
+}
+
+// drawLines draws a time chart's lines: measured ones in the palette
+// (dashed where the line says), the total in black, and a reference
+// (the target) grey and dashed from the start of the phase to its end.
+// On a log scale, values it cannot place are gaps. It reports whether
+// anything was drawn.
+func drawLines(p *plot.Plot, c TimeChart) bool {
+	plotted := false
+	for _, l := range c.Lines {
+		pts := make([]*plotter.XY, len(l.Y))
+		for i, y := range l.Y {
+			if y != nil {
+				pts[i] = &plotter.XY{X: c.X[i], Y: *y}
+			}
+		}
+		col, dash := plotutil.Color(l.Color), []vg.Length(nil)
+		if l.Dash {
+			dash = dashed
+		}
+		switch l.Kind {
+		case LineTotal:
+			col = color.Black
+		case LineReference:
+			col = targetGrey
+			if len(pts) > 0 && pts[0] != nil {
+				pts = []*plotter.XY{{X: 0, Y: pts[0].Y}, {X: c.X[len(c.X)-1], Y: pts[0].Y}}
+			}
+		}
+		if c.Log {
+			pts = positive(pts)
+		}
+		plotted = addSeries(p, l.Label, pts, col, dash) || plotted
+	}
+	return plotted
 }
 
 // newPlot returns an empty plot with the run's title and axis labels.
@@ -182,28 +196,6 @@ func newPlot(d *result.Doc, what, yLabel string) *plot.Plot {
 	p.Title.Padding = vg.Points(titlePad)
 	p.Add(plotter.NewGrid())
 	return p
-}
-
-// intervalSeries returns one point per interval: the interval's end in
-// seconds and value(op) for the named operation type, or a nil point where
-// the value is missing. An interval without the operation counts as zero
-// completions.
-func intervalSeries(d *result.Doc, name string, value func(*result.OpStats, float64) *float64) []*plotter.XY {
-	var pts []*plotter.XY
-	for _, iv := range d.Intervals {
-		o := &result.OpStats{Name: name}
-		for i := range iv.Ops {
-			if iv.Ops[i].Name == name {
-				o = &iv.Ops[i]
-			}
-		}
-		var pt *plotter.XY
-		if v := value(o, iv.Seconds); v != nil {
-			pt = &plotter.XY{X: intervalEnd(d, iv), Y: *v}
-		}
-		pts = append(pts, pt)
-	}
-	return pts
 }
 
 // intervalRate is an operation's successes per second in an interval of

@@ -1,37 +1,31 @@
 package report
 
 import (
+	"fmt"
+
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/texttable"
 )
 
-// mdDiagnosis writes what limited the run: the verdict, every candidate
-// with its figures and evidence, the rules that could not judge and why,
-// and what to try next. A document without a diagnosis gets no section.
-func mdDiagnosis(ew *errWriter, d *result.Doc) {
-	dg := d.Diagnosis
-	if dg == nil {
-		return
-	}
-	ew.line("\n## What limited the run\n")
-	ew.line("**%s**\n", texttable.Escape(dg.Line))
-	ew.md(findingsTable(dg.Candidates))
+// diagnosisBlocks are the evidence of what limited the run (its verdict
+// is the headline's): every candidate with its figures, Little's law,
+// the rules that could not judge and why, and what to try next.
+func diagnosisBlocks(dg *result.Diagnosis) []Block {
+	blocks := []Block{{Table: findingsTable(dg.Candidates)}}
 	if l := dg.Little; l != nil {
-		ew.line("\nLittle's law: %s ops/s × %s ms mean latency = %s operations in flight on average, of %s allowed.",
-			sig3(l.Rate), sig3(l.MeanLatency), sig3(l.InFlight), count(int64(l.Threads)))
+		blocks = append(blocks, Block{Text: fmt.Sprintf("Little's law: %s ops/s × %s ms mean latency = %s operations in flight on average, of %s allowed.",
+			sig3(l.Rate), sig3(l.MeanLatency), sig3(l.InFlight), count(int64(l.Threads)))})
 	}
 	if len(dg.NotJudged) > 0 {
-		ew.line("\nCould not judge:\n")
-		for _, f := range dg.NotJudged {
-			ew.line("- %s: %s", texttable.Escape(f.Resource), texttable.Escape(f.Missing))
+		items := make([]string, len(dg.NotJudged))
+		for i, f := range dg.NotJudged {
+			items[i] = f.Resource + ": " + f.Missing
 		}
+		blocks = append(blocks, Block{Text: "Could not judge:"}, Block{Items: items})
 	}
 	if len(dg.Next) > 0 {
-		ew.line("\nWhat to try next:\n")
-		for _, n := range dg.Next {
-			ew.line("- %s", texttable.Escape(n))
-		}
+		blocks = append(blocks, Block{Text: "What to try next:"}, Block{Items: dg.Next})
 	}
+	return blocks
 }
 
 // mib converts bytes to MB (1MB = 1024KB, as the tool's sizes).

@@ -4,114 +4,112 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"path"
-	"slices"
 	"strconv"
 
-	"github.com/mongobench/mongobench/internal/texttable"
-
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
-// Markdown renders a run as a Markdown report with its charts. The charts
-// map holds each SVG under the slash-separated path the report links it
-// by, chartDir/<run id>-<chart>.svg; the caller writes them next to the
-// report. Missing values are empty cells.
-func Markdown(d *result.Doc, chartDir string) (md []byte, charts map[string][]byte, err error) {
-	if d == nil {
-		return nil, nil, errNoDoc
-	}
-	rendered, err := Charts(d)
+// Markdown renders the run as a Markdown report with its charts, the
+// answer first: notices, the headline, the charts, then the details. The
+// charts map holds each SVG under the slash-separated path the report
+// links it by, chartDir/<run id>-<chart>.svg; the caller writes them
+// next to the report. Missing values are empty cells.
+func (v *RunView) Markdown(chartDir string) (md []byte, charts map[string][]byte, err error) {
+	rendered, err := v.svgCharts()
 	if err != nil {
 		return nil, nil, err
 	}
 	charts = map[string][]byte{}
-	var links []string
-	for _, c := range rendered {
-		file := path.Join(chartDir, fileSafe(d.RunID)+"-"+c.Name+".svg")
-		charts[file] = c.SVG
-		link := fmt.Sprintf("![%s](%s)", c.Name, file)
-		if caption := chartCaptions[c.Name]; caption != "" {
-			link += "\n\n" + caption
-		}
-		links = append(links, link)
-	}
 	var buf bytes.Buffer
 	ew := &errWriter{w: &buf}
-	mdSummary(ew, d)
-	mdDiagnosis(ew, d)
-	mdCharts(ew, links)
-	mdIntervals(ew, d)
-	mdTelemetry(ew, d)
+	ew.line("# %s", texttable.Escape(v.Title()))
+	for _, n := range v.Notices {
+		ew.line("\n> **%s:** %s", n.Kind, texttable.Escape(n.Text))
+	}
+	mdHeadline(ew, v.Headline)
+	if len(rendered) > 0 {
+		ew.line("\n## Charts")
+	}
+	for _, c := range rendered {
+		file := path.Join(chartDir, fileSafe(v.RunID)+"-"+c.Name+".svg")
+		charts[file] = c.SVG
+		ew.line("\n![%s](%s)", c.Name, file)
+		if caption := chartCaptions[c.Name]; caption != "" {
+			ew.line("\n*%s*", caption)
+		}
+	}
+	for _, s := range v.Sections {
+		ew.line("\n## %s", s.Title)
+		for _, b := range s.Blocks {
+			ew.line("")
+			mdBlock(ew, b)
+		}
+	}
 	return buf.Bytes(), charts, ew.err
 }
 
 // chartCaptions says under a chart what to look for in it.
 var chartCaptions = map[string]string{
-	"telemetry": "*p99 latency per second (top, log scale) over the server and host telemetry on the same time axis; " +
+	"telemetry": "p99 latency (solid) and service time (dashed) per second (top, log scale) over the server and host telemetry on the same time axis; " +
 		"CPU is a percent of all cores; shaded bands are intervals with a WiredTiger checkpoint running. " +
-		"Look for p99 tails that line up with a checkpoint, a build-up of dirty cache, or a rise in iowait or disk writes.*",
+		"Look for p99 tails that line up with a checkpoint, a build-up of dirty cache, or a rise in iowait or disk writes.",
 }
 
-// mdSummary writes the run's description and its measured-phase results.
-func mdSummary(ew *errWriter, d *result.Doc) {
-	ew.line("# %s — %s", texttable.Escape(d.TestName), texttable.Escape(d.RunID))
-	if d.Partial {
-		ew.line("\n> **Partial run:** %s", texttable.Escape(d.PartialReason))
-	}
-	if d.Client.ClientBound {
-		ew.line("\n> **Warning:** %s.", texttable.Escape(clientBoundWarning(d.Client)))
-	}
-	if d.Client.ServerBound {
-		ew.line("\n> **Note:** %s.", texttable.Escape(serverBoundNote(d.Client)))
-	}
-	if p := d.Schedule.Precision; p != nil && p.Flagged {
-		ew.line("\n> **Warning:** %s.", texttable.Escape(precisionWarning(p)))
-	}
-	if len(d.Thresholds) > 0 {
-		ew.section("Thresholds", thresholdTable(d))
-	}
-	ew.section("Run", headerTable(d, mdCells))
-	mdSettings(ew, d)
-	ew.section("Operations", opsTable(d))
-	ew.line("\n## Latency (ms)\n")
-	ew.line("Latency counts from each operation's intended start, service time from its send.\n")
-	ew.md(latencyTable(d, mdCells))
-	ew.line("\n## Schedule\n")
-	if isOpen(d) {
-		ew.md(scheduleTable(d.Schedule))
-	} else {
-		ew.line("Closed loop: operations are not paced, so none are late or dropped.")
-		if r := d.Schedule.ReceiveLag; r != nil {
-			ew.line("\n%s operations were timed at their reply's arrival; receive lag (not in the latencies) p50 %s ms, p99 %s ms.",
-				count(r.Count), mdCells.Num(r.P50), mdCells.Num(r.P99))
+// mdHeadline writes the answer: the figures, each operation's p50, p99
+// and errors, the thresholds' verdicts and what limited the run.
+func mdHeadline(ew *errWriter, h Headline) {
+	ew.line("\n## Result\n")
+	for _, f := range h.Figures {
+		text := f.Value
+		if f.Detail != "" {
+			text += " (" + f.Detail + ")"
 		}
+		ew.line("- **%s:** %s", f.Label, texttable.Escape(text))
 	}
-	ew.section("Client", clientTable(d.Client))
-	if p := d.Schedule.Precision; p != nil {
-		ew.line("\nPrecision: %s.", texttable.Escape(precisionText(p)))
+	ew.line("")
+	ew.md(h.Ops)
+	if h.Limit != "" {
+		ew.line("\n**%s**", texttable.Escape(h.Limit))
+	}
+	if len(h.Thresholds) > 0 {
+		ew.line("\n## Thresholds\n")
+		ew.md(verdictTable(h.Thresholds))
 	}
 }
 
-// mdSettings writes the run's effective configuration (test_config: the
-// variant's parameters, the pacing and what the workload decided at
-// setup, e.g. the ledger's transaction mode, read and write concern) and
-// its notes, which say where a setting differs from the one asked for.
-func mdSettings(ew *errWriter, d *result.Doc) {
-	if len(d.TestConfig) > 0 {
-		t := newTable("setting", "value")
-		keys := slices.Sorted(maps.Keys(d.TestConfig))
-		for _, k := range keys {
-			t.Add(k, settingText(d.TestConfig[k]))
-		}
-		ew.section("Configuration", t)
+// verdictTable has a row per threshold: its verdict, the expression, and
+// what was measured (or why the figure is missing).
+func verdictTable(vs []Verdict) *table {
+	t := newTable("verdict", "threshold", "measured")
+	for _, v := range vs {
+		t.Add(VerdictWord(v.Pass), v.Expression, v.Measured)
 	}
-	if len(d.Notes) > 0 {
-		ew.line("\n## Notes\n")
-		for _, n := range d.Notes {
-			ew.line("- %s", texttable.Escape(n))
+	return t
+}
+
+// VerdictWord is how a verdict reads: PASS or FAIL.
+func VerdictWord(pass bool) string {
+	if pass {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+// mdBlock writes one block of a section.
+func mdBlock(ew *errWriter, b Block) {
+	switch {
+	case b.Table != nil:
+		ew.md(b.Table)
+	case b.Items != nil:
+		for _, it := range b.Items {
+			ew.line("- %s", texttable.Escape(it))
 		}
+	case b.Strong:
+		ew.line("**%s**", texttable.Escape(b.Text))
+	default:
+		ew.line("%s", texttable.Escape(b.Text))
 	}
 }
 
@@ -129,51 +127,6 @@ func settingText(v any) string {
 		}
 	}
 	return fmt.Sprint(v)
-}
-
-// mdCharts links the rendered charts.
-func mdCharts(ew *errWriter, links []string) {
-	if len(links) == 0 {
-		return
-	}
-	ew.line("\n## Charts")
-	for _, l := range links {
-		ew.line("\n%s", l)
-	}
-}
-
-// mdIntervals writes the per-interval table, condensed for long runs.
-func mdIntervals(ew *errWriter, d *result.Doc) {
-	if len(d.Intervals) == 0 {
-		return
-	}
-	bs, size := buckets(d)
-	ew.line("\n## Intervals\n")
-	if size > 1 {
-		ew.line("Each row merges %d intervals of the %d; p99 is the worst interval's p99 latency.\n", size, len(d.Intervals))
-	}
-	ew.md(intervalTable(d, bs))
-}
-
-// mdTelemetry writes the server, host and monitoring readings that the
-// run recorded, and nothing for those it did not.
-func mdTelemetry(ew *errWriter, d *result.Doc) {
-	server := telemetryTable(d.Intervals, func(iv result.Interval) map[string]float64 { return iv.Server })
-	host := telemetryTable(d.Intervals, func(iv result.Interval) map[string]float64 { return iv.Host })
-	for _, s := range []struct {
-		title string
-		t     *table
-	}{
-		{"Server (per interval, from serverStatus)", server},
-		{"Host (per interval)", host},
-		{"Measurements", seriesTable(d.Metrics.Measurements)},
-		{"Disk", seriesTable(d.Metrics.DiskMetrics)},
-		{"Hosts of the replica set's members (means over the measured phase)", memberHosts(d.Metrics)},
-	} {
-		if s.t != nil {
-			ew.section(s.title, s.t)
-		}
-	}
 }
 
 // scheduleTable states how well an open-loop schedule was kept.
@@ -204,12 +157,6 @@ func clientTable(c result.Client) *table {
 	}
 	t.Add(mdCells.Num(c.CPUPerOp), sig3(c.CPUPercent), cores, sig3(c.CPUSeconds), bound)
 	return t
-}
-
-// section writes a level-two heading followed by a Markdown table.
-func (e *errWriter) section(title string, t *table) {
-	e.line("\n## %s\n", title)
-	e.md(t)
 }
 
 // md writes t as a Markdown table.

@@ -31,7 +31,7 @@ func TestSummaryGolden(t *testing.T) {
 func TestMarkdownGolden(t *testing.T) {
 	for name, d := range fixtures() {
 		t.Run(name, func(t *testing.T) {
-			md, charts, err := Markdown(d, "charts")
+			md, charts, err := renderMarkdown(d, "charts")
 			if err != nil {
 				t.Fatalf("Markdown: got error %v, want nil", err)
 			}
@@ -66,10 +66,7 @@ func TestCharts(t *testing.T) {
 				t.Fatalf("Charts: got error %v, want nil", err)
 			}
 			again, _ := Charts(d)
-			want := 2
-			if len(seriesNames(d, "telemetry")) > 0 {
-				want = 3
-			}
+			want := 2 // latency (on top of the telemetry when there is any) and throughput
 			if got := len(first); got != want {
 				t.Fatalf("got %d charts, want %d", got, want)
 			}
@@ -130,7 +127,7 @@ var telemetryLegends = map[string]string{
 // telemetryNames lists the legend entries the telemetry chart of d must
 // show: one per plotted key some interval records (checkpoints only where
 // one completed, checkpointRunning only where one ran), and each
-// operation's p99 when there is any telemetry.
+// operation's p99 latency and service time when there is any telemetry.
 func telemetryNames(d *result.Doc) []string {
 	var names []string
 	for _, k := range slices.Sorted(maps.Keys(telemetryLegends)) {
@@ -150,7 +147,7 @@ func telemetryNames(d *result.Doc) []string {
 	}
 	for _, o := range d.Ops {
 		if o.Latency.P99 != nil {
-			names = append(names, o.Name+" p99")
+			names = append(names, o.Name+" latency", o.Name+" service")
 		}
 	}
 	return names
@@ -169,7 +166,7 @@ func TestTelemetryChartOmitsAbsent(t *testing.T) {
 		}
 	}
 	svg := telemetrySVG(t, d)
-	for _, want := range []string{"commands/s", "queries/s", "host user", "txn p99", "read p99", "server ops/s", "CPU %"} {
+	for _, want := range []string{"commands/s", "queries/s", "host user", "txn latency", "txn service", "read latency", "server ops/s", "CPU %"} {
 		if !bytes.Contains(svg, []byte(">"+want+"<")) {
 			t.Errorf("got no %q in the SVG, want it", want)
 		}
@@ -213,7 +210,7 @@ func TestTelemetryChartNone(t *testing.T) {
 		d.Intervals[i].Server = map[string]float64{"connections": 66, "netInBytesPerSec": 2e6}
 		d.Intervals[i].Host = map[string]float64{"cpuKernelPct": 7}
 	}
-	md, charts, err := Markdown(d, "charts")
+	md, charts, err := renderMarkdown(d, "charts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +278,7 @@ func checkXML(t *testing.T, c Chart) {
 func TestChartsWithoutIntervals(t *testing.T) {
 	d := closedDoc()
 	d.Intervals = nil
-	md, charts, err := Markdown(d, "charts")
+	md, charts, err := renderMarkdown(d, "charts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +290,7 @@ func TestChartsWithoutIntervals(t *testing.T) {
 func TestChartPaths(t *testing.T) {
 	d := openDoc()
 	d.RunID = "run 1/x"
-	_, charts, err := Markdown(d, "out/charts")
+	_, charts, err := renderMarkdown(d, "out/charts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +323,7 @@ func TestMissingPercentiles(t *testing.T) {
 			t.Errorf("terminal %s row: got %q, want %q", kind, got, want)
 		}
 	}
-	md, _, err := Markdown(d, "charts")
+	md, _, err := renderMarkdown(d, "charts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +356,7 @@ func TestOpsThatNeverRan(t *testing.T) {
 	if err := Summary(&buf, d); err != nil {
 		t.Fatal(err)
 	}
-	md, _, err := Markdown(d, "charts")
+	md, _, err := renderMarkdown(d, "charts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,7 +445,7 @@ func TestNilDoc(t *testing.T) {
 	if err := Summary(io.Discard, nil); err == nil {
 		t.Errorf("Summary(nil): got nil error, want one")
 	}
-	if _, _, err := Markdown(nil, "charts"); err == nil {
+	if _, _, err := renderMarkdown(nil, "charts"); err == nil {
 		t.Errorf("Markdown(nil): got nil error, want one")
 	}
 }

@@ -80,14 +80,15 @@ var telemetryPanels = []telemetryPanel{
 	}},
 }
 
-// telemetryFigure stacks per-second p99 latency of each operation type
-// (log scale) above the server and host telemetry of the run: dirty cache
+// telemetryFigure stacks the latency chart (p99 latency and service time
+// per operation type, log scale) above the server and host telemetry of
+// the run: dirty cache
 // with completed checkpoints marked, disk write throughput, host iowait
 // and CPU, and server opcounter rates. Intervals in which a checkpoint ran
 // are shaded in every panel. Only series the document records are drawn;
 // an interval without a reading is a gap. It returns nil when the run
 // recorded none of these telemetry keys.
-func telemetryFigure(d *result.Doc) *figure {
+func telemetryFigure(d *result.Doc, lat *TimeChart) *figure {
 	shade := checkpointSpans(d)
 	var panels []*plot.Plot
 	for _, spec := range telemetryPanels {
@@ -106,10 +107,12 @@ func telemetryFigure(d *result.Doc) *figure {
 		heights[i] = telemetryPanelH
 	}
 	what := "server and host telemetry"
-	if lat := p99Panel(d, shade); lat != nil {
-		panels = append([]*plot.Plot{lat}, panels...)
-		heights = append([]vg.Length{latencyPanelH}, heights...)
-		what = "p99 latency per second against server and host telemetry"
+	if lat != nil {
+		if p := latencyPanel(*lat, shade); p != nil {
+			panels = append([]*plot.Plot{p}, panels...)
+			heights = append([]vg.Length{latencyPanelH}, heights...)
+			what = "p99 latency and service time against server and host telemetry"
+		}
 	}
 	panels[0].Title.Text = fmt.Sprintf("%s %s: %s", d.TestName, d.RunID, what)
 	panels[0].Title.Padding = vg.Points(titlePad)
@@ -130,25 +133,14 @@ func telemetryFigure(d *result.Doc) *figure {
 	return stack(panels, heights, telemetryWidth)
 }
 
-// p99Panel plots p99 latency per operation type on a log scale, or
-// returns nil when no interval has a p99.
-func p99Panel(d *result.Doc, shade *spans) *plot.Plot {
-	p := panel("ms (log scale)", shade)
-	plotted := false
-	for i, name := range opNames(d) {
-		lat := intervalSeries(d, name, func(o *result.OpStats, _ float64) *float64 { return o.Latency.P99 })
-		plotted = addSeries(p, name+" p99", positive(lat), plotutil.Color(i), nil) || plotted
-	}
-	if !plotted {
+// latencyPanel draws the latency chart's lines on a log scale, or
+// returns nil when none has a value it can place.
+func latencyPanel(c TimeChart, shade *spans) *plot.Plot {
+	p := panel(c.YLabel, shade)
+	if !drawLines(p, c) {
 		return nil
 	}
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Y.Min = math.Pow(10, math.Floor(math.Log10(p.Y.Min)))
-	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(p.Y.Max)))
-	if p.Y.Max <= p.Y.Min {
-		p.Y.Max = p.Y.Min * 10
-	}
+	logScale(p)
 	return p
 }
 

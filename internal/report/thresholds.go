@@ -10,11 +10,7 @@ import (
 func thresholdTable(d *result.Doc) *table {
 	t := newTable("verdict", "threshold", "measured")
 	for _, v := range d.Thresholds {
-		verdict := "FAIL"
-		if v.Pass {
-			verdict = "PASS"
-		}
-		t.Add(verdict, v.Expression, threshold.Measured(v))
+		t.Add(VerdictWord(v.Pass), v.Expression, threshold.Measured(v))
 	}
 	return t
 }

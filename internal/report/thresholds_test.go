@@ -29,7 +29,7 @@ FAIL     errors < 0.1%    0.25%
 	if !strings.HasSuffix(buf.String(), want) {
 		t.Errorf("summary ends\n%s\nwant\n%s", buf.String(), want)
 	}
-	md, _, err := Markdown(d, "charts")
+	md, _, err := renderMarkdown(d, "charts")
 	if err != nil {
 		t.Fatal(err)
 	}

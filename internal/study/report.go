@@ -20,6 +20,10 @@ import (
 type File struct {
 	Path string
 	Data []byte
+	// Chart names the chart the file draws ("sweep-throughput",
+	// "sweep-p99", ...; "" for none): what a page that draws its charts
+	// itself finds it by.
+	Chart string
 }
 
 // writer keeps the first write error, so a report renders without a
@@ -57,7 +61,11 @@ func (r SLAResult) WriteReport(out io.Writer, audit string, runs []string) error
 	if r.Study.Stage != "" {
 		w.printf("Stage: %s\n\n", r.Study.Stage)
 	}
-	if err := r.WriteTables(w, Markdown); err != nil {
+	if err := r.writeVerdict(w); err != nil {
+		return err
+	}
+	w.printf("\n## Runs\n\n")
+	if err := WriteRuns(w, Markdown, r.Runs, r.Study.SLA); err != nil {
 		return err
 	}
 	w.printf("\n## How the transactions ran\n\n")
@@ -68,6 +76,22 @@ func (r SLAResult) WriteReport(out io.Writer, audit string, runs []string) error
 	r.writeTails(w)
 	writeRunLinks(w, runs)
 	return w.err
+}
+
+// writeVerdict writes the SLA's answer: each mode and rate's runs passed
+// and p99s, and across several rates whether each held.
+func (r SLAResult) writeVerdict(w io.Writer) error {
+	sums := r.Summaries()
+	if err := WriteSummary(w, Markdown, sums); err != nil {
+		return err
+	}
+	if distinctRates(r.Runs) > 1 {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+		return WriteScaling(w, Markdown, sums, r.Study.SLA)
+	}
+	return nil
 }
 
 // writeTails says, for each run that failed the SLA, what its p99 tail
@@ -91,9 +115,10 @@ func (r SLAResult) writeTails(w *writer) {
 // ReportName is the sweep report's file name without ".md".
 func (r SweepResult) ReportName() string { return "sweep-" + r.Study.ID }
 
-// WriteReport writes the sweep's Markdown report: the criteria, the label,
-// the tables, the charts and links to the runs' reports; it returns the
-// charts.
+// WriteReport writes the sweep's Markdown report, the answer first: the
+// criteria and the label, the verdict (the saturation throughput, what
+// limited the knee, the highest target that held), the charts, then the
+// steps' tables and links to the runs' reports; it returns the charts.
 func (r SweepResult) WriteReport(out io.Writer, runs []string) ([]File, error) {
 	s := r.Study
 	workload, label := s.Base.Scenario.Workload, s.Base.Scenario.Label
@@ -102,13 +127,23 @@ func (r SweepResult) WriteReport(out io.Writer, runs []string) ([]File, error) {
 	if label != "" {
 		w.printf("Label: %s\n\n", texttable.Escape(label))
 	}
-	if err := r.WriteTables(w, Markdown); err != nil {
+	if err := sweepLines(w, Markdown, r.Steps, s.Criteria); err != nil {
 		return nil, err
 	}
 	curve := ChartCurve(cmp.Or(label, workload), r.Steps)
 	charts, err := writeSweepCharts(w, r.ReportName(), workload+" sweep "+s.ID, []report.Curve{curve}, false, s.Criteria.SLA)
 	if err != nil {
 		return nil, err
+	}
+	w.printf("\n## Steps\n\n")
+	if err := writeSweepTable(w, Markdown, r.Steps, s.Criteria); err != nil {
+		return nil, err
+	}
+	if s.Repeat > 1 {
+		w.printf("\n")
+		if err := WriteSpread(w, Markdown, Spreads(r.Steps)); err != nil {
+			return nil, err
+		}
 	}
 	writeRunLinks(w, runs)
 	return charts, w.err
@@ -209,7 +244,7 @@ func writeSweepCharts(w *writer, name, title string, curves []report.Curve, perO
 	files := make([]File, 0, len(charts))
 	for _, c := range charts {
 		rel := "charts/" + SafeName(name) + "-" + SafeName(c.Name) + ".svg"
-		files = append(files, File{Path: rel, Data: c.SVG})
+		files = append(files, File{Path: rel, Data: c.SVG, Chart: c.Name})
 		w.printf("![%s](%s)\n\n%s\n\n", c.Name, rel, sweepCaption(c.Name))
 	}
 	return files, nil

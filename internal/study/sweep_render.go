@@ -16,6 +16,16 @@ import (
 // type, errors, late operations, whether it held and why not), then the
 // saturation throughput and the highest target that held c.
 func WriteSweep(w io.Writer, f Format, steps []Step, c Criteria) error {
+	if err := writeSweepTable(w, f, steps, c); err != nil {
+		return err
+	}
+	return sweepLines(w, f, steps, c)
+}
+
+// writeSweepTable writes a row per step: its target, achieved rate, each
+// operation's p50, p95 and p99, errors, late operations and whether it
+// held.
+func writeSweepTable(w io.Writer, f Format, steps []Step, c Criteria) error {
 	cl := cellsFor(f)
 	sorted := slices.Clone(steps)
 	slices.SortStableFunc(sorted, func(a, b Step) int {
@@ -50,10 +60,7 @@ func WriteSweep(w io.Writer, f Format, steps []Step, c Criteria) error {
 		row = append(row, count(s.Errors), count(s.Late), holdsCell(s, c))
 		t.Add(row...)
 	}
-	if err := writeTable(t, w, f); err != nil {
-		return err
-	}
-	return sweepLines(w, f, steps, c)
+	return writeTable(t, w, f)
 }
 
 // holdsCell is ✅, or ❌ and the reasons.

@@ -228,3 +228,22 @@ func (c Cells) Text(s string) string {
 	}
 	return s
 }
+
+// Column is a table's column: its name, and whether it holds numbers
+// (right-aligned).
+type Column struct {
+	Name  string
+	Right bool
+}
+
+// Columns returns the table's columns.
+func (t *Table) Columns() []Column {
+	out := make([]Column, len(t.head))
+	for i, h := range t.head {
+		out[i] = Column{Name: h, Right: t.right[i]}
+	}
+	return out
+}
+
+// Rows returns the table's rows, as added.
+func (t *Table) Rows() [][]string { return t.rows }

@@ -39,6 +39,12 @@ func Bin() (string, error) {
 	return "", fmt.Errorf("no chromium: install Debian's chromium ('make setup' runs scripts/install-chromium.sh) or set MONGOBENCH_CHROMIUM_BIN")
 }
 
+// The first screen a page is judged by: what a reader sees on opening it.
+const (
+	ScreenWidth  = 1400
+	ScreenHeight = 900
+)
+
 // Browser is a headless Chromium for one test.
 type Browser struct {
 	ctx context.Context
@@ -57,7 +63,7 @@ func Start(t testing.TB) *Browser {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
 		chromedp.NoSandbox, // tests may run as root
-		chromedp.WindowSize(1280, 900),
+		chromedp.WindowSize(ScreenWidth, ScreenHeight),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("disable-background-networking", true),
 	)
@@ -79,8 +85,14 @@ type Report struct {
 	Errors   []string // console errors, uncaught exceptions, failed loads
 	Requests []string // URLs requested other than the page itself and data: URLs
 	Charts   []ChartState
-	// Screenshot is a PNG of the whole page after the checks.
-	Screenshot []byte
+	// Screenshot is a PNG of the whole page after the checks;
+	// FirstScreen is one of the first screen (ScreenWidth ×
+	// ScreenHeight), as the page opens.
+	Screenshot, FirstScreen []byte
+	// HeadlineTop and FirstChartTop are where the page's headline
+	// (#headline) and its first chart (.mb-chart) start, in pixels from
+	// the top of the page; -1 when the page has none.
+	HeadlineTop, FirstChartTop float64
 }
 
 // ChartState is one drawn chart: its canvas size and series names.
@@ -146,6 +158,7 @@ func (b *Browser) OpenURL(t testing.TB, page string) *Report {
 	var charts []ChartState
 	err := chromedp.Run(ctx,
 		network.Enable(), cdplog.Enable(), runtime.Enable(),
+		chromedp.EmulateViewport(ScreenWidth, ScreenHeight),
 		chromedp.Navigate(page),
 		chromedp.WaitReady("body"),
 		chromedp.Evaluate(`Array.from(document.querySelectorAll('.mb-chart')).map(el => {
@@ -160,6 +173,14 @@ func (b *Browser) OpenURL(t testing.TB, page string) *Report {
 		t.Fatalf("open %s: %v", path, err)
 	}
 	r.Charts = charts
+	var tops []float64
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate(`['#headline', '.mb-chart'].map(q => { const el = document.querySelector(q); return el ? el.getBoundingClientRect().top + window.scrollY : -1; })`, &tops),
+		chromedp.CaptureScreenshot(&r.FirstScreen),
+	); err != nil {
+		t.Fatalf("first screen of %s: %v", path, err)
+	}
+	r.HeadlineTop, r.FirstChartTop = tops[0], tops[1]
 	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&r.Screenshot, 100)); err != nil {
 		t.Fatalf("screenshot of %s: %v", path, err)
 	}

@@ -1,0 +1,289 @@
+package report
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
+	"github.com/mongobench/mongobench/internal/threshold"
+)
+
+// RunView is one run as every report shows it, the answer first: what
+// stands out (a partial run, a client-bound or imprecise client), the
+// headline (achieved against target, each operation's p50, p99 and
+// errors, the thresholds' verdicts, what limited the run), the charts
+// over the measured phase (latency first), then the details: the run's
+// description and configuration, the per-operation tables, the schedule,
+// the client, the diagnosis's evidence, the intervals and the telemetry.
+// NewRunView builds it once from a result document; the Markdown report
+// (RunView.Markdown) and the HTML page (htmlreport.Run) render it.
+type RunView struct {
+	TestName, RunID string
+	Notices         []Notice
+	Headline        Headline
+	// Charts are the run's series over time, one value per interval:
+	// latency, throughput, then a chart per telemetry panel recorded.
+	Charts []TimeChart
+	// Dists are each operation type's stored distributions, for plots
+	// by percentile.
+	Dists    []OpDists
+	Sections []Section
+
+	doc *result.Doc // for the SVG charts
+}
+
+// Notice is something the reader must know before reading the figures.
+type Notice struct {
+	Kind NoticeKind
+	Text string
+}
+
+// NoticeKind says how loud a notice is.
+type NoticeKind string
+
+const (
+	NoticePartial NoticeKind = "Partial run"
+	NoticeWarning NoticeKind = "Warning"
+	NoticeNote    NoticeKind = "Note"
+)
+
+// Headline is the answer: the run's figures at a glance.
+type Headline struct {
+	// TargetRate is the rate asked for in ops/s (open loop), else nil;
+	// Achieved and Failed are the rates of operations that succeeded and
+	// that failed.
+	TargetRate, Achieved, Failed *float64
+	// Figures are the headline's figures as text, in order.
+	Figures []Figure
+	// Ops has a row per operation type that ran: its rate, latency p50
+	// and p99, and errors.
+	Ops *texttable.Table
+	// Thresholds are the verdicts of the thresholds judged on the run.
+	Thresholds []Verdict
+	// Limit says what limited the run ("" when not diagnosed).
+	Limit string
+}
+
+// Figure is one headline figure: "achieved", "497.3 ops/s", "of 500.0
+// ops/s target, 99.5%". Bad marks a figure that says something went
+// wrong (errors, a rate short of its target).
+type Figure struct {
+	Label, Value, Detail string
+	Bad                  bool
+}
+
+// Verdict is one threshold's verdict.
+type Verdict struct {
+	Pass                 bool
+	Expression, Measured string
+}
+
+// OpDists are an operation type's latency and service-time
+// distributions over the measured phase.
+type OpDists struct {
+	Name             string
+	Latency, Service result.Dist
+}
+
+// Section is a titled part of the details.
+type Section struct {
+	Title  string
+	Blocks []Block
+}
+
+// Block is one paragraph, table or list of a section: the field that is
+// set says which. Text is plain text, never markup.
+type Block struct {
+	Text   string
+	Strong bool // the paragraph is the section's verdict
+	Table  *texttable.Table
+	Items  []string
+}
+
+// shortfall is how far below its target an achieved rate may be and
+// still not be marked.
+const shortfall = 0.99
+
+// NewRunView builds the view of a run.
+func NewRunView(d *result.Doc) (*RunView, error) {
+	if d == nil {
+		return nil, errNoDoc
+	}
+	v := &RunView{TestName: d.TestName, RunID: d.RunID, doc: d, Notices: notices(d), Headline: headline(d), Charts: timeCharts(d)}
+	for _, o := range d.Ops {
+		v.Dists = append(v.Dists, OpDists{Name: o.Name, Latency: o.Latency, Service: o.Service})
+	}
+	v.Sections = sections(d)
+	return v, nil
+}
+
+// Title is the report's title: "test — run id".
+func (v *RunView) Title() string { return v.TestName + " — " + v.RunID }
+
+// notices are the partial run, the client's and the server's bounds and
+// the precision warning.
+func notices(d *result.Doc) []Notice {
+	var out []Notice
+	if d.Partial {
+		out = append(out, Notice{NoticePartial, d.PartialReason})
+	}
+	if d.Client.ClientBound {
+		out = append(out, Notice{NoticeWarning, clientBoundWarning(d.Client) + "."})
+	}
+	if d.Client.ServerBound {
+		out = append(out, Notice{NoticeNote, serverBoundNote(d.Client) + "."})
+	}
+	if p := d.Schedule.Precision; p != nil && p.Flagged {
+		out = append(out, Notice{NoticeWarning, precisionWarning(p) + "."})
+	}
+	return out
+}
+
+// headline gathers the run's answer.
+func headline(d *result.Doc) Headline {
+	s := d.Schedule
+	h := Headline{Achieved: result.F(s.SuccessRate), Failed: result.F(s.FailedRate)}
+	if s.SuccessRate == 0 && s.FailedRate == 0 { // stored before the two were kept apart
+		h.Achieved, h.Failed = result.F(s.AchievedRate), nil
+	}
+	if isOpen(d) {
+		h.TargetRate = s.TargetRate
+	}
+	achieved := Figure{Label: "achieved", Value: perSec(*h.Achieved) + " ops/s"}
+	if t := h.TargetRate; t != nil && *t > 0 {
+		share := *h.Achieved / *t
+		achieved.Detail = fmt.Sprintf("of %s ops/s target, %s%%", perSec(*t), sig3(100*share))
+		achieved.Bad = share < shortfall
+	} else {
+		achieved.Detail = modeText(s)
+	}
+	h.Figures = append(h.Figures, achieved)
+	var ops, failed int64
+	var classes result.Errors
+	for _, o := range d.Ops {
+		ops += o.Count
+		failed += o.Errors.Total
+		classes = addErrors(classes, o.Errors)
+	}
+	errs := Figure{Label: "errors", Value: count(failed), Bad: failed > 0}
+	if all := ops + failed; all > 0 {
+		errs.Detail = sig3(100*float64(failed)/float64(all)) + "% of operations"
+		if c := errorClasses(classes); c != "" {
+			errs.Detail += ": " + c
+		}
+	}
+	h.Figures = append(h.Figures, errs, Figure{Label: "duration", Value: seconds(d.Duration), Detail: fmt.Sprintf("%s workers", count(int64(s.Workers)))})
+	if len(d.Thresholds) > 0 {
+		pass := 0
+		for _, t := range d.Thresholds {
+			if t.Pass {
+				pass++
+			}
+			h.Thresholds = append(h.Thresholds, Verdict{Pass: t.Pass, Expression: t.Expression, Measured: threshold.Measured(t)})
+		}
+		h.Figures = append(h.Figures, Figure{Label: "thresholds", Value: fmt.Sprintf("%d of %d pass", pass, len(d.Thresholds)), Bad: pass < len(d.Thresholds)})
+	}
+	h.Ops = headlineOps(d)
+	if dg := d.Diagnosis; dg != nil {
+		h.Limit = dg.Line
+	}
+	return h
+}
+
+// addErrors sums two error counts class by class.
+func addErrors(a, b result.Errors) result.Errors {
+	a.Total += b.Total
+	a.Timeout += b.Timeout
+	a.Network += b.Network
+	a.WriteConflict += b.WriteConflict
+	a.DuplicateKey += b.DuplicateKey
+	a.Overload += b.Overload
+	a.Other += b.Other
+	return a
+}
+
+// headlineOps has a row per operation type that ran: successes per
+// second, latency p50 and p99 from the intended start, and errors.
+func headlineOps(d *result.Doc) *table {
+	t := newTable("op", ">ops/s", ">p50 ms", ">p99 ms", ">errors")
+	for _, o := range ranOps(d) {
+		t.Add(o.Name, perSec(o.Rate), mdCells.Num(o.Latency.P50), mdCells.Num(o.Latency.P99), count(o.Errors.Total))
+	}
+	return t
+}
+
+// sections are the details, in the order the reports show them.
+func sections(d *result.Doc) []Section {
+	var out []Section
+	add := func(title string, blocks ...Block) { out = append(out, Section{Title: title, Blocks: blocks}) }
+	add("Run", Block{Table: headerTable(d, mdCells)})
+	if len(d.TestConfig) > 0 {
+		add("Configuration", Block{Table: settingsTable(d.TestConfig)})
+	}
+	if len(d.Notes) > 0 {
+		add("Notes", Block{Items: d.Notes})
+	}
+	add("Operations", Block{Table: opsTable(d)})
+	add("Latency (ms)", Block{Text: "Latency counts from each operation's intended start, service time from its send."},
+		Block{Table: latencyTable(d, mdCells)})
+	if isOpen(d) {
+		add("Schedule", Block{Table: scheduleTable(d.Schedule)})
+	} else {
+		blocks := []Block{{Text: "Closed loop: operations are not paced, so none are late or dropped."}}
+		if r := d.Schedule.ReceiveLag; r != nil {
+			blocks = append(blocks, Block{Text: fmt.Sprintf("%s operations were timed at their reply's arrival; receive lag (not in the latencies) p50 %s ms, p99 %s ms.",
+				count(r.Count), mdCells.Num(r.P50), mdCells.Num(r.P99))})
+		}
+		add("Schedule", blocks...)
+	}
+	client := []Block{{Table: clientTable(d.Client)}}
+	if p := d.Schedule.Precision; p != nil {
+		client = append(client, Block{Text: "Precision: " + precisionText(p) + "."})
+	}
+	add("Client", client...)
+	if dg := d.Diagnosis; dg != nil {
+		add("What limited the run", diagnosisBlocks(dg)...)
+	}
+	if len(d.Intervals) > 0 {
+		bs, size := buckets(d)
+		var blocks []Block
+		if size > 1 {
+			blocks = append(blocks, Block{Text: fmt.Sprintf("Each row merges %d intervals of the %d; p99 is the worst interval's p99 latency.", size, len(d.Intervals))})
+		}
+		add("Intervals", append(blocks, Block{Table: intervalTable(d, bs)})...)
+	}
+	for _, s := range []struct {
+		title string
+		t     *table
+	}{
+		{"Server (per interval, from serverStatus)", telemetryTable(d.Intervals, func(iv result.Interval) map[string]float64 { return iv.Server })},
+		{"Host (per interval)", telemetryTable(d.Intervals, func(iv result.Interval) map[string]float64 { return iv.Host })},
+		{"Measurements", seriesTable(d.Metrics.Measurements)},
+		{"Disk", seriesTable(d.Metrics.DiskMetrics)},
+		{"Hosts of the replica set's members (means over the measured phase)", memberHosts(d.Metrics)},
+	} {
+		if s.t != nil {
+			add(s.title, Block{Table: s.t})
+		}
+	}
+	return out
+}
+
+// settingsTable is the run's effective configuration (test_config: the
+// variant's parameters, the pacing and what the workload decided at
+// setup, e.g. the ledger's transaction mode, read and write concern),
+// each setting once: a document size given in bytes (docSize) is not
+// repeated in KB (docSizeKB, which the stored variant keeps to compare
+// runs by).
+func settingsTable(cfg map[string]any) *table {
+	t := newTable("setting", "value")
+	for _, k := range slices.Sorted(maps.Keys(cfg)) {
+		if _, bytes := cfg["docSize"]; k == "docSizeKB" && bytes {
+			continue
+		}
+		t.Add(k, settingText(cfg[k]))
+	}
+	return t
+}
