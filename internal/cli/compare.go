@@ -31,7 +31,7 @@ func (a *app) compareCmd() *cobra.Command {
 and compares the first label with each of the others: saturation
 throughput (the highest achieved rate) and each operation type's
 throughput there, as a ratio ("+117%"); the highest target rate that held
-(--sla, --max-errors, achieved ≥ 95% of target); the price per hour and the
+(--p99, --max-errors, achieved ≥ 95% of target); the price per hour and the
 operations per dollar at saturation; the p99 of every operation type at
 each target rate both sweeps ran, below saturation (the highest rate both
 kept up with) and above (the lowest rate one of them did not); and a
