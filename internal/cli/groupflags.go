@@ -49,8 +49,8 @@ func (g *groupFlags) share(file string) (engine.Share, error) {
 	if g.clients == 1 && g.id == "" {
 		return engine.Share{}, nil
 	}
-	if g.clients < 1 || g.clients > 10000 {
-		return engine.Share{}, fmt.Errorf("--clients: got %d, want 1 to 10000", g.clients)
+	if g.clients < 1 || g.clients > spec.MaxClients {
+		return engine.Share{}, fmt.Errorf("--clients: got %d, want 1 to %d", g.clients, spec.MaxClients)
 	}
 	if !groupIDPattern.MatchString(g.id) {
 		return engine.Share{}, fmt.Errorf("--group: got %q, want 1 to 100 letters, digits, '.', '_' or '-' (one id per group run)", g.id)
@@ -58,8 +58,8 @@ func (g *groupFlags) share(file string) (engine.Share, error) {
 	if file != "" {
 		return engine.Share{}, fmt.Errorf("--clients %d with --results-file %s: a run group coordinates through a MongoDB results store (database mongobench, collection groups), which a JSON Lines file cannot do; give --results, or neither for the target's", g.clients, file)
 	}
-	if g.timeout <= 0 {
-		return engine.Share{}, fmt.Errorf("--group-timeout: got %v, want a positive duration", g.timeout)
+	if g.timeout <= 0 || g.timeout > spec.MaxGroupTimeout {
+		return engine.Share{}, fmt.Errorf("--group-timeout: got %v, want a positive duration up to %v", g.timeout, spec.MaxGroupTimeout)
 	}
 	idx := g.index
 	if idx == unsetIndex {

@@ -96,7 +96,11 @@ func (c *Client) Join(ctx context.Context) error {
 				c.ID, c.Share.Index, ms(off), ms(unc), ClockBound)
 		}
 	}
-	if _, err := c.Store.RegisterGroup(ctx, c.ID, c.Share.Clients, c.Scenario, c.Share.Index, me); err != nil {
+	g, err := c.Store.RegisterGroup(ctx, c.ID, c.Share.Clients, c.Scenario, c.Share.Index, me)
+	if err != nil {
+		return err
+	}
+	if err := Check(g, time.Now(), c.timeout()); err != nil {
 		return err
 	}
 	c.hbStop = make(chan struct{})
@@ -223,7 +227,7 @@ func (c *Client) giveUp(ctx context.Context, why string) error {
 		return fmt.Errorf("%w: group %s: %s (marking it failed too: %w)", ErrGaveUp, c.ID, why, err)
 	}
 	if g.GaveUp != "" {
-		why = g.GaveUp
+		why = cut(g.GaveUp)
 	}
 	return fmt.Errorf("%w: group %s: %s", ErrGaveUp, c.ID, why)
 }
@@ -239,7 +243,10 @@ func (c *Client) wait(ctx context.Context, done func(*store.GroupDoc) (bool, err
 			return err
 		}
 		if g.GaveUp != "" {
-			return fmt.Errorf("%w: group %s: %s", ErrGaveUp, c.ID, g.GaveUp)
+			return fmt.Errorf("%w: group %s: %s", ErrGaveUp, c.ID, cut(g.GaveUp))
+		}
+		if err := Check(g, time.Now(), c.timeout()); err != nil {
+			return err
 		}
 		ok, err := done(g)
 		if ok || err != nil {
@@ -275,6 +282,9 @@ func (c *Client) Finish(ctx context.Context, runID string) (*result.Doc, error) 
 	c.Leave()
 	g, err := c.Store.MarkDone(ctx, c.ID, c.Share.Index, time.Now(), runID)
 	if err != nil {
+		return nil, err
+	}
+	if err := Check(g, time.Now(), c.timeout()); err != nil {
 		return nil, err
 	}
 	if len(pending(g)) == 0 {
@@ -384,6 +394,15 @@ func list(xs []int) string {
 		s += strconv.Itoa(x)
 	}
 	return s
+}
+
+// cut shortens a reason read from the group's document for an error.
+func cut(s string) string {
+	const most = 512
+	if len(s) <= most {
+		return s
+	}
+	return s[:most] + "…"
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

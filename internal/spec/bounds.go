@@ -27,6 +27,11 @@ const (
 	MaxNameLen    = 256  // bytes of a name or a tag
 	MaxLabelLen   = 4096 // bytes of a label
 	MaxTags       = 64
+	// MaxClients bounds a run group's clients (--clients), and what a
+	// client accepts from the group's document; MaxGroupTimeout bounds
+	// --group-timeout, and so how far ahead a group's start may be.
+	MaxClients      = 10_000
+	MaxGroupTimeout = 24 * time.Hour
 	// MaxDocBytes is the largest BSON document MongoDB stores (16MiB).
 	MaxDocBytes = 16 * MB
 	// MaxBatchBytes bounds one preload batch (one insertMany's
@@ -75,6 +80,8 @@ func Bounds() []Bound {
 		{"--name, each tag", strconv.Itoa(MaxNameLen) + " bytes", "stored in every result and its _id"},
 		{"--label / label", strconv.Itoa(MaxLabelLen) + " bytes", "stored in every result"},
 		{"--tags / tags", strconv.Itoa(MaxTags) + " tags", "stored in every result"},
+		{"--clients", strconv.Itoa(MaxClients) + " clients", "each is a process registered in the group's document; a group document asking for more is refused before a client acts on it"},
+		{"--group-timeout", "24h", "how long a client waits for the others; a group's start instant further ahead than this is refused"},
 		{"--threshold / thresholds", strconv.Itoa(threshold.MaxCount) + " thresholds of " + strconv.Itoa(threshold.MaxLen) + " bytes", "each is judged on every run and stored with it"},
 	}
 	rows = append(rows,
