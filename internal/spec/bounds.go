@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -97,10 +98,14 @@ func Bounds() []Bound {
 	for _, k := range []ParamKind{KindInt, KindFloat, KindSize, KindDuration} {
 		rows = append(rows, Bound{"any other " + k.String() + " parameter", kindCeilings[k], "unless the workload declares its own maximum"})
 	}
-	return append(rows,
+	rows = append(rows,
 		Bound{"-p fieldcount × fieldlength", MaxDocBytes.String(), "a YCSB record is one BSON document"},
 		Bound{"documents × document size", MaxDataBytes.String(), "the data a preload inserts: a week at 100MB/s"},
 	)
+	for _, l := range bounded.Limits() {
+		rows = append(rows, Bound{l.What, bounded.Size(l.Max), l.Why})
+	}
+	return rows
 }
 
 // WriteBounds writes the bounds table as Markdown.

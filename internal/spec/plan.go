@@ -2,11 +2,11 @@ package spec
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/plan"
 )
 
@@ -51,7 +51,7 @@ const (
 
 // ParsePlanFile reads a plan file; see ParsePlan.
 func ParsePlanFile(path string, reg Registry) (*Plan, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, bounded.ScenarioFile)
 	if err != nil {
 		return nil, fmt.Errorf("read plan: %w", err)
 	}

@@ -2,12 +2,13 @@ package spec
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mongobench/mongobench/internal/bounded"
 )
 
 // Target is a deployment a test runs against: a server reached by URI,
@@ -82,7 +83,7 @@ const (
 
 // ParseTargetsFile reads a targets file; see ParseTargets.
 func ParseTargetsFile(path string) ([]Target, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, bounded.ScenarioFile)
 	if err != nil {
 		return nil, fmt.Errorf("read targets: %w", err)
 	}

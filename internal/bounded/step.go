@@ -1,0 +1,27 @@
+package bounded
+
+import (
+	"context"
+	"time"
+)
+
+// Grace is how long a step that must run after a stop (the phase-end
+// serverStatus, a disconnect, a last host reading) may still take once
+// the command's context is cancelled: Ctrl-C ends every wait within two
+// seconds, these steps included.
+const Grace = 500 * time.Millisecond
+
+// Step is the context of such a step: it ends after limit, or Grace after
+// ctx ends, whichever comes first, so the step runs after a stop but
+// never holds the process past it.
+func Step(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if ctx.Err() != nil {
+		limit = min(limit, Grace)
+	}
+	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit)
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(Grace, cancel) })
+	return c, func() {
+		stop()
+		cancel()
+	}
+}
