@@ -9,7 +9,7 @@ import (
 // serverStatus, a disconnect, a last host reading) may still take once
 // the command's context is cancelled: Ctrl-C ends every wait within two
 // seconds, these steps included.
-const Grace = 500 * time.Millisecond
+const Grace = 250 * time.Millisecond
 
 // Step is the context of such a step: it ends after limit, or Grace after
 // ctx ends, whichever comes first, so the step runs after a stop but

@@ -119,7 +119,7 @@ func (a *app) finishGroup(ctx context.Context, c *group.Client, d *result.Doc) e
 	if c == nil {
 		return nil
 	}
-	merged, err := c.Finish(context.WithoutCancel(ctx), d.RunID)
+	merged, err := c.Finish(ctx, d.RunID)
 	if err != nil {
 		return fmt.Errorf("group %s: %w", c.ID, err)
 	}
@@ -245,14 +245,16 @@ func (s *studyRun) merged(ctx context.Context, d *result.Doc) (*result.Doc, erro
 		return nil, err
 	}
 	s.app.say("group %s: client %d's result %s stored\n", c.ID, c.Share.Index, d.RunID)
-	wctx := context.WithoutCancel(ctx)
-	if _, err := c.Finish(wctx, d.RunID); err != nil {
+	if _, err := c.Finish(ctx, d.RunID); err != nil {
 		return nil, fmt.Errorf("group %s: %w", c.ID, err)
 	}
 	if d.Partial {
 		return d, nil
 	}
-	m, err := c.Result(wctx)
+	m, err := c.Result(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("%w: group %s: stopped while waiting for the group's result; its clients' results are stored (mongobench results merge %s)", errInterrupted, c.ID, c.ID)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("group %s: %w", c.ID, err)
 	}

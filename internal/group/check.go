@@ -13,7 +13,7 @@ import (
 // before a client acts on it: its client count within the tool's own
 // bounds (1 to spec.MaxClients), every registered member an index of
 // the group, and its start instant and members' heartbeats no further
-// from now than the timeout (a start in 2999 would be waited for past
+// ahead of now than the timeout (a start in 2999 would be waited for past
 // --group-timeout; a heartbeat from the future would keep a dead client
 // alive forever). The store is shared, so its documents are input like
 // any other.
@@ -35,7 +35,7 @@ func Check(g *store.GroupDoc, now time.Time, timeout time.Duration) error {
 		}
 	}
 	if g.StartAt != nil {
-		if at := *g.StartAt; at.After(now.Add(ahead)) || at.Before(now.Add(-timeout)) {
+		if at := *g.StartAt; at.After(now.Add(ahead)) {
 			return fmt.Errorf("group %s: its start instant %s is more than the group timeout (%v) from now (%s): start the clients again under another --group",
 				g.ID, stamp(at), timeout, stamp(now))
 		}
