@@ -39,7 +39,7 @@ var (
 	NodeExporter = Limit{"a node exporter's /metrics answer", 16 * mB,
 		"a host's full page is well under 1MB even with hundreds of CPUs and disks; past it the exporter is no longer scraped and the run's host figures are missing from then on"}
 	AtlasAnswer = Limit{"an Atlas Administration API answer", 32 * mB, "a window's measurements of one process at its finest granularity"}
-	LiveFeed    = Limit{"a /live feed answer (serve --live)", 64 * mB, "its last 32 runs' intervals without histograms: about 60,000 intervals"}
+	LiveFeed    = Limit{"a /live feed answer (serve --live)", 32 * mB, "its last 32 runs' intervals without histograms: about 30,000 intervals of a few operation types"}
 )
 
 // Limits lists every read limit, for docs/bounds.md.
