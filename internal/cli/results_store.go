@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/store"
@@ -72,10 +74,12 @@ func (a *app) resultsStore(ctx context.Context, resultsURI, file string) (store.
 // on it.
 func (a *app) save(ctx context.Context, st store.Store, d *result.Doc) error {
 	var saveErr error
+	ctx, cancel := bounded.StepGrace(ctx, time.Minute, 500*time.Millisecond) // after Ctrl-C, a dead store falls back to the rescue file at once
+	defer cancel()
 	if m, ok := st.(*store.Mongo); ok && d.Group != nil {
-		_, saveErr = m.Import(context.WithoutCancel(ctx), d)
+		_, saveErr = m.Import(ctx, d)
 	} else {
-		saveErr = st.Save(context.WithoutCancel(ctx), d)
+		saveErr = st.Save(ctx, d)
 	}
 	if saveErr == nil {
 		return nil
