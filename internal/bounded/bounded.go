@@ -37,7 +37,7 @@ var (
 	ImportFile   = Limit{"results import and --results-file, the file", 1 << 30, "a thousand runs at about 200kB each, with room to spare"}
 	ImportLine   = Limit{"results import and --results-file, one line", 64 * mB, "one result document, at most 16MB as BSON, written as extended JSON"}
 	NodeExporter = Limit{"a node exporter's /metrics answer", 16 * mB,
-		"a host's full page is well under 1MB even with hundreds of CPUs and disks; past it the exporter is no longer scraped and the run's host figures are missing from then on"}
+		"a host's full page is well under 1MB even with hundreds of CPUs and disks"}
 	AtlasAnswer = Limit{"an Atlas Administration API answer", 32 * mB, "a window's measurements of one process at its finest granularity"}
 	LiveFeed    = Limit{"a /live feed answer (serve --live)", 32 * mB, "its last 32 runs' intervals without histograms: about 30,000 intervals of a few operation types"}
 )
