@@ -299,9 +299,9 @@ func (c *Client) Finish(ctx context.Context, runID string) (*result.Doc, error) 
 		return nil, err
 	}
 	if len(pending(g)) == 0 {
-		mctx, cancel := bounded.Step(ctx, 30*time.Second)
+		gctx, cancel := bounded.Step(ctx, 30*time.Second)
 		defer cancel()
-		return c.Merge(mctx, g.Clients)
+		return c.Merge(gctx, g.Clients)
 	}
 	if ctx.Err() != nil {
 		return nil, nil

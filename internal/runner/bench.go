@@ -340,16 +340,12 @@ func (r *run) host(ctx context.Context) (telemetry.HostReader, error) {
 			}
 			return nil, fmt.Errorf("--host-metrics: %w", err)
 		}
-		if note := n.Note(); note != "" {
-			whose := "host"
-			if !h.Main {
-				whose = "host of member " + h.Member
-			}
-			r.warnings = append(r.warnings, whose+" disk figures are missing: "+note)
-		}
 		whose := "host"
 		if !h.Main {
 			whose = "host of member " + h.Member
+		}
+		if note := n.Note(); note != "" {
+			r.warnings = append(r.warnings, whose+" disk figures are missing: "+note)
 		}
 		r.exporters = append(r.exporters, namedExporter{whose: whose, n: n})
 		if h.Main {

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -26,7 +25,8 @@ func buildTasks(ctx context.Context, tasks workload.Tasks, first, n int, progres
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := make([]engine.Task, n)
-	errs := make([]error, n)
+	var mu sync.Mutex
+	var failed error // the first worker's failure; the others it cancelled are not news
 	next := make(chan int)
 	var built atomic.Int64
 	var wg sync.WaitGroup
@@ -37,7 +37,11 @@ func buildTasks(ctx context.Context, tasks workload.Tasks, first, n int, progres
 			for i := range next {
 				t, err := tasks.NewTask(ctx, first+i)
 				if err != nil {
-					errs[i] = fmt.Errorf("worker %d: %w", i, err)
+					mu.Lock()
+					if failed == nil && ctx.Err() == nil {
+						failed = fmt.Errorf("worker %d: %w", i, err)
+					}
+					mu.Unlock()
 					cancel() // one failure stops the others: the run cannot start
 					continue
 				}
@@ -58,7 +62,7 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	err := errors.Join(errs...)
+	err := failed
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
