@@ -54,6 +54,8 @@ func TestReadsAreBounded(t *testing.T) {
 		{"--atlas-credentials /dev/zero", append(append(run, atlas...), "/dev/zero"), "/dev/zero: a device, not a regular file"},
 		{"scenario FIFO", append(run, fifo), fifo + ": a FIFO, not a regular file"},
 		{"scenario 5MB", append(run, scenario), "scenario, plan and targets files can be at most 4MB"},
+		{"tables template FIFO", []string{"tables", fifo, "--results", "mongodb://127.0.0.1:1/"}, fifo + ": a FIFO, not a regular file"},
+		{"report --template /dev/zero", []string{"report", "--template", "/dev/zero", "--results", "mongodb://127.0.0.1:1/"}, "/dev/zero: a device, not a regular file"},
 		{"results import FIFO", []string{"results", "import", fifo, "--results", storeURI}, fifo + ": a FIFO, not a regular file"},
 		{"results import /dev/zero", []string{"results", "import", "/dev/zero", "--results", storeURI}, "/dev/zero: a device, not a regular file"},
 	} {
