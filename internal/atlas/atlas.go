@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/mongodb-forks/digest"
 	"golang.org/x/oauth2/clientcredentials"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -99,7 +99,7 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) ([]byte
 		return nil, fmt.Errorf("atlas %s: %w", path, err)
 	}
 	defer func() { _ = resp.Body.Close() }() // read in full below
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+	body, err := bounded.ReadAll(resp.Body, "the answer", bounded.AtlasAnswer)
 	if err != nil {
 		return nil, fmt.Errorf("atlas %s: %w", path, err)
 	}

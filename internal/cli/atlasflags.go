@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/atlas"
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/secret"
 )
@@ -62,7 +62,7 @@ func (f atlasFlags) source(ctx context.Context) (*runner.AtlasSource, error) {
 func atlasCredentials(file string) (atlas.Credentials, error) {
 	var c atlas.Credentials
 	if file != "" {
-		b, err := os.ReadFile(file)
+		b, err := bounded.ReadFile(file, bounded.Credentials)
 		if err != nil {
 			return c, fmt.Errorf("--atlas-credentials: %w", err)
 		}

@@ -186,8 +186,8 @@ func (o *measureOptions) groupOf() (lab.Group, error) {
 	if o.noGroup != "" {
 		return lab.Group{}, fmt.Errorf("--clients, --group: %s", o.noGroup)
 	}
-	if o.clients < 1 || o.clients > 10000 {
-		return lab.Group{}, fmt.Errorf("--clients: got %d, want 1 to 10000", o.clients)
+	if o.clients < 1 || o.clients > spec.MaxClients {
+		return lab.Group{}, fmt.Errorf("--clients: got %d, want 1 to %d", o.clients, spec.MaxClients)
 	}
 	if err := result.CheckID("--group", o.group); err != nil {
 		return lab.Group{}, fmt.Errorf("%w (one id per group run)", err)
@@ -195,8 +195,8 @@ func (o *measureOptions) groupOf() (lab.Group, error) {
 	if o.resultsFile != "" {
 		return lab.Group{}, fmt.Errorf("--clients %d with --results-file %s: a run group coordinates through a MongoDB results store (database mongobench, collection groups), which a JSON Lines file cannot do; give --results, or neither for the target's", o.clients, o.resultsFile)
 	}
-	if o.groupTimeout <= 0 {
-		return lab.Group{}, fmt.Errorf("--group-timeout: got %v, want a positive duration", o.groupTimeout)
+	if o.groupTimeout <= 0 || o.groupTimeout > spec.MaxGroupTimeout {
+		return lab.Group{}, fmt.Errorf("--group-timeout: got %v, want a positive duration up to %v", o.groupTimeout, spec.MaxGroupTimeout)
 	}
 	idx := o.clientIndex
 	if idx == unsetIndex {

@@ -2,13 +2,14 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/templates"
+
+	"github.com/mongobench/mongobench/internal/bounded"
 )
 
 // defaultReportPath is where 'report' writes unless told otherwise.
@@ -42,7 +43,7 @@ The document keeps its MONGO_TABLE blocks, so it can be rendered again with
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			md, name := templates.PerformanceTables, shippedTemplateName
 			if templatePath != "" {
-				b, err := os.ReadFile(templatePath)
+				b, err := bounded.ReadFile(templatePath, bounded.TemplateFile)
 				if err != nil {
 					return usage(fmt.Errorf("template: %w", err))
 				}

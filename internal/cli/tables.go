@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/template"
@@ -76,7 +77,7 @@ func (a *app) renderTemplate(cmd *cobra.Command, path string, f tablesFlags) err
 	if f.results.file != "" {
 		return usage(errors.New("tables: --results-file cannot run aggregation pipelines; import the file into MongoDB (mongoimport) and use --results URI"))
 	}
-	md, err := os.ReadFile(path)
+	md, err := bounded.ReadFile(path, bounded.TemplateFile)
 	if err != nil {
 		return usage(fmt.Errorf("template: %w", err))
 	}

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strconv"
 
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 	"github.com/mongobench/mongobench/internal/ycsbprops"
@@ -37,13 +37,13 @@ func (y *ycsbFlags) add(fl *pflag.FlagSet) {
 func (y *ycsbFlags) settings(cmd ycsbprops.Command, params []string, workload string, reg spec.Registry) (ycsbprops.Settings, error) {
 	var props []ycsbprops.Property
 	for _, name := range y.files {
-		data, err := os.ReadFile(name)
+		data, err := bounded.ReadFile(name, bounded.PropertyFile)
 		if err != nil {
 			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
+			if !errors.As(err, &pe) { // the bound or the file's kind, named with the file
+				return ycsbprops.Settings{}, usage(fmt.Errorf("-P %w", err))
 			}
-			return ycsbprops.Settings{}, usage(fmt.Errorf("-P %s: cannot read the property file: %w", name, err))
+			return ycsbprops.Settings{}, usage(fmt.Errorf("-P %s: cannot read the property file: %w", name, pe.Err))
 		}
 		ps, err := ycsbprops.Parse(name, data)
 		if err != nil {

@@ -81,8 +81,12 @@ type Config struct {
 	// reply's arrival (ReplyTimed); bench/responder.sh compares the two.
 	AtReturn bool
 	// Grace is how long in-flight operations may run after a stop is
-	// requested before they are cancelled (default 5s).
-	Grace time.Duration
+	// requested before they are cancelled (default 5s), and
+	// InterruptGrace how long once ctx is cancelled (Ctrl-C; default 1s,
+	// so an interrupted run ends within two seconds even against a server
+	// that stopped answering).
+	Grace          time.Duration
+	InterruptGrace time.Duration
 	// Classify maps an operation's error to its class (default: Other).
 	Classify Classifier
 	// OnPhase is called at the measured phase's start and end
@@ -134,6 +138,9 @@ func (c *Config) withDefaults() Config {
 	}
 	if out.Grace <= 0 {
 		out.Grace = 5 * time.Second
+	}
+	if out.InterruptGrace <= 0 {
+		out.InterruptGrace = time.Second
 	}
 	if out.Classify == nil {
 		out.Classify = func(error) Class { return Other }

@@ -114,6 +114,8 @@ func (e *engine) newSchedule() claimer {
 func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 	opCtx, cancelOps := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelOps()
+	interrupted := context.AfterFunc(ctx, func() { time.AfterFunc(e.cfg.InterruptGrace, cancelOps) })
+	defer interrupted()
 	var wg sync.WaitGroup
 	for i, t := range tasks {
 		wg.Add(1)

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/merge"
 	"github.com/mongobench/mongobench/internal/result"
@@ -96,7 +97,11 @@ func (c *Client) Join(ctx context.Context) error {
 				c.ID, c.Share.Index, ms(off), ms(unc), ClockBound)
 		}
 	}
-	if _, err := c.Store.RegisterGroup(ctx, c.ID, c.Share.Clients, c.Scenario, c.Share.Index, me); err != nil {
+	g, err := c.Store.RegisterGroup(ctx, c.ID, c.Share.Clients, c.Scenario, c.Share.Index, me)
+	if err != nil {
+		return err
+	}
+	if err := Check(g, time.Now(), c.timeout()); err != nil {
 		return err
 	}
 	c.hbStop = make(chan struct{})
@@ -175,6 +180,10 @@ func (c *Client) Ready(ctx context.Context, warmup time.Duration) (time.Time, er
 	c.say("group %s: client %d of %d ready; waiting for the others\n", c.ID, c.Share.Index, c.Share.Clients)
 	err := c.wait(ctx, func(g *store.GroupDoc) (bool, error) {
 		if g.StartAt != nil {
+			if g.StartAt.Before(readyAt.Add(-c.timeout())) { // chosen only once every client was ready, this one included
+				return false, fmt.Errorf("group %s: its start instant %s is before this client was ready (%s): start the clients again under another --group",
+					c.ID, stamp(*g.StartAt), stamp(readyAt))
+			}
 			c.startAt = *g.StartAt
 			return true, nil
 		}
@@ -218,12 +227,14 @@ func notReady(g *store.GroupDoc) []int {
 // giveUp marks the group given up (unless another client did first, or
 // it started) and returns the error to stop with.
 func (c *Client) giveUp(ctx context.Context, why string) error {
-	g, err := c.Store.GiveUp(context.WithoutCancel(ctx), c.ID, why)
+	gctx, cancel := bounded.Step(ctx, 10*time.Second)
+	defer cancel()
+	g, err := c.Store.GiveUp(gctx, c.ID, why)
 	if err != nil {
 		return fmt.Errorf("%w: group %s: %s (marking it failed too: %w)", ErrGaveUp, c.ID, why, err)
 	}
 	if g.GaveUp != "" {
-		why = g.GaveUp
+		why = cut(g.GaveUp)
 	}
 	return fmt.Errorf("%w: group %s: %s", ErrGaveUp, c.ID, why)
 }
@@ -239,7 +250,10 @@ func (c *Client) wait(ctx context.Context, done func(*store.GroupDoc) (bool, err
 			return err
 		}
 		if g.GaveUp != "" {
-			return fmt.Errorf("%w: group %s: %s", ErrGaveUp, c.ID, g.GaveUp)
+			return fmt.Errorf("%w: group %s: %s", ErrGaveUp, c.ID, cut(g.GaveUp))
+		}
+		if err := Check(g, time.Now(), c.timeout()); err != nil {
+			return err
 		}
 		ok, err := done(g)
 		if ok || err != nil {
@@ -270,15 +284,27 @@ func (c *Client) Info(targetRate float64) *result.Group {
 // the group's result when the group is complete with it, or when every
 // client still missing has stopped heartbeating for the timeout. It
 // returns the merged result it stored, or nil when another client
-// completes the group.
+// completes the group. Once ctx ends (Ctrl-C) the client still records
+// its result, within bounded.Grace, but does not wait for the others:
+// the last of them merges.
 func (c *Client) Finish(ctx context.Context, runID string) (*result.Doc, error) {
 	c.Leave()
-	g, err := c.Store.MarkDone(ctx, c.ID, c.Share.Index, time.Now(), runID)
+	mctx, cancel := bounded.Step(ctx, 10*time.Second)
+	g, err := c.Store.MarkDone(mctx, c.ID, c.Share.Index, time.Now(), runID)
+	cancel()
 	if err != nil {
 		return nil, err
 	}
+	if err := Check(g, time.Now(), c.timeout()); err != nil {
+		return nil, err
+	}
 	if len(pending(g)) == 0 {
-		return c.Merge(ctx, g.Clients)
+		gctx, cancel := bounded.Step(ctx, 30*time.Second)
+		defer cancel()
+		return c.Merge(gctx, g.Clients)
+	}
+	if ctx.Err() != nil {
+		return nil, nil
 	}
 	var merged *result.Doc
 	err = c.wait(ctx, func(g *store.GroupDoc) (bool, error) {
@@ -384,6 +410,15 @@ func list(xs []int) string {
 		s += strconv.Itoa(x)
 	}
 	return s
+}
+
+// cut shortens a reason read from the group's document for an error.
+func cut(s string) string {
+	const most = 512
+	if len(s) <= most {
+		return s
+	}
+	return s[:most] + "…"
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -8,6 +8,7 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 // joined is the group a run being measured joined, and its scenario,
@@ -69,7 +70,7 @@ func (l *Lab) keptInGroup(ctx context.Context, d *result.Doc) error {
 	if j == nil {
 		return nil
 	}
-	merged, err := j.client.Finish(context.WithoutCancel(ctx), d.RunID)
+	merged, err := j.client.Finish(ctx, d.RunID)
 	if err != nil {
 		return fmt.Errorf("group %s: %w", j.client.ID, err)
 	}
@@ -96,14 +97,16 @@ func (l *Lab) merged(ctx context.Context, d *result.Doc) (*result.Doc, error) {
 		return nil, err
 	}
 	l.ui.Say("group %s: client %d's result %s stored\n", c.ID, c.Share.Index, d.RunID)
-	wctx := context.WithoutCancel(ctx)
-	if _, err := c.Finish(wctx, d.RunID); err != nil {
+	if _, err := c.Finish(ctx, d.RunID); err != nil {
 		return nil, fmt.Errorf("group %s: %w", c.ID, err)
 	}
 	if d.Partial {
 		return d, nil
 	}
-	m, err := c.Result(wctx)
+	m, err := c.Result(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("%w: group %s: stopped while waiting for the group's result; its clients' results are stored (mongobench results merge %s)", study.ErrStopped, c.ID, c.ID)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("group %s: %w", c.ID, err)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/secret"
@@ -56,11 +58,13 @@ func OpenStore(ctx context.Context, resultsURI, file, targetURI string, srv Serv
 // error says where it is and how to import it. A run group's result is
 // written or rewritten under its run id (store.Importer).
 func Save(ctx context.Context, st store.Store, d *result.Doc) error {
+	ctx, cancel := bounded.StepGrace(ctx, time.Minute, 500*time.Millisecond) // after Ctrl-C, a dead store falls back to the rescue file at once
+	defer cancel()
 	var saveErr error
 	if im, ok := st.(store.Importer); ok && d.Group != nil {
-		_, saveErr = im.Import(context.WithoutCancel(ctx), d)
+		_, saveErr = im.Import(ctx, d)
 	} else {
-		saveErr = st.Save(context.WithoutCancel(ctx), d)
+		saveErr = st.Save(ctx, d)
 	}
 	if saveErr == nil {
 		return nil

@@ -31,8 +31,8 @@ func RunID(start time.Time, group string) string {
 }
 
 // Results merges the clients' results of group g into the group's
-// result. A client with more than one result counts with its complete
-// one, else its first. The result is partial when a client is missing or
+// result. A run stored more than once counts once, with its complete
+// row; distinct runs under one client index all count. The result is partial when a client is missing or
 // stopped early, and says which.
 func Results(g Group, clients []result.Doc) (*result.Doc, error) {
 	docs, err := pick(g, clients)
@@ -68,13 +68,18 @@ func Results(g Group, clients []result.Doc) (*result.Doc, error) {
 	return d, nil
 }
 
-// pick checks the clients' results and orders them by client index, one
-// per client.
+// pick checks the clients' results and orders them by client index. A
+// run stored more than once (a partial row, then the complete one) counts
+// once, with its complete row. Distinct runs under one index (processes
+// started with the same --client-index before the index was claimed
+// atomically, or imported) all count: each one's operations reached the
+// server, and the notes name them.
 func pick(g Group, clients []result.Doc) ([]*result.Doc, error) {
 	if g.Clients < 1 {
 		return nil, fmt.Errorf("group %s: %d clients, want at least 1", g.ID, g.Clients)
 	}
-	byIndex := map[int]*result.Doc{}
+	byRun := map[string]*result.Doc{}
+	var order []string
 	for i := range clients {
 		c := &clients[i]
 		if c.Group == nil || c.Group.ClientIndex == nil || c.Group.ID != g.ID {
@@ -84,18 +89,38 @@ func pick(g Group, clients []result.Doc) ([]*result.Doc, error) {
 		if idx < 0 || idx >= g.Clients {
 			return nil, fmt.Errorf("run %s: client index %d outside the group's %d clients", c.RunID, idx, g.Clients)
 		}
-		if have, ok := byIndex[idx]; !ok || have.Partial && !c.Partial {
-			byIndex[idx] = c
+		have, ok := byRun[c.RunID]
+		if !ok {
+			order = append(order, c.RunID)
+		}
+		if !ok || have.Partial && !c.Partial {
+			byRun[c.RunID] = c
 		}
 	}
-	if len(byIndex) == 0 {
+	if len(byRun) == 0 {
 		return nil, fmt.Errorf("group %s: %w", g.ID, ErrNoClients)
 	}
-	docs := make([]*result.Doc, 0, len(byIndex))
-	for _, i := range slices.Sorted(maps.Keys(byIndex)) {
-		docs = append(docs, byIndex[i])
+	docs := make([]*result.Doc, 0, len(byRun))
+	for _, id := range order {
+		docs = append(docs, byRun[id])
 	}
+	slices.SortStableFunc(docs, func(a, b *result.Doc) int { return index(a) - index(b) })
 	return docs, nil
+}
+
+// shared names the client indexes more than one run gave results under.
+func shared(docs []*result.Doc) []string {
+	runs := map[int][]string{}
+	for _, c := range docs {
+		runs[index(c)] = append(runs[index(c)], c.RunID)
+	}
+	var out []string
+	for _, i := range slices.Sorted(maps.Keys(runs)) {
+		if len(runs[i]) > 1 {
+			out = append(out, fmt.Sprintf("client %d ran in %d processes (runs %s): every one's operations are counted", i, len(runs[i]), strings.Join(runs[i], ", ")))
+		}
+	}
+	return out
 }
 
 func dropClient(m map[string]any) map[string]any {
@@ -190,7 +215,8 @@ func notes(g *result.Group, docs []*result.Doc) []string {
 		}
 	}
 	out := []string{fmt.Sprintf("run group %s: %d of %d clients merged exactly (histograms per operation type and per interval)",
-		g.ID, len(docs), g.Clients)}
+		g.ID, g.Clients-len(g.Missing), g.Clients)}
+	out = append(out, shared(docs)...)
 	for _, n := range order {
 		if len(who[n]) == len(docs) {
 			out = append(out, n)

@@ -165,3 +165,30 @@ func TestMergeRefuses(t *testing.T) {
 		t.Error("merged nothing")
 	}
 }
+
+// Two processes that ran as client 1 both reached the server: the merged
+// result counts both (the group said "59.8 ops/s of 60/s" while the
+// server received 90), names them in a note, and a run stored twice
+// (partial, then complete) still counts once.
+func TestMergeCountsEveryProcessThatRan(t *testing.T) {
+	c0, _ := clientDoc(t, 0, 1000, time.Millisecond)
+	c1, _ := clientDoc(t, 1, 1000, time.Millisecond)
+	dup, _ := clientDoc(t, 1, 500, time.Millisecond)
+	dup.RunID = "r1-second-process"
+	c2, _ := clientDoc(t, 2, 1000, time.Millisecond)
+	partialRow := c2
+	partialRow.Partial, partialRow.Ops = true, []result.OpStats{{Name: "read", Count: 10}}
+	g, err := Results(Group{ID: "g", Clients: 3}, []result.Doc{c0, c1, partialRow, dup, c2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := g.Op("read").Count; n != 3500 {
+		t.Errorf("read count %d, want 3500 (every process's operations, client 2's complete row once)", n)
+	}
+	if g.Partial || len(g.Group.Missing) != 0 {
+		t.Errorf("partial %v (%s), missing %v", g.Partial, g.PartialReason, g.Group.Missing)
+	}
+	if !strings.Contains(strings.Join(g.Notes, "\n"), "client 1 ran in 2 processes (runs r1, r1-second-process)") {
+		t.Errorf("notes %q: want the shared index named", g.Notes)
+	}
+}

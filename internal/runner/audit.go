@@ -17,7 +17,7 @@ func AuditLedger(ctx context.Context, target, db string) (workload.Audit, error)
 	if err != nil {
 		return workload.Audit{}, err
 	}
-	defer disconnect(c)
+	defer disconnect(ctx, c)
 	return workload.AuditLedger(ctx, c.Database(db))
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/result"
@@ -126,7 +127,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if err != nil {
 		return nil, interrupted(ctx, "connecting", err)
 	}
-	defer disconnect(client)
+	defer disconnect(ctx, client)
 	fp, err := fingerprint(ctx, client)
 	if err != nil {
 		return nil, interrupted(ctx, "connecting", err)
@@ -192,8 +193,10 @@ func prepare(ctx context.Context, w workload.Workload, env workload.Env, p spec.
 	return prepared, nil
 }
 
-func disconnect(c *mongo.Client) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+// disconnect closes the client, within 5 s, or bounded.Grace once ctx
+// has ended (a dead server would hold the driver's goodbye that long).
+func disconnect(ctx context.Context, c *mongo.Client) {
+	ctx, cancel := bounded.Step(ctx, 5*time.Second)
 	defer cancel()
 	_ = c.Disconnect(ctx) // nothing useful to do with a failed goodbye
 }
@@ -222,10 +225,21 @@ type run struct {
 	// startAt is the run group's start instant (zero: not in a group).
 	startAt time.Time
 	errs    []error
+	// ctx is the run's: the steps after the measured phase get
+	// bounded.Grace once it ends.
+	ctx context.Context
+	// exporters are the node exporters read, named as the notes name them.
+	exporters []namedExporter
+}
+
+type namedExporter struct {
+	whose string
+	n     *telemetry.NodeExporter
 }
 
 func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, error) {
 	sc := r.opts.Scenario
+	r.ctx = ctx
 	host, err := r.host(ctx)
 	if err != nil {
 		return nil, err
@@ -248,13 +262,18 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	cfg := r.engineConfig()
 	offset := cfg.Share.First(int64(sc.Threads)) // a group client's workers are the group's from here
-	res, err := engine.Run(ctx, cfg, func(worker int) (engine.Task, error) {
-		t, err := tasks.NewTask(worker + int(offset))
-		if err == nil { // a failed task may be a typed nil: nothing to close
-			r.tasks = append(r.tasks, t) // the engine builds tasks one at a time
-		}
-		return t, err
-	})
+	workers := sc.Threads
+	if cfg.Share.Grouped() {
+		workers = int(cfg.Share.Part(int64(workers))) // as the engine asks
+	}
+	built, err := buildTasks(ctx, tasks, int(offset), workers, r.opts.OnSetup)
+	if err != nil {
+		sampler.Stop()
+		r.stopMembers()
+		return nil, interrupted(ctx, "connecting the workers", err)
+	}
+	r.tasks = built
+	res, err := engine.Run(ctx, cfg, func(worker int) (engine.Task, error) { return built[worker], nil })
 	samples := sampler.Stop()
 	r.stopMembers()
 	closeTasks(r.tasks)
@@ -264,9 +283,18 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	if res.Intended == 0 && res.Partial && ctx.Err() != nil {
 		return nil, interrupted(ctx, "warm-up", ctx.Err())
 	}
+	for _, e := range r.exporters {
+		if why := e.n.Dropped(); why != "" {
+			r.warnings = append(r.warnings, e.whose+" figures are missing: "+why)
+		}
+	}
 	d := r.document(res, samples)
 	r.addNotes(d)
 	r.fromAtlas(ctx, d)
+	if ctx.Err() != nil && !d.Partial {
+		// Ctrl-C after the measured phase cut its closing figures short
+		d.Partial, d.PartialReason = true, "interrupted after the measured phase, while taking its closing figures (serverStatus, telemetry, Atlas): those cut short are missing"
+	}
 	d.Diagnosis = diagnosis.Diagnose(d, r.opts.Target.Limits)
 	return d, errors.Join(r.errs...)
 }
@@ -312,13 +340,14 @@ func (r *run) host(ctx context.Context) (telemetry.HostReader, error) {
 			}
 			return nil, fmt.Errorf("--host-metrics: %w", err)
 		}
+		whose := "host"
+		if !h.Main {
+			whose = "host of member " + h.Member
+		}
 		if note := n.Note(); note != "" {
-			whose := "host"
-			if !h.Main {
-				whose = "host of member " + h.Member
-			}
 			r.warnings = append(r.warnings, whose+" disk figures are missing: "+note)
 		}
+		r.exporters = append(r.exporters, namedExporter{whose: whose, n: n})
 		if h.Main {
 			main = n
 		} else {
@@ -407,7 +436,7 @@ func (r *run) countsAt(p engine.Phase, t time.Time) {
 // snapshot takes serverStatus at the measured phase's boundaries (on the
 // engine's callback goroutine).
 func (r *run) snapshot(p engine.Phase, _ time.Time) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := bounded.Step(r.ctx, 5*time.Second)
 	defer cancel()
 	st, err := telemetry.ServerStatus(ctx, r.client)
 	if err != nil {

@@ -66,7 +66,7 @@ func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error
 	pctx, cancel := context.WithTimeout(ctx, 2*connectTimeout)
 	defer cancel()
 	if err := c.Ping(pctx, nil); err != nil {
-		disconnect(c)
+		disconnect(ctx, c)
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("cannot reach %s: %w", secret.URI(target), ctx.Err())
 		}

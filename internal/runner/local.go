@@ -65,7 +65,7 @@ func memberDBPath(ctx context.Context, target, member string) string {
 	if err != nil {
 		return ""
 	}
-	defer disconnect(c)
+	defer disconnect(ctx, c)
 	ctx, cancel := context.WithTimeout(ctx, 2*connectTimeout)
 	defer cancel()
 	return dbPath(ctx, c)

@@ -93,7 +93,7 @@ func TestConnectMember(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer disconnect(c)
+	defer disconnect(context.Background(), c)
 	var got struct {
 		Me string `bson:"me"`
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/browse"
 	"github.com/mongobench/mongobench/internal/live"
 	"github.com/mongobench/mongobench/internal/result"
@@ -392,7 +393,7 @@ func (s *Server) feed(ctx context.Context, addr string) (live.Feed, error) {
 		return live.Feed{}, fmt.Errorf("GET /live: %s", resp.Status)
 	}
 	var f live.Feed
-	if err := json.NewDecoder(resp.Body).Decode(&f); err != nil {
+	if err := json.NewDecoder(bounded.Reader(resp.Body, "GET http://"+addr+"/live", bounded.LiveFeed)).Decode(&f); err != nil {
 		return live.Feed{}, fmt.Errorf("GET /live: %w", err)
 	}
 	return f, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
@@ -29,6 +30,11 @@ const (
 	MaxLabelLen   = 4096 // bytes of a label
 	MaxTags       = 64
 	MaxStages     = 1000 // stages of an open-loop schedule
+	// MaxClients bounds a run group's clients (--clients), and what a
+	// client accepts from the group's document; MaxGroupTimeout bounds
+	// --group-timeout, and so how far ahead a group's start may be.
+	MaxClients      = 10_000
+	MaxGroupTimeout = 24 * time.Hour
 	// MaxDocBytes is the largest BSON document MongoDB stores (16MiB).
 	MaxDocBytes = 16 * MB
 	// MaxBatchBytes bounds one preload batch (one insertMany's
@@ -78,6 +84,8 @@ func Bounds() []Bound {
 		{"--label / label", strconv.Itoa(MaxLabelLen) + " bytes", "stored in every result"},
 		{"--tags / tags", strconv.Itoa(MaxTags) + " tags", "stored in every result"},
 		{"--stages / stages", strconv.Itoa(MaxStages) + " stages", "the schedule is stored in every result's variant and _id; a thousand steps already describe any ramp"},
+		{"--clients", strconv.Itoa(MaxClients) + " clients", "each is a process registered in the group's document; a group document asking for more is refused before a client acts on it"},
+		{"--group-timeout", "24h", "how long a client waits for the others; a group's start instant further ahead than this is refused"},
 		{"--threshold / thresholds", strconv.Itoa(threshold.MaxCount) + " thresholds of " + strconv.Itoa(threshold.MaxLen) + " bytes", "each is judged on every run and stored with it"},
 	}
 	rows = append(rows,
@@ -93,10 +101,14 @@ func Bounds() []Bound {
 	for _, k := range []ParamKind{KindInt, KindFloat, KindSize, KindDuration} {
 		rows = append(rows, Bound{"any other " + k.String() + " parameter", kindCeilings[k], "unless the workload declares its own maximum"})
 	}
-	return append(rows,
+	rows = append(rows,
 		Bound{"-p fieldcount × fieldlength", MaxDocBytes.String(), "a YCSB record is one BSON document"},
 		Bound{"documents × document size", MaxDataBytes.String(), "the data a preload inserts: a week at 100MB/s"},
 	)
+	for _, l := range bounded.Limits() {
+		rows = append(rows, Bound{l.What, bounded.Size(l.Max), l.Why})
+	}
+	return rows
 }
 
 // WriteBounds writes the bounds table as Markdown.

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -23,7 +23,7 @@ type fileKind struct{ want, one string }
 
 // ParseFile reads a scenario file; see Parse.
 func ParseFile(path string, reg Registry) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, bounded.ScenarioFile)
 	if err != nil {
 		return nil, fmt.Errorf("read scenario: %w", err)
 	}

@@ -3,11 +3,11 @@ package spec
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
@@ -54,7 +54,7 @@ const (
 
 // ParsePlanFile reads a plan file; see ParsePlan.
 func ParsePlanFile(path string, reg Registry) (*Plan, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, bounded.ScenarioFile)
 	if err != nil {
 		return nil, fmt.Errorf("read plan: %w", err)
 	}

@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mongobench/mongobench/internal/bounded"
 )
 
 // Target is a deployment a test runs against: a server reached by URI,
@@ -84,7 +85,7 @@ const (
 
 // ParseTargetsFile reads a targets file; see ParseTargets.
 func ParseTargetsFile(path string) ([]Target, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, bounded.ScenarioFile)
 	if err != nil {
 		return nil, fmt.Errorf("read targets: %w", err)
 	}

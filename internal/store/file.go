@@ -13,6 +13,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -89,17 +90,19 @@ func (f File) Get(_ context.Context, runID string) (*result.Doc, error) {
 }
 
 func (f File) readAll() ([]result.Doc, error) {
-	data, err := os.ReadFile(f.path)
+	file, err := bounded.Open(f.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read results: %w", err)
 	}
+	defer func() { _ = file.Close() }() // read only
 	var docs []result.Doc
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 256<<20)
-	for line := 1; sc.Scan(); line++ {
+	sc := bufio.NewScanner(bounded.Reader(file, f.path, bounded.ImportFile))
+	sc.Buffer(nil, int(bounded.ImportLine.Max))
+	line := 1
+	for ; sc.Scan(); line++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
@@ -108,6 +111,10 @@ func (f File) readAll() ([]result.Doc, error) {
 			return nil, fmt.Errorf("%s:%d: not a result document: %w", f.path, line, err)
 		}
 		docs = append(docs, s.doc())
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: %w: %s can be at most %s (%s)", f.path, line, bounded.ErrTooLarge,
+			bounded.ImportLine.What, bounded.Size(bounded.ImportLine.Max), bounded.ImportLine.Why)
 	}
 	return docs, sc.Err()
 }

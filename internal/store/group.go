@@ -63,12 +63,18 @@ func (g *GroupDoc) Member(i int) (GroupMember, bool) {
 
 func (m *Mongo) groups() *mongo.Collection { return m.db.Collection(GroupsCollection) }
 
-// RegisterGroup registers client index of group id, creating the group's
-// document with clients and scenario when it is the first. A group of
-// another size or scenario, or one that gave up, is refused.
+// RegisterGroup claims client index of group id for me, creating the
+// group's document with clients and scenario when it is the first. The
+// claim is one conditional update (the index's registration must not
+// exist), so of two processes given the same index only the first runs:
+// the second is refused with an error naming the first (ErrClaimed). A
+// group of another size or scenario, or one that gave up, is refused.
 func (m *Mongo) RegisterGroup(ctx context.Context, id string, clients int, scenario string, index int, me GroupMember) (*GroupDoc, error) {
 	if g, err := m.Group(ctx, id); err == nil {
 		if err := g.accepts(clients, scenario, index); err != nil {
+			return nil, err
+		}
+		if err := g.claimedBy(index, me); err != nil {
 			return nil, err
 		}
 	} else if !errors.Is(err, ErrNotFound) {
@@ -78,19 +84,53 @@ func (m *Mongo) RegisterGroup(ctx context.Context, id string, clients int, scena
 		{Key: "$setOnInsert", Value: bson.D{{Key: "clients", Value: clients}, {Key: "scenario", Value: scenario}, {Key: "created", Value: me.Registered}}},
 		{Key: "$set", Value: bson.D{{Key: memberKey(index), Value: me}}},
 	}
-	filter := bson.D{{Key: "_id", Value: id}}
-	_, err := m.groups().UpdateOne(ctx, filter, update, options.UpdateOne().SetUpsert(true))
-	if mongo.IsDuplicateKeyError(err) { // two clients created it at once: the other's is there now
-		_, err = m.groups().UpdateOne(ctx, filter, update, options.UpdateOne().SetUpsert(true))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("group %s: register client %d: %w", id, index, err)
+	filter := bson.D{{Key: "_id", Value: id}, {Key: memberKey(index), Value: bson.D{{Key: "$exists", Value: false}}}}
+	for attempt := 0; ; attempt++ {
+		_, err := m.groups().UpdateOne(ctx, filter, update, options.UpdateOne().SetUpsert(true))
+		if err == nil {
+			break
+		}
+		if !mongo.IsDuplicateKeyError(err) {
+			return nil, fmt.Errorf("group %s: register client %d: %w", id, index, err)
+		}
+		// the document exists: either the index is claimed, or two
+		// clients created the document at once and the other's is there now
+		g, gerr := m.Group(ctx, id)
+		if gerr != nil {
+			return nil, gerr
+		}
+		if err := g.claimedBy(index, me); err != nil {
+			return nil, err
+		}
+		if _, ok := g.Member(index); ok { // this process's own earlier claim
+			break
+		}
+		if attempt > 0 {
+			return nil, fmt.Errorf("group %s: register client %d: %w", id, index, err)
+		}
 	}
 	g, err := m.Group(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	if err := g.claimedBy(index, me); err != nil {
+		return nil, err
+	}
 	return g, g.accepts(clients, scenario, -1)
+}
+
+// ErrClaimed marks a client index another process of the group holds.
+var ErrClaimed = errors.New("client index already claimed")
+
+// claimedBy refuses index when another process (another host or pid)
+// registered it.
+func (g *GroupDoc) claimedBy(index int, me GroupMember) error {
+	first, ok := g.Member(index)
+	if !ok || first.Host == me.Host && first.PID == me.PID {
+		return nil
+	}
+	return fmt.Errorf("group %s: %w: client %d is %s pid %d (registered %s); give every client its own --client-index, 0 to %d",
+		g.ID, ErrClaimed, index, first.Host, first.PID, first.Registered.UTC().Format(time.RFC3339), g.Clients-1)
 }
 
 // accepts checks that a client of a group of clients running scenario

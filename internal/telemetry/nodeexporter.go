@@ -2,17 +2,21 @@ package telemetry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"path"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/mongobench/mongobench/internal/bounded"
 )
 
 // HostReader takes readings of the server's host: Host reads this
@@ -36,6 +40,14 @@ type NodeExporter struct {
 	client *http.Client
 	device string // the disk counters' device; "" when none was found
 	note   string // why there are no disk counters, when there are none
+	// dropped is set once an answer passed bounded.NodeExporter: the
+	// exporter is not scraped again, and its readings are missing.
+	dropped atomic.Pointer[droppedAt]
+}
+
+type droppedAt struct {
+	at  time.Time
+	err error
 }
 
 // NewNodeExporter prepares to scrape the node exporter at url (its
@@ -76,10 +88,22 @@ func (n *NodeExporter) Note() string { return n.note }
 
 // Read scrapes the exporter once. A failed scrape returns a sample with
 // every part missing, and the error.
-func (n *NodeExporter) Read() (HostSample, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), n.client.Timeout)
+func (n *NodeExporter) Read() (HostSample, error) { return n.ReadContext(context.Background()) }
+
+// ReadContext is Read, ended early when ctx ends. An exporter whose
+// answer once passed its bound is not scraped again (a 300MB page every
+// second costs more than the figures are worth): its readings are
+// missing from then on, and Dropped says why.
+func (n *NodeExporter) ReadContext(ctx context.Context) (HostSample, error) {
+	if d := n.dropped.Load(); d != nil {
+		return HostSample{Time: time.Now(), Source: SourceNodeExporter}, d.err
+	}
+	ctx, cancel := context.WithTimeout(ctx, n.client.Timeout)
 	defer cancel()
 	fams, err := n.scrape(ctx)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		n.dropped.CompareAndSwap(nil, &droppedAt{at: time.Now(), err: err})
+	}
 	if err != nil {
 		return HostSample{Time: time.Now(), Source: SourceNodeExporter}, err
 	}
@@ -102,7 +126,17 @@ func (n *NodeExporter) scrape(ctx context.Context) (map[string]*dto.MetricFamily
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("node exporter %s: HTTP %s", n.url, resp.Status)
 	}
-	return ParseMetrics(resp.Body)
+	return ParseMetrics(bounded.Reader(resp.Body, "node exporter "+n.url, bounded.NodeExporter))
+}
+
+// Dropped says, once an answer passed its bound, when and why the
+// exporter stopped being scraped; "" while it is scraped.
+func (n *NodeExporter) Dropped() string {
+	d := n.dropped.Load()
+	if d == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s; not scraped again after %s, so its host figures are missing from then on", d.err, d.at.UTC().Format(time.RFC3339))
 }
 
 // ParseMetrics reads the Prometheus text exposition format with the
@@ -110,6 +144,9 @@ func (n *NodeExporter) scrape(ctx context.Context) (map[string]*dto.MetricFamily
 func ParseMetrics(r io.Reader) (map[string]*dto.MetricFamily, error) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(r)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("node exporter: parse metrics: %w", err)
 	}

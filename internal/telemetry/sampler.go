@@ -9,6 +9,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/bounded"
 )
 
 // Sample is one tick of a Sampler.
@@ -35,6 +37,7 @@ type Sampler struct {
 	host HostReader
 
 	client *mongo.Client
+	parent context.Context // the caller's, for the steps after a stop
 	cancel context.CancelFunc
 	done   chan struct{}
 
@@ -73,6 +76,7 @@ func (s *Sampler) Start(ctx context.Context, every time.Duration) error {
 		}
 		s.client = c
 	}
+	s.parent = ctx
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
 	first := s.take(ctx, every)
@@ -91,7 +95,7 @@ func (s *Sampler) Stop() []Sample {
 	s.cancel()
 	<-s.done
 	if s.client != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := bounded.Step(s.parent, 5*time.Second)
 		_ = s.client.Disconnect(ctx) // the samples are complete; a slow close changes nothing
 		cancel()
 		s.client = nil
@@ -109,12 +113,19 @@ func (s *Sampler) Snapshot() []Sample {
 // Mark reads the host at once and records it as a sample stamped at, the
 // boundary of a phase, so that a phase shorter than the sampling interval
 // still has host figures over its own span. It does nothing when the host
-// is not observed; it does not query the server.
+// is not observed; it does not query the server. After the caller's
+// context ends (Ctrl-C) the reading gets bounded.Grace.
 func (s *Sampler) Mark(at time.Time) {
 	if s.host == nil {
 		return
 	}
-	hs, err := s.host.Read()
+	parent := s.parent
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := bounded.Step(parent, 5*time.Second)
+	defer cancel()
+	hs, err := readHost(ctx, s.host)
 	s.record(Sample{Time: at, Host: &hs, Err: err, Mark: true})
 }
 
@@ -171,10 +182,21 @@ func (s *Sampler) take(ctx context.Context, timeout time.Duration) Sample {
 		errs = append(errs, err)
 	}
 	if s.host != nil {
-		hs, err := s.host.Read()
+		hs, err := readHost(ctx, s.host)
 		smp.Host = &hs
 		errs = append(errs, err)
 	}
 	smp.Err = errors.Join(errs...)
 	return smp
+}
+
+// readHost reads the host, within ctx when the reader can stop early (a
+// node exporter over HTTP; /proc answers at once).
+func readHost(ctx context.Context, h HostReader) (HostSample, error) {
+	if r, ok := h.(interface {
+		ReadContext(context.Context) (HostSample, error)
+	}); ok {
+		return r.ReadContext(ctx)
+	}
+	return h.Read()
 }

@@ -5,12 +5,13 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
+
+	"github.com/mongobench/mongobench/internal/bounded"
 )
 
 // ErrUnsupported marks a connection string the wire client cannot honour;
@@ -121,7 +122,7 @@ func supported(cs *connstring.ConnString) error {
 func tlsConfig(cs *connstring.ConnString) (*tls.Config, error) {
 	c := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: cs.SSLInsecure} //nolint:gosec // the user asked for it
 	if cs.SSLCaFileSet {
-		pem, err := os.ReadFile(cs.SSLCaFile)
+		pem, err := bounded.ReadFile(cs.SSLCaFile, bounded.CAFile)
 		if err != nil {
 			return nil, fmt.Errorf("read tlsCAFile: %w", err)
 		}

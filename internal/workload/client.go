@@ -72,11 +72,11 @@ func (c Client) warnings(workload string) []string {
 
 // dial opens one worker's wire connection, or returns nil on the driver
 // path.
-func (c Client) dial(db, coll string) (*wireColl, error) {
+func (c Client) dial(ctx context.Context, db, coll string) (*wireColl, error) {
 	if c.Path != ClientWire {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*c.Opts.ConnectTimeout)
+	ctx, cancel := context.WithTimeout(ctx, 2*c.Opts.ConnectTimeout)
 	defer cancel()
 	conn, err := wire.Dial(ctx, c.Opts)
 	if err != nil {
@@ -95,9 +95,9 @@ func closeWire(w *wireColl) error {
 
 // clientRun is the Run of a workload whose workers share nothing but the
 // client choice (parameter client): newTask makes each worker's task.
-func clientRun(env Env, p spec.Params, workload string, newTask func(Env, spec.Params, Client, int) (engine.Task, error)) Run {
+func clientRun(env Env, p spec.Params, workload string, newTask func(context.Context, Env, spec.Params, Client, int) (engine.Task, error)) Run {
 	c := ChooseClient(env.URI, p.String("client"))
-	return Run{Decided: c.Decided(workload), Tasks: TasksFunc(func(worker int) (engine.Task, error) {
-		return newTask(env, p, c, worker)
+	return Run{Decided: c.Decided(workload), Tasks: TasksFunc(func(ctx context.Context, worker int) (engine.Task, error) {
+		return newTask(ctx, env, p, c, worker)
 	})}
 }

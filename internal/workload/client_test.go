@@ -55,7 +55,7 @@ func runOne(t *testing.T, w workload.Workload, env workload.Env, p spec.Params, 
 	if len(run.Decided.Warnings) != 0 && w.Name() != "query" {
 		t.Errorf("%s: warnings %q, want none", w.Name(), run.Decided.Warnings)
 	}
-	task, err := run.Tasks.NewTask(0)
+	task, err := run.Tasks.NewTask(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestWorkloadsFallBackToTheDriver(t *testing.T) {
 		if ws := run.Decided.Warnings; len(ws) != 1 || !strings.Contains(ws[0], "compressors") {
 			t.Errorf("%s: warnings %q, want one naming compressors", name, ws)
 		}
-		task, err := run.Tasks.NewTask(0)
+		task, err := run.Tasks.NewTask(context.Background(), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +189,7 @@ func TestWorkloadsFallBackToTheDriver(t *testing.T) {
 func TestWireTimeoutIsClassified(t *testing.T) {
 	db := ownedDB(t)
 	run := prepare(t, workload.KV{}, workload.Env{DB: db, URI: testenv.URI(t), Seed: 1}, params(t, "records=10", "readPercent=100"))
-	task, err := run.Tasks.NewTask(0)
+	task, err := run.Tasks.NewTask(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func BenchmarkKV(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				task, err := run.Tasks.NewTask(0)
+				task, err := run.Tasks.NewTask(context.Background(), 0)
 				if err != nil {
 					b.Fatal(err)
 				}

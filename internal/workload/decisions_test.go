@@ -1,6 +1,7 @@
 package workload_test
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -48,12 +49,12 @@ func TestDecisionsTestConfig(t *testing.T) {
 // TestTasksFunc checks the adapter calls its function with the worker.
 func TestTasksFunc(t *testing.T) {
 	var asked []int
-	var tasks workload.Tasks = workload.TasksFunc(func(worker int) (engine.Task, error) {
+	var tasks workload.Tasks = workload.TasksFunc(func(_ context.Context, worker int) (engine.Task, error) {
 		asked = append(asked, worker)
 		return nil, nil
 	})
 	for w := range 3 {
-		if _, err := tasks.NewTask(w); err != nil {
+		if _, err := tasks.NewTask(context.Background(), w); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -27,5 +27,5 @@ func QueryDocs(ctx context.Context, task engine.Task, g int64) ([]bson.M, error)
 // run's setup chose, so tests can try several shapes over one setup.
 func QueryTaskWith(run Run, p spec.Params) (engine.Task, error) {
 	q := run.Tasks.(*queryRun)
-	return (&queryRun{env: q.env, p: p, space: q.space}).NewTask(0)
+	return (&queryRun{env: q.env, p: p, space: q.space}).NewTask(context.Background(), 0)
 }

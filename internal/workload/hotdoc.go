@@ -81,13 +81,13 @@ func (HotDoc) setup(ctx context.Context, env Env, p spec.Params) error {
 
 // newTask builds one worker's updater of the hot document, over its own
 // wire connection on the wire path.
-func (HotDoc) newTask(env Env, p spec.Params, c Client, _ int) (engine.Task, error) {
+func (HotDoc) newTask(ctx context.Context, env Env, p spec.Params, c Client, _ int) (engine.Task, error) {
 	inc := bsoncore.NewDocumentBuilder().AppendInt64("count", 1)
 	if p.Bool("indexUpdate") {
 		inc.AppendInt64("ix", 1)
 	}
 	update := bsoncore.NewDocumentBuilder().AppendDocument("$inc", inc.Build()).Build()
-	w, err := c.dial(env.DB.Name(), HotDocCollection)
+	w, err := c.dial(ctx, env.DB.Name(), HotDocCollection)
 	if err != nil {
 		return nil, err
 	}

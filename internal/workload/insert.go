@@ -115,8 +115,8 @@ func indexedField(i int) string { return fmt.Sprintf("i%d", i) }
 
 // newTask builds one worker's batch inserter, over its own wire
 // connection on the wire path.
-func (Insert) newTask(env Env, p spec.Params, c Client, worker int) (engine.Task, error) {
-	w, err := c.dial(env.DB.Name(), InsertCollection)
+func (Insert) newTask(ctx context.Context, env Env, p spec.Params, c Client, worker int) (engine.Task, error) {
+	w, err := c.dial(ctx, env.DB.Name(), InsertCollection)
 	if err != nil {
 		return nil, err
 	}

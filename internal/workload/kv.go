@@ -103,14 +103,14 @@ func kvDoc(dst []byte, key int64, payload []byte) []byte {
 
 // newTask builds one worker's kv task, over its own wire connection on
 // the wire path.
-func (KV) newTask(env Env, p spec.Params, c Client, worker int) (engine.Task, error) {
+func (KV) newTask(ctx context.Context, env Env, p spec.Params, c Client, worker int) (engine.Task, error) {
 	idx, upd := bsoncore.AppendDocumentStart(nil)
 	upd = bsoncore.AppendDocumentElement(upd, "$inc", bsoncore.NewDocumentBuilder().AppendInt64("v", 1).Build())
 	upd, err := bsoncore.AppendDocumentEnd(upd, idx)
 	if err != nil {
 		return nil, fmt.Errorf("build kv update: %w", err)
 	}
-	w, err := c.dial(env.DB.Name(), KVCollection)
+	w, err := c.dial(ctx, env.DB.Name(), KVCollection)
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func sessionOptions() *options.SessionOptionsBuilder {
 }
 
 // NewTask builds one worker's transfer task, with its own session.
-func (r *ledgerRun) NewTask(worker int) (engine.Task, error) {
+func (r *ledgerRun) NewTask(_ context.Context, worker int) (engine.Task, error) {
 	env, p := r.env, r.p
 	sess, err := env.DB.Client().StartSession(sessionOptions())
 	if err != nil {

@@ -31,7 +31,7 @@ func TestLedgerUnderWriteConflicts(t *testing.T) {
 			var tasks []engine.Task
 			cfg := engine.Config{Ops: []string{"txn"}, Workers: 8, Count: 400, Classify: workload.Classify}
 			r, err := engine.Run(ctx, cfg, func(w int) (engine.Task, error) {
-				task, err := run.Tasks.NewTask(w)
+				task, err := run.Tasks.NewTask(context.Background(), w)
 				tasks = append(tasks, task)
 				return task, err
 			})
@@ -91,7 +91,7 @@ func TestLedgerDocumentShape(t *testing.T) {
 	if got := len(elems); got != 112 {
 		t.Errorf("account fields: got %d, want 110 filler + _id + balance", got)
 	}
-	task, err := run.Tasks.NewTask(0)
+	task, err := run.Tasks.NewTask(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

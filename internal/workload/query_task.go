@@ -23,10 +23,10 @@ import (
 var errQueryNotFound = errors.New("query: no document with that _id")
 
 // NewTask builds one worker's query task over the key range setup chose.
-func (r *queryRun) NewTask(worker int) (engine.Task, error) {
+func (r *queryRun) NewTask(ctx context.Context, worker int) (engine.Task, error) {
 	env, p, space := r.env, r.p, r.space
 	docs := p.Int("docsPerQuery")
-	w, err := r.client.dial(env.DB.Name(), QueryCollection)
+	w, err := r.client.dial(ctx, env.DB.Name(), QueryCollection)
 	if err != nil {
 		return nil, err
 	}

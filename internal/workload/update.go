@@ -100,9 +100,9 @@ var _ Tasks = (*updateRun)(nil)
 
 // NewTask builds one worker's writer, over its own wire connection on
 // the wire path.
-func (r *updateRun) NewTask(worker int) (engine.Task, error) {
+func (r *updateRun) NewTask(ctx context.Context, worker int) (engine.Task, error) {
 	env, p := r.env, r.p
-	w, err := r.client.dial(env.DB.Name(), UpdateAPICollection)
+	w, err := r.client.dial(ctx, env.DB.Name(), UpdateAPICollection)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func runTasks(t *testing.T, run workload.Tasks, workers, ops int) ([]engine.Task
 	ctx := context.Background()
 	tasks := make([]engine.Task, workers)
 	for i := range tasks {
-		task, err := run.NewTask(i)
+		task, err := run.NewTask(context.Background(), i)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -89,17 +89,21 @@ type Run struct {
 // workers share (an insert counter, a key range) is the implementation's
 // own, typed per workload.
 type Tasks interface {
-	NewTask(worker int) (engine.Task, error)
+	// NewTask builds worker's task; a task that dials its own connection
+	// gives up when ctx ends.
+	NewTask(ctx context.Context, worker int) (engine.Task, error)
 }
 
 // TasksFunc adapts a function to Tasks, for a workload whose workers share
 // nothing.
-type TasksFunc func(worker int) (engine.Task, error)
+type TasksFunc func(ctx context.Context, worker int) (engine.Task, error)
 
 var _ Tasks = TasksFunc(nil)
 
 // NewTask calls f.
-func (f TasksFunc) NewTask(worker int) (engine.Task, error) { return f(worker) }
+func (f TasksFunc) NewTask(ctx context.Context, worker int) (engine.Task, error) {
+	return f(ctx, worker)
+}
 
 // Decisions are what a workload's setup decided about the target:
 // Settings, the effective settings, stored in the result's test_config,

@@ -91,7 +91,7 @@ func TestKVTaskReadsAndUpdates(t *testing.T) {
 	ctx := context.Background()
 	p := params(t, "records=50", "readPercent=50")
 	env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 1}
-	task, err := prepare(t, workload.KV{}, env, p).Tasks.NewTask(0)
+	task, err := prepare(t, workload.KV{}, env, p).Tasks.NewTask(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

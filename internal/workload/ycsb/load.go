@@ -116,7 +116,7 @@ type loadRun struct {
 var _ workload.Tasks = (*loadRun)(nil)
 
 // NewTask builds one loader.
-func (s *loadRun) NewTask(worker int) (engine.Task, error) {
+func (s *loadRun) NewTask(ctx context.Context, worker int) (engine.Task, error) {
 	env := s.env
 	t := &loadTask{
 		shared: s, coll: env.DB.Collection(s.wl.P.Table), db: env.DB.Name(),
@@ -125,7 +125,7 @@ func (s *loadRun) NewTask(worker int) (engine.Task, error) {
 	}
 	if s.client.path == clientWire {
 		var err error
-		if t.conn, err = dialWire(context.Background(), s.client); err != nil {
+		if t.conn, err = dialWire(ctx, s.client); err != nil {
 			return nil, err
 		}
 	}

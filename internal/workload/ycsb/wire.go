@@ -90,8 +90,8 @@ var _ interface {
 } = (*wireTask)(nil)
 
 // newWireTask wraps a driver task's generators with a wire connection.
-func newWireTask(t *task, c *client, db string) (*wireTask, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*c.opts.ConnectTimeout)
+func newWireTask(ctx context.Context, t *task, c *client, db string) (*wireTask, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*c.opts.ConnectTimeout)
 	defer cancel()
 	conn, err := dialWire(ctx, c)
 	if err != nil {

@@ -55,7 +55,7 @@ func openPresetTask(tb testing.TB, preset string, assignments ...string) (*wireT
 	if err != nil {
 		tb.Fatal(err)
 	}
-	task, err := run.Tasks.NewTask(0)
+	task, err := run.Tasks.NewTask(context.Background(), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}

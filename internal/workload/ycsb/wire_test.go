@@ -28,7 +28,7 @@ func TestYCSBWireMatchesDriver(t *testing.T) {
 			"maxscanlength=20", "table=t_"+client, "client="+client)
 		env := workload.Env{DB: db, URI: testenv.URI(t), Seed: 11}
 		run := prepare(t, w, env, p)
-		task, err := run.Tasks.NewTask(0)
+		task, err := run.Tasks.NewTask(context.Background(), 0)
 		if err != nil {
 			t.Fatal(err)
 		}

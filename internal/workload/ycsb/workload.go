@@ -295,7 +295,7 @@ const measureRWParts = "measurerwparts"
 var _ workload.Tasks = (*run)(nil)
 
 // NewTask builds one worker's task over the run's shared workload state.
-func (r *run) NewTask(worker int) (engine.Task, error) {
+func (r *run) NewTask(ctx context.Context, worker int) (engine.Task, error) {
 	env, wl := r.env, r.wl
 	props := wl.P
 	t := &task{
@@ -315,7 +315,7 @@ func (r *run) NewTask(worker int) (engine.Task, error) {
 	}
 	t.sortID = bson.Raw(bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).Build())
 	if r.client.path == clientWire {
-		return newWireTask(t, r.client, env.DB.Name())
+		return newWireTask(ctx, t, r.client, env.DB.Name())
 	}
 	return t, nil
 }

@@ -103,7 +103,7 @@ func TestYCSBPresetsRun(t *testing.T) {
 			const ops = 300
 			cfg := engine.Config{Ops: w.Ops(p), Workers: 4, Count: ops, Classify: workload.Classify}
 			r, err := engine.Run(ctx, cfg, func(i int) (engine.Task, error) {
-				task, err := run.Tasks.NewTask(i)
+				task, err := run.Tasks.NewTask(context.Background(), i)
 				tasks = append(tasks, task)
 				return task, err
 			})
@@ -172,7 +172,7 @@ func TestYCSBOverrides(t *testing.T) {
 	}
 	checkYCSBRecord(t, coll, "user000100", 3, 20)
 	checkYCSBRecord(t, coll, "user000249", 3, 20)
-	task, err := run.Tasks.NewTask(0)
+	task, err := run.Tasks.NewTask(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestYCSBMeasureRWParts(t *testing.T) {
 			run := prepare(t, w, workload.Env{DB: db, URI: testenv.URI(t), Seed: 3}, p)
 			const ops = 200
 			cfg := engine.Config{Ops: w.Ops(p), Workers: 2, Count: ops, Classify: workload.Classify}
-			r, err := engine.Run(context.Background(), cfg, run.Tasks.NewTask)
+			r, err := engine.Run(context.Background(), cfg, func(w int) (engine.Task, error) { return run.Tasks.NewTask(context.Background(), w) })
 			if err != nil {
 				t.Fatal(err)
 			}
