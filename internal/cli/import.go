@@ -30,11 +30,13 @@ while the run is partial (unless --replace-partial).`,
 				return err
 			}
 			defer closeFn()
-			m, ok := st.(*store.Mongo)
+			m, ok := st.(store.Importer)
 			if !ok {
 				return usage(fmt.Errorf("import loads runs into a MongoDB results store; %s is not one", st.Where()))
 			}
-			m.ReplacePartial = replacePartial
+			if replacePartial {
+				m = m.ReplacingPartial()
+			}
 			n := 0
 			for _, f := range files {
 				docs, err := store.ReadFile(f)

@@ -82,6 +82,14 @@ func (m *Mongo) putResult(ctx context.Context, d *result.Doc) (Outcome, error) {
 // file): its history row is written or rewritten under its run id, so
 // importing a file twice stores each run once, and its results row follows
 // the rules of Save.
+// ReplacingPartial is the store with ReplacePartial set: a partial run
+// it imports may replace a complete row in results.
+func (m *Mongo) ReplacingPartial() Importer {
+	c := *m
+	c.ReplacePartial = true
+	return &c
+}
+
 func (m *Mongo) Import(ctx context.Context, d *result.Doc) (Outcome, error) {
 	if err := CheckIdentity(d); err != nil {
 		return Latest, fmt.Errorf("import: %w", err)

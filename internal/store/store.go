@@ -68,6 +68,9 @@ type (
 	// stored one only where a partial result never replaces a complete one.
 	Importer interface {
 		Import(ctx context.Context, d *result.Doc) (Outcome, error)
+		// ReplacingPartial is the same importer, but a partial run may
+		// replace a complete row (results import --replace-partial).
+		ReplacingPartial() Importer
 	}
 	// A TemplateSource gives a report template's pipelines a read-only
 	// view of the results database.
