@@ -165,7 +165,7 @@ func headline(d *result.Doc) Headline {
 	for _, o := range d.Ops {
 		ops += o.Count
 		failed += o.Errors.Total
-		classes = addErrors(classes, o.Errors)
+		classes = classes.Add(o.Errors)
 	}
 	errs := Figure{Label: "errors", Value: count(failed), Bad: failed > 0}
 	if all := ops + failed; all > 0 {
@@ -190,18 +190,6 @@ func headline(d *result.Doc) Headline {
 		h.Limit = dg.Line
 	}
 	return h
-}
-
-// addErrors sums two error counts class by class.
-func addErrors(a, b result.Errors) result.Errors {
-	a.Total += b.Total
-	a.Timeout += b.Timeout
-	a.Network += b.Network
-	a.WriteConflict += b.WriteConflict
-	a.DuplicateKey += b.DuplicateKey
-	a.Overload += b.Overload
-	a.Other += b.Other
-	return a
 }
 
 // headlineOps has a row per operation type that ran: successes per
