@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
-	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
@@ -88,13 +87,5 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	if err := c.WriteTables(a.stdout, study.Text); err != nil {
 		return err
 	}
-	if f.reportDir == "" {
-		return nil
-	}
-	path, err := lab.WriteReport(f.reportDir, c.ReportName(), c.WriteReport, func(w io.Writer) error { return htmlreport.Compare(w, c) })
-	if err != nil {
-		return err
-	}
-	a.say("report: %s and %s\n", path, htmlreport.Name(path))
-	return nil
+	return a.writeReport(f.reportDir, c.ReportName(), c.WriteReport, func(w io.Writer) error { return htmlreport.Compare(w, c) })
 }

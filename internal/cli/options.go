@@ -14,7 +14,6 @@ import (
 	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/group"
-	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
@@ -138,18 +137,14 @@ func (o *measureOptions) options(ctx context.Context, a *app) (lab.Options, erro
 	if o.resultsURI != "" && runner.CheckURI(o.resultsURI) != nil {
 		return lo, usage(fmt.Errorf("--results: %q is not valid: want a MongoDB URI such as mongodb://localhost:27017/ or mongodb+srv://cluster.example.net/", uri.Redact(o.resultsURI)))
 	}
-	lo.ResultsURI, lo.ResultsFile = o.resultsURI, o.resultsFile
-	if lo.ResultsURI == "" && lo.ResultsFile == "" {
-		lo.ResultsURI = env("MONGOBENCH_RESULTS_URI")
-	}
-	if lo.ResultsURI != "" {
-		if err := a.checkResultsURI(lo.ResultsURI); err != nil {
-			return lo, err
-		}
+	lo.ResultsFile = o.resultsFile
+	if lo.ResultsURI, err = a.resultsURI(o.resultsURI, o.resultsFile); err != nil {
+		return lo, err
 	}
 	if !o.noReport {
 		lo.ReportDir = o.reportDir
 	}
+	lo.Collect = o.json
 	if lo.Atlas, err = o.atlas.source(ctx); err != nil {
 		return lo, err
 	}
@@ -268,6 +263,6 @@ func (a *app) finishStudy(l *lab.Lab, o *measureOptions, runs int, tables func(i
 	if err != nil || path == "" {
 		return err
 	}
-	a.say("report: %s and %s\n", path, htmlreport.Name(path))
+	a.sayReport(path)
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
-	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/server"
@@ -126,21 +125,7 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	if err := plan.Write(a.stdout, ans, false); err != nil {
 		return err
 	}
-	return study.Ends(errors.Join(runErr, a.writeStudyReport(lo.ReportDir, study.PlanReportName(pl), pl, ans)), "plan "+pl.Name, verdict)
-}
-
-// writeStudyReport writes the plan's report into dir, and says where;
-// nothing without a report directory.
-func (a *app) writeStudyReport(dir, name string, pl *spec.Plan, ans plan.Answer) error {
-	if dir == "" {
-		return nil
-	}
 	render := func(w io.Writer) ([]study.File, error) { return study.PlanReportFiles(w, pl, ans) }
 	page := func(w io.Writer) error { return htmlreport.Plan(w, pl, ans) }
-	path, err := lab.WriteReport(dir, name, render, page)
-	if err != nil {
-		return err
-	}
-	a.say("report: %s and %s\n", path, htmlreport.Name(path))
-	return nil
+	return study.Ends(errors.Join(runErr, a.writeReport(lo.ReportDir, study.PlanReportName(pl), render, page)), "plan "+pl.Name, verdict)
 }

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 // showRun prints a run's result (summary or JSON) and where its reports
@@ -20,8 +23,28 @@ func (a *app) showRun(d *result.Doc, asJSON bool, reports []string) error {
 		return err
 	}
 	for _, p := range reports {
-		a.say("report: %s and %s\n", p, htmlreport.Name(p))
+		a.sayReport(p)
 	}
+	return nil
+}
+
+// sayReport says where a Markdown report and its HTML page were written.
+func (a *app) sayReport(path string) {
+	a.say("report: %s and %s\n", path, htmlreport.Name(path))
+}
+
+// writeReport writes a report, render's Markdown as dir/name.md (with the
+// files it links) and page's HTML as dir/name.html, and says where;
+// nothing without a report directory.
+func (a *app) writeReport(dir, name string, render func(io.Writer) ([]study.File, error), page func(io.Writer) error) error {
+	if dir == "" {
+		return nil
+	}
+	path, err := lab.WriteReport(dir, name, render, page)
+	if err != nil {
+		return err
+	}
+	a.sayReport(path)
 	return nil
 }
 

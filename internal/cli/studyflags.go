@@ -61,14 +61,6 @@ func (a *app) openOn(ctx context.Context, f *studyFlags, reg *workload.Registry,
 	return a.open(ctx, lo)
 }
 
-// studyThresholds checks a study's thresholds against runs of its base
-// scenario with its -p parameters.
-func studyThresholds(reg *workload.Registry, base *spec.Scenario, params *[]string, openLoop bool) func([]threshold.Threshold) error {
-	return func(ts []threshold.Threshold) error {
-		return checkStudyThresholds(reg, base, *params, openLoop, ts)
-	}
-}
-
 // The typed flag values of spec and study are flag values.
 var (
 	_ pflag.Value = (*spec.SettingFlag)(nil)

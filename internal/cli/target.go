@@ -21,16 +21,27 @@ func (a *app) say(format string, args ...any) {
 	fmt.Fprintf(a.stderr, format, args...)
 }
 
-// resultsStore opens the store the results commands read: the given file
-// or URI, else $MONGOBENCH_RESULTS_URI, else the embedded server.
-func (a *app) resultsStore(ctx context.Context, resultsURI, file string) (store.Store, func(), error) {
-	if file == "" && resultsURI == "" {
-		resultsURI = env("MONGOBENCH_RESULTS_URI")
+// resultsURI is the results store's URI: the one given, else, when no
+// results file is given either, $MONGOBENCH_RESULTS_URI; checked, and
+// "" when neither names one.
+func (a *app) resultsURI(given, file string) (string, error) {
+	if file == "" && given == "" {
+		given = env("MONGOBENCH_RESULTS_URI")
 	}
-	if resultsURI != "" {
-		if err := a.checkResultsURI(resultsURI); err != nil {
-			return nil, nil, err
+	if given != "" {
+		if err := a.checkResultsURI(given); err != nil {
+			return "", err
 		}
 	}
-	return lab.OpenStore(ctx, resultsURI, file, "", a.servers(), a.say)
+	return given, nil
+}
+
+// resultsStore opens the store the results commands read: the given file
+// or URI, else $MONGOBENCH_RESULTS_URI, else the embedded server.
+func (a *app) resultsStore(ctx context.Context, given, file string) (store.Store, func(), error) {
+	uri, err := a.resultsURI(given, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	return lab.OpenStore(ctx, uri, file, "", a.servers(), a.say)
 }

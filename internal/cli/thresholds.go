@@ -24,13 +24,15 @@ func checkThresholds(reg *workload.Registry, sc *spec.Scenario, openLoop bool, t
 	return nil
 }
 
-// checkStudyThresholds checks the thresholds given to a study against
-// runs of its base scenario with its -p parameters; a base the study
-// itself will refuse is not checked here.
-func checkStudyThresholds(reg *workload.Registry, base *spec.Scenario, params []string, openLoop bool, ts []threshold.Threshold) error {
-	sc, err := study.Scenario(reg, base, params)
-	if err != nil {
-		return nil // the study's own check says what is wrong
+// studyThresholds checks the thresholds given to a study against runs
+// of its base scenario with its -p parameters (read when it is called);
+// a base the study itself will refuse is not checked here.
+func studyThresholds(reg *workload.Registry, base *spec.Scenario, params *[]string, openLoop bool) func([]threshold.Threshold) error {
+	return func(ts []threshold.Threshold) error {
+		sc, err := study.Scenario(reg, base, *params)
+		if err != nil {
+			return nil // the study's own check says what is wrong
+		}
+		return checkThresholds(reg, sc, openLoop, ts...)
 	}
-	return checkThresholds(reg, sc, openLoop, ts...)
 }

@@ -58,6 +58,9 @@ type Options struct {
 	MetricsAddr string
 	// ReportDir receives every run's report ("" none).
 	ReportDir string
+	// Collect keeps every kept run's document for Kept (a command's
+	// --json); without it none is held.
+	Collect bool
 	// CacheSize replaces the target's storage cache size (catalog run
 	// --cache-size); 0 keeps what is known.
 	CacheSize int64
@@ -156,15 +159,12 @@ func Open(ctx context.Context, o Options, ui UI, srv Servers) (*Lab, error) {
 func (l *Lab) open(ctx context.Context) (err error) {
 	o, ui := l.opts, l.ui
 	if !o.Targets {
-		if l.target, err = l.resolve(ctx, o.URI); err != nil {
+		t, err := l.resolve(ctx, o.URI)
+		if err != nil {
 			return err
 		}
-		l.target.URI = ycsbprops.WithOptions(l.target.URI, o.URIOptions)
-		l.target.HostMetrics, l.target.HostDevice = o.HostMetrics, o.HostDevice
-		l.target.Atlas, l.target.Limits = o.Atlas, o.Limits
-		if o.CacheSize > 0 {
-			l.target.CacheSize, l.target.CacheSizeSource = o.CacheSize, "--cache-size"
-		}
+		t.URI = ycsbprops.WithOptions(t.URI, o.URIOptions)
+		l.target = l.configure(t)
 	}
 	if err := l.openStore(ctx); err != nil {
 		return err
@@ -204,7 +204,8 @@ func (l *Lab) Target() runner.Target { return l.target }
 // Store is where the results go.
 func (l *Lab) Store() store.Store { return l.store }
 
-// Kept is every run kept so far, in order (a command's --json).
+// Kept is every run kept so far, in order, with Options.Collect; nil
+// without.
 func (l *Lab) Kept() []result.Doc { return l.kept }
 
 // Reports are the paths of the runs' Markdown reports written so far.

@@ -43,10 +43,7 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 		o := runner.Options{
 			Scenario: sc, Registry: reg, Target: l.target, ToolVersion: l.ui.ToolVersion, Variant: variant,
 			OnSetup: p.Setup, OnStart: p.Start, OnInterval: watch.wrap(both(p.Interval, published)), Tally: tally,
-			Pacing: l.opts.Pacing, AtReturn: l.opts.AtReturn, RunID: runID, OnTelemetry: l.live.telemetry(),
-		}
-		if g != nil {
-			o.Group = g
+			Pacing: l.opts.Pacing, AtReturn: l.opts.AtReturn, RunID: runID, OnTelemetry: l.live.telemetry(), Group: g,
 		}
 		if l.opts.Announce {
 			o.OnConnected = func(version, topology string) {
@@ -110,7 +107,9 @@ func (l *Lab) keep(ctx context.Context, d *result.Doc) error {
 	if err := l.keptInGroup(ctx, d); err != nil {
 		return err
 	}
-	l.kept = append(l.kept, *d)
+	if l.opts.Collect {
+		l.kept = append(l.kept, *d)
+	}
 	for _, n := range d.Notes {
 		if !l.noted[n] {
 			l.ui.Say("note: %s\n", n)

@@ -71,6 +71,20 @@ func Embedded(ctx context.Context, srv Servers, start bool, say func(string, ...
 	return h, nil
 }
 
+// configure gives a resolved target what the command's options say of
+// every target: the node exporters (unless the target names its own),
+// Atlas, the stated limits, and --cache-size.
+func (l *Lab) configure(t runner.Target) runner.Target {
+	if len(t.HostMetrics) == 0 {
+		t.HostMetrics, t.HostDevice = l.opts.HostMetrics, l.opts.HostDevice
+	}
+	t.Atlas, t.Limits = l.opts.Atlas, l.opts.Limits
+	if l.opts.CacheSize > 0 {
+		t.CacheSize, t.CacheSizeSource = l.opts.CacheSize, "--cache-size"
+	}
+	return t
+}
+
 // onTarget is the study's OnTarget: it points Measure at one target for
 // the time of fn. A profile gets a server of its own, started here and
 // stopped (its data removed) when fn returns, also on an error or
@@ -80,14 +94,7 @@ func (l *Lab) onTarget(ctx context.Context, t spec.Target, fn func(result.Instan
 		uri := bt.URI
 		bt.Target = t
 		bt.URI = uri
-		if len(bt.HostMetrics) == 0 {
-			bt.HostMetrics, bt.HostDevice = l.opts.HostMetrics, l.opts.HostDevice
-		}
-		bt.Atlas, bt.Limits = l.opts.Atlas, l.opts.Limits
-		if l.opts.CacheSize > 0 {
-			bt.CacheSize, bt.CacheSizeSource = l.opts.CacheSize, "--cache-size"
-		}
-		l.target = bt
+		l.target = l.configure(bt)
 		return fn(t.Described())
 	}
 	if t.Profile == nil {
