@@ -205,14 +205,19 @@ func (c *coordinator) closeOp(i int) (IntervalOp, error) {
 	return op, err
 }
 
-// end is when the measured phase ended: now, or for a stopped run the
-// later of the stop and the last completion, so the idle grace period
-// that follows a stop does not dilute its rates.
+// end is when the measured phase ended: the later of its stop and its
+// last completion. The stop is the one asked for (Ctrl-C), else the end
+// its duration scheduled, else now: neither the idle grace period that
+// follows a stop nor a finish noticed late (a busy machine's scheduler)
+// dilutes the phase's rates.
 func (c *coordinator) end(now time.Time) time.Time {
-	if c.stopAt.IsZero() {
-		return now
-	}
 	end := c.stopAt
+	if end.IsZero() {
+		end = now
+		if d := c.e.cfg.Duration; d > 0 && c.e.warmEnd.Add(d).Before(now) {
+			end = c.e.warmEnd.Add(d)
+		}
+	}
 	if last := c.e.lastDone.Load(); last > 0 {
 		if t := c.e.start.Add(time.Duration(last)); t.After(end) {
 			end = t
