@@ -88,6 +88,17 @@ func Summarize(h *H) (result.Dist, error) {
 	return d, nil
 }
 
+// Summary returns the summary of h in milliseconds without its encoded
+// histogram, for a figure that is kept without it (a long run's coarse
+// intervals).
+func Summary(h *H) result.Dist {
+	d := result.Dist{Count: h.TotalCount()}
+	if d.Count > 0 {
+		fillPercentiles(&d, h)
+	}
+	return d
+}
+
 func fillPercentiles(d *result.Dist, h *H) {
 	v := h.ValueAtPercentiles(summaryPercentiles)
 	d.Mean = result.F(h.Mean() / 1000)

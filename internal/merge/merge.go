@@ -234,7 +234,7 @@ func ops(docs []*result.Doc, phase time.Duration) ([]result.OpStats, error) {
 	for _, c := range docs {
 		all = append(all, c.Ops)
 	}
-	out, err := mergeOps(all)
+	out, err := mergeOps(all, hist.Summarize)
 	if err != nil {
 		return nil, err
 	}
@@ -246,8 +246,9 @@ func ops(docs []*result.Doc, phase time.Duration) ([]result.OpStats, error) {
 	return out, nil
 }
 
-// mergeOps merges lists of operation types by name, in first-seen order.
-func mergeOps(lists [][]result.OpStats) ([]result.OpStats, error) {
+// mergeOps merges lists of operation types by name, in first-seen order;
+// summarize makes each merged histogram's summary.
+func mergeOps(lists [][]result.OpStats, summarize func(*hist.H) (result.Dist, error)) ([]result.OpStats, error) {
 	var names []string
 	byName := map[string][]result.OpStats{}
 	for _, l := range lists {
@@ -261,17 +262,22 @@ func mergeOps(lists [][]result.OpStats) ([]result.OpStats, error) {
 	out := make([]result.OpStats, 0, len(names))
 	for _, name := range names {
 		op := result.OpStats{Name: name}
-		var lat, svc []result.Dist
+		lat, svc := hist.New(), hist.New()
 		for _, o := range byName[name] {
 			op.Count += o.Count
 			op.Errors = op.Errors.Add(o.Errors)
-			lat, svc = append(lat, o.Latency), append(svc, o.Service)
+			if err := hist.AddDist(lat, o.Latency); err != nil {
+				return nil, fmt.Errorf("%s latency: %w", name, err)
+			}
+			if err := hist.AddDist(svc, o.Service); err != nil {
+				return nil, fmt.Errorf("%s service time: %w", name, err)
+			}
 		}
 		var err error
-		if op.Latency, err = hist.MergeDists(lat...); err != nil {
+		if op.Latency, err = summarize(lat); err != nil {
 			return nil, fmt.Errorf("%s latency: %w", name, err)
 		}
-		if op.Service, err = hist.MergeDists(svc...); err != nil {
+		if op.Service, err = summarize(svc); err != nil {
 			return nil, fmt.Errorf("%s service time: %w", name, err)
 		}
 		out = append(out, op)
@@ -355,7 +361,7 @@ func mergeInterval(start, end time.Time, ivs []result.Interval, cores []int) (re
 		}
 		allCores += cores[i]
 	}
-	ops, err := mergeOps(lists)
+	ops, err := mergeOps(lists, hist.Summarize)
 	if err != nil {
 		return out, err
 	}

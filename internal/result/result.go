@@ -57,6 +57,23 @@ type Doc struct {
 	// Group is set on the results of a run group: each client's own, and
 	// the group's merged one.
 	Group *Group `bson:"group,omitempty" json:"group,omitempty"`
+	// Resolution is set when the run was too long for its document to
+	// hold every interval: its intervals and series are coarsened, and
+	// the full-resolution ones are in a collection of their own.
+	Resolution *Resolution `bson:"resolution,omitempty" json:"resolution,omitempty"`
+}
+
+// Resolution says how a long run's document holds its intervals:
+// coarsened to IntervalSec (merged exactly: counts summed, histograms
+// merged, never a percentile averaged; telemetry readings averaged),
+// while the FullIntervals intervals of FullIntervalSec, with their
+// histograms, and every telemetry reading are in Collection of the
+// results database.
+type Resolution struct {
+	IntervalSec     float64 `bson:"intervalSec" json:"intervalSec"`
+	FullIntervalSec float64 `bson:"fullIntervalSec" json:"fullIntervalSec"`
+	FullIntervals   int     `bson:"fullIntervals" json:"fullIntervals"`
+	Collection      string  `bson:"collection" json:"collection"`
 }
 
 // ThresholdVerdict is one threshold judged on a run: the expression as

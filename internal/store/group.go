@@ -260,6 +260,9 @@ func (m *Mongo) GroupRuns(ctx context.Context, id string) ([]result.Doc, error) 
 	docs := make([]result.Doc, len(rows))
 	for i := range rows {
 		docs[i] = rows[i].doc()
+		if err := m.full(ctx, &docs[i]); err != nil {
+			return nil, err
+		}
 	}
 	return docs, nil
 }

@@ -94,6 +94,10 @@ func (m *Mongo) Import(ctx context.Context, d *result.Doc) (Outcome, error) {
 	if err := CheckIdentity(d); err != nil {
 		return Latest, fmt.Errorf("import: %w", err)
 	}
+	d, err := m.saveFull(ctx, d)
+	if err != nil {
+		return Latest, err
+	}
 	h := history(d)
 	opts := options.Replace().SetUpsert(true)
 	if _, err := m.db.Collection(HistoryCollection).ReplaceOne(ctx, bson.D{{Key: "_id", Value: h.ID}}, h, opts); err != nil {

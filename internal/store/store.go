@@ -155,10 +155,14 @@ func (m *Mongo) Where() string {
 // that row is complete (see ReplacePartial): a stopped run never silently
 // replaces a complete one in the collection reports read.
 func (m *Mongo) Save(ctx context.Context, d *result.Doc) error {
+	d, err := m.saveFull(ctx, d)
+	if err != nil {
+		return err
+	}
 	if _, err := m.db.Collection(HistoryCollection).InsertOne(ctx, history(d)); err != nil {
 		return fmt.Errorf("save run %s to history: %w", d.RunID, err)
 	}
-	_, err := m.putResult(ctx, d)
+	_, err = m.putResult(ctx, d)
 	return err
 }
 

@@ -1,0 +1,218 @@
+package merge
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// Granularities are the coarse interval lengths a long run's document
+// may keep, finest first: a run's intervals are merged into the finest of
+// these (a multiple of its own interval) at which the document fits.
+var Granularities = []time.Duration{
+	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second,
+	time.Minute, 90 * time.Second, 2 * time.Minute, 3 * time.Minute, 5 * time.Minute, 10 * time.Minute,
+	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour,
+	12 * time.Hour, 24 * time.Hour,
+}
+
+// summedServerFigures are the interval server figures that count events
+// in the interval (checkpoints completed): a coarse interval sums them.
+// Every other figure is a rate or a gauge: a coarse interval holds its
+// mean over the time it was read.
+var summedServerFigures = []string{"checkpoints"}
+
+// Coarsen returns a copy of d whose intervals are merged in time into
+// intervals of every (measured from the phase start) and whose telemetry
+// series hold one point per every: operation counts and errors summed,
+// latency and service-time distributions merged exactly from their
+// histograms (never a percentile averaged), lateness and drops summed,
+// the largest lag and peak in flight kept, client CPU and the server's
+// and host's rates and gauges averaged over time, a series' readings
+// averaged (a missing reading is left out; a point with none is missing)
+// and its GranularitySec set to every. Coarse intervals keep their
+// distributions' summaries, not their histograms: the histograms of a
+// long run live at full resolution beside the document. A document whose
+// intervals are already as coarse as every is returned unchanged.
+func Coarsen(d *result.Doc, every time.Duration) (*result.Doc, error) {
+	if every <= 0 {
+		return nil, fmt.Errorf("coarsen: interval %v, want a positive one", every)
+	}
+	if !finer(d, every) {
+		return d, nil
+	}
+	out := *d
+	ivs, err := coarseIntervals(d.Start, d.Intervals, every)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", d.RunID, err)
+	}
+	out.Intervals = ivs
+	out.Metrics = result.Metrics{
+		Measurements: coarseSeries(d.Start, d.Metrics.Measurements, every),
+		DiskMetrics:  coarseSeries(d.Start, d.Metrics.DiskMetrics, every),
+		Members:      coarseSeries(d.Start, d.Metrics.Members, every),
+	}
+	return &out, nil
+}
+
+// finer reports whether any of d's intervals or series points is finer
+// than every, so coarsening changes it.
+func finer(d *result.Doc, every time.Duration) bool {
+	for _, iv := range d.Intervals {
+		if iv.Seconds < every.Seconds()-1e-9 {
+			return true
+		}
+	}
+	for _, l := range [][]result.Series{d.Metrics.Measurements, d.Metrics.DiskMetrics, d.Metrics.Members} {
+		for _, s := range l {
+			if len(s.DataPoints) > 1 && (s.GranularitySec == 0 || s.GranularitySec < every.Seconds()-1e-9) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// slot is the index of the coarse interval an instant falls in.
+func slot(start, t time.Time, every time.Duration) int64 {
+	return int64(math.Floor(float64(t.Sub(start)) / float64(every)))
+}
+
+// coarseIntervals merges the intervals that start in the same slot of
+// every from start.
+func coarseIntervals(start time.Time, ivs []result.Interval, every time.Duration) ([]result.Interval, error) {
+	var out []result.Interval
+	for i := 0; i < len(ivs); {
+		j := i + 1
+		s := slot(start, ivs[i].Start, every)
+		for j < len(ivs) && slot(start, ivs[j].Start, every) == s {
+			j++
+		}
+		if j == i+1 {
+			out = append(out, ivs[i]) // alone in its slot: kept as it is
+			i = j
+			continue
+		}
+		iv, err := timeMerge(ivs[i:j])
+		if err != nil {
+			return nil, fmt.Errorf("interval at %s: %w", ivs[i].Start.Format(time.RFC3339), err)
+		}
+		out = append(out, iv)
+		i = j
+	}
+	return out, nil
+}
+
+// timeMerge merges consecutive intervals of one run into one.
+func timeMerge(ivs []result.Interval) (result.Interval, error) {
+	first, last := ivs[0], ivs[len(ivs)-1]
+	out := result.Interval{Start: first.Start, Seconds: last.Start.Add(seconds(last.Seconds)).Sub(first.Start).Seconds()}
+	lists := make([][]result.OpStats, 0, len(ivs))
+	var cpu, cpuSecs float64
+	cpuKnown := true
+	for _, iv := range ivs {
+		out.Late += iv.Late
+		out.Dropped += iv.Dropped
+		out.MaxLag = max(out.MaxLag, iv.MaxLag)
+		if iv.PeakInFlight != nil && (out.PeakInFlight == nil || *iv.PeakInFlight > *out.PeakInFlight) {
+			peak := *iv.PeakInFlight
+			out.PeakInFlight = &peak
+		}
+		if iv.ClientCPU == nil {
+			cpuKnown = false
+		} else {
+			cpu += *iv.ClientCPU * iv.Seconds
+			cpuSecs += iv.Seconds
+		}
+		lists = append(lists, iv.Ops)
+	}
+	ops, err := mergeOps(lists, func(h *hist.H) (result.Dist, error) { return hist.Summary(h), nil })
+	if err != nil {
+		return out, err
+	}
+	for i := range ops {
+		if out.Seconds > 0 {
+			ops[i].Rate = float64(ops[i].Count) / out.Seconds
+		}
+	}
+	out.Ops = ops
+	if cpuKnown && cpuSecs > 0 {
+		out.ClientCPU = result.F(cpu / cpuSecs)
+	}
+	out.Server = timeMeans(ivs, func(iv result.Interval) map[string]float64 { return iv.Server }, summedServerFigures)
+	out.Host = timeMeans(ivs, func(iv result.Interval) map[string]float64 { return iv.Host }, nil)
+	return out, nil
+}
+
+// timeMeans is each figure's mean over the time of the intervals that
+// read it (the sum, for the summed ones); nil when none read any.
+func timeMeans(ivs []result.Interval, of func(result.Interval) map[string]float64, summed []string) map[string]float64 {
+	sums, secs := map[string]float64{}, map[string]float64{}
+	for _, iv := range ivs {
+		for k, v := range of(iv) {
+			if slices.Contains(summed, k) {
+				sums[k] += v
+				secs[k] = 1
+				continue
+			}
+			sums[k] += v * iv.Seconds
+			secs[k] += iv.Seconds
+		}
+	}
+	if len(sums) == 0 {
+		return nil
+	}
+	out := make(map[string]float64, len(sums))
+	for k, v := range sums {
+		if secs[k] > 0 {
+			out[k] = v / secs[k]
+		}
+	}
+	return out
+}
+
+// coarseSeries averages each series' readings per slot of every.
+func coarseSeries(start time.Time, list []result.Series, every time.Duration) []result.Series {
+	if list == nil {
+		return nil
+	}
+	out := make([]result.Series, len(list))
+	for i, s := range list {
+		c := s
+		if s.GranularitySec < every.Seconds() {
+			c.GranularitySec = every.Seconds()
+		}
+		c.DataPoints = nil
+		for a := 0; a < len(s.DataPoints); {
+			b := a + 1
+			k := slot(start, s.DataPoints[a].Timestamp, every)
+			for b < len(s.DataPoints) && slot(start, s.DataPoints[b].Timestamp, every) == k {
+				b++
+			}
+			c.DataPoints = append(c.DataPoints, result.DataPoint{Timestamp: s.DataPoints[a].Timestamp, Value: mean(s.DataPoints[a:b])})
+			a = b
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// mean is the mean of the readings present; nil when none is.
+func mean(ps []result.DataPoint) *float64 {
+	var sum float64
+	var n int
+	for _, p := range ps {
+		if p.Value != nil {
+			sum += *p.Value
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return result.F(sum / float64(n))
+}

@@ -1,0 +1,252 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/merge"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// A result document stays bounded in size whatever its run's length: at
+// most MaxPoints intervals and points per telemetry series, and at most
+// DocBudget bytes of BSON. A run that does not fit keeps its intervals
+// and series in the document coarsened (merge.Coarsen) to the finest of
+// merge.Granularities that fits, and every interval and reading at full
+// resolution in the IntervalsCollection.
+const (
+	MaxPoints           = 1000
+	DocBudget           = 1536 << 10
+	IntervalsCollection = "intervals"
+)
+
+// Record kinds in the IntervalsCollection.
+const (
+	kindInterval = "interval"
+	kindSeries   = "series"
+)
+
+// recordMeta is what a full-resolution record belongs to: its run, its
+// kind and, for a telemetry reading, its series (List is the document's
+// list that holds it: measurements, diskMetrics or members).
+type recordMeta struct {
+	RunID          string  `bson:"id"`
+	Kind           string  `bson:"kind"`
+	List           string  `bson:"list,omitempty"`
+	Name           string  `bson:"name,omitempty"`
+	Units          string  `bson:"units,omitempty"`
+	Source         string  `bson:"source,omitempty"`
+	GranularitySec float64 `bson:"granularitySec,omitempty"`
+	Member         string  `bson:"member,omitempty"`
+	Role           string  `bson:"role,omitempty"`
+}
+
+// intervalRecord is one interval of a run at full resolution.
+type intervalRecord struct {
+	Run             recordMeta `bson:"run"`
+	result.Interval `bson:",inline"`
+}
+
+// readingRecord is one telemetry reading of a run at full resolution.
+type readingRecord struct {
+	Run   recordMeta `bson:"run"`
+	T     time.Time  `bson:"t"`
+	Value *float64   `bson:"v"`
+}
+
+// Fit returns d bounded in size: d itself when it fits, else a copy with
+// its intervals and series coarsened to the finest granularity at which
+// it does, and its Resolution saying so.
+func Fit(d *result.Doc) (*result.Doc, error) {
+	if fits, err := fitsBudget(d); err != nil || fits {
+		return d, err
+	}
+	base := baseInterval(d)
+	span := d.End.Sub(d.Start)
+	if n := len(d.Intervals); n > 0 {
+		span = d.Intervals[n-1].Start.Add(time.Duration(d.Intervals[n-1].Seconds * float64(time.Second))).Sub(d.Intervals[0].Start)
+	}
+	for _, every := range merge.Granularities {
+		if every < base || span/every >= MaxPoints {
+			continue // finer than the run's intervals, or too many points
+		}
+		c, err := merge.Coarsen(d, every)
+		if err != nil {
+			return nil, err
+		}
+		fits, err := fitsBudget(c)
+		if err != nil {
+			return nil, err
+		}
+		if fits {
+			c.Resolution = &result.Resolution{IntervalSec: every.Seconds(), FullIntervalSec: base.Seconds(),
+				FullIntervals: len(d.Intervals), Collection: IntervalsCollection}
+			return c, nil
+		}
+	}
+	return nil, fmt.Errorf("run %s: its document does not fit %d bytes even with %v intervals", d.RunID, DocBudget, merge.Granularities[len(merge.Granularities)-1])
+}
+
+// fitsBudget reports whether d holds at most MaxPoints intervals and
+// points per series and its history row at most DocBudget bytes.
+func fitsBudget(d *result.Doc) (bool, error) {
+	if len(d.Intervals) > MaxPoints {
+		return false, nil
+	}
+	for _, l := range [][]result.Series{d.Metrics.Measurements, d.Metrics.DiskMetrics, d.Metrics.Members} {
+		for _, s := range l {
+			if len(s.DataPoints) > MaxPoints {
+				return false, nil
+			}
+		}
+	}
+	b, err := bson.Marshal(history(d))
+	if err != nil {
+		return false, fmt.Errorf("encode run %s: %w", d.RunID, err)
+	}
+	return len(b) <= DocBudget, nil
+}
+
+// baseInterval is the run's reporting interval: its shortest interval
+// (the last may be shorter or longer), one second when it has none.
+func baseInterval(d *result.Doc) time.Duration {
+	base := time.Duration(0)
+	for _, iv := range d.Intervals[:max(len(d.Intervals)-1, 0)] {
+		if s := time.Duration(iv.Seconds * float64(time.Second)); base == 0 || s < base {
+			base = s
+		}
+	}
+	if base <= 0 {
+		return time.Second
+	}
+	return base
+}
+
+// records are d's intervals and telemetry readings at full resolution.
+func records(d *result.Doc) []any {
+	out := make([]any, 0, len(d.Intervals))
+	for _, iv := range d.Intervals {
+		out = append(out, intervalRecord{Run: recordMeta{RunID: d.RunID, Kind: kindInterval}, Interval: iv})
+	}
+	lists := []struct {
+		name   string
+		series []result.Series
+	}{{"measurements", d.Metrics.Measurements}, {"diskMetrics", d.Metrics.DiskMetrics}, {"members", d.Metrics.Members}}
+	for _, l := range lists {
+		for _, s := range l.series {
+			meta := recordMeta{RunID: d.RunID, Kind: kindSeries, List: l.name, Name: s.Name, Units: s.Units, Source: s.Source,
+				GranularitySec: s.GranularitySec, Member: s.Member, Role: s.Role}
+			for _, p := range s.DataPoints {
+				out = append(out, readingRecord{Run: meta, T: p.Timestamp, Value: p.Value})
+			}
+		}
+	}
+	return out
+}
+
+// recordBatch is how many full-resolution records one insert carries.
+const recordBatch = 1000
+
+// saveFull fits d and, when its document does not hold it at full
+// resolution, writes its intervals and readings to the
+// IntervalsCollection first, replacing any a previous save of the same
+// run wrote (an import of the same file twice stores them once). It
+// returns the document to store.
+func (m *Mongo) saveFull(ctx context.Context, d *result.Doc) (*result.Doc, error) {
+	b, err := Fit(d)
+	if err != nil || b == d {
+		return b, err
+	}
+	coll, err := m.intervals(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := coll.DeleteMany(ctx, bson.D{{Key: "run.id", Value: d.RunID}}); err != nil {
+		return nil, fmt.Errorf("save run %s's intervals: %w", d.RunID, err)
+	}
+	recs := records(d)
+	for len(recs) > 0 {
+		n := min(len(recs), recordBatch)
+		if _, err := coll.InsertMany(ctx, recs[:n], options.InsertMany().SetOrdered(false)); err != nil {
+			return nil, fmt.Errorf("save run %s's intervals: %w", d.RunID, err)
+		}
+		recs = recs[n:]
+	}
+	return b, nil
+}
+
+// intervals is the IntervalsCollection, created on first use: a
+// time-series collection where the server has them (asked by creating
+// one), else a plain collection indexed by run, kind and time.
+func (m *Mongo) intervals(ctx context.Context) (*mongo.Collection, error) {
+	coll := m.db.Collection(IntervalsCollection)
+	names, err := m.db.ListCollectionNames(ctx, bson.D{{Key: "name", Value: IntervalsCollection}})
+	if err != nil {
+		return nil, fmt.Errorf("results store: list collections: %w", err)
+	}
+	if len(names) > 0 {
+		return coll, nil
+	}
+	ts := options.CreateCollection().SetTimeSeriesOptions(options.TimeSeries().SetTimeField("t").SetMetaField("run").SetGranularity("seconds"))
+	err = m.db.CreateCollection(ctx, IntervalsCollection, ts)
+	var ce mongo.CommandError
+	switch {
+	case err == nil:
+		return coll, nil
+	case errors.As(err, &ce) && ce.HasErrorCode(48): // NamespaceExists: another client made it
+		return coll, nil
+	}
+	// The server has no time-series collections: a plain one.
+	if err := m.db.CreateCollection(ctx, IntervalsCollection); err != nil && !(errors.As(err, &ce) && ce.HasErrorCode(48)) {
+		return nil, fmt.Errorf("results store: create %s: %w", IntervalsCollection, err)
+	}
+	idx := mongo.IndexModel{Keys: bson.D{{Key: "run.id", Value: 1}, {Key: "run.kind", Value: 1}, {Key: "t", Value: 1}}}
+	if _, err := coll.Indexes().CreateOne(ctx, idx); err != nil {
+		return nil, fmt.Errorf("results store: index %s: %w", IntervalsCollection, err)
+	}
+	return coll, nil
+}
+
+// FullIntervals reads a run's intervals at full resolution from the
+// IntervalsCollection, in time order; none when the run's document holds
+// them itself.
+func (m *Mongo) FullIntervals(ctx context.Context, runID string) ([]result.Interval, error) {
+	filter := bson.D{{Key: "run.id", Value: runID}, {Key: "run.kind", Value: kindInterval}}
+	cur, err := m.db.Collection(IntervalsCollection).Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "t", Value: 1}}))
+	if err != nil {
+		return nil, fmt.Errorf("read run %s's intervals: %w", runID, err)
+	}
+	var recs []intervalRecord
+	if err := cur.All(ctx, &recs); err != nil {
+		return nil, fmt.Errorf("read run %s's intervals: %w", runID, err)
+	}
+	out := make([]result.Interval, len(recs))
+	for i, r := range recs {
+		out[i] = r.Interval
+	}
+	return out, nil
+}
+
+// full puts back the full-resolution intervals of a run whose document
+// holds them coarsened (a group's merge merges its clients' histograms
+// interval by interval).
+func (m *Mongo) full(ctx context.Context, d *result.Doc) error {
+	if d.Resolution == nil {
+		return nil
+	}
+	ivs, err := m.FullIntervals(ctx, d.RunID)
+	if err != nil {
+		return err
+	}
+	if len(ivs) != d.Resolution.FullIntervals {
+		return fmt.Errorf("run %s: %d of its %d full-resolution intervals are stored", d.RunID, len(ivs), d.Resolution.FullIntervals)
+	}
+	d.Intervals, d.Resolution = ivs, nil
+	return nil
+}

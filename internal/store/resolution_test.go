@@ -1,0 +1,156 @@
+package store_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+)
+
+// longDoc is a run of n one-second intervals of the operation types ops,
+// each with its latency and service-time histograms, and a telemetry
+// series per name in series, read every second, on every member.
+func longDoc(t testing.TB, runID string, n int, ops []string, series []string, members []string) *result.Doc {
+	t.Helper()
+	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	d := sampleDoc(t.(*testing.T), runID, "long", start)
+	d.End = start.Add(time.Duration(n) * time.Second)
+	d.Duration = float64(n) * 1000
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for k := range n {
+		iv := result.Interval{Start: start.Add(time.Duration(k) * time.Second), Seconds: 1, ClientCPU: result.F(12),
+			Server: map[string]float64{"connections": 10, "insertPerSec": 900}, Host: map[string]float64{"cpuUserPct": 40}}
+		for _, op := range ops {
+			h := hist.New()
+			for range 200 {
+				hist.Record(h, time.Duration((0.2+rnd.ExpFloat64())*float64(time.Millisecond)))
+			}
+			s, err := hist.Summarize(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			iv.Ops = append(iv.Ops, result.OpStats{Name: op, Count: 200, Rate: 200, Latency: s, Service: s})
+		}
+		d.Intervals = append(d.Intervals, iv)
+	}
+	for _, m := range append([]string{""}, members...) {
+		for _, name := range series {
+			s := result.Series{Name: name, Units: "PERCENT", Source: "node_exporter", GranularitySec: 1, Member: m}
+			for k := range n {
+				s.DataPoints = append(s.DataPoints, result.DataPoint{Timestamp: start.Add(time.Duration(k+1) * time.Second), Value: result.F(float64(k % 100))})
+			}
+			if m == "" {
+				d.Metrics.Measurements = append(d.Metrics.Measurements, s)
+			} else {
+				d.Metrics.Members = append(d.Metrics.Members, s)
+			}
+		}
+	}
+	return d
+}
+
+// TestImportLongRunBoundedWithFullIntervals imports a 100-minute run
+// (6,000 intervals, too large for one document) and finds a bounded
+// document plus every interval at full resolution, once however often it
+// is imported.
+func TestImportLongRunBoundedWithFullIntervals(t *testing.T) {
+	ctx := context.Background()
+	c := connect(t)
+	dbName := testenv.DBName(t)
+	t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
+	st := store.NewMongo(c, dbName, "the test server")
+
+	series := []string{result.CPUUser, result.CPUKernel, result.CPUIOWait, "DISK_PARTITION_IOPS_TOTAL", "SYSTEM_MEMORY_USED"}
+	d := longDoc(t, "run-long-0001", 6000, []string{"READ", "UPDATE"}, series, []string{"db2:27017", "db3:27017"})
+	full, err := bson.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full) < 16<<20 {
+		t.Fatalf("the long run is %d bytes, want one over BSON's 16 MB limit", len(full))
+	}
+	for range 2 {
+		if _, err := st.Import(ctx, d); err != nil {
+			t.Fatalf("import a %d-byte run: %v", len(full), err)
+		}
+	}
+	raw, err := c.Database(dbName).Collection(store.HistoryCollection).FindOne(ctx, bson.D{{Key: "_id", Value: d.RunID}}).Raw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) > 2<<20 {
+		t.Errorf("stored document %d bytes, want under 2 MB", len(raw))
+	}
+	got, err := st.Get(ctx, d.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Resolution == nil || got.Resolution.FullIntervals != 6000 || got.Resolution.FullIntervalSec != 1 || got.Resolution.IntervalSec < 6 {
+		t.Fatalf("resolution %+v, want 6000 full intervals of 1 s and coarse ones of at least 6 s", got.Resolution)
+	}
+	if n := len(got.Intervals); n > store.MaxPoints || n < 6000/int(got.Resolution.IntervalSec) {
+		t.Errorf("%d coarse intervals, want %d", n, 6000/int(got.Resolution.IntervalSec))
+	}
+	var reads int64
+	for _, iv := range got.Intervals {
+		reads += iv.Ops[0].Count
+	}
+	if reads != 6000*200 {
+		t.Errorf("coarse intervals count %d reads, want %d", reads, 6000*200)
+	}
+	for _, s := range got.Metrics.Members {
+		if s.GranularitySec != got.Resolution.IntervalSec || len(s.DataPoints) > store.MaxPoints {
+			t.Errorf("member series %s/%s: granularity %v, %d points", s.Member, s.Name, s.GranularitySec, len(s.DataPoints))
+		}
+	}
+	ivs, err := st.FullIntervals(ctx, d.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ivs) != 6000 {
+		t.Fatalf("%d full-resolution intervals after two imports, want 6000", len(ivs))
+	}
+	for _, k := range []int{0, 2999, 5999} {
+		if ivs[k].Ops[1].Latency.Hist != d.Intervals[k].Ops[1].Latency.Hist || !ivs[k].Start.Equal(d.Intervals[k].Start) {
+			t.Errorf("full interval %d differs from the run's", k)
+		}
+	}
+	readings, err := c.Database(dbName).Collection(store.IntervalsCollection).CountDocuments(ctx, bson.D{{Key: "run.id", Value: d.RunID}, {Key: "run.kind", Value: "series"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(6000 * len(series) * 3); readings != want {
+		t.Errorf("%d full-resolution readings, want %d", readings, want)
+	}
+}
+
+// TestShortRunKeepsItsDocument: a run that fits is stored as it is, with
+// nothing in the intervals collection.
+func TestShortRunKeepsItsDocument(t *testing.T) {
+	ctx := context.Background()
+	c := connect(t)
+	dbName := testenv.DBName(t)
+	t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
+	st := store.NewMongo(c, dbName, "the test server")
+	d := longDoc(t, "run-short-0001", 60, []string{"READ", "UPDATE"}, []string{result.CPUUser}, nil)
+	if err := st.Save(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Get(ctx, d.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Resolution != nil || len(got.Intervals) != 60 || got.Intervals[7].Ops[0].Latency.Hist == "" {
+		t.Errorf("short run stored with resolution %+v and %d intervals, want it as it is", got.Resolution, len(got.Intervals))
+	}
+	if ivs, err := st.FullIntervals(ctx, d.RunID); err != nil || len(ivs) != 0 {
+		t.Errorf("short run: %d full-resolution intervals (%v), want none", len(ivs), err)
+	}
+}
