@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -36,7 +37,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Long: `Stored runs live in the results store: database mongobench, collection
 "results" (the latest run of each test and variant) and "history" (every run).`,
 	}
-	cmd.AddCommand(a.resultsListCmd(), a.resultsShowCmd(), a.resultsImportCmd(), a.resultsMergeCmd(), a.resultsPruneCmd())
+	cmd.AddCommand(a.resultsListCmd(), a.resultsShowCmd(), a.resultsImportCmd(), a.resultsMergeCmd(), a.resultsPruneCmd(), a.resultsRebuildCmd())
 	return cmd
 }
 
@@ -61,7 +62,7 @@ func (a *app) resultsListCmd() *cobra.Command {
 					fmt.Fprintf(a.stdout, "no runs stored in %s\n", st.Where())
 					return nil
 				}
-				return report.RunsTable(a.stdout, docs)
+				return report.RunsTable(a.stdout, docs, time.Now())
 			})
 		},
 	}

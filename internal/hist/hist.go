@@ -154,3 +154,17 @@ func MergeDists(ds ...result.Dist) (result.Dist, error) {
 	}
 	return Summarize(h)
 }
+
+// SameDist reports whether two stored distributions hold the same
+// histogram, bucket for bucket.
+func SameDist(a, b result.Dist) (bool, error) {
+	ha, err := FromDist(a)
+	if err != nil {
+		return false, err
+	}
+	hb, err := FromDist(b)
+	if err != nil {
+		return false, err
+	}
+	return ha.TotalCount() == hb.TotalCount() && ha.Equals(hb), nil
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -40,10 +41,13 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 		rctx, watch, cancel := abortOn(ctx, sc, ts, l.opts.AbortOnFail, tally, l.ui.AbortJudged)
 		defer cancel()
 		runID, published, ended := l.live.begin(sc, variant, tally)
+		registrar, _ := l.store.(store.Registrar)
+		st := newStream(registrar, tally, l.ui.Say)
 		o := runner.Options{
 			Scenario: sc, Registry: reg, Target: l.target, ToolVersion: l.ui.ToolVersion, Variant: variant,
-			OnSetup: p.Setup, OnStart: p.Start, OnInterval: watch.wrap(both(p.Interval, published)), Tally: tally,
+			OnSetup: p.Setup, OnStart: p.Start, OnInterval: watch.wrap(both(both(p.Interval, published), st.interval)), Tally: tally,
 			Pacing: l.opts.Pacing, AtReturn: l.opts.AtReturn, RunID: runID, OnTelemetry: l.live.telemetry(), Group: g,
+			OnMeasuring: func(d *result.Doc) { st.begin(rctx, d) },
 		}
 		if l.opts.Announce {
 			o.OnConnected = func(version, topology string) {
@@ -51,6 +55,7 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 			}
 		}
 		d, err := runner.Run(rctx, o)
+		st.end(ctx)
 		ended()
 		p.Done()
 		if d != nil {

@@ -216,3 +216,46 @@ func mean(ps []result.DataPoint) *float64 {
 	}
 	return result.F(sum / float64(n))
 }
+
+// Rebuild is a run's result made again from its full-resolution intervals
+// (a lost run's, whose client stopped before storing it whole): the
+// operation types' counts, errors and whole-run histograms merged exactly
+// from the intervals', the phase from the first interval's start to the
+// last one's end, the lateness and drops summed; what only the client
+// knew (the intended count, its CPU, the server's closing figures) stays
+// as the run's row has it, or missing.
+func Rebuild(d *result.Doc, ivs []result.Interval) (*result.Doc, error) {
+	if len(ivs) == 0 {
+		return nil, fmt.Errorf("run %s: no stored intervals to rebuild it from", d.RunID)
+	}
+	out := *d
+	lists := make([][]result.OpStats, len(ivs))
+	out.Schedule.Late, out.Schedule.Dropped = 0, 0
+	for i, iv := range ivs {
+		lists[i] = iv.Ops
+		out.Schedule.Late += iv.Late
+		out.Schedule.Dropped += iv.Dropped
+	}
+	ops, err := mergeOps(lists, hist.Summarize)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", d.RunID, err)
+	}
+	last := ivs[len(ivs)-1]
+	out.Start, out.End = ivs[0].Start, last.Start.Add(seconds(last.Seconds))
+	phase := out.End.Sub(out.Start)
+	out.Duration = float64(phase) / float64(time.Millisecond)
+	var n int64
+	for i := range ops {
+		if phase > 0 {
+			ops[i].Rate = float64(ops[i].Count) / phase.Seconds()
+		}
+		c, _ := ops[i].Whole()
+		n += c
+	}
+	out.Ops, out.Intervals, out.Resolution = ops, ivs, nil
+	out.TestResults.NOps = &n
+	if phase > 0 {
+		out.Schedule.AchievedRate = float64(n) / phase.Seconds()
+	}
+	return &out, nil
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
 
@@ -434,8 +435,14 @@ func TestRunsTable(t *testing.T) {
 	for _, name := range []string{"closed", "open", "partial", "zero-success", "client-bound"} {
 		docs = append(docs, *fixtures()[name])
 	}
+	now := docs[0].Start.Add(time.Hour)
+	running, lost := *fixtures()["open"], *fixtures()["open"]
+	running.RunID, lost.RunID = running.RunID+"-running", lost.RunID+"-lost"
+	running.Live = &result.Live{State: result.StateRunning, Heartbeat: now.Add(-time.Minute)}
+	lost.Live = &result.Live{State: result.StateRunning, Heartbeat: now.Add(-result.LostAfter - time.Second)}
+	docs = append(docs, running, lost)
 	var buf bytes.Buffer
-	if err := RunsTable(&buf, docs); err != nil {
+	if err := RunsTable(&buf, docs, now); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "runs.txt", buf.Bytes())

@@ -3,6 +3,7 @@ package report
 import (
 	"io"
 	"strings"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
 )
@@ -10,14 +11,11 @@ import (
 // RunsTable writes one line per run, in the order given: start, run id,
 // test, label, mode, target rate, achieved rate, p99 latency per
 // operation type, and whether the run is partial.
-func RunsTable(w io.Writer, docs []result.Doc) error {
-	t := newTable("start", "run", "test", "label", "mode", ">rate", ">ops/s", "p99 ms", "partial")
+func RunsTable(w io.Writer, docs []result.Doc, now time.Time) error {
+	t := newTable("start", "run", "test", "label", "mode", ">rate", ">ops/s", "p99 ms", "state")
 	for i := range docs {
 		d := &docs[i]
-		partial := ""
-		if d.Partial {
-			partial = "partial"
-		}
+		partial := RunState(d, now)
 		t.Add(textCells.Text(stamp(d.Start)), textCells.Text(d.RunID), textCells.Text(d.TestName),
 			textCells.Text(d.Label), textCells.Text(d.Schedule.Mode), textCells.Opt(d.Schedule.TargetRate, perSec),
 			perSec(d.Schedule.AchievedRate), p99s(d), partial)
@@ -33,4 +31,18 @@ func p99s(d *result.Doc) string {
 		parts[i] = o.Name + " " + textCells.Num(o.Latency.P99)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// RunState is how a run's state reads in lists: "running" or "lost" (a
+// registered run whose client stopped writing: its figures are those of
+// its last write, `results rebuild` makes its result), "partial" (stopped
+// early), or "" for a complete run.
+func RunState(d *result.Doc, now time.Time) string {
+	if st := d.State(now); st != "" {
+		return st
+	}
+	if d.Partial {
+		return "partial"
+	}
+	return ""
 }

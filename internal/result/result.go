@@ -61,6 +61,45 @@ type Doc struct {
 	// hold every interval: its intervals and series are coarsened, and
 	// the full-resolution ones are in a collection of their own.
 	Resolution *Resolution `bson:"resolution,omitempty" json:"resolution,omitempty"`
+	// Live is set while the run is registered but not yet stored whole:
+	// its client is measuring it (or was, until it stopped writing: the
+	// run is lost). The complete result has none.
+	Live *Live `bson:"live,omitempty" json:"live,omitempty"`
+}
+
+// Live is a registered run's state while its client measures it.
+type Live struct {
+	State string `bson:"state" json:"state"` // StateRunning
+	// Heartbeat is when its client last wrote; a running run whose
+	// heartbeat is older than LostAfter is lost.
+	Heartbeat time.Time `bson:"heartbeat" json:"heartbeat"`
+	// Writer names the client's process (host, pid and a random token):
+	// only its records are the run's.
+	Writer string `bson:"writer" json:"writer"`
+	// Intervals counts the intervals it has written.
+	Intervals int64 `bson:"intervals" json:"intervals"`
+}
+
+// The state of a registered run, and how long its client may stay silent
+// before the run counts as lost (its client writes every BeatEvery).
+const (
+	StateRunning = "running"
+	StateLost    = "lost"
+	BeatEvery    = time.Minute
+	LostAfter    = 150 * time.Second
+)
+
+// State is the run's state at now: "" for a complete (stored whole) run,
+// StateRunning while its client writes, StateLost once it has been silent
+// longer than LostAfter.
+func (d *Doc) State(now time.Time) string {
+	switch {
+	case d.Live == nil:
+		return ""
+	case now.Sub(d.Live.Heartbeat) > LostAfter:
+		return StateLost
+	}
+	return d.Live.State
 }
 
 // Resolution says how a long run's document holds its intervals:

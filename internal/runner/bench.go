@@ -89,6 +89,10 @@ type Options struct {
 	AtReturn bool
 	// Group, when set, makes the run one client of a run group.
 	Group Group
+	// OnMeasuring, when set, is called as the measured phase starts with
+	// what the run's document holds by then (its identity and
+	// configuration), so that the run can be registered before it ends.
+	OnMeasuring func(*result.Doc)
 	// RunID is the run's id, when the caller names the run before it
 	// starts (its live metrics carry it); empty: NewRunID of the measured
 	// phase's start.
@@ -435,7 +439,7 @@ func (r *run) countsAt(p engine.Phase, t time.Time) {
 
 // snapshot takes serverStatus at the measured phase's boundaries (on the
 // engine's callback goroutine).
-func (r *run) snapshot(p engine.Phase, _ time.Time) {
+func (r *run) snapshot(p engine.Phase, t time.Time) {
 	ctx, cancel := bounded.Step(r.ctx, 5*time.Second)
 	defer cancel()
 	st, err := telemetry.ServerStatus(ctx, r.client)
@@ -444,6 +448,12 @@ func (r *run) snapshot(p engine.Phase, _ time.Time) {
 	}
 	if p == engine.MeasureStart {
 		r.before = st
+		if on := r.opts.OnMeasuring; on != nil {
+			if r.opts.RunID == "" {
+				r.opts.RunID = NewRunID(t) // the id registered is the id stored
+			}
+			on(r.skeleton(t))
+		}
 	} else {
 		r.after = st
 	}

@@ -21,21 +21,15 @@ import (
 	"github.com/mongobench/mongobench/internal/uri"
 )
 
-// document assembles the result of a finished engine run.
-func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.Doc {
+// skeleton is the run's document as far as it is known when its measured
+// phase starts at start: what identifies it (run id, test, variant, label,
+// group) and how it is made (configuration, target, generator).
+func (r *run) skeleton(start time.Time) *result.Doc {
 	sc, t := r.opts.Scenario, r.opts.Target
-	phase := res.End.Sub(res.Start)
 	d := &result.Doc{
 		SchemaVersion: result.SchemaVersion, RunID: r.opts.RunID, TestName: sc.Name,
-		Label: sc.Label, Tags: sc.Tags, Repetition: sc.Repetition,
-		Start: res.Start.UTC(), End: res.End.UTC(), Duration: float64(phase) / float64(time.Millisecond),
-		Partial: res.Partial, PartialReason: res.Reason,
+		Label: sc.Label, Tags: sc.Tags, Repetition: sc.Repetition, Start: start.UTC(), End: start.UTC(),
 		Variant: Variant(sc, r.opts.Variant), TestConfig: TestConfig(sc, r.opts.Variant), BenchConfig: r.benchConfig(),
-		BeforeStatus: r.before.Doc, AfterStatus: r.after.Doc,
-		Metrics:     telemetry.Series(samples, res.Start, res.End, time.Duration(r.opts.Scenario.Interval)),
-		TestResults: result.TestResults{NOps: result.Ptr(res.Completed())},
-		Schedule:    schedule(res, sc),
-		Client:      client(res),
 		Target: result.Target{
 			URI: secret.URI(t.URI), ServerVersion: r.fp.version, Topology: r.fp.topology, Kind: t.Kind,
 			MonitoringMode: uri.MonitoringMode(t.URI), SameHost: t.PID != 0, Database: sc.Database,
@@ -43,14 +37,30 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 		Generator: generator(r.opts.ToolVersion),
 	}
 	if d.RunID == "" {
-		d.RunID = NewRunID(res.Start)
+		d.RunID = NewRunID(start)
 	}
 	d.ID = ID(sc, r.opts.Variant)
 	if g := r.opts.Group; g != nil {
 		d.Group = g.Info(float64(sc.Rate))
-		if sc.Rate > 0 {
-			d.Schedule.TargetRate = result.F(float64(sc.Rate) / float64(g.Part().Clients)) // this client's share
-		}
+	}
+	cfg := r.engineConfig()
+	d.Schedule = planned(cfg.Mode(), cfg.Workers, sc)
+	return d
+}
+
+// document assembles the result of a finished engine run.
+func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.Doc {
+	sc := r.opts.Scenario
+	phase := res.End.Sub(res.Start)
+	d := r.skeleton(res.Start)
+	d.End, d.Duration = res.End.UTC(), float64(phase)/float64(time.Millisecond)
+	d.Partial, d.PartialReason = res.Partial, res.Reason
+	d.BeforeStatus, d.AfterStatus = r.before.Doc, r.after.Doc
+	d.Metrics = telemetry.Series(samples, res.Start, res.End, time.Duration(r.opts.Scenario.Interval))
+	d.TestResults = result.TestResults{NOps: result.Ptr(res.Completed())}
+	d.Schedule, d.Client = schedule(res, sc), client(res)
+	if g := r.opts.Group; g != nil && sc.Rate > 0 {
+		d.Schedule.TargetRate = result.F(float64(sc.Rate) / float64(g.Part().Clients)) // this client's share
 	}
 	d.Ops = r.opStats(res.Ops, phase)
 	d.Intervals = intervals(res, samples)
@@ -225,21 +235,25 @@ func (r *run) opStats(ops []engine.OpTotals, phase time.Duration) []result.OpSta
 	return out
 }
 
-func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
-	s := result.Schedule{
-		Mode: res.Mode, Pacer: res.Pacer, Workers: res.Workers, Intended: res.Intended,
-		Late: res.Late, Dropped: res.Dropped, Abandoned: res.Abandoned, MaxLag: ms(res.MaxLag),
-		LateThreshold: ms(10 * time.Millisecond), DropBound: ms(time.Duration(sc.MaxLag)),
+// planned is the schedule as far as it is known before the run: its
+// mode, workers, bounds and target.
+func planned(mode string, workers int, sc *spec.Scenario) result.Schedule {
+	s := result.Schedule{Mode: mode, Workers: workers, LateThreshold: ms(10 * time.Millisecond), DropBound: ms(time.Duration(sc.MaxLag))}
+	if sc.Rate > 0 {
+		s.TargetRate = result.F(float64(sc.Rate))
 	}
+	return s
+}
+
+func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
+	s := planned(res.Mode, res.Workers, sc)
+	s.Pacer, s.Intended, s.Late, s.Dropped, s.Abandoned, s.MaxLag = res.Pacer, res.Intended, res.Late, res.Dropped, res.Abandoned, ms(res.MaxLag)
 	s.AchievedRate, s.SuccessRate, s.FailedRate = res.AchievedRate(), res.SuccessRate(), res.FailedRate()
 	s.WarmupSkipped = res.WarmupSkipped
 	if res.Mode == "open" {
 		s.Pacing = string(res.Pacing)
 	}
 	s.Precision = precision(res.Precision)
-	if sc.Rate > 0 {
-		s.TargetRate = result.F(float64(sc.Rate))
-	}
 	s.SendLag, s.ReceiveLag = lagSummary(res.Lag), lagSummary(res.ReceiveLag)
 	return s
 }

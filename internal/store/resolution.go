@@ -38,6 +38,7 @@ const (
 type recordMeta struct {
 	RunID          string  `bson:"id"`
 	Kind           string  `bson:"kind"`
+	Writer         string  `bson:"w,omitempty"` // the registered run's writer (result.Live)
 	List           string  `bson:"list,omitempty"`
 	Name           string  `bson:"name,omitempty"`
 	Units          string  `bson:"units,omitempty"`
@@ -218,6 +219,16 @@ func (m *Mongo) intervals(ctx context.Context) (*mongo.Collection, error) {
 // them itself.
 func (m *Mongo) FullIntervals(ctx context.Context, runID string) ([]result.Interval, error) {
 	filter := bson.D{{Key: "run.id", Value: runID}, {Key: "run.kind", Value: kindInterval}}
+	var row struct {
+		Live *result.Live `bson:"live"`
+	}
+	err := m.db.Collection(HistoryCollection).FindOne(ctx, bson.D{{Key: "_id", Value: runID}}, options.FindOne().SetProjection(bson.D{{Key: "live", Value: 1}})).Decode(&row)
+	switch {
+	case err != nil && !errors.Is(err, mongo.ErrNoDocuments):
+		return nil, fmt.Errorf("read run %s: %w", runID, err)
+	case row.Live != nil:
+		filter = append(filter, bson.E{Key: "run.w", Value: row.Live.Writer}) // a registered run's own records only
+	}
 	cur, err := m.db.Collection(IntervalsCollection).Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "t", Value: 1}}))
 	if err != nil {
 		return nil, fmt.Errorf("read run %s's intervals: %w", runID, err)

@@ -77,6 +77,11 @@ type (
 	TemplateSource interface {
 		TemplateReader(ctx context.Context) (*TemplateReader, error)
 	}
+	// A FullResolution store holds runs' intervals at full resolution
+	// beside their documents (a long run's, a streamed run's).
+	FullResolution interface {
+		FullIntervals(ctx context.Context, runID string) ([]result.Interval, error)
+	}
 	// A Coordinator holds run groups' coordination documents (collection
 	// groups) beside the results its clients store.
 	Coordinator interface {
@@ -103,6 +108,7 @@ var (
 	_ Importer       = (*Mongo)(nil)
 	_ TemplateSource = (*Mongo)(nil)
 	_ Coordinator    = (*Mongo)(nil)
+	_ FullResolution = (*Mongo)(nil)
 )
 
 // Query selects stored sweep steps; an empty field matches anything.
@@ -133,6 +139,8 @@ type Mongo struct {
 	// ReplacePartial lets a partial run replace a complete row in results;
 	// by default a partial run goes to the history only.
 	ReplacePartial bool
+	// live holds the runs this store registered (Registrar).
+	live *registered
 }
 
 // NewMongo stores into database db of client; where names it for people.
@@ -142,7 +150,7 @@ func NewMongo(client *mongo.Client, db, where string) *Mongo {
 	wc := writeconcern.Majority()
 	wc.Journal = new(bool)
 	*wc.Journal = true
-	return &Mongo{db: client.Database(db, options.Database().SetWriteConcern(wc)), where: where}
+	return &Mongo{db: client.Database(db, options.Database().SetWriteConcern(wc)), where: where, live: &registered{}}
 }
 
 // Where names the results collection.
@@ -159,8 +167,8 @@ func (m *Mongo) Save(ctx context.Context, d *result.Doc) error {
 	if err != nil {
 		return err
 	}
-	if _, err := m.db.Collection(HistoryCollection).InsertOne(ctx, history(d)); err != nil {
-		return fmt.Errorf("save run %s to history: %w", d.RunID, err)
+	if err := m.putHistory(ctx, d); err != nil {
+		return err
 	}
 	_, err = m.putResult(ctx, d)
 	return err

@@ -1,0 +1,231 @@
+package lab
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+// Streaming a run to its store while it runs (store.Registrar): a run is
+// registered as its measured phase starts, each closed interval is sent
+// to the store at full resolution within about a second, and its summary
+// is kept current every result.BeatEvery, so a client that dies loses at
+// most that much. The engine never waits for the store: intervals queue
+// (up to streamQueue), and those a slow store leaves behind are written
+// with the complete result.
+const (
+	streamQueue = 4096
+	streamFlush = time.Second
+	streamBatch = 500
+)
+
+// stream is one run's stream to its store.
+type stream struct {
+	reg   store.Registrar
+	tally *engine.Tally
+	say   func(string, ...any)
+	cores int
+
+	runID, writer string
+	start         time.Time
+	// held is the last closed interval, sent when the next one closes:
+	// the engine re-sends the last interval when a short closing tail
+	// joins it.
+	held    *result.Interval
+	heldIdx int
+	queue   chan result.Interval
+	done    chan struct{}
+	mu      sync.Mutex
+	sent    int64
+	behind  int64 // intervals the queue could not take
+	failure error // the first failed write; the stream stops there
+}
+
+// newStream is the stream of a run to reg (nil: the store cannot
+// register runs, and nothing streams), whose tally is tally.
+func newStream(reg store.Registrar, tally *engine.Tally, say func(string, ...any)) *stream {
+	if reg == nil {
+		return nil
+	}
+	return &stream{reg: reg, tally: tally, say: say, cores: runtime.GOMAXPROCS(0)}
+}
+
+// writerName names this process: host, pid and a random token.
+func writerName() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// begin registers the run whose document so far is d and starts
+// writing (called on the engine's callback goroutine as the measured
+// phase starts: the registration is the writer's first write, so the
+// engine never waits for it). A store that refuses the registration costs
+// the stream, not the run.
+func (s *stream) begin(ctx context.Context, d *result.Doc) {
+	if s == nil {
+		return
+	}
+	s.runID, s.writer, s.start = d.RunID, writerName(), d.Start
+	reg := *d
+	reg.Partial, reg.PartialReason = true, "running: registered as its measured phase started"
+	reg.Live = &result.Live{State: result.StateRunning, Heartbeat: time.Now().UTC(), Writer: s.writer}
+	s.queue, s.done = make(chan result.Interval, streamQueue), make(chan struct{})
+	go s.write(context.WithoutCancel(ctx), &reg)
+}
+
+// register is the writer's first write: the run's row, with its state.
+func (s *stream) register(ctx context.Context, d *result.Doc) {
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := s.reg.Register(rctx, d); err != nil {
+		s.mu.Lock()
+		s.failure = err
+		s.mu.Unlock()
+		s.say("warning: run %s is not registered in the results store while it runs (%v); it is stored when it ends\n", d.RunID, err)
+	}
+}
+
+// interval takes a closed interval (on the engine's callback goroutine).
+func (s *stream) interval(iv *engine.Interval) {
+	if s == nil || s.queue == nil {
+		return
+	}
+	r := iv.Result(s.cores)
+	if s.held != nil && s.heldIdx != iv.Index {
+		s.push(*s.held)
+	}
+	s.held, s.heldIdx = &r, iv.Index
+}
+
+// push queues an interval for the writer without ever waiting.
+func (s *stream) push(iv result.Interval) {
+	select {
+	case s.queue <- iv:
+	default:
+		s.mu.Lock()
+		s.behind++
+		s.mu.Unlock()
+	}
+}
+
+// end sends the last interval and waits for the writer to finish (at
+// most 15 s, or 1 s once ctx has ended); the complete result replaces
+// the registered row after it.
+func (s *stream) end(ctx context.Context) {
+	if s == nil || s.queue == nil {
+		return
+	}
+	if s.held != nil {
+		s.push(*s.held)
+	}
+	close(s.queue)
+	wait := 15 * time.Second
+	if ctx.Err() != nil {
+		wait = time.Second // after Ctrl-C the result is stored at once
+	}
+	select {
+	case <-s.done:
+	case <-time.After(wait):
+		s.fail(fmt.Errorf("the results store took over %v for the last intervals", wait))
+	}
+}
+
+// write sends queued intervals in batches every streamFlush, and the
+// summary every result.BeatEvery, until the queue closes.
+func (s *stream) write(ctx context.Context, d *result.Doc) {
+	defer close(s.done)
+	s.register(ctx, d)
+	flush, beat := time.NewTicker(streamFlush), time.NewTicker(result.BeatEvery)
+	defer flush.Stop()
+	defer beat.Stop()
+	var batch []result.Interval
+	send := func() {
+		if len(batch) == 0 || s.failed() {
+			batch = batch[:0]
+			return
+		}
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := s.reg.Append(wctx, s.runID, batch); err != nil {
+			s.fail(err)
+		} else {
+			s.mu.Lock()
+			s.sent += int64(len(batch))
+			s.mu.Unlock()
+		}
+		batch = batch[:0]
+	}
+	for {
+		select {
+		case iv, ok := <-s.queue:
+			if !ok {
+				send()
+				return
+			}
+			if batch = append(batch, iv); len(batch) >= streamBatch {
+				send()
+			}
+		case <-flush.C:
+			send()
+		case <-beat.C:
+			send()
+			s.beat(ctx)
+		}
+	}
+}
+
+// beat writes the run's summary so far, from its tally.
+func (s *stream) beat(ctx context.Context) {
+	if s.failed() {
+		return
+	}
+	v := s.tally.View()
+	b := store.Beat{At: time.Now().UTC(), End: s.start.Add(v.Elapsed).UTC(), Duration: float64(v.Elapsed) / float64(time.Millisecond)}
+	s.mu.Lock()
+	b.Intervals = s.sent
+	s.mu.Unlock()
+	for i := range v.Ops {
+		op, err := v.Ops[i].Result(v.Elapsed)
+		if err != nil {
+			s.fail(err)
+			return
+		}
+		b.Ops = append(b.Ops, op)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := s.reg.Beat(wctx, s.runID, b); err != nil {
+		s.fail(err)
+	}
+}
+
+func (s *stream) failed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failure != nil
+}
+
+// fail stops the stream at its first failed write, with a warning: the
+// complete result still replaces the registered row at the end.
+func (s *stream) fail(err error) {
+	s.mu.Lock()
+	first := s.failure == nil
+	if first {
+		s.failure = err
+	}
+	s.mu.Unlock()
+	if first {
+		s.say("warning: run %s: streaming to the results store stopped (%v); the result is stored when the run ends\n", s.runID, err)
+	}
+}
