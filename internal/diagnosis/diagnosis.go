@@ -60,6 +60,7 @@ func Diagnose(d *result.Doc, l Limits) *result.Diagnosis {
 	if d.Partial {
 		out.Next = append(out.Next, "the run stopped early: its figures cover only the part measured")
 	}
+	out.Tail = Tail(d)
 	out.Line = line(r, out)
 	return out
 }
@@ -107,6 +108,9 @@ func line(r *run, d *result.Diagnosis) string {
 	rest := d.Candidates
 	if d.Limit == Nothing {
 		b.WriteString(Nothing)
+		if t := d.Tail; t != nil && len(t.Causes) > 0 {
+			fmt.Fprintf(&b, "; the p99 tail coincided with %s", t.Causes[0].Condition)
+		}
 		if l := d.Little; l != nil {
 			fmt.Fprintf(&b, "; in flight %s = %s ops/s × %s ms (of %d threads)", num(l.InFlight), num(l.Rate), num(l.MeanLatency), l.Threads)
 		}

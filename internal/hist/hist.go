@@ -168,3 +168,17 @@ func SameDist(a, b result.Dist) (bool, error) {
 	}
 	return ha.TotalCount() == hb.TotalCount() && ha.Equals(hb), nil
 }
+
+// CountAbove is how many values of h lie above v microseconds: the
+// counts of the buckets whose lowest equivalent value exceeds v. With v a
+// percentile of a histogram of the same geometry (the highest value of
+// its bucket), it counts exactly the values beyond that bucket.
+func CountAbove(h *H, v int64) int64 {
+	var n int64
+	for _, b := range h.Distribution() {
+		if b.From > v {
+			n += b.Count
+		}
+	}
+	return n
+}

@@ -56,6 +56,9 @@ func Summary(w io.Writer, d *result.Doc) error {
 	if dg := d.Diagnosis; dg != nil {
 		ew.line("")
 		ew.line("%s", dg.Line)
+		if dg.Tail != nil {
+			ew.line("%s", dg.Tail.Line)
+		}
 	}
 	return ew.err
 }

@@ -16,7 +16,9 @@ type TimeChart struct {
 	Unit   string // of the values, shown beside them
 	X      []float64
 	Lines  []Line
-	// Shade are the time ranges in which a checkpoint ran.
+	// Shade are the time ranges in which a checkpoint ran; on the latency
+	// chart, those of the p99 tail's best cause when the diagnosis found
+	// one.
 	Shade [][2]float64
 }
 
@@ -59,6 +61,10 @@ func timeCharts(d *result.Doc) []TimeChart {
 	var out []TimeChart
 	if c := latencyTimeChart(d, x, title); c != nil {
 		c.Shade = shade
+		if t := tailSpans(d); t != nil { // the seconds the p99 tail coincided with
+			c.Shade = t
+			c.Title += " (shaded: " + d.Diagnosis.Tail.Causes[0].Condition + ")"
+		}
 		out = append(out, *c)
 	}
 	out = append(out, throughputTimeChart(d, x, title))

@@ -233,6 +233,9 @@ func sections(d *result.Doc) []Section {
 	add("Client", client...)
 	if dg := d.Diagnosis; dg != nil {
 		add("What limited the run", diagnosisBlocks(dg)...)
+		if dg.Tail != nil {
+			add("Where the p99 tail fell", tailBlocks(dg.Tail)...)
+		}
 	}
 	if len(d.Intervals) > 0 {
 		bs, size := buckets(d)

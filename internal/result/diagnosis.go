@@ -22,6 +22,54 @@ type Diagnosis struct {
 	Little *Little `bson:"little,omitempty" json:"little,omitempty"`
 	// Next is what to try next.
 	Next []string `bson:"next,omitempty" json:"next,omitempty"`
+	// Tail says where the run's latency tail fell and what co-occurred
+	// there; absent on documents diagnosed before it existed.
+	Tail *Tail `bson:"tail,omitempty" json:"tail,omitempty"`
+}
+
+// Tail is where a run's tail lives: the operations above their type's
+// p99 over the whole run, counted per interval from the stored
+// histograms, and the conditions of the run's series that the tail met
+// more often than the run's time did.
+type Tail struct {
+	// Above is how many operations were above their type's p99.
+	Above int64 `bson:"above" json:"above"`
+	// PerInterval is how many of them each interval holds, by the
+	// interval's position in intervals.
+	PerInterval []int64 `bson:"perInterval" json:"perInterval"`
+	// Causes are the conditions that line up with the tail, the best
+	// first; empty when nothing does.
+	Causes []TailCause `bson:"causes,omitempty" json:"causes,omitempty"`
+	// Line is the verdict in words: the best cause with its evidence,
+	// that nothing lines up, or why the tail could not be judged.
+	Line string `bson:"line" json:"line"`
+	// NotJudged says why the tail could not be judged, when it could not.
+	NotJudged string `bson:"notJudged,omitempty" json:"notJudged,omitempty"`
+	// Series counts the series the tail was compared with.
+	Series int `bson:"series" json:"series"`
+}
+
+// TailCause is one condition ("disk writes above 300 MB/s") and how much
+// more often the tail met it than the run's time did.
+type TailCause struct {
+	// Condition is the condition in words; Series names the series it
+	// reads (intervals.host.diskWriteBytesPerSec, a metrics series'
+	// name) and Source where that series came from.
+	Condition string `bson:"condition" json:"condition"`
+	Series    string `bson:"series" json:"series"`
+	Source    string `bson:"source,omitempty" json:"source,omitempty"`
+	// Threshold is the condition's bound in the series' own units.
+	Threshold float64 `bson:"threshold" json:"threshold"`
+	// TailShare is the share of the operations above p99 that fell in
+	// the intervals meeting the condition, TimeShare those intervals'
+	// share of the run's time, Lift their ratio.
+	TailShare float64 `bson:"tailShare" json:"tailShare"`
+	TimeShare float64 `bson:"timeShare" json:"timeShare"`
+	Lift      float64 `bson:"lift" json:"lift"`
+	// Intervals are the positions of the intervals meeting it.
+	Intervals []int `bson:"intervals" json:"intervals"`
+	// Evidence is the sentence the summary and the report print.
+	Evidence string `bson:"evidence" json:"evidence"`
 }
 
 // Finding is one rule's judgement of one resource.

@@ -234,6 +234,9 @@ type run struct {
 	ctx context.Context
 	// exporters are the node exporters read, named as the notes name them.
 	exporters []namedExporter
+	// ftdc reads the host from the server's getDiagnosticData, when it
+	// is the host's source; closed when the run ends.
+	ftdc *telemetry.DiagnosticData
 }
 
 type namedExporter struct {
@@ -247,6 +250,9 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	host, err := r.host(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if r.ftdc != nil {
+		defer func() { _ = r.ftdc.Close(context.Background()) }()
 	}
 	sampler := telemetry.NewSampler(r.opts.Target.URI, host)
 	sampler.OnSample = r.opts.OnTelemetry
@@ -366,13 +372,33 @@ func (r *run) host(ctx context.Context) (telemetry.HostReader, error) {
 			"they come from this host's /proc when the server runs here, else are missing", r.fp.set.Main()))
 	}
 	if t.PID == 0 {
-		return nil, nil
+		return r.ftdcHost(ctx), nil
 	}
 	h, err := telemetry.NewHost(t.PID, t.DataDir)
 	if err != nil {
 		return nil, nil // host counters are then reported missing
 	}
 	return h, nil
+}
+
+// ftdcHost reads a server on another host through its own diagnostic
+// data (getDiagnosticData's systemMetrics), when it gives them; when it
+// does not, a note says why and the host figures are missing. A node
+// exporter the user names wins over it (the user chose that source), and
+// this host's /proc wins for a server running here (it reads the data
+// directory's own device and the server process's CPU, which
+// systemMetrics lacks).
+func (r *run) ftdcHost(ctx context.Context) telemetry.HostReader {
+	if len(r.hosts) > 0 {
+		return nil
+	}
+	d, err := telemetry.NewDiagnosticData(ctx, r.opts.Target.URI)
+	if err != nil {
+		r.warnings = append(r.warnings, "host figures are missing: "+err.Error())
+		return nil
+	}
+	r.ftdc = d
+	return d
 }
 
 func (r *run) engineConfig() engine.Config {

@@ -38,6 +38,11 @@
 //	readLatencyMs              server-side mean read latency (opLatencies.reads)
 //	writeLatencyMs             server-side mean write latency (opLatencies.writes)
 //	commandLatencyMs           server-side mean command latency (opLatencies.commands)
+//	cacheMaxBytes              wiredTiger.cache.maximum bytes configured
+//	appEvictionPagesPerSec     wiredTiger.cache.pages evicted by application threads rate
+//	ticketsOut                 execution tickets in use, read.out + write.out (queues.execution, 8.0; wiredTiger.concurrentTransactions, 7.0)
+//	queuedOps                  globalLock.currentQueue.total
+//	connectionsCreatedPerSec   connections.totalCreated rate
 //
 // HostFigures returns these keys (percentages are of all cores):
 //

@@ -18,6 +18,11 @@ const (
 	KeyReadLatency     = "readLatencyMs"
 	KeyWriteLatency    = "writeLatencyMs"
 	KeyCommandLatency  = "commandLatencyMs"
+	KeyCacheMax        = "cacheMaxBytes"
+	KeyAppEviction     = "appEvictionPagesPerSec"
+	KeyTicketsOut      = "ticketsOut"
+	KeyQueued          = "queuedOps"
+	KeyConnCreated     = "connectionsCreatedPerSec"
 	opRateSuffix       = "PerSec"
 	opcountersSection  = "opcounters"
 	opLatenciesSection = "opLatencies"
@@ -30,6 +35,8 @@ var serverRates = []struct{ key, path string }{
 	{KeyNetPhysicalIn, "network.physicalBytesIn"},
 	{KeyNetPhysicalOut, "network.physicalBytesOut"},
 	{KeyWriteConflicts, "metrics.operation.writeConflicts"},
+	{KeyAppEviction, "wiredTiger.cache.pages evicted by application threads"},
+	{KeyConnCreated, "connections.totalCreated"},
 }
 
 // serverGauges are values read at the interval's end.
@@ -37,7 +44,14 @@ var serverGauges = []struct{ key, path string }{
 	{KeyConnections, "connections.current"},
 	{KeyCacheBytes, "wiredTiger.cache.bytes currently in the cache"},
 	{KeyCacheDirty, "wiredTiger.cache.tracked dirty bytes in the cache"},
+	{KeyCacheMax, "wiredTiger.cache.maximum bytes configured"},
+	{KeyQueued, "globalLock.currentQueue.total"},
 }
+
+// ticketSections hold the execution tickets in use (read.out and
+// write.out): MongoDB 8.0's queues.execution, 7.0's
+// wiredTiger.concurrentTransactions.
+var ticketSections = []string{"queues.execution", "wiredTiger.concurrentTransactions"}
 
 // latencies are opLatencies sections turned into mean milliseconds per op.
 var latencies = []struct{ key, section string }{
@@ -72,6 +86,7 @@ func ServerFigures(before, after Status) map[string]float64 {
 		put(out, g.key)(Lookup(after.Doc, g.path))
 	}
 	put(out, KeyCheckpointing)(checkpointRunning(after.Doc))
+	put(out, KeyTicketsOut)(ticketsOut(after.Doc))
 	secs := after.Time.Sub(before.Time).Seconds()
 	if secs <= 0 {
 		return out
@@ -151,6 +166,18 @@ func checkpointRunning(doc map[string]any) (float64, bool) {
 	for _, p := range checkpointRunningPaths {
 		if v, ok := Lookup(doc, p); ok {
 			return boolFloat(v != 0), true
+		}
+	}
+	return 0, false
+}
+
+// ticketsOut is the execution tickets in use, reads and writes.
+func ticketsOut(doc map[string]any) (float64, bool) {
+	for _, sec := range ticketSections {
+		r, okr := Lookup(doc, sec+".read.out")
+		w, okw := Lookup(doc, sec+".write.out")
+		if okr && okw {
+			return r + w, true
 		}
 	}
 	return 0, false

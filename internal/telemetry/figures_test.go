@@ -42,6 +42,7 @@ func TestServerFiguresMongod(t *testing.T) {
 		KeyCheckpointing: 1, KeyCheckpoints: 1,
 		KeyWriteConflicts: 12,
 		KeyReadLatency:    0.15, KeyWriteLatency: 0.25, KeyCommandLatency: 0.001,
+		KeyCacheMax: 1 << 30, KeyConnCreated: 3, KeyQueued: 0, KeyTicketsOut: 3,
 	}
 	sameFigures(t, "mongod", ServerFigures(before, after), want)
 }
@@ -54,6 +55,7 @@ func TestServerFiguresSecantus(t *testing.T) {
 		"deletePerSec": 1 / secs, "getmorePerSec": 0, "commandPerSec": 2 / secs,
 		KeyConnections: 3,
 		KeyNetIn:       (299234 - 1552) / secs, KeyNetOut: (110211 - 2449) / secs,
+		KeyConnCreated: 0,
 	}
 	// No wiredTiger, opLatencies, writeConflicts or physical bytes: absent.
 	sameFigures(t, "secantus", ServerFigures(before, after), want)

@@ -38,6 +38,13 @@ type HostSample struct {
 	// Disk is nil when the data directory's device has no disk counters
 	// (overlay, tmpfs, network file systems) or they could not be read.
 	Disk *DiskCounters `bson:"disk,omitempty" json:"disk,omitempty"`
+	// Memory is nil when the source does not give the host's memory.
+	Memory *Memory `bson:"memory,omitempty" json:"memory,omitempty"`
+}
+
+// Memory is the host's memory at a reading, in bytes.
+type Memory struct {
+	Total, Available uint64
 }
 
 // CPUTimes are the host's cumulative CPU seconds, summed over all cores.
@@ -68,6 +75,16 @@ type DiskCounters struct {
 	WriteIOs     uint64
 	ReadSectors  uint64
 	WriteSectors uint64
+	// Timing holds the device's busy and queued milliseconds and the
+	// milliseconds its reads and writes took (/proc/diskstats' io_ticks,
+	// time_in_queue, read and write ticks); nil when the source does not
+	// give them.
+	Timing *DiskTiming `bson:"timing,omitempty" json:"timing,omitempty"`
+}
+
+// DiskTiming are a block device's cumulative times, in milliseconds.
+type DiskTiming struct {
+	IOTimeMs, QueuedMs, ReadTimeMs, WriteTimeMs uint64
 }
 
 // Host reads the counters of a server running on this machine.

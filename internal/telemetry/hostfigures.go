@@ -13,6 +13,10 @@ const (
 	KeyDiskIOPS      = "diskIops"
 	KeyDiskRead      = "diskReadBytesPerSec"
 	KeyDiskWrite     = "diskWriteBytesPerSec"
+	KeyDiskUtil      = "diskUtilPct"
+	KeyDiskQueue     = "diskQueue"
+	KeyDiskWait      = "diskWaitMsPerIO"
+	KeyMemAvailable  = "memAvailableBytes"
 )
 
 // HostFigures derives an interval's host figures from the host readings at
@@ -27,6 +31,9 @@ func HostFigures(before, after HostSample) map[string]float64 {
 	if secs > 0 {
 		processCPU(out, before.Proc, after.Proc, secs*float64(after.Cores))
 		diskRates(out, before.Disk, after.Disk, secs)
+	}
+	if after.Memory != nil {
+		out[KeyMemAvailable] = float64(after.Memory.Available)
 	}
 	if len(out) == 0 {
 		return nil
@@ -94,4 +101,20 @@ func diskRates(out map[string]float64, b, a *DiskCounters, secs float64) {
 	out[KeyDiskIOPS] = float64(a.ReadIOs-b.ReadIOs+a.WriteIOs-b.WriteIOs) / secs
 	out[KeyDiskRead] = float64(a.ReadSectors-b.ReadSectors) * sectorBytes / secs
 	out[KeyDiskWrite] = float64(a.WriteSectors-b.WriteSectors) * sectorBytes / secs
+	diskTiming(out, a.ReadIOs-b.ReadIOs+a.WriteIOs-b.WriteIOs, b.Timing, a.Timing, secs)
+}
+
+// diskTiming is the device's utilisation (share of the interval it was
+// busy), its mean queue depth (queued time over the interval) and the
+// mean wait per I/O completed.
+func diskTiming(out map[string]float64, ios uint64, b, a *DiskTiming, secs float64) {
+	if b == nil || a == nil || a.IOTimeMs < b.IOTimeMs || a.QueuedMs < b.QueuedMs ||
+		a.ReadTimeMs < b.ReadTimeMs || a.WriteTimeMs < b.WriteTimeMs {
+		return
+	}
+	out[KeyDiskUtil] = min(float64(a.IOTimeMs-b.IOTimeMs)/(secs*1000)*100, 100)
+	out[KeyDiskQueue] = float64(a.QueuedMs-b.QueuedMs) / (secs * 1000)
+	if ios > 0 {
+		out[KeyDiskWait] = float64(a.ReadTimeMs-b.ReadTimeMs+a.WriteTimeMs-b.WriteTimeMs) / float64(ios)
+	}
 }
