@@ -248,7 +248,10 @@ func (m *Mongo) setGroup(ctx context.Context, filter, set bson.D) (*GroupDoc, er
 // GroupRuns returns the stored client results of group id, from the
 // history.
 func (m *Mongo) GroupRuns(ctx context.Context, id string) ([]result.Doc, error) {
-	filter := bson.D{{Key: "group.id", Value: id}, {Key: "group.clientIndex", Value: bson.D{{Key: "$exists", Value: true}}}}
+	// A client's row still registered (live: running or lost) is not its
+	// result: the merge counts such a client as missing.
+	filter := bson.D{{Key: "group.id", Value: id}, {Key: "group.clientIndex", Value: bson.D{{Key: "$exists", Value: true}}},
+		{Key: "live", Value: bson.D{{Key: "$exists", Value: false}}}}
 	cur, err := m.db.Collection(HistoryCollection).Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "start", Value: 1}}))
 	if err != nil {
 		return nil, fmt.Errorf("find the runs of group %s: %w", id, err)

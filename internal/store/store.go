@@ -121,7 +121,7 @@ type Query struct {
 // group's step is its merged result: its clients' own results (each a
 // share of the step's rate) are not steps.
 func (q Query) matches(d *result.Doc) bool {
-	sweep := result.VariantOf(d).Sweep != nil && (d.Group == nil || d.Group.ClientIndex == nil)
+	sweep := result.VariantOf(d).Sweep != nil && (d.Group == nil || d.Group.ClientIndex == nil) && d.Live == nil
 	w, _ := d.TestConfig["workload"].(string)
 	return sweep && (q.Label == "" || d.Label == q.Label) && (q.Workload == "" || w == q.Workload)
 }
@@ -195,7 +195,8 @@ func (m *Mongo) List(ctx context.Context, limit int) ([]result.Doc, error) {
 // Sweeps reads the matching sweep steps from the history.
 func (m *Mongo) Sweeps(ctx context.Context, q Query) ([]result.Doc, error) {
 	filter := bson.D{{Key: "variant.sweep", Value: bson.D{{Key: "$exists", Value: true}}},
-		{Key: "group.clientIndex", Value: bson.D{{Key: "$exists", Value: false}}}}
+		{Key: "group.clientIndex", Value: bson.D{{Key: "$exists", Value: false}}},
+		{Key: "live", Value: bson.D{{Key: "$exists", Value: false}}}} // a step still running (or lost) is not a result
 	if q.Label != "" {
 		filter = append(filter, bson.E{Key: "label", Value: q.Label})
 	}
