@@ -16,12 +16,9 @@ func (a *app) resultsImportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import FILE [FILE...]",
 		Short: "Load runs from JSON Lines files, such as the rescue files of runs whose store failed",
-		Long: `Load the runs of JSON Lines files into the results store: rescue files
-(mongobench-unsaved-RUNID.jsonl, written when a run could not be stored)
-or results files written with --results-file. Each run goes to the history
-under its run id, so importing a file twice stores it once; it becomes its
-test and variant's row in results unless that row is newer, or complete
-while the run is partial (unless --replace-partial).`,
+		Long: `Load the runs of JSON Lines files (rescue files, --results-file files) into
+the results store, once per run id; a newer or complete row is kept unless
+--replace-partial. Manual: docs/results.md.`,
 		Example: "  mongobench results import mongobench-unsaved-20240102T030405Z-ab12.jsonl",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/lab"
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -21,27 +22,15 @@ func (a *app) say(format string, args ...any) {
 	fmt.Fprintf(a.stderr, format, args...)
 }
 
-// resultsURI is the results store's URI: the one given, else, when no
-// results file is given either, $MONGOBENCH_RESULTS_URI; checked, and
-// "" when neither names one.
-func (a *app) resultsURI(given, file string) (string, error) {
-	if file == "" && given == "" {
-		given = env("MONGOBENCH_RESULTS_URI")
-	}
-	if given != "" {
-		if err := a.checkResultsURI(given); err != nil {
-			return "", err
-		}
-	}
-	return given, nil
-}
-
 // resultsStore opens the store the results commands read: the given file
 // or URI, else $MONGOBENCH_RESULTS_URI, else the embedded server.
 func (a *app) resultsStore(ctx context.Context, given, file string) (store.Store, func(), error) {
-	uri, err := a.resultsURI(given, file)
+	uri, err := options.ResultsURI(given, file, env)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, usage(err)
+	}
+	if uri != "" {
+		a.warnURI(uri)
 	}
 	return lab.OpenStore(ctx, uri, file, "", a.servers(), a.say)
 }
