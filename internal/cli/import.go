@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -22,6 +23,13 @@ the results store, once per run id; a newer or complete row is kept unless
 		Example: "  mongobench results import mongobench-unsaved-20240102T030405Z-ab12.jsonl",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
+			docs := make([][]result.Doc, len(files)) // every file read and checked before anything connects
+			for i, f := range files {
+				var err error
+				if docs[i], err = store.ReadFile(f); err != nil {
+					return usage(err)
+				}
+			}
 			st, closeFn, err := a.resultsStore(cmd.Context(), resultsURI, "")
 			if err != nil {
 				return err
@@ -35,17 +43,13 @@ the results store, once per run id; a newer or complete row is kept unless
 				m = m.ReplacingPartial()
 			}
 			n := 0
-			for _, f := range files {
-				docs, err := store.ReadFile(f)
-				if err != nil {
-					return err
-				}
-				for i := range docs {
-					out, err := m.Import(cmd.Context(), &docs[i])
+			for i, f := range files {
+				for j := range docs[i] {
+					out, err := m.Import(cmd.Context(), &docs[i][j])
 					if err != nil {
 						return fmt.Errorf("%s: %w", f, err)
 					}
-					fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f, docs[i].RunID, out)
+					fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f, docs[i][j].RunID, out)
 					n++
 				}
 			}

@@ -56,11 +56,10 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 	check := func(env study.Env) error { _, err := ld.Scenario(env.Registry); return err }
 	reg := builtin.YCSBLoads()
 	checkTs := func(ts []threshold.Threshold) error {
-		sc, err := ld.Scenario(reg)
-		if err != nil {
-			return nil // check says what is wrong
+		if sc, err := ld.Scenario(reg); err == nil { // else check says what is wrong
+			return options.CheckThresholds(reg, sc, false, ts...)
 		}
-		return options.CheckThresholds(reg, sc, false, ts...)
+		return nil
 	}
 	l, err := a.openOn(ctx, &f.Study, reg, check, checkTs)
 	if err != nil {

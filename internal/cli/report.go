@@ -51,6 +51,6 @@ Manual: docs/catalog.md (Reports and templates).`,
 	cmd.Flags().StringVarP(&f.out, "output", "o", defaultReportPath, "write the document here (empty: standard output)")
 	cmd.Flags().StringVar(&templatePath, "template", "", "render this template instead of the shipped one")
 	cmd.Flags().StringVar(&f.results.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
-	f.addFlags(cmd)
+	f.Add(cmd.Flags())
 	return cmd
 }

@@ -12,28 +12,16 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/template"
 )
 
 type tablesFlags struct {
-	results   storeFlags
-	out       string
-	keepGoing bool
-	strict    bool
-	html      bool // also write the document as HTML beside -o
-}
-
-// addFlags adds the rendering flags 'tables' and 'report' share.
-func (f *tablesFlags) addFlags(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&f.strict, "strict", false, "for template authors: a column no output document has is an error, and the first broken block stops the command with nothing written")
-	cmd.Flags().BoolVar(&f.keepGoing, "keep-going", false, "with --strict: render a broken block as an error note and go on (without --strict this is the default)")
-}
-
-// options are the template options the flags ask for: without --strict
-// every block renders that can, a broken one is noted in its place.
-func (f tablesFlags) options(name string) template.Options {
-	return template.Options{Name: name, Strict: f.strict, KeepGoing: f.keepGoing || !f.strict}
+	results storeFlags
+	out     string
+	html    bool // also write the document as HTML beside -o
+	options.Template
 }
 
 func (a *app) tablesCmd() *cobra.Command {
@@ -55,7 +43,7 @@ authors. Manual: docs/catalog.md (Reports and templates), docs/results.md.`,
 	cmd.Flags().StringVar(&f.results.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
 	cmd.Flags().StringVar(&f.results.file, "results-file", "", "not supported: a JSON Lines file cannot run pipelines")
 	_ = cmd.Flags().MarkHidden("results-file")
-	f.addFlags(cmd)
+	f.Add(cmd.Flags())
 	return cmd
 }
 
@@ -75,7 +63,7 @@ func (a *app) renderTemplate(cmd *cobra.Command, path string, f tablesFlags) err
 // results database and writes it where f says; wrote, if set, is called
 // once the document is written.
 func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlags, wrote func()) error {
-	opts := f.options(name)
+	opts := f.Options(name)
 	if err := template.Check(md, opts); err != nil {
 		return err
 	}
