@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
@@ -20,8 +21,7 @@ import (
 type calibrateFlags struct {
 	search study.Calibration
 	base   *spec.Scenario // workload, duration and warmup
-	studyFlags
-	ycsb ycsbFlags
+	options.Study
 }
 
 func (a *app) calibrateCmd() *cobra.Command {
@@ -29,23 +29,15 @@ func (a *app) calibrateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "calibrate",
 		Short: "Closed loop with more and more client threads until throughput stops rising: the knee",
-		Long: `Run a workload closed loop with --start-threads threads, then multiply the
-threads by --threads-factor (1, 2, 4, 8, …) until a step gains less than
---min-gain (5%) throughput over the one before while its p99 climbs, or
---max-threads threads ran.
-The knee is the step before: the fewest threads that reach the plateau;
-more add queueing, not throughput. Use its thread count for closed-loop
-runs, and keep open-loop --threads above it.
-
-Every step is a stored run (its variant carries the calibration id and
-calibrationStep) with its own report; the calibration ends with the table
-of steps and the knee.`,
+		Long: `Run a workload closed loop with more and more threads until throughput stops
+rising, and report the knee: the fewest threads that reach the plateau.
+Manual: docs/calibrate.md.`,
 		Example: `  mongobench calibrate --workload ycsb-b -p recordcount=100000
   mongobench calibrate --workload kv --max-threads 64 --duration 10s --min-gain 0.1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.ycsb.study(ycsbprops.Calibrate, cmd.Flags(), f.base, &f.studyFlags); err != nil {
-				return err
+			if err := f.YCSB(ycsbprops.Calibrate, cmd.Flags(), f.base); err != nil {
+				return usage(err)
 			}
 			return a.runCalibrate(cmd.Context(), f)
 		},
@@ -55,23 +47,23 @@ of steps and the knee.`,
 	fl.IntVar(&f.search.Start, "start-threads", 1, "threads of the first step")
 	fl.IntVar(&f.search.Factor, "threads-factor", 2, "multiply the threads by this each step")
 	fl.IntVar(&f.search.Max, "max-threads", 256, "most threads tried")
-	deprecatedAlias(fl, "start", "start-threads")
-	deprecatedAlias(fl, "factor", "threads-factor")
-	deprecatedAlias(fl, "max", "max-threads")
+	options.Alias(fl, "start", "start-threads")
+	options.Alias(fl, "factor", "threads-factor")
+	options.Alias(fl, "max", "max-threads")
 	fl.Float64Var(&f.search.MinGain, "min-gain", study.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
 	fl.Var(f.base.Flag("duration", "10s"), "duration", "measured phase of each step")
 	fl.Var(f.base.Flag("warmup", "2s"), "warmup", "warm-up of each step")
-	f.add(a, fl, "workload parameter name=value", optionHelp{reportDir: "mongobench-reports", json: "print the runs' stored documents as one JSON array instead of the tables",
-		noGroup: "calibrate cannot run as a run group (each step's thread count is the whole client's); calibrate one client, then run the group with 'mongobench run --clients N --threads T'"})
-	f.ycsb.add(fl)
+	f.Add(fl, "workload parameter name=value", options.Help{ReportDir: "mongobench-reports", JSON: "print the runs' stored documents as one JSON array instead of the tables",
+		NoGroup: "calibrate cannot run as a run group (each step's thread count is the whole client's); calibrate one client, then run the group with 'mongobench run --clients N --threads T'"})
+	options.AddPropertyFiles(fl, &f.Files)
 	return cmd
 }
 
 func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
-	f.base.Database, f.base.Label = f.database, f.label
-	c := study.CalibrateStudy{Search: f.search, Base: study.Base{Scenario: f.base, Params: f.params}}
+	f.base.Database, f.base.Label = f.Database, f.Label
+	c := study.CalibrateStudy{Search: f.search, Base: study.Base{Scenario: f.base, Params: f.Params}}
 	reg := builtin.Registry()
-	l, err := a.openOn(ctx, &f.studyFlags, reg, c.Check, studyThresholds(reg, f.base, &f.params, false))
+	l, err := a.openOn(ctx, &f.Study, reg, c.Check, options.StudyThresholds(reg, f.base, &f.Params, false))
 	if err != nil {
 		return err
 	}
@@ -80,5 +72,5 @@ func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
 	res, err := c.Run(ctx, l.Env(reg))
 	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, runs) }
 	page := func(w io.Writer, runs []string) error { return htmlreport.Calibrate(w, res, runs) }
-	return l.Outcome(errors.Join(err, a.finishStudy(l, &f.measureOptions, len(res.Steps), res.WriteTables, res.ReportName(), render, page)))
+	return l.Outcome(errors.Join(err, a.finishStudy(l, &f.Measure, len(res.Steps), res.WriteTables, res.ReportName(), render, page)))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
@@ -44,7 +45,7 @@ without that marker, whatever the flags. Results are never dropped.`,
 			if err := workload.DropOwned(cmd.Context(), c.Database(db)); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "dropped %s on %s\n", db, redact(uri))
+			fmt.Fprintf(a.stdout, "dropped %s on %s\n", db, secret.URI(uri))
 			return nil
 		},
 	}

@@ -8,13 +8,13 @@ import (
 	"os"
 	"regexp"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/server"
@@ -62,11 +62,14 @@ type app struct {
 // Main runs the command line and returns the exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	t := terminalOf(stderr)
-	stdout, stderr = keepSecrets(args, stdout, stderr)
-	a := &app{ctx: ctx, stdout: stdout, stderr: stderr, term: t, statusInterval: defaultStatusInterval}
+	options.RememberSecrets(args, environ())
+	stdout, stderr = secret.NewWriter(stdout), secret.NewWriter(stderr)
+	a := &app{ctx: ctx, stdout: stdout, stderr: stderr, term: t, statusInterval: options.DefaultStatusInterval}
 	root := a.root()
-	a.quietDeprecations(root)
-	a.warnUnknownEnv(root)
+	quietDeprecations(root, stderr)
+	for _, w := range options.UnknownEnv(root, environ()) {
+		a.say("%s\n", w)
+	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -131,21 +134,16 @@ func flagError(err error) error {
 	if !errors.As(err, &ive) || ive.Unwrap() == nil {
 		return err
 	}
-	return valueError(ive.GetFlag(), ive.GetValue(), ive.Unwrap())
+	return options.ValueError(ive.GetFlag(), ive.GetValue(), ive.Unwrap())
 }
 
-// valueError is the error of a flag's value refused by the flag: one line
-// naming the flag, the value and, where the flag says, what is valid.
-func valueError(f *pflag.Flag, value string, cause error) error {
-	name := "--" + f.Name
-	var ne *strconv.NumError
-	switch {
-	case errors.As(cause, &ne):
-		return fmt.Errorf("%s: %q is not valid: want a number (%s)", name, value, f.Value.Type())
-	case strings.Contains(cause.Error(), value):
-		return fmt.Errorf("%s: %w", name, cause)
+// quietDeprecations sends every command's flag notes (the deprecation
+// of a deprecated name) to w, never into the output a script reads.
+func quietDeprecations(c *cobra.Command, w io.Writer) {
+	c.Flags().SetOutput(w)
+	for _, s := range c.Commands() {
+		quietDeprecations(s, w)
 	}
-	return fmt.Errorf("%s: %q: %w", name, value, cause)
 }
 
 // oneParagraph keeps multi-error messages readable: one problem a line.
@@ -158,20 +156,14 @@ func (a *app) root() *cobra.Command {
 		Use:   "mongobench",
 		Short: "Measure what a MongoDB deployment really does",
 		Long: `mongobench drives a workload against any MongoDB URI (or the embedded
-default server), measures latency from each operation's intended start as
-well as its service time, samples the server and host every second, and
-stores every run as a document in a MongoDB results collection.
-
-Start here:
-  mongobench run --workload kv --rate 1000/s --duration 30s --warmup 5s
-  mongobench run --workload kv --threads 16 --ops 100000      # closed loop
-  mongobench run scenario.yaml                                 # from a file
-  mongobench sla --rate 500 --p99 20ms --runs 5                # transactions against an SLA
-  mongobench load --workload ycsb-a -p recordcount=100000      # YCSB's load phase, measured
-  mongobench sweep --workload ycsb-b --rate auto --label a     # saturation throughput
-  mongobench compare --label a --label b                       # two stored sweeps side by side
-  mongobench results list
-  mongobench server status`,
+default server), measures latency from each operation's intended start and
+its service time, samples the server and host, and stores every run as a
+document. Manual: README.md and docs/.`,
+		Example: `  mongobench run --workload kv --rate 1000/s --duration 30s --warmup 5s
+  mongobench sla --rate 500 --p99 20ms --repeat 5
+  mongobench sweep --workload ycsb-b --rate auto --label a
+  mongobench compare --label a --label b
+  mongobench results list`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -183,11 +175,8 @@ Start here:
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a Go CPU profile of the tool itself to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		if err := flagsFromEnv(cmd); err != nil {
-			return err
-		}
-		if err := a.checkStatusInterval(); err != nil {
-			return err
+		if err := options.FromEnv(cmd.Flags(), env); err != nil {
+			return usage(err)
 		}
 		return a.startProfile(profile)
 	}
@@ -218,6 +207,3 @@ func environ() []string { return os.Environ() }
 // serverEnv is the environment the server package finds binaries and
 // directories in.
 func serverEnv() server.Env { return server.EnvFrom(env) }
-
-// redact is how every URI reaches the terminal.
-func redact(s string) string { return secret.URI(s) }

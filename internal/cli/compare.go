@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
@@ -26,22 +27,10 @@ func (a *app) compareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Compare stored sweeps of two or more labels: saturation, p99, throughput per dollar and a verdict",
-		Long: `Reads the latest stored sweep of each --label (of --workload, when given)
-and compares the first label with each of the others: saturation
-throughput (the highest achieved rate) and each operation type's
-throughput there, as a ratio ("+117%"); the highest target rate that held
-(--p99, --max-errors, achieved ≥ 95% of target); the price per hour and the
-operations per dollar at saturation; the p99 of every operation type at
-each target rate both sweeps ran, below saturation (the highest rate both
-kept up with) and above (the lowest rate one of them did not); and a
-verdict line a person can quote.
-
-Prices come from --price label=PRICE (in USD, such as r6g=3.20 USD/h), else
-from the sweep's own (stored by 'sweep --price' as _id.instance.cost, cents
-per hour).
-The comparison is printed, written as Markdown with its charts into
---report-dir (achieved and p99 against target, a line per label, for the
-whole sweep and for each operation type), or printed as JSON with --json.`,
+		Long: `Compare the latest stored sweep of the first --label with each other's:
+saturation, throughput per operation type, the highest target held, price and
+operations per unit of it (every price in one currency), p99 below and above
+saturation, and a verdict to quote. Manual: docs/sweep.md.`,
 		Example: `  mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h'
   mongobench sweep --workload ycsb-f --rate auto --label r5 --price '4.00 USD/h'
   mongobench compare --label r6g --label r5 --workload ycsb-f
@@ -52,10 +41,10 @@ whole sweep and for each operation type), or printed as JSON with --json.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.study.Labels, "label", nil, "a label whose latest sweep to compare (at least two; the first is compared with each other)")
 	fl.StringVar(&f.study.Workload, "workload", "", "compare sweeps of this workload (default: each label's latest sweep)")
-	fl.Var(&study.Prices{Costs: &f.study.Costs}, "price", "a label's price in USD, label=PRICE such as 'r6g=3.20 USD/h', repeatable (default: the price stored with its sweep)")
-	fl.Var(&f.study.Costs, "cost-per-hour", "a label's price, label=dollars per hour")
-	deprecate(fl, "cost-per-hour", "price")
-	criteriaFlags(fl, &f.study.Criteria, "bound on the p99 of every operation type for the highest target held, e.g. 20ms (default: not checked)", "largest share of failed operations a held target may have")
+	fl.Var(&f.study.Prices, "price", "a label's price, label=PRICE such as 'r6g=3.20 USD/h' or 'r5=2920 EUR/month', repeatable; every price in one currency (default: the price stored with its sweep)")
+	fl.Var(study.Costs{Prices: &f.study.Prices}, "cost-per-hour", "a label's price, label=dollars per hour")
+	options.Deprecate(fl, "cost-per-hour", "price")
+	options.Criteria(fl, &f.study.Criteria, "bound on the p99 of every operation type for the highest target held, e.g. 20ms (default: not checked)", "largest share of failed operations a held target may have")
 	fl.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")
 	f.results.add(cmd)
@@ -75,7 +64,7 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 		return st.Sweeps(ctx, store.Query{Label: label, Workload: workload})
 	}
 	c, err := f.study.Run(sweeps, st.Where())
-	if errors.Is(err, study.ErrMixedWorkloads) {
+	if errors.Is(err, study.ErrMixedWorkloads) || errors.Is(err, study.ErrMixedCurrencies) {
 		return usage(err)
 	}
 	if err != nil {

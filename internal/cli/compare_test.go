@@ -88,7 +88,7 @@ func TestCompareBadInput(t *testing.T) {
 		{"compare", "--label", "a", "--label", "a"},
 		{"compare", "--label", "a", "--label", "b", "--price", "c=3 USD/h"},
 		{"compare", "--label", "a", "--label", "b", "--price", "a=cheap"},
-		{"compare", "--label", "a", "--label", "b", "--price", "a=3 EUR/h"},
+		{"compare", "--label", "a", "--label", "b", "--price", "a=3 USD/h", "--price", "b=3 EUR/h"},
 		{"compare", "--label", "a", "--label", "b", "--cost-per-hour", "a=cheap"},
 		{"compare", "--label", "a", "--label", "b", "--p99", "fast"},
 	} {
@@ -96,7 +96,11 @@ func TestCompareBadInput(t *testing.T) {
 		wantCode(t, o, cli.ExitUsage)
 		wantQuick(t, o, usageFast)
 	}
-	o := mb(t, "compare", "--label", "a", "--label", "b", "--results-file", file)
+	o := mb(t, "compare", "--label", "a", "--label", "b", "--price", "a=3 USD/h", "--price", "b=2920 EUR/month")
+	if want := "mongobench: --price: prices in different currencies cannot be compared: a's 3 USD/h and b's 2920 EUR/month; give every price in one currency (--price LABEL=PRICE)\n"; o.stderr != want {
+		t.Errorf("prices in two currencies: got %q, want %q", o.stderr, want)
+	}
+	o = mb(t, "compare", "--label", "a", "--label", "b", "--results-file", file)
 	wantCode(t, o, cli.ExitFailure)
 	if !strings.Contains(o.stderr, `no stored sweep has label "a"`) {
 		t.Errorf("stderr: got %q, want it to say no sweep has label a", o.stderr)

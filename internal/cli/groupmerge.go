@@ -19,11 +19,9 @@ func (a *app) resultsMergeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge GROUP",
 		Short: "Rebuild a run group's result from its clients' stored results",
-		Long: `Merge the stored results of a run group's clients into the group's result, as
-the last client to finish does: histograms merged exactly per operation type
-and per interval, counts and errors summed, the achieved rate against the
-group's target, each client's health; clients without a stored result are
-named, and the result is then partial.`,
+		Long: `Merge a run group's clients' stored results into the group's result, as the
+last client to finish does; clients without a stored result are named and the
+result is partial. Manual: docs/groups.md.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if sf.file != "" {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -16,15 +17,19 @@ func (a *app) resultsImportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import FILE [FILE...]",
 		Short: "Load runs from JSON Lines files, such as the rescue files of runs whose store failed",
-		Long: `Load the runs of JSON Lines files into the results store: rescue files
-(mongobench-unsaved-RUNID.jsonl, written when a run could not be stored)
-or results files written with --results-file. Each run goes to the history
-under its run id, so importing a file twice stores it once; it becomes its
-test and variant's row in results unless that row is newer, or complete
-while the run is partial (unless --replace-partial).`,
+		Long: `Load the runs of JSON Lines files (rescue files, --results-file files) into
+the results store, once per run id; a newer or complete row is kept unless
+--replace-partial. Manual: docs/results.md.`,
 		Example: "  mongobench results import mongobench-unsaved-20240102T030405Z-ab12.jsonl",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
+			docs := make([][]result.Doc, len(files)) // every file read and checked before anything connects
+			for i, f := range files {
+				var err error
+				if docs[i], err = store.ReadFile(f); err != nil {
+					return usage(err)
+				}
+			}
 			st, closeFn, err := a.resultsStore(cmd.Context(), resultsURI, "")
 			if err != nil {
 				return err
@@ -38,17 +43,13 @@ while the run is partial (unless --replace-partial).`,
 				m = m.ReplacingPartial()
 			}
 			n := 0
-			for _, f := range files {
-				docs, err := store.ReadFile(f)
-				if err != nil {
-					return err
-				}
-				for i := range docs {
-					out, err := m.Import(cmd.Context(), &docs[i])
+			for i, f := range files {
+				for j := range docs[i] {
+					out, err := m.Import(cmd.Context(), &docs[i][j])
 					if err != nil {
 						return fmt.Errorf("%s: %w", f, err)
 					}
-					fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f, docs[i].RunID, out)
+					fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f, docs[i][j].RunID, out)
 					n++
 				}
 			}

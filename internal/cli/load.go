@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/lab"
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
@@ -16,8 +17,7 @@ import (
 // loadFlags configure a measured YCSB load phase.
 type loadFlags struct {
 	workload string
-	studyFlags
-	ycsb ycsbFlags
+	options.Study
 }
 
 func (a *app) loadCmd() *cobra.Command {
@@ -25,32 +25,26 @@ func (a *app) loadCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "load",
 		Short: "YCSB's load phase as a measured, stored run: batched parallel inserts, docs/s and MB/s",
-		Long: `Load a YCSB workload's records (insertcount from insertstart, by default all
-recordcount) into an emptied table as YCSB's 'load' does, and measure it: the
--p loaders connections each insert the next -p batchSize records with one
-unordered insertMany until every record is in. The run is stored like any
-other (test name the workload's, e.g. ycsb-a, with variant.phase "load"; its
-operation type BATCH-INSERT times whole batches) with testResults.docs,
-bytes, docsPerSec and MBPerSec, and gets its report with charts.
-
-'mongobench run --workload ycsb-a' loads the table again as unmeasured setup
-before its measured run phase.`,
+		Long: `Load a YCSB workload's records as YCSB's 'load' does (-p loaders connections,
+-p batchSize records per unordered insertMany) and store it as a measured run
+with docs/s and MB/s; 'run' loads unmeasured before its run phase unless
+-p load=false. Manual: docs/ycsb.md.`,
 		Example: `  mongobench load --workload ycsb-a -p recordcount=100000
   mongobench load --workload ycsb-a -p recordcount=1000000 -p loaders=8 -p batchSize=500 --label r6g
   mongobench load -P workloads/workloada -p recordcount=100000 -p threadcount=8`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.ycsb.load(cmd.Flags(), &f); err != nil {
-				return err
+			if err := f.YCSBLoad(cmd.Flags(), &f.workload); err != nil {
+				return usage(err)
 			}
 			return a.runLoad(cmd.Context(), f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
-	f.add(a, fl, "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
-		optionHelp{reportDir: "mongobench-reports", json: "print the stored result document as JSON instead of the summary line"})
-	f.ycsb.add(fl)
+	f.Add(fl, "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
+		options.Help{ReportDir: "mongobench-reports", JSON: "print the stored result document as JSON instead of the summary line"})
+	options.AddPropertyFiles(fl, &f.Files)
 	return cmd
 }
 
@@ -58,17 +52,16 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 	if f.workload == "" {
 		return usage(errors.New("--workload: required, one of ycsb-a … ycsb-f"))
 	}
-	ld := study.Load{Workload: f.workload, Params: f.params, Database: f.database, Label: f.label}
+	ld := study.Load{Workload: f.workload, Params: f.Params, Database: f.Database, Label: f.Label}
 	check := func(env study.Env) error { _, err := ld.Scenario(env.Registry); return err }
 	reg := builtin.YCSBLoads()
 	checkTs := func(ts []threshold.Threshold) error {
-		sc, err := ld.Scenario(reg)
-		if err != nil {
-			return nil // check says what is wrong
+		if sc, err := ld.Scenario(reg); err == nil { // else check says what is wrong
+			return options.CheckThresholds(reg, sc, false, ts...)
 		}
-		return checkThresholds(reg, sc, false, ts...)
+		return nil
 	}
-	l, err := a.openOn(ctx, &f.studyFlags, reg, check, checkTs)
+	l, err := a.openOn(ctx, &f.Study, reg, check, checkTs)
 	if err != nil {
 		return err
 	}
@@ -80,7 +73,7 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 	if d == nil {
 		return l.Outcome(err)
 	}
-	if f.json {
+	if f.JSON {
 		if jerr := a.printJSON(d); jerr != nil {
 			return errors.Join(err, jerr)
 		}
@@ -89,7 +82,7 @@ func (a *app) runLoad(ctx context.Context, f loadFlags) error {
 	}
 	a.say("result %s stored in %s\n", d.RunID, l.Store().Where())
 	for _, p := range l.Reports() {
-		a.say("report: %s\n", p)
+		a.sayReport(p)
 	}
 	if err != nil {
 		return l.Outcome(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/server"
@@ -21,7 +22,7 @@ import (
 type planFlags struct {
 	fromResults bool
 	runs        int
-	measureOptions
+	options.Measure
 }
 
 func (a *app) planCmd() *cobra.Command {
@@ -29,32 +30,10 @@ func (a *app) planCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan PLAN.yaml",
 		Short: "Capacity plan: which candidate deployment carries each growth stage, within the constraints, for the least money",
-		Long: `Runs the plan's scenario on every candidate (a URI, or a local server
-profile started for the run) 'runs' times, alternating candidates, and
-stores each run (variant.plan, variant.candidate, repetition). Every
-invocation adds runs: the plan is computed from all the runs of this plan
-name stored so far, so batches may run at different times. With
---from-results nothing is run.
-
-Per candidate: sustained throughput (median of its runs, with their range),
-p95/p99 per operation type from the exact merge of the runs' histograms,
-the server's CPU (a share of the CPUs it may use: its profile's CPU list,
-else its instance's vCPU, else its host's), monthly cost, throughput per
-cost unit, users carried, and each constraint's verdict with the reason;
-against the baseline, its throughput, latency, cost and throughput per cost
-as signed changes ("+160% throughput for +48% cost"). Per stage: the
-required rate (users × ops/s per user, calibrated on the baseline by its
-server CPU, calibrate: {users: 25000, cpu: 80%}, or by its throughput,
-calibrate: {users: 25000, throughput: 80%}), the recommended candidate (the
-cheapest that carries the stage within the headroom and passes every
-constraint) and why every other one was rejected. A CPU calibration
-without the baseline's CPU figures says why it cannot calibrate. The Markdown report has bar charts of
-throughput, each operation type's p95, monthly cost and throughput per cost
-unit, the baseline marked. See suites/plan-local.yaml.
-
-Thresholds (--threshold, or the scenario's thresholds) are judged on every
-run; a candidate with a stored run whose thresholds failed carries no
-stage. The plan exits 99 when no candidate meets its constraints.`,
+		Long: `Run a plan's scenario on every candidate deployment (adding to the runs
+stored), then answer from all stored runs which candidate carries each growth
+stage within the constraints for the least money; exits 99 when none does.
+Manual: docs/plan.md.`,
 		Example: `  mongobench plan suites/plan-local.yaml
   mongobench plan suites/plan-local.yaml --from-results --json
   mongobench plan suites/plan-local.yaml --threshold 'errors(timeout) < 1'`,
@@ -64,9 +43,9 @@ stage. The plan exits 99 when no candidate meets its constraints.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&f.fromResults, "from-results", false, "run nothing: compute the plan from the stored runs")
 	fl.IntVar(&f.runs, "repeat", 0, "runs of each candidate in this invocation (default: the plan's runs)")
-	deprecatedAlias(fl, "runs", "repeat")
-	f.add(a, fl, optionHelp{reportDir: "mongobench-reports", json: "print the answer as JSON instead of tables",
-		noGroup: "plan cannot run as a run group (it alternates candidates, each started for its runs); run a candidate with 'mongobench run --clients N'"})
+	options.Alias(fl, "runs", "repeat")
+	f.Add(fl, options.Help{ReportDir: "mongobench-reports", JSON: "print the answer as JSON instead of tables",
+		NoGroup: "plan cannot run as a run group (it alternates candidates, each started for its runs); run a candidate with 'mongobench run --clients N'"})
 	return cmd
 }
 
@@ -78,12 +57,12 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 	if f.runs < 0 {
 		return usage(fmt.Errorf("--repeat: got %d, want 0 (the plan's) or more", f.runs))
 	}
-	lo, err := f.options(ctx, a)
-	if err != nil {
+	lo, err := f.Options(ctx, env)
+	if lo, err = a.checked(&f.Measure, lo, err); err != nil {
 		return err
 	}
-	if err := checkThresholds(builtin.Registry(), pl.Scenario, pl.Scenario.Rate > 0, lo.Thresholds...); err != nil {
-		return err
+	if err := options.CheckThresholds(builtin.Registry(), pl.Scenario, pl.Scenario.Rate > 0, lo.Thresholds...); err != nil {
+		return usage(err)
 	}
 	if !f.fromResults {
 		if err := spec.CheckCPUs(path, pl.Candidates, server.CheckCPUs); err != nil {
@@ -117,7 +96,7 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 		return errors.Join(runErr, err)
 	}
 	verdict := func() (bool, string) { return study.PlanVerdict(ans) }
-	if f.json {
+	if f.JSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
 		return study.Ends(errors.Join(runErr, enc.Encode(ans)), "plan "+pl.Name, verdict)

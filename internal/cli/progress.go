@@ -43,5 +43,5 @@ func (t terminal) width() int {
 
 // newProgress shows a run of sc, whose tally is run, on w.
 func newProgress(w io.Writer, t terminal, every time.Duration, sc *spec.Scenario, run *engine.Tally) *report.Progress {
-	return report.NewProgress(w, report.Display{Live: t.live, Cols: t.width, Every: every}, time.Duration(sc.Duration), estimateLine(sc), run)
+	return report.NewProgress(w, report.Display{Live: t.live, Cols: t.width, Every: every}, time.Duration(sc.Duration), sc.SetupNote(), run)
 }

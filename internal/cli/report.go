@@ -24,18 +24,10 @@ func (a *app) reportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Render the MongoDB Performance Tables document from the stored results",
-		Long: `Renders the Performance Tables document shipped with mongobench
-(templates/performance-tables.md: one section per catalog test, with its
-base instance, performance and resource-usage tables and what to look for)
-against the results database, or the template given with --template, as
-'mongobench tables' does, and as HTML beside it (performance-tables.html,
-self-contained). Tests not run yet get empty tables; values the server or
-host cannot provide are empty cells, never 0. A broken block is noted in
-place of its table and the rest is rendered, as with 'tables' (--strict:
-stop at the first).
-
-The document keeps its MONGO_TABLE blocks, so it can be rendered again with
-'mongobench tables OUT.md -o OUT.md' after more runs.`,
+		Long: `Render the shipped Performance Tables document (or --template) from the
+stored results, as 'tables' does, with a self-contained HTML page beside it;
+render it again later with 'mongobench tables OUT.md -o OUT.md'.
+Manual: docs/catalog.md (Reports and templates).`,
 		Example: `  mongobench catalog run insert_docsize insert_batchsize insert_idtype insert_nindexes
   mongobench report
   mongobench report -o report.md --results mongodb://results-host/`,
@@ -59,6 +51,6 @@ The document keeps its MONGO_TABLE blocks, so it can be rendered again with
 	cmd.Flags().StringVarP(&f.out, "output", "o", defaultReportPath, "write the document here (empty: standard output)")
 	cmd.Flags().StringVar(&templatePath, "template", "", "render this template instead of the shipped one")
 	cmd.Flags().StringVar(&f.results.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
-	f.addFlags(cmd)
+	f.Add(cmd.Flags())
 	return cmd
 }

@@ -23,18 +23,10 @@ func (a *app) serveCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Browse the stored runs in a web browser (read-only)",
-		Long: `Serves the results store as web pages: the runs, filtered by test, label,
-workload, tag and date; a run's page; several runs compared side by side
-with their histograms merged exactly; sweeps, SLA journeys and plans.
-It only reads the store, never writes or deletes.
-
-A run that is going shows on its page as it goes when its process was
-started with --metrics-addr and that address is given here with --live:
-the page reads the run's intervals from its /live feed every second, and
-shows the stored run once it is stored.
-
-It listens on this machine only (127.0.0.1) unless --listen names another
-address; the pages have no authentication.`,
+		Long: `Serve the results store as read-only web pages: runs, runs compared,
+sweeps, SLA journeys, plans, and with --live a running run's page as it goes.
+It listens on this machine only unless --listen says otherwise; the pages have
+no authentication. Manual: docs/browse.md.`,
 		Example: `  mongobench serve
   mongobench serve --results-file results.jsonl --listen 127.0.0.1:9000
   mongobench run --rate 2000 --duration 10m --metrics-addr 127.0.0.1:9464 &

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/lab"
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/server"
 )
 
@@ -17,11 +18,9 @@ func (a *app) serverCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "server",
 		Short: "Start, stop or inspect the embedded default server",
-		Long: `The embedded default server is the target and results store when no --uri is
-given. It is a real mongod (run as a one-node replica set) when one is on
-PATH, otherwise SecantusDB, a single-node MongoDB-wire server over
-WiredTiger installed by scripts/install-server.sh. Its data, log and state
-live in $MONGOBENCH_SERVER_DIR (default ~/.local/share/mongobench/server).`,
+		Long: `The embedded default server: the target and results store when no --uri is
+given, a mongod on PATH or else SecantusDB, its state in
+$MONGOBENCH_SERVER_DIR. Manual: docs/embedded-server.md.`,
 	}
 	cmd.AddCommand(a.serverStartCmd(), a.serverStopCmd(), a.serverStatusCmd())
 	return cmd
@@ -54,7 +53,7 @@ func (a *app) serverStartCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&o.Port, "port", 0, "loopback port (default: a free one)")
-	cmd.Flags().Var(sizeText(&o.CacheSize), "cache-size", "storage cache size, e.g. 256M or 2G (default "+server.EmbeddedCacheSize+", 256M with --small)")
+	cmd.Flags().Var(options.SizeText(&o.CacheSize), "cache-size", "storage cache size, e.g. 256M or 2G (default "+server.EmbeddedCacheSize+", 256M with --small)")
 	cmd.Flags().StringVar(&o.CPUs, "cpus", "", "CPU set to pin the server to, e.g. 0 or 0-1 (uses taskset)")
 	cmd.Flags().BoolVar(&o.Test, "small", false, "small footprint for small machines and tests (256M cache, 16MB log files)")
 	cmd.Flags().BoolVar(&noSync, "no-sync-on-commit", false, "SecantusDB: do not fsync the log on every commit (faster; acknowledged writes can be lost in a crash)")
@@ -118,6 +117,6 @@ func (a *app) serverStatusCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
 	cmd.Flags().BoolVar(&onlyURI, "print-uri", false, "print only the server's URI (fails when it is not running)")
 	cmd.Flags().BoolVar(&onlyURI, "uri", false, "deprecated name of --print-uri")
-	deprecate(cmd.Flags(), "uri", "print-uri")
+	options.Deprecate(cmd.Flags(), "uri", "print-uri")
 	return cmd
 }

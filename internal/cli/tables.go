@@ -12,28 +12,16 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/template"
 )
 
 type tablesFlags struct {
-	results   storeFlags
-	out       string
-	keepGoing bool
-	strict    bool
-	html      bool // also write the document as HTML beside -o
-}
-
-// addFlags adds the rendering flags 'tables' and 'report' share.
-func (f *tablesFlags) addFlags(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&f.strict, "strict", false, "for template authors: a column no output document has is an error, and the first broken block stops the command with nothing written")
-	cmd.Flags().BoolVar(&f.keepGoing, "keep-going", false, "with --strict: render a broken block as an error note and go on (without --strict this is the default)")
-}
-
-// options are the template options the flags ask for: without --strict
-// every block renders that can, a broken one is noted in its place.
-func (f tablesFlags) options(name string) template.Options {
-	return template.Options{Name: name, Strict: f.strict, KeepGoing: f.keepGoing || !f.strict}
+	results storeFlags
+	out     string
+	html    bool // also write the document as HTML beside -o
+	options.Template
 }
 
 func (a *app) tablesCmd() *cobra.Command {
@@ -41,23 +29,10 @@ func (a *app) tablesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tables TEMPLATE.md",
 		Short: "Fill a report template's MONGO_TABLE blocks from the results",
-		Long: `Renders a Markdown template: each <!-- MONGO_TABLE: {...} --> block runs
-its aggregation pipeline on the results database and its table is written
-right after the block, up to an end marker (<!-- /MONGO_TABLE -->). The
-block stays, so the output can be rendered again to refresh its template.
-
-A column that no output document has (a field the results do not hold,
-such as the IOPS of a disk nobody described) is a column of empty cells,
-with a note under its table naming the field. A broken block (bad JSON, a
-pipeline the server refuses) does not cost the others: its table is
-replaced by a note naming its line and the error, every other block is
-rendered, the document is written, and the command exits 1 with the
-errors on standard error.
-
---strict is for template authors: a column that no output document has is
-an error too, and the first broken block stops the command with nothing
-written (with --keep-going as well: broken blocks noted, the rest rendered,
-exit 1).`,
+		Long: `Fill a Markdown template's <!-- MONGO_TABLE --> blocks from the results
+store; the blocks stay, so the output renders again. A broken block is noted
+in place of its table and the command exits 1; --strict is for template
+authors. Manual: docs/catalog.md (Reports and templates), docs/results.md.`,
 		Example: `  mongobench tables templates/performance-template.md -o report.md`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -68,7 +43,7 @@ exit 1).`,
 	cmd.Flags().StringVar(&f.results.uri, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")
 	cmd.Flags().StringVar(&f.results.file, "results-file", "", "not supported: a JSON Lines file cannot run pipelines")
 	_ = cmd.Flags().MarkHidden("results-file")
-	f.addFlags(cmd)
+	f.Add(cmd.Flags())
 	return cmd
 }
 
@@ -88,71 +63,46 @@ func (a *app) renderTemplate(cmd *cobra.Command, path string, f tablesFlags) err
 // results database and writes it where f says; wrote, if set, is called
 // once the document is written.
 func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlags, wrote func()) error {
-	opts := f.options(name)
+	opts := f.Options(name)
 	if err := template.Check(md, opts); err != nil {
 		return err
 	}
 	return f.results.with(a, cmd, func(st store.Store) error {
-		m, ok := st.(store.TemplateSource)
-		if !ok {
-			return fmt.Errorf("tables: the results store %s cannot run aggregation pipelines", st.Where())
+		out, rerr := store.RenderTemplate(cmd.Context(), st, md, opts)
+		if out == nil {
+			return rerr
 		}
-		src, err := m.TemplateReader(cmd.Context())
-		if err != nil {
-			return err
+		if err := a.writeRendered(f.out, out, f.html); err != nil {
+			return errors.Join(rerr, err)
 		}
-		out, rerr := template.Render(cmd.Context(), md, src, opts)
-		if out != nil {
-			if err := a.writeRendered(f.out, out); err != nil {
-				return errors.Join(rerr, err)
-			}
-			if f.html && f.out != "" {
-				if err := writeHTMLDocument(f.out, out); err != nil {
-					return errors.Join(rerr, err)
-				}
-			}
-			if wrote != nil {
-				wrote()
-			}
+		if wrote != nil {
+			wrote()
 		}
 		return rerr
 	})
 }
 
-// writeHTMLDocument writes the rendered Markdown document md, written at
-// mdPath, as HTML beside it (name.md → name.html), titled by its first
-// heading.
-func writeHTMLDocument(mdPath string, md []byte) error {
-	title := strings.TrimSuffix(filepath.Base(mdPath), filepath.Ext(mdPath))
-	for _, line := range strings.Split(string(md), "\n") {
-		if h, ok := strings.CutPrefix(line, "# "); ok {
-			title = strings.TrimSpace(h)
-			break
-		}
-	}
-	var b bytes.Buffer
-	if err := htmlreport.Document(&b, title, md); err != nil {
-		return err
-	}
-	path := strings.TrimSuffix(mdPath, filepath.Ext(mdPath)) + ".html"
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	return nil
-}
-
-// writeRendered writes the rendered document to path, or to stdout.
-func (a *app) writeRendered(path string, doc []byte) error {
+// writeRendered writes the rendered document to path, or to stdout; with
+// html, also as a page beside path (name.md → name.html).
+func (a *app) writeRendered(path string, doc []byte, html bool) error {
 	if path == "" {
 		_, err := a.stdout.Write(doc)
 		return err
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("output: %w", err)
-		}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("output: %w", err)
 	}
 	if err := os.WriteFile(path, doc, 0o644); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	if !html {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := htmlreport.TitledDocument(&b, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), doc); err != nil {
+		return err
+	}
+	if err := os.WriteFile(strings.TrimSuffix(path, filepath.Ext(path))+".html", b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("output: %w", err)
 	}
 	return nil

@@ -247,7 +247,7 @@ func (c *Client) wait(ctx context.Context, done func(*store.GroupDoc) (bool, err
 	for {
 		g, err := c.Store.Group(ctx, c.ID)
 		if err != nil {
-			return err
+			return c.named(err)
 		}
 		if g.GaveUp != "" {
 			return fmt.Errorf("%w: group %s: %s", ErrGaveUp, c.ID, cut(g.GaveUp))
@@ -293,7 +293,7 @@ func (c *Client) Finish(ctx context.Context, runID string) (*result.Doc, error) 
 	g, err := c.Store.MarkDone(mctx, c.ID, c.Share.Index, time.Now(), runID)
 	cancel()
 	if err != nil {
-		return nil, err
+		return nil, c.named(err)
 	}
 	if err := Check(g, time.Now(), c.timeout()); err != nil {
 		return nil, err
@@ -352,7 +352,17 @@ func (c *Client) Result(ctx context.Context) (*result.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.Store.Get(ctx, runID)
+	d, err := c.Store.Get(ctx, runID)
+	return d, c.named(err)
+}
+
+// named names the group in an error of the store's; the group's own
+// errors (Check's, a give-up) name it already, once.
+func (c *Client) named(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("group %s: %w", c.ID, err)
 }
 
 // pending lists the clients that have not stored their result.
@@ -397,7 +407,7 @@ func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (*
 // Merge merges and stores the group's result.
 func (c *Client) Merge(ctx context.Context, clients int) (*result.Doc, error) {
 	d, _, err := Merge(ctx, c.Store, c.ID, clients)
-	return d, err
+	return d, c.named(err)
 }
 
 func list(xs []int) string {

@@ -72,7 +72,7 @@ func (l *Lab) keptInGroup(ctx context.Context, d *result.Doc) error {
 	}
 	merged, err := j.client.Finish(ctx, d.RunID)
 	if err != nil {
-		return fmt.Errorf("group %s: %w", j.client.ID, err)
+		return err // it names the group
 	}
 	if merged != nil {
 		l.ui.Say("%s\n", GroupLine(merged))
@@ -98,7 +98,7 @@ func (l *Lab) merged(ctx context.Context, d *result.Doc) (*result.Doc, error) {
 	}
 	l.ui.Say("group %s: client %d's result %s stored\n", c.ID, c.Share.Index, d.RunID)
 	if _, err := c.Finish(ctx, d.RunID); err != nil {
-		return nil, fmt.Errorf("group %s: %w", c.ID, err)
+		return nil, err // it names the group
 	}
 	if d.Partial {
 		return d, nil
@@ -108,7 +108,7 @@ func (l *Lab) merged(ctx context.Context, d *result.Doc) (*result.Doc, error) {
 		return nil, fmt.Errorf("%w: group %s: stopped while waiting for the group's result; its clients' results are stored (mongobench results merge %s)", study.ErrStopped, c.ID, c.ID)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("group %s: %w", c.ID, err)
+		return nil, err // it names the group
 	}
 	l.ui.Say("%s\n", GroupLine(m))
 	l.judge(m, l.thresholdsOf(j.scenario))

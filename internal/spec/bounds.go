@@ -357,3 +357,17 @@ func approx(s Size) string {
 	}
 	return strconv.FormatInt(int64(s), 10) + "B"
 }
+
+// estimateFloor is the data or client memory from which a setup is long
+// enough to say what it will take.
+const estimateFloor = 256 * MB
+
+// SetupNote is the line shown when the scenario's setup starts loading
+// much data or needs much client memory; empty otherwise.
+func (s *Scenario) SetupNote() string {
+	e, ok := s.Estimate()
+	if !ok || e.DataBytes < estimateFloor && e.ClientBytes < estimateFloor {
+		return ""
+	}
+	return fmt.Sprintf("%s: setup loads %s\n", s.Name, e)
+}

@@ -166,20 +166,20 @@ func TestScenarioHostMetrics(t *testing.T) {
 		"workload: kv\nhostMetrics:\n  - db1:27017=http://db1:9100\n  - http://db2:9100\nhostDevice: db1:27017=sdb\n",
 		"workload: kv\nhostMetrics: db1:27017=http://db1:9100,http://db2:9100\nhostDevice: db1:27017=sdb\n",
 	} {
-		s, err := Parse("s.yaml", []byte(src), testReg)
+		s, w, err := ParseWhere("s.yaml", []byte(src), testReg)
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
 		if err := s.Validate(testReg); err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
-		if !reflect.DeepEqual(s.HostMetrics, want) || !reflect.DeepEqual(s.HostDevice, []HostDevice{{Member: "db1:27017", Device: "sdb"}}) {
-			t.Errorf("%q: got %+v and %+v", src, s.HostMetrics, s.HostDevice)
+		if got := w.Target; !reflect.DeepEqual(got.HostMetrics, want) || !reflect.DeepEqual(got.HostDevice, []HostDevice{{Member: "db1:27017", Device: "sdb"}}) {
+			t.Errorf("%q: got %+v and %+v", src, got.HostMetrics, got.HostDevice)
 		}
 	}
-	one, err := Parse("s.yaml", []byte("workload: kv\nhostMetrics: db1:9100\n"), testReg)
-	if err != nil || !reflect.DeepEqual(one.HostMetrics, []HostMetric{{URL: "db1:9100"}}) {
-		t.Errorf("one URL: got %+v, %v", one.HostMetrics, err)
+	_, one, err := ParseWhere("s.yaml", []byte("workload: kv\nhostMetrics: db1:9100\n"), testReg)
+	if err != nil || !reflect.DeepEqual(one.Target.HostMetrics, []HostMetric{{URL: "db1:9100"}}) {
+		t.Errorf("one URL: got %+v, %v", one.Target.HostMetrics, err)
 	}
 	bad, err := Parse("s.yaml", []byte("workload: kv\nhostMetrics:\n  - http://db1:9100\n  - db2:27017=http://u:sekrit@db2:9100\n"), testReg)
 	if err == nil {

@@ -21,35 +21,45 @@ var scenarioFile = fileKind{want: `a mapping of settings such as "workload: kv"`
 // should be and how many a file holds.
 type fileKind struct{ want, one string }
 
-// ParseFile reads a scenario file; see Parse.
-func ParseFile(path string, reg Registry) (*Scenario, error) {
+// ParseFile reads a scenario file; see ParseWhere.
+func ParseFile(path string, reg Registry) (*Scenario, Where, error) {
 	data, err := bounded.ReadFile(path, bounded.ScenarioFile)
 	if err != nil {
-		return nil, fmt.Errorf("read scenario: %w", err)
+		return nil, Where{}, fmt.Errorf("read scenario: %w", err)
 	}
-	return Parse(path, data, reg)
+	return ParseWhere(path, data, reg)
 }
 
 // Parse reads a scenario from YAML, fills in defaults and validates it
-// against the registry. The error, if any, joins every problem found; each
-// starts with "filename:line: ". An empty filename reads as "<input>".
+// against the registry; see ParseWhere, whose Where it leaves out.
 func Parse(filename string, data []byte, reg Registry) (*Scenario, error) {
+	s, _, err := ParseWhere(filename, data, reg)
+	return s, err
+}
+
+// ParseWhere reads a scenario file's YAML into the scenario (defaults
+// filled in, validated against the registry) and its Where. The error, if
+// any, joins every problem found; each starts with "filename:line: ". An
+// empty filename reads as "<input>".
+func ParseWhere(filename string, data []byte, reg Registry) (*Scenario, Where, error) {
 	if filename == "" {
 		filename = "<input>"
 	}
 	p := &parser{file: filename, kind: scenarioFile}
 	root := p.document(data)
 	if root == nil {
-		return nil, joinErrors(p.errs)
+		return nil, Where{}, joinErrors(p.errs)
 	}
 	s := &Scenario{src: &origin{file: filename, top: root.Line}}
-	p.scenario(s, root, reg)
+	var w Where
+	p.scenario(s, &w, root, reg)
 	s.applyDefaults(reg)
 	p.errs = append(p.errs, s.problems(reg)...)
+	p.errs = append(p.errs, w.problems(s.origin())...)
 	if len(p.errs) > 0 {
-		return nil, joinErrors(p.errs)
+		return nil, Where{}, joinErrors(p.errs)
 	}
-	return s, nil
+	return s, w, nil
 }
 
 // parser walks the YAML node tree of one file, collecting problems.
@@ -57,6 +67,8 @@ type parser struct {
 	file string
 	kind fileKind
 	errs []*Error
+	// where receives a scenario's Where keys (uri, hostMetrics, …).
+	where *Where
 }
 
 // add records a problem at a line of the file.
@@ -147,8 +159,10 @@ func (p *parser) entries(m *yaml.Node, field, what string, valid []string) []ent
 	return out
 }
 
-// scenario sets the scenario's fields from the top-level mapping.
-func (p *parser) scenario(s *Scenario, root *yaml.Node, reg Registry) {
+// scenario sets the scenario's fields, and w's, from the top-level
+// mapping.
+func (p *parser) scenario(s *Scenario, w *Where, root *yaml.Node, reg Registry) {
+	p.where = w
 	var params *entry
 	for _, e := range p.entries(root, "", "key", keysUnder("")) {
 		switch e.name {
@@ -183,6 +197,10 @@ func (p *parser) scalarField(s *Scenario, path string, val *yaml.Node) {
 	text, ok := p.scalar(path, val)
 	if !ok {
 		k.bad = true
+		return
+	}
+	if whereKey(path) {
+		p.where.setText(path, text)
 		return
 	}
 	if err := s.setText(path, text); err != nil {

@@ -18,21 +18,24 @@ func plain(s *Scenario) Scenario {
 }
 
 func TestParseFile(t *testing.T) {
-	got, err := ParseFile("testdata/kv-mixed.yaml", testReg)
+	got, where, err := ParseFile("testdata/kv-mixed.yaml", testReg)
 	if err != nil {
 		t.Fatalf("ParseFile: %v", err)
 	}
 	params := kvDefaults()
 	params["records"], params["docSize"], params["readPercent"] = int64(100000), KB, 95.0
 	want := Scenario{
-		Name: "kv-mixed", Workload: "kv", URI: "mongodb://localhost:27017/", Database: "mongobench_data",
+		Name: "kv-mixed", Workload: "kv", Database: "mongobench_data",
 		Rate: 2000, Threads: 64, Duration: Duration(time.Minute), Ops: 1000000,
 		Warmup: Duration(10 * time.Second), Interval: Duration(time.Second), MaxLag: Duration(5 * time.Second),
 		Seed: 42, Label: "r6g", Tags: []string{"baseline", "nightly"}, Repetition: 2, Params: params,
-		ResultsURI: "mongodb://localhost:27017/", ResultsFile: "results.jsonl",
 	}
 	if !reflect.DeepEqual(plain(got), want) {
 		t.Errorf("ParseFile got\n%+v\nwant\n%+v", plain(got), want)
+	}
+	wantWhere := Where{Target: Target{URI: "mongodb://localhost:27017/"}, Results: Results{URI: "mongodb://localhost:27017/", File: "results.jsonl"}}
+	if !reflect.DeepEqual(where, wantWhere) {
+		t.Errorf("ParseFile's Where: got %+v, want %+v", where, wantWhere)
 	}
 	if err := got.Validate(testReg); err != nil {
 		t.Errorf("Validate after Parse: %v", err)
@@ -40,7 +43,7 @@ func TestParseFile(t *testing.T) {
 }
 
 func TestParseFileMissing(t *testing.T) {
-	_, err := ParseFile(filepath.Join(t.TempDir(), "nope.yaml"), testReg)
+	_, _, err := ParseFile(filepath.Join(t.TempDir(), "nope.yaml"), testReg)
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("ParseFile(missing) = %v; want an error wrapping os.ErrNotExist", err)
 	}

@@ -135,9 +135,10 @@ func (p *parser) planScenario(filename string, val *yaml.Node, reg Registry) *Sc
 	}
 	s := &Scenario{src: &origin{file: filename, top: m.Line}}
 	before := len(p.errs)
-	p.scenario(s, m, reg)
+	var w Where // a plan's candidates are its targets; its scenario's own are checked, not used
+	p.scenario(s, &w, m, reg)
 	s.applyDefaults(reg)
-	for _, e := range s.problems(reg) {
+	for _, e := range append(s.problems(reg), w.problems(s.origin())...) {
 		e.Field = "scenario." + e.Field
 		p.errs = append(p.errs, e)
 	}

@@ -11,7 +11,6 @@ import (
 	"unicode"
 
 	"github.com/mongobench/mongobench/internal/threshold"
-	"github.com/mongobench/mongobench/internal/uri"
 )
 
 // Defaults for settings a scenario leaves out.
@@ -29,14 +28,14 @@ const (
 	MaxInterval          = Duration(time.Hour)
 )
 
-// Scenario is one benchmark run: what to run, against what, at which rate,
-// for how long, and how to label the result. Parse reads it from a file;
-// the run command also builds it from flags (SetFlag, SetParam) and checks
-// it with Validate.
+// Scenario is what one benchmark run does: what to run, at which rate, for
+// how long, and how to label the result. Where it runs and where its
+// result goes are not part of it (a scenario file's Where). Parse reads it
+// from a file; the run command also builds it from flags (SetFlag,
+// SetParam) and checks it with Validate.
 type Scenario struct {
 	Name     string   // test name; defaults to the workload name
 	Workload string   // required; a workload of the registry
-	URI      string   // target MongoDB URI; empty means the embedded server
 	Database string   // database for the workload's data; default mongobench_data
 	Rate     Rate     // target rate (open loop); 0 means closed loop
 	Threads  int      // closed loop: workers (default 8); open loop: max operations in flight (default 64)
@@ -48,20 +47,12 @@ type Scenario struct {
 	Arrival  string   // open loop: "constant" (default) or "poisson" arrivals at Rate
 	// Stages, when given, shape the open-loop schedule (from the start of
 	// the warm-up); Rate is then their mean over the measured phase.
-	Stages []Stage
-	// HostMetrics are the node exporters of the server's host, or of a
-	// replica set's members' hosts (MapHostMetrics); none: this host's
-	// /proc when the server is local. HostDevice names the disks their
-	// counters are read for; none: the ones holding each member's dbPath.
-	HostMetrics []HostMetric
-	HostDevice  []HostDevice
-	Seed        int64    // random seed; default 1
-	Label       string   // free text, such as the machine type
-	Tags        []string // free tags for finding results later
-	Repetition  int      // repetition number within a series
-	Params      Params   // workload parameters, defaults filled in
-	ResultsURI  string   // MongoDB URI of the results store
-	ResultsFile string   // file the result is appended to
+	Stages     []Stage
+	Seed       int64    // random seed; default 1
+	Label      string   // free text, such as the machine type
+	Tags       []string // free tags for finding results later
+	Repetition int      // repetition number within a series
+	Params     Params   // workload parameters, defaults filled in
 	// Thresholds are judged on the run's result and stored with it; a
 	// failed one makes the run's verdict fail (see package threshold).
 	Thresholds []threshold.Threshold
@@ -218,15 +209,12 @@ func flagName(path string) string {
 }
 
 // flagKey maps a flag name (with or without dashes, in flag or key form) to
-// its key path; ok is false for flags SetFlag does not handle. The results
-// URI's flag is --results; its deprecated name --results-uri maps to it too.
+// its key path; ok is false for flags SetFlag does not handle (those of a
+// file's Where among them: the command's own flags set those).
 func flagKey(flag string) (string, bool) {
 	name := strings.TrimLeft(flag, "-")
-	if name == "results-uri" {
-		return "results.uri", true
-	}
 	for _, f := range fields {
-		if f.key == "params" || f.key == "results" || f.key == "thresholds" {
+		if f.key == "params" || f.key == "results" || f.key == "thresholds" || whereKey(f.key) {
 			continue
 		}
 		if name == f.key || "--"+name == flagName(f.key) {
@@ -239,7 +227,7 @@ func flagKey(flag string) (string, bool) {
 func flagNames() []string {
 	var names []string
 	for _, f := range fields {
-		if _, ok := flagKey(f.key); ok && f.key != "results" {
+		if _, ok := flagKey(f.key); ok {
 			names = append(names, strings.TrimPrefix(flagName(f.key), "--"))
 		}
 	}
@@ -308,16 +296,10 @@ func (s *Scenario) setText(key, text string) error {
 		s.Name = text
 	case "workload":
 		s.Workload = text
-	case "uri":
-		s.URI = text
 	case "database":
 		s.Database = text
 	case "label":
 		s.Label = text
-	case "results.uri":
-		s.ResultsURI = text
-	case "results.file":
-		s.ResultsFile = text
 	case "tags":
 		s.Tags = splitTags(text)
 	case "rate":
@@ -334,10 +316,6 @@ func (s *Scenario) setText(key, text string) error {
 		return set(&s.MaxLag, text, ParseDuration)
 	case "arrival":
 		s.Arrival = text
-	case "hostMetrics":
-		s.HostMetrics = ParseHostMetrics(text)
-	case "hostDevice":
-		s.HostDevice = ParseHostDevices(text)
 	case "threads":
 		return set(&s.Threads, text, atoi[int])
 	case "repetition":
@@ -468,7 +446,6 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	}
 	given := func(key string) bool { return o.key(key).given }
 	check("name", s.Name != "" || !given("name"), s.Name)
-	check("uri", validURI(s.URI), uri.Redact(s.URI)) // never echo a password
 	check("database", validDatabase(s.Database), s.Database)
 	errs = append(errs, s.reservedDatabaseProblem()...)
 	check("rate", s.Rate >= 0 && !math.IsInf(float64(s.Rate), 0), s.Rate.String())
@@ -478,17 +455,6 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	check("warmup", s.Warmup >= 0, s.Warmup.String())
 	check("interval", s.Interval >= MinInterval && s.Interval <= MaxInterval, s.Interval.String())
 	check("maxLag", s.MaxLag > 0, s.MaxLag.String())
-	if err := checkHostMetricsList(s.HostMetrics); err != nil && !o.key("hostMetrics").bad {
-		e := o.at("hostMetrics")
-		e.Problem = err.Error() // its want included; the value without a password
-		errs = append(errs, e)
-	}
-	if err := checkDevices(s.HostDevice); err != nil && !o.key("hostDevice").bad {
-		e := o.at("hostDevice")
-		e.Problem, e.Want = err.Error(), want("hostDevice")
-		errs = append(errs, e)
-	}
-	check("hostDevice", len(s.HostDevice) == 0 || len(s.HostMetrics) > 0, HostDevicesText(s.HostDevice))
 	if len(s.Stages) > 0 && !o.key("stages").bad {
 		problem := func(p string) {
 			e := o.at("stages")
@@ -509,7 +475,6 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	check("arrival", s.Arrival == "" || s.Arrival == ArrivalConstant || s.Arrival == ArrivalPoisson && s.Rate > 0, s.Arrival)
 	check("tags", !slices.Contains(s.Tags, ""), strings.Join(s.Tags, ","))
 	check("repetition", s.Repetition >= 0, strconv.Itoa(s.Repetition))
-	check("results.uri", validURI(s.ResultsURI), uri.Redact(s.ResultsURI))
 	errs = append(errs, s.workloadProblems(reg)...)
 	return append(errs, s.boundProblems()...)
 }

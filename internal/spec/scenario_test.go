@@ -9,7 +9,7 @@ import (
 
 func TestSetFlagValidate(t *testing.T) {
 	var s Scenario
-	for _, f := range [][2]string{{"workload", "kv"}, {"--rate", "2k/s"}, {"max-lag", "2s"}, {"--results", "mongodb://h/"}, {"tags", "a, b,,c"}, {"seed", "0"}} {
+	for _, f := range [][2]string{{"workload", "kv"}, {"--rate", "2k/s"}, {"max-lag", "2s"}, {"tags", "a, b,,c"}, {"seed", "0"}} {
 		if err := s.SetFlag(f[0], f[1]); err != nil {
 			t.Fatalf("SetFlag(%q, %q): %v", f[0], f[1], err)
 		}
@@ -25,7 +25,7 @@ func TestSetFlagValidate(t *testing.T) {
 	want := Scenario{
 		Name: "kv", Workload: "kv", Database: DefaultDatabase, Rate: 2000, Threads: 64, Duration: DefaultDuration,
 		Interval: DefaultInterval, MaxLag: Duration(2 * time.Second), Seed: 0, Tags: []string{"a", "b", "c"},
-		Params: params, ResultsURI: "mongodb://h/",
+		Params: params,
 	}
 	if !reflect.DeepEqual(plain(&s), want) {
 		t.Errorf("got\n%+v\nwant\n%+v", plain(&s), want)
@@ -37,7 +37,7 @@ func TestSetFlagErrors(t *testing.T) {
 		{"rate", "0", `--rate: "0" is not valid: want a positive rate up to 10M/s, such as 2000/s or 500`},
 		{"--threads", "x", `--threads: "x" is not valid: want an integer between 1 and 10000, such as 8 or 64`},
 		{"maxLag", "-1s", `--max-lag: "-1s" is not valid: want a positive duration`},
-		{"duraton", "5s", `--duraton: unknown flag "duraton" (did you mean "duration"? valid flags: name, workload, uri, database, rate, stages, threads, duration, ops, warmup, interval, max-lag, arrival, host-metrics, host-device, seed, label, tags, repetition, results, results-file)`},
+		{"duraton", "5s", `--duraton: unknown flag "duraton" (did you mean "duration"? valid flags: name, workload, database, rate, stages, threads, duration, ops, warmup, interval, max-lag, arrival, seed, label, tags, repetition)`},
 		{"params", "x", `--params: unknown flag "params"`},
 	}
 	for _, tc := range tests {
@@ -61,7 +61,6 @@ func TestValidateFlagErrors(t *testing.T) {
 		{[][2]string{{"workload", "kv"}, {"interval", "1ms"}}, "", `--interval: "1ms" is not valid: want a duration between 100ms and 1h`},
 		{[][2]string{{"workload", "kv"}, {"database", "local"}}, "", `--database: "local" is reserved`},
 		{[][2]string{{"workload", "kv"}, {"database", "mongobench"}}, "", `--database: "mongobench" is reserved (mongobench keeps its results there)`},
-		{[][2]string{{"workload", "kv"}, {"uri", "localhost"}}, "", `--uri: "localhost" is not valid: want a MongoDB URI`},
 		{[][2]string{{"workload", "kv"}, {"name", ""}}, "", `--name: "" is not valid: want a non-empty name`},
 		{[][2]string{{"rate", "5"}}, "", `--workload: no workload is given: want one of kv, ycsb`},
 		{[][2]string{{"workload", "kvs"}}, "", `--workload: "kvs" is not valid: want one of kv, ycsb (did you mean "kv"?)`},

@@ -52,22 +52,12 @@ func (f *SettingFlag) String() string {
 		return s.Name
 	case "workload":
 		return s.Workload
-	case "uri":
-		return s.URI
 	case "database":
 		return s.Database
 	case "label":
 		return s.Label
-	case "results.uri":
-		return s.ResultsURI
-	case "results.file":
-		return s.ResultsFile
 	case "tags":
 		return strings.Join(s.Tags, ",")
-	case "hostMetrics":
-		return HostMetricsText(s.HostMetrics)
-	case "hostDevice":
-		return HostDevicesText(s.HostDevice)
 	case "rate":
 		return nonZero(s.Rate, s.Rate.String)
 	case "duration":
@@ -98,12 +88,6 @@ func nonZero[T comparable](v T, text func() string) string {
 	return text()
 }
 
-// Repeatable reports whether the flag may be given more than once, its
-// values adding up as one comma-separated list.
-func (f *SettingFlag) Repeatable() bool {
-	return f.key == "hostMetrics" || f.key == "hostDevice"
-}
-
 // Type names the setting's kind for command-line help.
 func (f *SettingFlag) Type() string {
 	switch f.key {
@@ -113,7 +97,7 @@ func (f *SettingFlag) Type() string {
 		return "duration"
 	case "threads", "repetition", "ops", "seed":
 		return "int"
-	case "tags", "hostMetrics", "hostDevice":
+	case "tags":
 		return "strings"
 	}
 	return "string"

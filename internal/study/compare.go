@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // Comparisons of stored sweeps (mongobench compare).
@@ -40,8 +43,9 @@ type Profile struct {
 	Sweep    string `json:"sweep"`
 	Workload string `json:"workload"`
 	Steps    int    `json:"steps"`
-	// Cost is the target's price in dollars per hour; nil unknown.
-	Cost *float64 `json:"costPerHour,omitempty"`
+	// Cost is the target's price per hour in Currency; nil unknown.
+	Cost     *float64 `json:"costPerHour,omitempty"`
+	Currency string   `json:"currency,omitempty"`
 	// Saturation is the saturation throughput in operations per second,
 	// reached at target SaturationTarget.
 	Saturation       float64 `json:"saturationOpsPerSec"`
@@ -52,24 +56,25 @@ type Profile struct {
 	Ops       []OpRate `json:"opsAtSaturation"`
 	// MaxHeld is the highest target rate that held the criteria.
 	MaxHeld *float64 `json:"maxHeldTarget,omitempty"`
-	// OpsPerDollar is operations per dollar at saturation; nil without a
-	// cost.
+	// OpsPerDollar is operations per unit of Currency (a dollar, for
+	// USD) at saturation; nil without a cost.
 	OpsPerDollar *float64 `json:"opsPerDollar,omitempty"`
 
 	levels []Level
 }
 
-// ProfileOf summarises the steps of one label's sweep; cost overrides
-// the price stored with the steps (dollars per hour; nil: use the stored
-// one).
-func ProfileOf(label string, steps []Step, cost *float64, c Criteria) Profile {
+// ProfileOf summarises the steps of one label's sweep; price overrides
+// the price stored with the steps (nil: use the stored one).
+func ProfileOf(label string, steps []Step, price *spec.Price, c Criteria) Profile {
 	p := Profile{Label: label, Steps: len(steps), levels: Levels(steps, c)}
 	if len(steps) > 0 {
 		p.Sweep, p.Workload = steps[0].Sweep, steps[0].Workload
 	}
-	p.Cost = cost
-	if p.Cost == nil {
-		p.Cost = storedCost(steps)
+	if price != nil {
+		v := price.PerHour()
+		p.Cost, p.Currency = &v, price.Currency
+	} else {
+		p.Cost, p.Currency = storedCost(steps)
 	}
 	p.Saturation, p.SaturationTarget = Saturation(steps)
 	for _, l := range p.levels {
@@ -90,16 +95,30 @@ func ProfileOf(label string, steps []Step, cost *float64, c Criteria) Profile {
 	return p
 }
 
-// storedCost is the price the steps were stored with, in dollars per
-// hour: the latest step's that has one.
-func storedCost(steps []Step) *float64 {
+// storedCost is the price the steps were stored with, per hour, and its
+// currency: the latest step's that has one.
+func storedCost(steps []Step) (*float64, string) {
 	for i := len(steps) - 1; i >= 0; i-- {
 		if c := steps[i].Cost; c != nil {
 			v := *c / 100
-			return &v
+			return &v, steps[i].Currency
 		}
 	}
-	return nil
+	return nil, ""
+}
+
+// costText is the profile's price as a price reads, "3.2 USD/h".
+func (p Profile) costText() string {
+	return strconv.FormatFloat(*p.Cost, 'f', -1, 64) + " " + p.Currency + "/h"
+}
+
+// money names the profile's currency in tables: "$" for US dollars,
+// else its code.
+func (p Profile) money() string {
+	if p.Currency == "" || p.Currency == "USD" {
+		return "$"
+	}
+	return p.Currency
 }
 
 // keepsUp reports whether a target's mean achieved rate reached the
@@ -330,7 +349,11 @@ func costClause(p Pair) string {
 		s = ", at " + percentText(c-1) + " higher cost"
 	}
 	if p.PerDollar != nil {
-		s += ": " + times(*p.PerDollar) + " the throughput per dollar"
+		unit := "dollar"
+		if m := p.A.money(); m != "$" {
+			unit = m
+		}
+		s += ": " + times(*p.PerDollar) + " the throughput per " + unit
 	}
 	return s + "."
 }

@@ -24,11 +24,17 @@ func WriteProfiles(w io.Writer, f Format, ps []Profile) error {
 			}
 		}
 	}
-	cols := []string{"label", "sweep", ">steps", ">$/hour", ">saturation ops/s", ">at target/s"}
+	money := "$"
+	for _, p := range ps {
+		if p.Cost != nil {
+			money = p.money() // one currency: CompareSweeps refuses more
+		}
+	}
+	cols := []string{"label", "sweep", ">steps", ">" + money + "/hour", ">saturation ops/s", ">at target/s"}
 	for _, op := range ops {
 		cols = append(cols, ">"+op+" ops/s")
 	}
-	t := newTable(append(cols, ">highest target held/s", ">ops per $")...)
+	t := newTable(append(cols, ">highest target held/s", ">ops per "+money)...)
 	for _, p := range ps {
 		sat := thousands(p.Saturation)
 		if !p.Saturated {
@@ -70,8 +76,12 @@ func ratioTable(p Pair, f Format) *table {
 		t.Add(o.Name+" ops/s at saturation", thousands(o.A), thousands(o.B), ratioCell(cl, o.Ratio))
 	}
 	t.Add("highest target held/s", optThousands(cl, a.MaxHeld), optThousands(cl, b.MaxHeld), optRatio(cl, a.MaxHeld, b.MaxHeld))
-	t.Add("$/hour", dollars(cl, a.Cost), dollars(cl, b.Cost), cl.Opt(p.Cost, signedPercent))
-	t.Add("ops per $", cl.Opt(a.OpsPerDollar, compact), cl.Opt(b.OpsPerDollar, compact), cl.Opt(p.PerDollar, times))
+	money := a.money()
+	if a.Cost == nil {
+		money = b.money()
+	}
+	t.Add(money+"/hour", dollars(cl, a.Cost), dollars(cl, b.Cost), cl.Opt(p.Cost, signedPercent))
+	t.Add("ops per "+money, cl.Opt(a.OpsPerDollar, compact), cl.Opt(b.OpsPerDollar, compact), cl.Opt(p.PerDollar, times))
 	for _, at := range []struct {
 		i    int
 		what string

@@ -18,7 +18,7 @@ import (
 type CompareStudy struct {
 	Labels   []string
 	Workload string // "": each label's latest sweep
-	Costs    Costs  // prices given by label; the others come from the sweeps
+	Prices   Prices // prices given by label; the others come from the sweeps
 	Criteria Criteria
 }
 
@@ -35,9 +35,17 @@ func (s CompareStudy) Check() error {
 		}
 	}
 	errs = append(errs, s.Criteria.Check())
-	for _, label := range slices.Sorted(maps.Keys(s.Costs)) {
+	labels := slices.Sorted(maps.Keys(s.Prices))
+	for _, label := range labels {
 		if !slices.Contains(s.Labels, label) {
-			errs = append(errs, fmt.Errorf("--price: %q names no --label", label+"="+strconv.FormatFloat(s.Costs[label], 'f', -1, 64)+" USD/h"))
+			errs = append(errs, fmt.Errorf("--price: %q names no --label", label+"="+s.Prices[label].String()))
+		}
+	}
+	for _, label := range labels[min(1, len(labels)):] {
+		a, b := s.Prices[labels[0]], s.Prices[label]
+		if err := sameCurrency(labels[0], a.Currency, a.String(), label, b.Currency, b.String()); err != nil {
+			errs = append(errs, fmt.Errorf("--price: %w", err))
+			break
 		}
 	}
 	return errors.Join(errs...)
@@ -64,8 +72,8 @@ func (s CompareStudy) Run(sweeps Sweeps, where string) (Comparison, error) {
 			return Comparison{}, fmt.Errorf("%s in %s (run 'mongobench sweep --label %s' first)", what, where, label)
 		}
 		c := Contender{Label: label, Docs: docs}
-		if v, ok := s.Costs[label]; ok {
-			c.Cost = &v
+		if p, ok := s.Prices[label]; ok {
+			c.Price = &p
 		}
 		cs = append(cs, c)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
@@ -16,7 +17,7 @@ import (
 type Contender struct {
 	Label string
 	Docs  []result.Doc
-	Cost  *float64 // dollars per hour given by the user; nil: the price stored with the sweep
+	Price *spec.Price // given by the user; nil: the price stored with the sweep
 }
 
 // Comparison is the latest sweeps of two or more labels side by side: the
@@ -30,6 +31,38 @@ type Comparison struct {
 
 // ErrMixedWorkloads marks a comparison of sweeps of different workloads.
 var ErrMixedWorkloads = errors.New("the latest sweeps ran different workloads")
+
+// ErrMixedCurrencies marks a comparison of prices in different
+// currencies, which compare refuses rather than convert.
+var ErrMixedCurrencies = errors.New("prices in different currencies cannot be compared")
+
+// oneCurrency refuses profiles whose prices are in different currencies,
+// naming the first two.
+func oneCurrency(ps []Profile) error {
+	var first *Profile
+	for i, p := range ps {
+		if p.Cost == nil {
+			continue
+		}
+		if first == nil {
+			first = &ps[i]
+			continue
+		}
+		if err := sameCurrency(first.Label, first.Currency, first.costText(), p.Label, p.Currency, p.costText()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameCurrency says, naming both, that the prices of labels a and b are
+// in different currencies; nil when they are not.
+func sameCurrency(a, currencyA, priceA, b, currencyB, priceB string) error {
+	if currencyA == currencyB {
+		return nil
+	}
+	return fmt.Errorf("%w: %s's %s and %s's %s; give every price in one currency (--price LABEL=PRICE)", ErrMixedCurrencies, a, priceA, b, priceB)
+}
 
 // CompareSweeps compares the latest sweep of each contender under c.
 // The sweeps must have run one workload.
@@ -45,7 +78,7 @@ func CompareSweeps(cs []Contender, c Criteria) (Comparison, error) {
 			steps = append(steps, s)
 		}
 		steps = LatestSweep(steps)
-		out.Profiles = append(out.Profiles, ProfileOf(ct.Label, steps, ct.Cost, c))
+		out.Profiles = append(out.Profiles, ProfileOf(ct.Label, steps, ct.Price, c))
 		out.Curves = append(out.Curves, ChartCurve(ct.Label, steps))
 	}
 	if len(out.Profiles) == 0 {
@@ -57,6 +90,9 @@ func CompareSweeps(cs []Contender, c Criteria) (Comparison, error) {
 			return Comparison{}, fmt.Errorf("%w (%s: %s, %s: %s); choose one with --workload",
 				ErrMixedWorkloads, first.Label, first.Workload, p.Label, p.Workload)
 		}
+	}
+	if err := oneCurrency(out.Profiles); err != nil {
+		return Comparison{}, err
 	}
 	for _, p := range out.Profiles[1:] {
 		out.Pairs = append(out.Pairs, Compare(first, p, c))

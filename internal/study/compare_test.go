@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
@@ -56,7 +57,7 @@ func TestProfileOf(t *testing.T) {
 	if len(p.Ops) != 2 || p.Ops[1].Name != "READ-MODIFY-WRITE" || p.Ops[1].Rate != 32400 {
 		t.Errorf("ops at saturation: got %+v, want READ and READ-MODIFY-WRITE at 32,400/s", p.Ops)
 	}
-	given := ProfileOf("r6g", r6gSteps(), fl(2.5), cmpCrit)
+	given := ProfileOf("r6g", r6gSteps(), usd(2.5), cmpCrit)
 	if *given.Cost != 2.5 {
 		t.Errorf("given cost: got %v, want 2.5 over the stored 3.20", *given.Cost)
 	}
@@ -111,12 +112,12 @@ func TestVerdict(t *testing.T) {
 		{"slower and dearer", Compare(b, a, cmpCrit),
 			"r5 saturates at 29.8k ops/s, 54% below r6g's 64.8k, at 25% higher cost: 0.368× the throughput per dollar. " +
 				"Below saturation, at 20,000/s r5 p99 is 3.10 ms against 1.80 ms (+72.2%); at 40,000/s (r5 saturated) r5 p99 is 810 ms against 2.60 ms (312×)."},
-		{"never saturated, no cost", Compare(ProfileOf("x", r6gSteps()[:3], fl(0), cmpCrit), withoutCost(b), cmpCrit),
+		{"never saturated, no cost", Compare(ProfileOf("x", r6gSteps()[:3], usd(0), cmpCrit), withoutCost(b), cmpCrit),
 			"x sustains at least 40k ops/s (it never saturated), +34.1% over r5's 29.8k. " +
 				"Below saturation, at 20,000/s x p99 is 1.80 ms against 3.10 ms (−41.9%); at 40,000/s (r5 saturated) x p99 is 2.60 ms against 810 ms (−99.7%)."},
-		{"many times faster, twice the cost", Compare(ProfileOf("z", r6gSteps()[3:4], fl(8), cmpCrit), ProfileOf("w", r6gSteps()[:1], fl(4), cmpCrit), cmpCrit),
+		{"many times faster, twice the cost", Compare(ProfileOf("z", r6gSteps()[3:4], usd(8), cmpCrit), ProfileOf("w", r6gSteps()[:1], usd(4), cmpCrit), cmpCrit),
 			"z saturates at 64.8k ops/s, 6.48× w's 10k (a lower bound: it never saturated), at 2× the cost: 3.24× the throughput per dollar."},
-		{"no shared rates, same cost", Compare(ProfileOf("y", r6gSteps()[3:4], fl(4), cmpCrit), b, cmpCrit),
+		{"no shared rates, same cost", Compare(ProfileOf("y", r6gSteps()[3:4], usd(4), cmpCrit), b, cmpCrit),
 			"y saturates at 64.8k ops/s, +117% over r5's 29.8k, at the same cost: 2.17× the throughput per dollar."},
 	} {
 		if got := tc.p.Verdict(); got != tc.want {
@@ -156,7 +157,7 @@ func TestCostOf(t *testing.T) {
 		{"absent", result.Ordered{{Key: "testname", Value: "ycsb-b"}}, nil, false},
 		{"not a number", result.Ordered{{Key: "instance", Value: map[string]any{"cost": "cheap"}}}, nil, true},
 	} {
-		got, err := costOf(&result.Doc{ID: tc.id})
+		got, _, err := costOf(&result.Doc{ID: tc.id})
 		if (err != nil) != tc.wantErr || ptr(got) != ptr(tc.want) {
 			t.Errorf("%s: got %s, %v; want %s, error %v", tc.name, ptr(got), err, ptr(tc.want), tc.wantErr)
 		}
@@ -209,3 +210,6 @@ func TestStepOfSkipsUnchosenOps(t *testing.T) {
 		t.Errorf("got %+v, want READ and UPDATE of ycsb-b, label x, no cost", s)
 	}
 }
+
+// usd is a price in US dollars per hour.
+func usd(v float64) *spec.Price { return &spec.Price{Amount: v, Currency: "USD", Period: spec.PerHour} }

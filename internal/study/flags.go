@@ -78,41 +78,10 @@ func (r Rates) Search(auto Search) Search {
 	return nil
 }
 
-// Costs are the prices compare's repeatable --price gives, in dollars per
-// hour by label; its deprecated --cost-per-hour gives each as
-// label=dollars.
-type Costs map[string]float64
-
-// Set reads one label=dollars.
-func (c *Costs) Set(kv string) error {
-	label, v, ok := strings.Cut(kv, "=")
-	d, err := strconv.ParseFloat(v, 64)
-	if !ok || err != nil || d <= 0 {
-		return fmt.Errorf("%q is not label=dollars such as r6g=3.20", kv)
-	}
-	if *c == nil {
-		*c = Costs{}
-	}
-	(*c)[label] = d
-	return nil
-}
-
-// String lists the prices given, by label.
-func (c *Costs) String() string {
-	var parts []string
-	for _, l := range slices.Sorted(maps.Keys(*c)) {
-		parts = append(parts, l+"="+strconv.FormatFloat((*c)[l], 'f', -1, 64))
-	}
-	return strings.Join(parts, ",")
-}
-
-// Type names the value for command-line help.
-func (*Costs) Type() string { return "label=dollars" }
-
 // Prices is compare's repeatable --price: label=PRICE, such as
-// r6g=3.20 USD/h or r5=2920 USD/month (spec.ParsePrice), into Costs.
-// Compare's figures are in dollars, so the currency is USD.
-type Prices struct{ Costs *Costs }
+// r6g=3.20 USD/h or r5=2920 EUR/month (spec.ParsePrice, the one grammar
+// of a price), by label.
+type Prices map[string]spec.Price
 
 // Set reads one label=PRICE.
 func (p *Prices) Set(kv string) error {
@@ -120,40 +89,58 @@ func (p *Prices) Set(kv string) error {
 	if !ok || label == "" {
 		return fmt.Errorf("%q is not label=price such as r6g=3.20 USD/h", kv)
 	}
-	d, err := DollarsPerHour(text)
+	price, err := spec.ParsePrice(text)
 	if err != nil {
 		return err
 	}
-	if *p.Costs == nil {
-		*p.Costs = Costs{}
-	}
-	(*p.Costs)[label] = d
+	p.put(label, price)
 	return nil
 }
 
-// String lists the prices given, by label, in dollars per hour.
-func (p *Prices) String() string {
-	if p.Costs == nil {
-		return ""
+func (p *Prices) put(label string, price spec.Price) {
+	if *p == nil {
+		*p = Prices{}
 	}
-	return p.Costs.String()
+	(*p)[label] = price
+}
+
+// String lists the prices given, by label.
+func (p *Prices) String() string {
+	var parts []string
+	for _, l := range slices.Sorted(maps.Keys(*p)) {
+		parts = append(parts, l+"="+(*p)[l].String())
+	}
+	return strings.Join(parts, ",")
 }
 
 // Type names the value for command-line help.
 func (*Prices) Type() string { return "label=price" }
 
-// DollarsPerHour reads a price in US dollars, such as "3.20 USD/h" or
-// "2336 USD/month", as dollars per hour.
-func DollarsPerHour(text string) (float64, error) {
-	p, err := spec.ParsePrice(text)
-	if err != nil {
-		return 0, err
+// Costs is compare's deprecated --cost-per-hour: label=dollars, a price
+// in US dollars per hour, into Prices.
+type Costs struct{ Prices *Prices }
+
+// Set reads one label=dollars.
+func (c Costs) Set(kv string) error {
+	label, v, ok := strings.Cut(kv, "=")
+	d, err := strconv.ParseFloat(v, 64)
+	if !ok || err != nil || d <= 0 {
+		return fmt.Errorf("%q is not label=dollars such as r6g=3.20", kv)
 	}
-	if p.Currency != "USD" {
-		return 0, fmt.Errorf("%q is in %s: want a price in USD (sweeps and comparisons are in dollars), such as 3.20 USD/h", text, p.Currency)
-	}
-	return p.PerHour(), nil
+	c.Prices.put(label, spec.Price{Amount: d, Currency: "USD", Period: spec.PerHour})
+	return nil
 }
+
+// String lists the prices given, by label.
+func (c Costs) String() string {
+	if c.Prices == nil {
+		return ""
+	}
+	return c.Prices.String()
+}
+
+// Type names the value for command-line help.
+func (Costs) Type() string { return "label=dollars" }
 
 // check says what is wrong with the SLA study's settings; modes are the
 // ones the ledger takes (nil: not checked here).
@@ -184,8 +171,8 @@ func (s SLAStudy) check(modes []string) error {
 // check says what is wrong with the sweep's settings.
 func (s SweepStudy) check() error {
 	errs := []error{workloadGiven(s.Base), s.Criteria.Check()}
-	if s.Cost < 0 {
-		errs = append(errs, fmt.Errorf("--price: got %v dollars per hour, want a price such as 3.20 USD/h", s.Cost))
+	if s.Price != nil && s.Price.Amount <= 0 {
+		errs = append(errs, fmt.Errorf("--price: got %v %s/%s, want a price such as 3.20 USD/h or 694 EUR/month", s.Price.Amount, s.Price.Currency, s.Price.Period))
 	}
 	if s.Repeat < 1 {
 		errs = append(errs, fmt.Errorf("--repeat: got %d, want at least 1", s.Repeat))

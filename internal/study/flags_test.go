@@ -35,13 +35,14 @@ func TestFlagValues(t *testing.T) {
 	if err := r.Set("x,-1"); err == nil || strings.Count(err.Error(), "is not valid") != 2 {
 		t.Errorf("Rates.Set(x,-1): got %v, want two problems", err)
 	}
-	var c Costs
+	var prices Prices
+	c := Costs{&prices}
 	for _, kv := range []string{"b=4", "a=3.20"} {
 		if err := c.Set(kv); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if c.String() != "a=3.2,b=4" {
+	if c.String() != "a=3.2 USD/h,b=4 USD/h" {
 		t.Errorf("Costs: got %q", c.String())
 	}
 	for _, bad := range []string{"a", "a=cheap", "a=0", "a=-1"} {
@@ -49,17 +50,16 @@ func TestFlagValues(t *testing.T) {
 			t.Errorf("Costs.Set(%q): got no error, want one", bad)
 		}
 	}
-	var costs Costs
-	p := Prices{Costs: &costs}
-	for _, kv := range []string{"b=2920 USD/month", "a=3.20 USD/h"} {
+	var p Prices
+	for _, kv := range []string{"b=2920 EUR/month", "a=3.20 USD/h"} {
 		if err := p.Set(kv); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if p.String() != "a=3.2,b=4" {
+	if p.String() != "a=3.2 USD/h,b=2920 EUR/month" || p["b"].PerHour() != 4 {
 		t.Errorf("Prices: got %q", p.String())
 	}
-	for _, bad := range []string{"a", "a=3.20", "=3 USD/h", "a=3 EUR/h", "a=0 USD/h"} {
+	for _, bad := range []string{"a", "a=3.20", "=3 USD/h", "a=3 dollars/h", "a=0 USD/h"} {
 		if err := p.Set(bad); err == nil {
 			t.Errorf("Prices.Set(%q): got no error, want one", bad)
 		}
@@ -81,13 +81,15 @@ func TestChecksNameTheFlags(t *testing.T) {
 		{"sla", SLAStudy{Runs: 0, Modes: []string{"bulk"}, Base: ledger}.Check(env), []string{"--p99: required", "--rate: required", "--repeat: got 0", `--modes: "bulk" is not a mode: want per-op and/or client-bulk`}},
 		{"sla ladder", SLAStudy{SLA: SLA{P99: time.Millisecond}, Rates: Ladder{Start: 0, Step: 1}, Runs: 1, Base: ledger}.Check(env), []string{"--rate auto: --start-rate and --rate-step must be positive"}},
 		{"sweep ok", SweepStudy{Base: kv, Rates: List{100}, Repeat: 1}.Check(env), nil},
-		{"sweep", SweepStudy{Base: Base{Scenario: &spec.Scenario{}}, Criteria: Criteria{MaxErrors: 2}, Cost: -1}.Check(env),
+		{"sweep", SweepStudy{Base: Base{Scenario: &spec.Scenario{}}, Criteria: Criteria{MaxErrors: 2}, Price: &spec.Price{Amount: -1, Currency: "USD", Period: spec.PerHour}}.Check(env),
 			[]string{"--workload: required", "--max-errors: got 2", "--price: got -1", "--repeat: got 0", "--rate: required"}},
 		{"sweep auto", SweepStudy{Base: kv, Rates: Auto{Start: 100, Factor: 1, Max: 1000}, Repeat: 1}.Check(env), []string{"--rate auto: want --start-rate > 0, --rate-factor > 1"}},
 		{"calibrate ok", CalibrateStudy{Base: kv, Search: Calibration{Start: 1, Factor: 2, Max: 8, MinGain: 0.05}}.Check(env), nil},
 		{"calibrate", CalibrateStudy{Base: kv, Search: Calibration{Start: 8, Factor: 2, Max: 4, MinGain: 1}}.Check(env), []string{"want --start-threads ≥ 1, --threads-factor ≥ 2 and --max-threads ≥ --start-threads", "--min-gain: got 1"}},
-		{"compare ok", CompareStudy{Labels: []string{"a", "b"}, Costs: Costs{"a": 3}}.Check(), nil},
-		{"compare", CompareStudy{Labels: []string{"a", "a"}, Costs: Costs{"c": 3}, Criteria: Criteria{MaxErrors: -1}}.Check(),
+		{"compare ok", CompareStudy{Labels: []string{"a", "b"}, Prices: Prices{"a": *usd(3), "b": *usd(4)}}.Check(), nil},
+		{"compare currencies", CompareStudy{Labels: []string{"a", "b"}, Prices: Prices{"a": *usd(3), "b": {Amount: 3, Currency: "EUR", Period: spec.PerHour}}}.Check(),
+			[]string{"--price: prices in different currencies cannot be compared: a's 3 USD/h and b's 3 EUR/h"}},
+		{"compare", CompareStudy{Labels: []string{"a", "a"}, Prices: Prices{"c": *usd(3)}, Criteria: Criteria{MaxErrors: -1}}.Check(),
 			[]string{`--label: "a" is empty or given twice`, `--price: "c=3 USD/h" names no --label`, "--max-errors: got -1"}},
 		{"compare one label", CompareStudy{Labels: []string{"a"}}.Check(), []string{"--label: give at least two"}},
 	}

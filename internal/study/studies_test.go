@@ -124,7 +124,7 @@ func TestSweepStudyRepeat(t *testing.T) {
 // stores the price with every step.
 func TestSweepStudyList(t *testing.T) {
 	l := &lab{model: saturating(150)}
-	s := SweepStudy{ID: "S3", Base: kvBase(t), Rates: List{100, 200, 300}, Repeat: 1, Criteria: sweepCriteria, Cost: 3.2}
+	s := SweepStudy{ID: "S3", Base: kvBase(t), Rates: List{100, 200, 300}, Repeat: 1, Criteria: sweepCriteria, Price: usd(3.2)}
 	res, err := s.Run(context.Background(), l.env())
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestSweepStudyList(t *testing.T) {
 	if got := l.rates(); !slices.Equal(got, []float64{100, 200, 300}) {
 		t.Errorf("rates: got %v, want every listed rate", got)
 	}
-	if got := l.variants[2]["instance"]; !reflect.DeepEqual(got, map[string]any{"cost": 320.0}) {
+	if got := l.variants[2]["instance"]; !reflect.DeepEqual(got, map[string]any{"cost": 320.0, "price": "3.2 USD/h", "currency": "USD"}) {
 		t.Errorf("instance: got %v, want cost 320 cents", got)
 	}
 	if c := res.Steps[0].Cost; c == nil || *c != 320 {
@@ -519,8 +519,7 @@ func TestCompareSweeps(t *testing.T) {
 	fast, slow := sweep("fast", "kv", 3000, "S2"), sweep("slow/old", "kv", 1500, "S1")
 	older := sweep("fast", "kv", 500, "S0") // an older sweep of fast: not compared
 	fast.Docs = append(older.Docs, fast.Docs...)
-	cost := 4.0
-	slow.Cost = &cost
+	slow.Price = usd(4)
 	c, err := CompareSweeps([]Contender{fast, slow}, sweepCriteria)
 	if err != nil {
 		t.Fatal(err)
@@ -541,6 +540,16 @@ func TestCompareSweeps(t *testing.T) {
 	if _, err := CompareSweeps([]Contender{fast, other}, sweepCriteria); !errors.Is(err, ErrMixedWorkloads) ||
 		err.Error() != "the latest sweeps ran different workloads (fast: kv, other: ycsb-b); choose one with --workload" {
 		t.Errorf("mixed workloads: got %v", err)
+	}
+	// A sweep stored with a price in euros against one given in dollars:
+	// refused, naming both.
+	euro := sweep("euro", "kv", 3000, "S4")
+	for i := range euro.Docs {
+		euro.Docs[i].ID = append(euro.Docs[i].ID, result.Ordered{{Key: "instance", Value: map[string]any{"cost": 290.0, "currency": "EUR"}}}...)
+	}
+	if _, err := CompareSweeps([]Contender{slow, euro}, sweepCriteria); !errors.Is(err, ErrMixedCurrencies) ||
+		err.Error() != "prices in different currencies cannot be compared: slow/old's 4 USD/h and euro's 2.9 EUR/h; give every price in one currency (--price LABEL=PRICE)" {
+		t.Errorf("mixed currencies: got %v", err)
 	}
 }
 

@@ -64,6 +64,7 @@ type Step struct {
 	Label    string   // the run's label, e.g. the instance type
 	Workload string   // test_config.workload
 	Cost     *float64 // _id.instance.cost: the target's price, cents per hour; nil unknown
+	Currency string   // _id.instance.currency: Cost's (USD for a sweep stored without one)
 	// Thresholds says which of the run's thresholds failed (a step whose
 	// thresholds fail does not hold).
 	Thresholds []string
@@ -83,14 +84,14 @@ func StepOf(d *result.Doc) (Step, error) {
 	if err != nil {
 		return Step{}, fmt.Errorf("run %s: variant.%w", d.RunID, err)
 	}
-	cost, err := costOf(d)
+	cost, currency, err := costOf(d)
 	if err != nil {
 		return Step{}, fmt.Errorf("run %s: %w", d.RunID, err)
 	}
 	workload, _ := d.TestConfig["workload"].(string)
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
 		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
-		Label: d.Label, Workload: workload, Cost: cost, Thresholds: ThresholdReasons(d)}
+		Label: d.Label, Workload: workload, Cost: cost, Currency: currency, Thresholds: ThresholdReasons(d)}
 	if d.Partial && d.Group != nil && d.Group.ClientIndex == nil {
 		s.Missing = d.PartialReason
 	}
@@ -110,8 +111,9 @@ func StepOf(d *result.Doc) (Step, error) {
 	return s, nil
 }
 
-// costOf reads _id.instance.cost (cents per hour), nil when absent.
-func costOf(d *result.Doc) (*float64, error) {
+// costOf reads _id.instance.cost (cents per hour), nil when absent, and
+// its currency: a sweep stored without one was priced in US dollars.
+func costOf(d *result.Doc) (*float64, string, error) {
 	v, ok := d.ID.Get("instance")
 	if !ok {
 		v = d.Variant["instance"]
@@ -122,9 +124,13 @@ func costOf(d *result.Doc) (*float64, error) {
 		if err != nil {
 			err = fmt.Errorf("_id.instance.%w", err)
 		}
-		return nil, err
+		return nil, "", err
 	}
-	return &c, nil
+	currency, _ := inst["currency"].(string)
+	if currency == "" {
+		currency = "USD"
+	}
+	return &c, currency, nil
 }
 
 // P99 returns the highest p99 among the step's operation types; nil when

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -24,7 +23,9 @@ type SweepStudy struct {
 	Rates    Search   // List or Auto
 	Repeat   int      // runs per target rate; at least 1
 	Criteria Criteria // when a step holds
-	Cost     float64  // the target's price in dollars per hour, stored as instance.cost in cents; 0 unknown
+	// Price is the target's price, stored as _id.instance.cost (cents per
+	// hour), price and currency; nil unknown.
+	Price *spec.Price
 }
 
 // SweepResult is what a sweep measured, in the order run.
@@ -141,8 +142,8 @@ func (s SweepStudy) scenario(env Env, rate float64, rep int) (*spec.Scenario, er
 // price when given (instance.cost, cents per hour).
 func (s SweepStudy) variant(index, rep int) result.Variant {
 	v := result.Variant{Sweep: result.Ptr(s.ID), SweepStep: result.Ptr(index), Repetition: result.Ptr(rep)}
-	if s.Cost > 0 {
-		v.Instance = &result.Instance{Cost: result.Ptr(math.Round(s.Cost*1e4) / 1e2)}
+	if p := s.Price; p != nil {
+		v.Instance = &result.Instance{Cost: result.Ptr(p.CentsPerHour()), Price: p.String(), Currency: p.Currency}
 	}
 	return v
 }

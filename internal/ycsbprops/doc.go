@@ -3,6 +3,7 @@
 // settings (Resolve): the workload and its parameters, the client's
 // threads, target rate, operation count, time limit, connection string
 // and its options. A property that cannot apply is refused by name with
-// the reason; an unknown one with the closest known name. It does no I/O:
-// the command line reads the files.
+// the reason; an unknown one with the closest known name. Read reads the
+// -P files (each at most its bound) and the -p assignments and resolves
+// them; Settings.Scenario lists the scenario settings they give.
 package ycsbprops

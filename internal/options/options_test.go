@@ -1,0 +1,66 @@
+package options
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongobench/mongobench/internal/spec"
+)
+
+// envOf is an environment lookup over a map, as the cli hands one.
+func envOf(m map[string]string) Env { return func(name string) string { return m[name] } }
+
+// TestOptionsReadTheEnvironmentHandedIn: the client index and the results
+// store's default come from the lookup the cli hands in, never from the
+// process's environment.
+func TestOptionsReadTheEnvironmentHandedIn(t *testing.T) {
+	var o Measure
+	fl := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	o.Add(fl, Help{})
+	if err := fl.Parse([]string{"--clients", "3", "--group", "g1"}); err != nil {
+		t.Fatal(err)
+	}
+	lo, err := o.Options(context.Background(), envOf(map[string]string{"JOB_COMPLETION_INDEX": "2", "MONGOBENCH_RESULTS_URI": "mongodb://r/"}))
+	if err != nil || lo.Group.Share.Index != 2 || lo.Group.Share.Clients != 3 || lo.ResultsURI != "mongodb://r/" {
+		t.Errorf("got %+v, %v; want client 2 of 3 and the results URI from the lookup", lo.Group, err)
+	}
+	if _, err := o.Options(context.Background(), envOf(nil)); err == nil || !strings.Contains(err.Error(), "JOB_COMPLETION_INDEX is not set") {
+		t.Errorf("no index: got %v, want the variable named", err)
+	}
+}
+
+// TestFromEnv: a variable sets a flag the command line left out, never one
+// it gave, and a value the flag refuses names the variable.
+func TestFromEnv(t *testing.T) {
+	var o Measure
+	fl := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	o.Add(fl, Help{})
+	Alias(fl, "results-uri", "results")
+	if err := fl.Parse([]string{"--results-uri", "mongodb://given/"}); err != nil {
+		t.Fatal(err)
+	}
+	env := envOf(map[string]string{"MONGOBENCH_RESULTS": "mongodb://env/", "MONGOBENCH_CLIENTS": "two", "MONGOBENCH_LINK": "10Gbit/s"})
+	err := FromEnv(fl, env)
+	if o.ResultsURI != "mongodb://given/" || o.Link != "10Gbit/s" {
+		t.Errorf("got results %q, link %q: want the alias's value kept and the link from the variable", o.ResultsURI, o.Link)
+	}
+	if err == nil || !strings.Contains(err.Error(), `MONGOBENCH_CLIENTS=two: --clients: "two" is not valid: want a number (int)`) {
+		t.Errorf("got %v, want the variable and its flag named", err)
+	}
+}
+
+// TestPriceOneGrammar: --price reads spec.ParsePrice's grammar, any
+// currency, per hour or per month.
+func TestPriceOneGrammar(t *testing.T) {
+	var p *spec.Price
+	v := PriceOf(&p)
+	if err := v.Set("694 EUR/month"); err != nil || p.Currency != "EUR" || p.PerMonth() != 694 {
+		t.Errorf("694 EUR/month: got %+v, %v", p, err)
+	}
+	if err := v.Set("3.20 dollars"); err == nil {
+		t.Error("3.20 dollars: got no error, want the grammar refused")
+	}
+}
