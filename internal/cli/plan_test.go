@@ -244,7 +244,7 @@ func TestPlanShippedExample(t *testing.T) {
 	o := mb(t, "plan", planFile, "--repeat", "1", "--results-file", results, "--report-dir", reports)
 	wantCode(t, o, 0)
 	for _, want := range []string{
-		"against the baseline, local-1cpu-256mb:",
+		"Against the baseline, local-1cpu-256mb",
 		"local-2cpu-256mb: ",
 		" throughput for +90.4% cost, ", // 139 against 73 USD a month
 		"local-2cpu-1gb: ",

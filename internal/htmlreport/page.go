@@ -13,6 +13,8 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -78,7 +80,8 @@ type page struct {
 // write renders the page as one HTML document with everything it needs
 // inline.
 func (p *page) write(w io.Writer) error {
-	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(altRenderer{}, 100))))
 	doc := md.Parser().Parse(text.NewReader(p.markdown))
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if l, ok := n.(*ast.Link); ok && entering {
@@ -147,4 +150,28 @@ func htmlTwin(dest []byte) []byte {
 		return dest
 	}
 	return []byte(strings.TrimSuffix(s, ".md") + ".html")
+}
+
+// altRenderer shows an image a document links as its alt text: a page
+// asks for nothing beyond itself.
+type altRenderer struct{}
+
+func (altRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindImage, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			fmt.Fprintf(w, "<em>%s</em>", html.EscapeString(altText(n.(*ast.Image), src)))
+		}
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+// altText is an image's alt text as written.
+func altText(img *ast.Image, src []byte) string {
+	var b strings.Builder
+	for c := img.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok {
+			b.Write(t.Segment.Value(src))
+		}
+	}
+	return b.String()
 }

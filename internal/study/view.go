@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -223,4 +224,30 @@ func PlanView(pl *spec.Plan, ans plan.Answer, runs []report.Link) *report.StudyV
 		{Title: "Stages", Blocks: stages},
 	}
 	return v
+}
+
+// StoredSweep is the sweep id as stored: its steps among docs, in step
+// and repetition order, each judged by the verdict stored with it
+// (StoredCriteria), for the view of a sweep made earlier.
+func StoredSweep(docs []result.Doc, id string) (SweepResult, error) {
+	var ss []Step
+	sc := &spec.Scenario{}
+	for i := range docs {
+		d := &docs[i]
+		if v := result.VariantOf(d).Sweep; v == nil || *v != id {
+			continue
+		}
+		s, err := StepOf(d)
+		if err != nil {
+			return SweepResult{}, err
+		}
+		ss = append(ss, s)
+		sc.Workload, sc.Label = s.Workload, d.Label
+	}
+	slices.SortStableFunc(ss, func(a, b Step) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.Rep, b.Rep)) })
+	repeat := 1
+	for _, s := range ss {
+		repeat = max(repeat, s.Rep+1)
+	}
+	return SweepResult{Study: SweepStudy{ID: id, Base: Base{Scenario: sc}, Repeat: repeat, Criteria: StoredCriteria(ss)}, Steps: ss}, nil
 }
