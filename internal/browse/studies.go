@@ -2,7 +2,6 @@ package browse
 
 import (
 	"fmt"
-	"github.com/mongobench/mongobench/internal/htmlreport"
 	"io"
 	"net/url"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"

@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
@@ -11,18 +10,6 @@ import (
 
 // timeSync groups the charts over time, whose cursors move together.
 const timeSync = "time"
-
-func present(ys []*float64) bool {
-	return slices.ContainsFunc(ys, func(v *float64) bool { return v != nil })
-}
-
-func constant(n int, v float64) []*float64 {
-	ys := make([]*float64, n)
-	for i := range ys {
-		ys[i] = result.F(v)
-	}
-	return ys
-}
 
 // distLine is one latency distribution of a percentile chart.
 type distLine struct {
