@@ -49,7 +49,7 @@ func TestPlan(t *testing.T) {
 	}
 	rederive(t, string(md))
 	for _, chart := range []string{"throughput", "read-p95", "update-p95", "cost", "per-cost"} {
-		if _, err := os.Stat(filepath.Join(reports, "plan-tiny-"+chart+".svg")); err != nil {
+		if _, err := os.Stat(filepath.Join(reports, "charts", "plan-tiny-"+chart+".svg")); err != nil {
 			t.Errorf("chart %s: %v", chart, err)
 		}
 	}

@@ -214,7 +214,7 @@ func PlanView(pl *spec.Plan, ans plan.Answer, runs []report.Link) *report.StudyV
 	}
 	stages := []report.Block{tableBlock(plan.StagesTable(ans, true))}
 	if line := plan.UserModelLine(ans); line != "" {
-		stages = append([]report.Block{text(line)}, stages...)
+		stages = append(stages, text(line))
 	}
 	v.Sections = []report.Section{
 		{Title: "Candidates", Blocks: []report.Block{tableBlock(plan.CandidatesTable(ans, true)),
