@@ -1,14 +1,15 @@
 package browse
 
 import (
-	"cmp"
 	"fmt"
+	"io"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
@@ -75,50 +76,24 @@ func Sweeps(steps []result.Doc) TextPage {
 	return p
 }
 
-// Sweep is one sweep's page: its steps judged by the criteria (sla,
-// maxErrors from q, read by study.ParseCriteria as `mongobench sweep`
-// reads its flags, and judged as thresholds) and its charts.
-func Sweep(steps []result.Doc, id string, q url.Values) (TextPage, error) {
-	p := TextPage{Form: []Field{{Label: "p99 SLA", Name: "sla", Value: q.Get("sla"), Hint: "e.g. 20ms"},
-		{Label: "max errors", Name: "maxErrors", Value: q.Get("maxErrors"), Hint: "e.g. 0.01"}}}
-	c, err := study.ParseCriteria(q.Get("sla"), q.Get("maxErrors"))
+// Sweep writes a stored sweep's page: the sweep's one view
+// (study.SweepResult.View) built from its stored steps and the verdicts
+// stored with them, the same page 'mongobench sweep' writes as its HTML
+// report, under the browser's links; each step links to its run's page.
+func Sweep(w io.Writer, steps []result.Doc, id, where string) error {
+	res, err := study.StoredSweep(steps, id)
 	if err != nil {
-		p.Error = err.Error()
+		return err
 	}
-	var ss []study.Step
-	var label string
-	for i := range steps {
-		if sweepOf(&steps[i]) != id {
-			continue
-		}
-		s, err := study.StepOf(&steps[i])
-		if err != nil {
-			return p, err
-		}
-		ss = append(ss, s)
-		label = steps[i].Label
+	if len(res.Steps) == 0 {
+		return fmt.Errorf("sweep %q: %w", id, ErrNotFound)
 	}
-	if len(ss) == 0 {
-		return p, fmt.Errorf("sweep %q: %w", id, ErrNotFound)
+	var runs []report.Link
+	for _, s := range res.Steps {
+		runs = append(runs, report.Link{Href: "/run/" + url.PathEscape(s.RunID), Text: s.RunID,
+			Note: fmt.Sprintf("step %d, repetition %d, target %s ops/s", s.Index, s.Rep+1, num(s.Rate))})
 	}
-	slices.SortStableFunc(ss, func(a, b study.Step) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.Rep, b.Rep)) })
-	var b strings.Builder
-	if err := study.WriteSweep(&b, study.Text, ss, c); err != nil {
-		return p, err
-	}
-	p.Intro = fmt.Sprintf("%d steps, label %q; a step holds when %s (thresholds: %s).", len(ss), label, c, c.Expressions())
-	p.Tables = append(p.Tables, TextTable{Text: b.String()})
-	for _, s := range ss {
-		p.Links = append(p.Links, Link{Href: "/run/" + s.RunID, Text: s.RunID, Note: fmt.Sprintf("step %d, repetition %d, target %s ops/s", s.Index, s.Rep+1, num(s.Rate))})
-	}
-	charts, err := report.SweepCharts(id, []report.Curve{study.ChartCurve(cmp.Or(label, id), ss)}, float64(c.SLA)/float64(time.Millisecond))
-	if err != nil {
-		return p, err
-	}
-	for _, ch := range charts {
-		p.Charts = append(p.Charts, Chart{Name: ch.Name, Title: ch.Name, SVG: inline(ch.SVG)})
-	}
-	return p, nil
+	return htmlreport.Study(w, res.View(runs), NavOf("", where))
 }
 
 // SLA is the SLA journey page: one row per stage, mode and rate of the

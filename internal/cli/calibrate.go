@@ -3,12 +3,10 @@ package cli
 import (
 	"context"
 	"errors"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -70,7 +68,5 @@ func (a *app) runCalibrate(ctx context.Context, f calibrateFlags) error {
 	defer l.Close()
 	c.ID = runner.NewRunID(time.Now())
 	res, err := c.Run(ctx, l.Env(reg))
-	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, runs) }
-	page := func(w io.Writer, runs []string) error { return htmlreport.Calibrate(w, res, runs) }
-	return l.Outcome(errors.Join(err, a.finishStudy(l, &f.Measure, len(res.Steps), res.WriteTables, res.ReportName(), render, page)))
+	return l.Outcome(errors.Join(err, a.finishStudy(l, &f.Measure, len(res.Steps), res.View)))
 }

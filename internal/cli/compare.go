@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	"errors"
-	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
@@ -73,8 +71,9 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 	if f.asJSON {
 		return c.WriteJSON(a.stdout)
 	}
-	if err := c.WriteTables(a.stdout, study.Text); err != nil {
+	v := c.View()
+	if err := v.Text(a.stdout); err != nil {
 		return err
 	}
-	return a.writeReport(f.reportDir, c.ReportName(), c.WriteReport, func(w io.Writer) error { return htmlreport.Compare(w, c) })
+	return a.writeReport(f.reportDir, v)
 }

@@ -20,9 +20,9 @@ import (
 // Tables, and opens each HTML report in headless Chromium: no console
 // error, no request beyond the file itself, every chart drawn on a canvas
 // of non-zero size with the expected series, a legend click that hides
-// and shows a series, and values on hover. The run, sweep and SLA pages
-// put the answer first: the run's headline and each page's first chart
-// start within the first screen (chromium.ScreenWidth × ScreenHeight). A
+// and shows a series, and values on hover. The run, sweep, compare, SLA
+// and plan pages put the answer first: the run's headline and each
+// page's first chart start within the first screen (chromium.ScreenWidth × ScreenHeight). A
 // screenshot of each page's first screen is written to
 // $MONGOBENCH_SCREENSHOT_DIR when set (else the test's temporary
 // directory); docs/screenshots holds the run's, the sweep's and the
@@ -93,10 +93,10 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 		first, headline bool
 	}{
 		"run":                {charts: 4, series: [][]string{{"read", "update", "total", "target (total)"}, {"read latency", "read service"}}, first: true, headline: true},
-		"sweep":              {charts: 2, series: [][]string{{"ideal (achieved = target)", "fast"}, {"fast", "SLA (p99)"}}, first: true},
-		"compare":            {charts: 2, series: [][]string{{"fast", "slow"}}},
-		"sla":                {charts: 1, series: [][]string{{"per-op p99 median", "SLA (p99)"}}, first: true},
-		"plan":               {charts: 2, series: [][]string{{"base", "a", "b", "c", "d"}}},
+		"sweep":              {charts: 2, series: [][]string{{"ideal (achieved = target)", "fast"}, {"fast", "SLA (p99)"}}, first: true, headline: true},
+		"compare":            {charts: 2, series: [][]string{{"fast", "slow"}}, first: true, headline: true},
+		"sla":                {charts: 1, series: [][]string{{"per-op p99 median", "SLA (p99)"}}, first: true, headline: true},
+		"plan":               {charts: 2, series: [][]string{{"base", "a", "b", "c", "d"}}, first: true, headline: true},
 		"performance-tables": {charts: 0},
 	}
 	shots := screenshotDir

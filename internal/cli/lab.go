@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/engine"
@@ -62,10 +61,11 @@ var abortJudged func(*result.Doc)
 // servers says where the embedded server and local profiles live.
 func (a *app) servers() lab.Servers { return lab.Servers{Dir: serverDir(), Env: serverEnv()} }
 
-// finishStudy prints a study's tables after its progress lines (with
+// finishStudy prints a study's view after its progress lines (with
 // --json, the stored documents of its runs as one JSON array instead)
-// and writes its report, name.md and name.html.
-func (a *app) finishStudy(l *lab.Lab, o *options.Measure, runs int, tables func(io.Writer, study.Format) error, name string, render func(w io.Writer, runs []string) ([]study.File, error), page func(w io.Writer, runs []string) error) error {
+// and writes its report, name.md and name.html, from the same view;
+// view is handed the links to the runs' reports.
+func (a *app) finishStudy(l *lab.Lab, o *options.Measure, runs int, view func(runs []report.Link) *report.StudyView) error {
 	if o.JSON {
 		if err := store.WriteJSON(a.stdout, l.Kept()); err != nil || runs == 0 {
 			return err
@@ -75,11 +75,11 @@ func (a *app) finishStudy(l *lab.Lab, o *options.Measure, runs int, tables func(
 			return nil
 		}
 		fmt.Fprintln(a.stdout)
-		if err := tables(a.stdout, study.Text); err != nil {
+		if err := view(nil).Text(a.stdout); err != nil {
 			return err
 		}
 	}
-	path, err := l.WriteStudyReport(name, render, page)
+	path, err := l.WriteStudyReport(view)
 	if err != nil || path == "" {
 		return err
 	}

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -101,10 +98,9 @@ func (a *app) runPlan(ctx context.Context, f planFlags, path string) error {
 		enc.SetIndent("", "  ")
 		return study.Ends(errors.Join(runErr, enc.Encode(ans)), "plan "+pl.Name, verdict)
 	}
-	if err := plan.Write(a.stdout, ans, false); err != nil {
+	v := study.PlanView(pl, ans, nil)
+	if err := v.Text(a.stdout); err != nil {
 		return err
 	}
-	render := func(w io.Writer) ([]study.File, error) { return study.PlanReportFiles(w, pl, ans) }
-	page := func(w io.Writer) error { return htmlreport.Plan(w, pl, ans) }
-	return study.Ends(errors.Join(runErr, a.writeReport(lo.ReportDir, study.PlanReportName(pl), render, page)), "plan "+pl.Name, verdict)
+	return study.Ends(errors.Join(runErr, a.writeReport(lo.ReportDir, v)), "plan "+pl.Name, verdict)
 }

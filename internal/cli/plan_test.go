@@ -49,7 +49,7 @@ func TestPlan(t *testing.T) {
 	}
 	rederive(t, string(md))
 	for _, chart := range []string{"throughput", "read-p95", "update-p95", "cost", "per-cost"} {
-		if _, err := os.Stat(filepath.Join(reports, "plan-tiny-"+chart+".svg")); err != nil {
+		if _, err := os.Stat(filepath.Join(reports, "charts", "plan-tiny-"+chart+".svg")); err != nil {
 			t.Errorf("chart %s: %v", chart, err)
 		}
 	}
@@ -244,7 +244,7 @@ func TestPlanShippedExample(t *testing.T) {
 	o := mb(t, "plan", planFile, "--repeat", "1", "--results-file", results, "--report-dir", reports)
 	wantCode(t, o, 0)
 	for _, want := range []string{
-		"against the baseline, local-1cpu-256mb:",
+		"Against the baseline, local-1cpu-256mb",
 		"local-2cpu-256mb: ",
 		" throughput for +90.4% cost, ", // 139 against 73 USD a month
 		"local-2cpu-1gb: ",

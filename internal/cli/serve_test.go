@@ -200,7 +200,8 @@ func TestServeBrowsesAResultsFile(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no sweep link in /sweeps")
 	}
-	wantPage(t, base+"/sweep/"+m[1]+"?sla=50ms", "target/s", "holds", "p99 of every operation ≤ 50 ms", "<svg")
+	// the sweep's own page, as its report: judged by the verdicts stored with its steps
+	wantPage(t, base+"/sweep/"+m[1], "<nav", "target/s", "holds", "A step holds when achieved ≥ 95% of target, errors ≤ 1%", `id="headline"`, "uPlot")
 	wantPage(t, base+"/sla?p99=20ms", "no SLA runs stored")
 	wantPage(t, base+"/plans", "No plans stored")
 	if code, _ := get(t, base+"/run/20000101T000000Z-000000"); code != http.StatusNotFound {

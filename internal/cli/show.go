@@ -2,14 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/study"
 )
 
 // showRun prints a run's result (summary or JSON) and where its reports
@@ -33,14 +31,14 @@ func (a *app) sayReport(path string) {
 	a.say("report: %s and %s\n", path, htmlreport.Name(path))
 }
 
-// writeReport writes a report, render's Markdown as dir/name.md (with the
-// files it links) and page's HTML as dir/name.html, and says where;
-// nothing without a report directory.
-func (a *app) writeReport(dir, name string, render func(io.Writer) ([]study.File, error), page func(io.Writer) error) error {
+// writeReport writes a study's view as its Markdown report (with the
+// charts it links) and its HTML page in dir, and says where; nothing
+// without a report directory.
+func (a *app) writeReport(dir string, v *report.StudyView) error {
 	if dir == "" {
 		return nil
 	}
-	path, err := lab.WriteReport(dir, name, render, page)
+	path, err := lab.WriteStudyReport(dir, v)
 	if err != nil {
 		return err
 	}

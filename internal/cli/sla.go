@@ -3,16 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
@@ -89,26 +86,17 @@ func (a *app) runSLA(ctx context.Context, f slaFlags) error {
 	return l.Outcome(study.Ends(errors.Join(err, a.finishSLA(ctx, l, &f, res)), "sla", res.Verdict))
 }
 
-// finishSLA prints the tables, audits the ledger and writes the SLA
-// report.
+// finishSLA audits the ledger, prints the study's view and writes the
+// SLA report.
 func (a *app) finishSLA(ctx context.Context, l *lab.Lab, f *slaFlags, res study.SLAResult) error {
 	var audit string
-	target := l.Target().URI
-	tables := func(w io.Writer, format study.Format) error {
-		if err := res.WriteTables(w, format); err != nil {
-			return err
-		}
-		audit = runner.LedgerAudit(context.WithoutCancel(ctx), target, f.Database)
-		_, err := fmt.Fprintf(w, "\naudit: %s\n", audit)
-		return err
+	if len(res.Runs) > 0 {
+		audit = runner.LedgerAudit(context.WithoutCancel(ctx), l.Target().URI, f.Database)
 	}
-	if f.JSON && len(res.Runs) > 0 { // no tables: the audit goes to stderr
-		audit = runner.LedgerAudit(context.WithoutCancel(ctx), target, f.Database)
+	if f.JSON && audit != "" { // no tables: the audit goes to stderr
 		a.say("audit: %s\n", audit)
 	}
-	render := func(w io.Writer, runs []string) ([]study.File, error) { return nil, res.WriteReport(w, audit, runs) }
-	page := func(w io.Writer, runs []string) error { return htmlreport.SLA(w, res, audit, runs) }
-	return a.finishStudy(l, &f.Measure, len(res.Runs), tables, "sla-"+time.Now().UTC().Format("20060102T150405Z"), render, page)
+	return a.finishStudy(l, &f.Measure, len(res.Runs), func(runs []report.Link) *report.StudyView { return res.View(audit, runs) })
 }
 
 func (a *app) slaJourneyCmd() *cobra.Command {

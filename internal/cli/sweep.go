@@ -3,12 +3,10 @@ package cli
 import (
 	"context"
 	"errors"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -89,7 +87,6 @@ func (a *app) runSweep(ctx context.Context, f sweepFlags) error {
 		s.ID = f.Group // every client's steps carry the same variant.sweep
 	}
 	res, err := s.Run(ctx, l.Env(reg))
-	err = errors.Join(err, a.finishStudy(l, &f.Measure, len(res.Steps), res.WriteTables, res.ReportName(), res.WriteReport,
-		func(w io.Writer, runs []string) error { return htmlreport.Sweep(w, res, runs) }))
+	err = errors.Join(err, a.finishStudy(l, &f.Measure, len(res.Steps), res.View))
 	return l.Outcome(study.Ends(err, "sweep "+s.ID, res.Verdict))
 }

@@ -3,27 +3,13 @@ package htmlreport
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/mongobench/mongobench/internal/hist"
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
 // timeSync groups the charts over time, whose cursors move together.
 const timeSync = "time"
-
-func present(ys []*float64) bool {
-	return slices.ContainsFunc(ys, func(v *float64) bool { return v != nil })
-}
-
-func constant(n int, v float64) []*float64 {
-	ys := make([]*float64, n)
-	for i := range ys {
-		ys[i] = result.F(v)
-	}
-	return ys
-}
 
 // distLine is one latency distribution of a percentile chart.
 type distLine struct {
@@ -91,55 +77,4 @@ func percentileChart(title string, lines []distLine) (*Chart, error) {
 		c.Series = append(c.Series, Series{Label: h.label, Y: ys, Color: h.color, Dash: h.dash, Unit: "ms"})
 	}
 	return &c, nil
-}
-
-// curveCharts: achieved against target and p99 against target, one
-// series per curve (label), with the ideal diagonal and the SLA (0: none)
-// as reference lines.
-func curveCharts(title string, curves []report.Curve, sla *float64) []Chart {
-	var xs []float64
-	for _, c := range curves {
-		for _, p := range c.Points {
-			if !slices.Contains(xs, p.Target) {
-				xs = append(xs, p.Target)
-			}
-		}
-	}
-	if len(xs) == 0 {
-		return nil
-	}
-	slices.Sort(xs)
-	ach := Chart{Title: title + ": achieved vs target throughput", XLabel: "target ops/s", YLabel: "achieved ops/s", XAxis: "linear", X: xs}
-	ach.Series = append(ach.Series, Series{Label: "ideal (achieved = target)", Y: ptrs(xs), Color: refGrey, Dash: true, Unit: "ops/s"})
-	p99 := Chart{Title: title + ": p99 latency vs target throughput", XLabel: "target ops/s", YLabel: "p99 ms (log scale)", XAxis: "linear", YLog: true, X: xs}
-	for i, c := range curves {
-		a, p := make([]*float64, len(xs)), make([]*float64, len(xs))
-		for _, pt := range c.Points {
-			j := slices.Index(xs, pt.Target)
-			if a[j] != nil { // a repeated target: the curve holds the first
-				continue
-			}
-			a[j], p[j] = result.F(pt.Achieved), pt.P99
-		}
-		ach.Series = append(ach.Series, Series{Label: c.Label, Y: a, Color: color(i), Points: true, Unit: "ops/s"})
-		if present(p) {
-			p99.Series = append(p99.Series, Series{Label: c.Label, Y: p, Color: color(i), Points: true, Unit: "ms"})
-		}
-	}
-	out := []Chart{ach}
-	if len(p99.Series) > 0 {
-		if sla != nil {
-			p99.Series = append(p99.Series, Series{Label: "SLA (p99)", Y: constant(len(xs), *sla), Color: refGrey, Dash: true, Unit: "ms"})
-		}
-		out = append(out, p99)
-	}
-	return out
-}
-
-func ptrs(xs []float64) []*float64 {
-	out := make([]*float64, len(xs))
-	for i, v := range xs {
-		out[i] = result.F(v)
-	}
-	return out
 }

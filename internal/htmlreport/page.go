@@ -3,13 +3,11 @@ package htmlreport
 import (
 	"bytes"
 	_ "embed"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
 	"io"
 	"math"
-	"path"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -72,50 +70,30 @@ const refGrey = "#6e6e6e"
 
 func color(i int) string { return palette[i%len(palette)] }
 
-// page is one report: its Markdown text, the files it links (SVG charts,
-// inlined into the page), the interactive charts that stand in for some
-// linked images, and sections of charts added after them.
+// page is a rendered Markdown document (the Performance Tables, a
+// template's output) as one HTML page.
 type page struct {
 	title    string
 	markdown []byte
-	files    map[string][]byte  // linked path → bytes
-	replace  map[string][]Chart // linked path → the charts drawn instead
-	// lead are sections of charts placed right after the report's answer:
-	// before its first level-two heading.
-	lead  []section
-	extra []section
-}
-
-// section is a heading, a paragraph and charts, placed after the last
-// chart the Markdown links (or at the end).
-type section struct {
-	heading, intro string
-	charts         []Chart
 }
 
 // write renders the page as one HTML document with everything it needs
 // inline.
 func (p *page) write(w io.Writer) error {
-	charts := []Chart{} // "[]", never null, for the script
-	r := &nodeRenderer{page: p, add: func(cs []Chart) []int {
-		var ids []int
-		for _, c := range cs {
-			ids = append(ids, len(charts))
-			charts = append(charts, clean(c))
-		}
-		return ids
-	}}
-	md := goldmark.New(
-		goldmark.WithExtensions(extension.GFM),
-		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(r, 100))),
-	)
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(altRenderer{}, 100))))
 	doc := md.Parser().Parse(text.NewReader(p.markdown))
-	p.transform(doc)
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if l, ok := n.(*ast.Link); ok && entering {
+			l.Destination = htmlTwin(l.Destination)
+		}
+		return ast.WalkContinue, nil
+	})
 	var body bytes.Buffer
 	if err := md.Renderer().Render(&body, p.markdown, doc); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
-	return shell(w, p.title, nil, body.Bytes(), charts)
+	return shell(w, p.title, nil, body.Bytes(), []Chart{})
 }
 
 // shell writes one HTML document with everything it needs inline: the
@@ -164,87 +142,6 @@ func clean(c Chart) Chart {
 	return out
 }
 
-// transform replaces each paragraph that is one linked image with the
-// charts that stand in for it, points links to Markdown reports at their
-// HTML twins, and places the extra sections after the last chart.
-func (p *page) transform(doc ast.Node) {
-	var last ast.Node
-	var blocks []ast.Node
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.Link:
-			n.Destination = htmlTwin(n.Destination)
-		case *ast.Paragraph:
-			if img := onlyImage(n); img != nil {
-				blocks = append(blocks, n)
-			}
-		}
-		return ast.WalkContinue, nil
-	})
-	for _, para := range blocks {
-		img := onlyImage(para)
-		cs, ok := p.replace[string(img.Destination)]
-		if !ok {
-			last = para
-			continue // rendered as an inlined image
-		}
-		node := &chartsNode{charts: cs}
-		para.Parent().ReplaceChild(para.Parent(), para, node)
-		last = node
-	}
-	// The extra sections close the section of the last chart: before
-	// the next heading.
-	for last != nil && last.NextSibling() != nil && last.NextSibling().Kind() != ast.KindHeading {
-		last = last.NextSibling()
-	}
-	var first ast.Node
-	for n := doc.FirstChild(); n != nil && first == nil; n = n.NextSibling() {
-		if h, ok := n.(*ast.Heading); ok && h.Level == 2 {
-			first = h
-		}
-	}
-	for i := range p.lead {
-		node := &chartsNode{section: &p.lead[i], charts: p.lead[i].charts}
-		if first != nil {
-			doc.InsertBefore(doc, first, node)
-		} else {
-			doc.AppendChild(doc, node)
-		}
-	}
-	for i := len(p.extra) - 1; i >= 0; i-- {
-		node := &chartsNode{section: &p.extra[i], charts: p.extra[i].charts}
-		if last != nil {
-			last.Parent().InsertAfter(last.Parent(), last, node)
-		} else {
-			doc.AppendChild(doc, node)
-		}
-	}
-}
-
-// onlyImage returns the image a paragraph consists of, or nil.
-func onlyImage(para ast.Node) *ast.Image {
-	var img *ast.Image
-	for c := para.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c := c.(type) {
-		case *ast.Image:
-			if img != nil {
-				return nil
-			}
-			img = c
-		case *ast.Text:
-			if c.Segment.Len() > 0 {
-				return nil
-			}
-		default:
-			return nil
-		}
-	}
-	return img
-}
-
 // htmlTwin points a relative link to a Markdown report at the HTML
 // report written beside it.
 func htmlTwin(dest []byte) []byte {
@@ -255,70 +152,17 @@ func htmlTwin(dest []byte) []byte {
 	return []byte(strings.TrimSuffix(s, ".md") + ".html")
 }
 
-var kindCharts = ast.NewNodeKind("MongobenchCharts")
+// altRenderer shows an image a document links as its alt text: a page
+// asks for nothing beyond itself.
+type altRenderer struct{}
 
-// chartsNode is a block of interactive charts, with an optional heading.
-type chartsNode struct {
-	ast.BaseBlock
-	section *section
-	charts  []Chart
-}
-
-func (n *chartsNode) Kind() ast.NodeKind { return kindCharts }
-
-func (n *chartsNode) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
-
-// nodeRenderer draws chart blocks and inlines linked images.
-type nodeRenderer struct {
-	page *page
-	add  func([]Chart) []int // registers charts, returns their ids
-}
-
-func (r *nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(kindCharts, r.renderCharts)
-	reg.Register(ast.KindImage, r.renderImage)
-}
-
-func (r *nodeRenderer) renderCharts(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkContinue, nil
-	}
-	cn := n.(*chartsNode)
-	if s := cn.section; s != nil && s.heading != "" {
-		fmt.Fprintf(w, "<h2>%s</h2>\n", html.EscapeString(s.heading))
-		if s.intro != "" {
-			fmt.Fprintf(w, "<p>%s</p>\n", html.EscapeString(s.intro))
+func (altRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindImage, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			fmt.Fprintf(w, "<em>%s</em>", html.EscapeString(altText(n.(*ast.Image), src)))
 		}
-	}
-	for i, id := range r.add(cn.charts) {
-		fmt.Fprintf(w, "<figure class=\"mb-figure\"><div class=\"mb-chart\" data-chart=\"%d\"></div>", id)
-		if c := cn.charts[i].Caption; c != "" {
-			fmt.Fprintf(w, "<figcaption>%s</figcaption>", html.EscapeString(c))
-		}
-		fmt.Fprint(w, "</figure>\n")
-	}
-	return ast.WalkSkipChildren, nil
-}
-
-// renderImage inlines a linked SVG as a data URL, so the page needs no
-// file beside it; an image the report did not hand over is its alt text.
-func (r *nodeRenderer) renderImage(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkContinue, nil
-	}
-	img := n.(*ast.Image)
-	alt := altText(img, src)
-	data, ok := r.page.files[string(img.Destination)]
-	if !ok {
-		fmt.Fprintf(w, "<em>%s</em>", html.EscapeString(alt))
 		return ast.WalkSkipChildren, nil
-	}
-	mime := "image/svg+xml"
-	if ext := path.Ext(string(img.Destination)); ext == ".png" {
-		mime = "image/png"
-	}
-	fmt.Fprintf(w, "<img class=\"mb-img\" alt=\"%s\" src=\"data:%s;base64,%s\">", html.EscapeString(alt), mime, base64.StdEncoding.EncodeToString(data))
-	return ast.WalkSkipChildren, nil
+	})
 }
 
 // altText is an image's alt text as written.

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/study"
 )
 
 // Every file of a report (the Markdown, its charts, its HTML page) is
@@ -18,12 +17,12 @@ func TestReportFilesStayInTheirDirectory(t *testing.T) {
 	dir := filepath.Join(parent, "reports")
 	for _, c := range []struct {
 		name  string
-		files []study.File
+		files []file
 	}{
-		{"../escaped-by-runid", []study.File{{Path: "../escaped-by-runid.html"}}},
+		{"../escaped-by-runid", []file{{path: "../escaped-by-runid.html"}}},
 		{"plan-x/../../escaped", nil},
-		{"run", []study.File{{Path: "charts/../../escaped.svg"}}},
-		{"run", []study.File{{Path: "/tmp/escaped.svg"}}},
+		{"run", []file{{path: "charts/../../escaped.svg"}}},
+		{"run", []file{{path: "/tmp/escaped.svg"}}},
 	} {
 		if path, err := writeReportFiles(dir, c.name, []byte("# x\n"), c.files); err == nil || !strings.Contains(err.Error(), "would leave directory") {
 			t.Errorf("%q %v: got %q, %v, want it refused", c.name, c.files, path, err)
@@ -41,7 +40,7 @@ func TestReportFilesStayInTheirDirectory(t *testing.T) {
 		t.Errorf("%s holds %v, want nothing written", parent, entries)
 	}
 
-	path, err := writeReportFiles(dir, "20260102T030405Z-ab12cd", []byte("# x\n"), []study.File{{Path: "charts/a.svg", Data: []byte("<svg/>")}})
+	path, err := writeReportFiles(dir, "20260102T030405Z-ab12cd", []byte("# x\n"), []file{{path: "charts/a.svg", data: []byte("<svg/>")}})
 	if err != nil || path != filepath.Join(dir, "20260102T030405Z-ab12cd.md") {
 		t.Errorf("a run id: got %q, %v", path, err)
 	}

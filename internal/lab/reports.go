@@ -2,9 +2,10 @@ package lab
 
 import (
 	"bytes"
-	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/report"
@@ -25,38 +26,43 @@ func WriteRunReport(d *result.Doc, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	files := make([]study.File, 0, len(charts)+1)
-	for rel, svg := range charts {
-		files = append(files, study.File{Path: rel, Data: svg})
+	files := make([]file, 0, len(charts)+1)
+	for _, rel := range slices.Sorted(maps.Keys(charts)) {
+		files = append(files, file{path: rel, data: charts[rel]})
 	}
 	var page bytes.Buffer
 	if err := htmlreport.Run(&page, v, nil); err != nil {
 		return "", err
 	}
-	files = append(files, study.File{Path: d.RunID + ".html", Data: page.Bytes()})
+	files = append(files, file{path: d.RunID + ".html", data: page.Bytes()})
 	return writeReportFiles(dir, d.RunID, md, files)
 }
 
-// WriteReport writes the Markdown report render writes, dir/name.md, the
-// files it links, and the HTML report page writes, dir/name.html, and
-// returns the Markdown report's path.
-func WriteReport(dir, name string, render func(io.Writer) ([]study.File, error), page func(io.Writer) error) (string, error) {
-	var b, h bytes.Buffer
-	files, err := render(&b)
+// WriteStudyReport writes a study's view as its Markdown report,
+// dir/<name>.md, with the charts it links, and as its HTML page beside
+// it, dir/<name>.html, both rendered from the one view; it returns the
+// Markdown report's path.
+func WriteStudyReport(dir string, v *report.StudyView) (string, error) {
+	md, charts, err := v.Markdown()
 	if err != nil {
 		return "", err
 	}
-	if err := page(&h); err != nil {
+	var page bytes.Buffer
+	if err := htmlreport.Study(&page, v, nil); err != nil {
 		return "", err
 	}
-	files = append(files, study.File{Path: name + ".html", Data: h.Bytes()})
-	return writeReportFiles(dir, name, b.Bytes(), files)
+	files := make([]file, 0, len(charts)+1)
+	for _, rel := range slices.Sorted(maps.Keys(charts)) {
+		files = append(files, file{path: rel, data: charts[rel]})
+	}
+	files = append(files, file{path: v.Name + ".html", data: page.Bytes()})
+	return writeReportFiles(dir, v.Name, md, files)
 }
 
 // WriteStudyReport writes a study's report, name.md and name.html, into
-// the report directory; render and page are handed the file names of the
-// runs' Markdown reports. "" and no error without a report directory.
-func (l *Lab) WriteStudyReport(name string, render func(w io.Writer, runs []string) ([]study.File, error), page func(w io.Writer, runs []string) error) (string, error) {
+// the report directory; view is handed the links to the runs' reports
+// this command wrote. "" and no error without a report directory.
+func (l *Lab) WriteStudyReport(view func(runs []report.Link) *report.StudyView) (string, error) {
 	if l.opts.ReportDir == "" {
 		return "", nil
 	}
@@ -64,23 +70,27 @@ func (l *Lab) WriteStudyReport(name string, render func(w io.Writer, runs []stri
 	for i, p := range l.reports {
 		runs[i] = filepath.Base(p)
 	}
-	return WriteReport(l.opts.ReportDir, name,
-		func(w io.Writer) ([]study.File, error) { return render(w, runs) },
-		func(w io.Writer) error { return page(w, runs) })
+	return WriteStudyReport(l.opts.ReportDir, view(study.RunFiles(runs)))
+}
+
+// file is a file a report links, by its path relative to the report.
+type file struct {
+	path string
+	data []byte
 }
 
 // writeReportFiles writes dir/name.md and the files it links (paths
 // relative to dir), and returns the report's path. Every file is joined
 // to dir by within.Join: a name that would leave dir (a run id or a plan
 // name such as "../x") writes nothing.
-func writeReportFiles(dir, name string, md []byte, files []study.File) (string, error) {
+func writeReportFiles(dir, name string, md []byte, files []file) (string, error) {
 	path, err := within.Join(dir, name+".md")
 	if err != nil {
 		return "", err
 	}
 	paths := make([]string, len(files))
 	for i, f := range files {
-		if paths[i], err = within.Join(dir, f.Path); err != nil {
+		if paths[i], err = within.Join(dir, f.path); err != nil {
 			return "", err
 		}
 	}
@@ -88,7 +98,7 @@ func writeReportFiles(dir, name string, md []byte, files []study.File) (string, 
 		if err := os.MkdirAll(filepath.Dir(paths[i]), 0o755); err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(paths[i], f.Data, 0o644); err != nil {
+		if err := os.WriteFile(paths[i], f.data, 0o644); err != nil {
 			return "", err
 		}
 	}

@@ -47,17 +47,26 @@ func WriteLimits(w io.Writer, a Answer, md bool) {
 	} else {
 		fmt.Fprintf(w, "\nwhat limited each candidate:\n")
 	}
+	for _, line := range LimitLines(a) {
+		if md {
+			fmt.Fprintf(w, "- %s\n", line)
+		} else {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+}
+
+// LimitLines say what limited each candidate's runs, a line each.
+func LimitLines(a Answer) []string {
+	var out []string
 	for _, as := range a.Assessments {
 		why := "not diagnosed (its runs were stored without a diagnosis)"
 		if len(as.Limited) > 0 {
 			why = strings.Join(as.Limited, " | ")
 		}
-		if md {
-			fmt.Fprintf(w, "- %s: %s\n", as.Name, why)
-		} else {
-			fmt.Fprintf(w, "  %s: %s\n", as.Name, why)
-		}
+		out = append(out, as.Name+": "+why)
 	}
+	return out
 }
 
 // WriteRatios renders one row per candidate other than the baseline: its
@@ -65,6 +74,11 @@ func WriteLimits(w io.Writer, a Answer, md bool) {
 // throughput per cost, each against the baseline's as a signed change
 // ("+160%").
 func WriteRatios(w io.Writer, a Answer, md bool) error {
+	return write(RatiosTable(a, md), w, md)
+}
+
+// RatiosTable is the table WriteRatios writes.
+func RatiosTable(a Answer, md bool) *texttable.Table {
 	c := cells(md)
 	ops := LatencyOps(a)
 	cols := []string{"candidate", ">throughput"}
@@ -85,7 +99,7 @@ func WriteRatios(w io.Writer, a Answer, md bool) error {
 		}
 		t.Add(append(row, change(r.Cost), change(r.ThroughputPerCost))...)
 	}
-	return write(t, w, md)
+	return t
 }
 
 // RatioLines returns one quotable line per candidate other than the
@@ -180,6 +194,11 @@ func LatencyOps(a Answer) []string {
 
 // WriteCandidates renders one row per candidate.
 func WriteCandidates(w io.Writer, a Answer, md bool) error {
+	return write(CandidatesTable(a, md), w, md)
+}
+
+// CandidatesTable is the table WriteCandidates writes.
+func CandidatesTable(a Answer, md bool) *texttable.Table {
 	c := cells(md)
 	ops := LatencyOps(a)
 	cols := []string{"candidate", "description", ">runs", ">ops/s", ">range"}
@@ -209,7 +228,7 @@ func WriteCandidates(w io.Writer, a Answer, md bool) error {
 		row = append(row, checksCell(as.Checks))
 		t.Add(row...)
 	}
-	return write(t, w, md)
+	return t
 }
 
 func perCost(v float64) string {
@@ -232,6 +251,11 @@ func checksCell(cs []Check) string {
 // WriteStages renders one row per stage: what it needs, the choice and
 // its headroom, and every candidate's verdict.
 func WriteStages(w io.Writer, a Answer, md bool) error {
+	return write(StagesTable(a, md), w, md)
+}
+
+// StagesTable is the table WriteStages writes.
+func StagesTable(a Answer, md bool) *texttable.Table {
 	cols := []string{"stage", ">users", ">needs ops/s", "recommended", ">headroom"}
 	for _, as := range a.Assessments {
 		cols = append(cols, as.Name)
@@ -266,7 +290,7 @@ func WriteStages(w io.Writer, a Answer, md bool) error {
 		}
 		t.Add(row...)
 	}
-	return write(t, w, md)
+	return t
 }
 
 // Verdicts returns one quotable line per stage: the recommendation

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"strconv"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/texttable"
@@ -104,7 +105,8 @@ func mdBlock(ew *errWriter, b Block) {
 		ew.md(b.Table)
 	case b.Items != nil:
 		for _, it := range b.Items {
-			ew.line("- %s", texttable.Escape(it))
+			rest := strings.TrimLeft(it, " ")
+			ew.line("%s- %s", it[:len(it)-len(rest)], texttable.Escape(rest)) // an item indented is nested under the one before
 		}
 	case b.Strong:
 		ew.line("**%s**", texttable.Escape(b.Text))

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 // Curve is one label's sweep: a point per target rate. Ops holds the same
@@ -50,6 +53,24 @@ func SweepCharts(title string, curves []Curve, slaMs float64) ([]Chart, error) {
 // types come in the order first seen; curves of a single operation type
 // between them have none (the whole sweep's charts show it).
 func OpCharts(title string, curves []Curve) ([]Chart, error) {
+	names := opCurveNames(curves)
+	if len(names) < 2 {
+		return nil, nil
+	}
+	var out []Chart
+	for _, name := range names {
+		charts, err := curveCharts(name, title+" — "+name, opCurves(curves, name), false, 0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, charts...)
+	}
+	return out, nil
+}
+
+// opCurveNames are the operation types of curves, in the order first
+// seen; none for fewer than two.
+func opCurveNames(curves []Curve) []string {
 	var names []string
 	for _, c := range curves {
 		for _, o := range c.Ops {
@@ -59,25 +80,23 @@ func OpCharts(title string, curves []Curve) ([]Chart, error) {
 		}
 	}
 	if len(names) < 2 {
-		return nil, nil
+		return nil
 	}
-	var out []Chart
-	for _, name := range names {
-		var per []Curve
-		for _, c := range curves {
-			i := slices.IndexFunc(c.Ops, func(o Curve) bool { return o.Label == name })
-			if i < 0 {
-				continue
-			}
-			per = append(per, Curve{Label: c.Label, Points: c.Ops[i].Points})
+	return names
+}
+
+// opCurves are the curves of one operation type, labelled by their
+// curve's label.
+func opCurves(curves []Curve, name string) []Curve {
+	var per []Curve
+	for _, c := range curves {
+		i := slices.IndexFunc(c.Ops, func(o Curve) bool { return o.Label == name })
+		if i < 0 {
+			continue
 		}
-		charts, err := curveCharts(name, title+" — "+name, per, false, 0)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, charts...)
+		per = append(per, Curve{Label: c.Label, Points: c.Ops[i].Points})
 	}
-	return out, nil
+	return per
 }
 
 // MixCharts renders one sweep's operation types, one line each: achieved
@@ -95,24 +114,142 @@ func MixCharts(title string, c Curve) ([]Chart, error) {
 // positive) for curves, each chart's legend right of its plot; none when
 // no curve has a point.
 func curveCharts(name, title string, curves []Curve, ideal bool, slaMs float64) ([]Chart, error) {
-	if !slices.ContainsFunc(curves, func(c Curve) bool { return len(c.Points) > 0 }) {
-		return nil, nil
-	}
 	var charts []Chart
-	for _, c := range []struct {
-		name string
-		p    *plot.Plot
-	}{{name + "-throughput", achievedPlot(title, curves, ideal)}, {name + "-p99", p99TargetPlot(title, curves, slaMs)}} {
-		if c.p == nil {
-			continue
-		}
-		svg, err := render(stack([]*plot.Plot{c.p}, []vg.Length{chartHeight}, chartWidth+legendExtra))
+	for _, c := range curveStudyCharts(name, title, curves, ideal, slaMs) {
+		svg, err := c.SVG()
 		if err != nil {
-			return nil, fmt.Errorf("render %s chart: %w", c.name, err)
+			return nil, err
 		}
-		charts = append(charts, Chart{Name: c.name, SVG: svg})
+		charts = append(charts, Chart{Name: c.Name, SVG: svg})
 	}
 	return charts, nil
+}
+
+// curveStudyCharts are name-throughput and name-p99 of curves as a
+// study's charts: the data a page draws and the same curves drawn as SVG.
+func curveStudyCharts(name, title string, curves []Curve, ideal bool, slaMs float64) []StudyChart {
+	if !slices.ContainsFunc(curves, func(c Curve) bool { return len(c.Points) > 0 }) {
+		return nil
+	}
+	ach, p99 := curvePlots(title, curves, ideal, slaMs)
+	var out []StudyChart
+	for _, c := range []struct {
+		name string
+		data *Plot
+		p    func() *plot.Plot
+	}{
+		{name + "-throughput", ach, func() *plot.Plot { return achievedPlot(title, curves, ideal) }},
+		{name + "-p99", p99, func() *plot.Plot { return p99TargetPlot(title, curves, slaMs) }},
+	} {
+		if c.data == nil {
+			continue
+		}
+		draw, chart := c.p, c.name
+		out = append(out, StudyChart{Name: chart, Caption: SweepCaption(chart), Plot: c.data, draw: func() ([]byte, error) {
+			p := draw()
+			if p == nil {
+				return nil, nil
+			}
+			svg, err := render(stack([]*plot.Plot{p}, []vg.Length{chartHeight}, chartWidth+legendExtra))
+			if err != nil {
+				return nil, fmt.Errorf("render %s chart: %w", chart, err)
+			}
+			return svg, nil
+		}})
+	}
+	return out
+}
+
+// curvePlots are the data of achieved and p99 against target, one line
+// per curve (a repeated target: the curve's first point), with the ideal
+// diagonal when ideal is set and the SLA (slaMs positive) as reference
+// lines; the p99 plot is nil when no curve has a p99.
+func curvePlots(title string, curves []Curve, ideal bool, slaMs float64) (ach, p99 *Plot) {
+	var xs []float64
+	for _, c := range curves {
+		for _, p := range c.Points {
+			if !slices.Contains(xs, p.Target) {
+				xs = append(xs, p.Target)
+			}
+		}
+	}
+	slices.Sort(xs)
+	ach = &Plot{Title: title + ": achieved vs target throughput", XLabel: "target ops/s", YLabel: "achieved ops/s", Unit: "ops/s", X: xs}
+	if ideal {
+		diag := make([]*float64, len(xs))
+		for i, x := range xs {
+			diag[i] = result.F(x)
+		}
+		ach.Lines = append(ach.Lines, Line{Label: "ideal (achieved = target)", Y: diag, Dash: true, Kind: LineReference})
+	}
+	p99 = &Plot{Title: title + ": p99 latency vs target throughput", XLabel: "target ops/s", YLabel: "p99 ms (log scale)", Unit: "ms", YLog: true, X: xs}
+	for i, c := range curves {
+		a, p := make([]*float64, len(xs)), make([]*float64, len(xs))
+		for _, pt := range c.Points {
+			j := slices.Index(xs, pt.Target)
+			if a[j] != nil {
+				continue
+			}
+			a[j], p[j] = result.F(pt.Achieved), pt.P99
+		}
+		ach.Lines = append(ach.Lines, Line{Label: c.Label, Y: a, Color: i, Points: true})
+		if present(p) {
+			p99.Lines = append(p99.Lines, Line{Label: c.Label, Y: p, Color: i, Points: true})
+		}
+	}
+	if len(p99.Lines) == 0 {
+		return ach, nil
+	}
+	if slaMs > 0 {
+		sla := make([]*float64, len(xs))
+		for i := range sla {
+			sla[i] = result.F(slaMs)
+		}
+		p99.Lines = append(p99.Lines, Line{Label: "SLA (p99)", Y: sla, Dash: true, Kind: LineReference})
+	}
+	return ach, p99
+}
+
+// SweepStudyCharts are a sweep's charts as a study shows them: the whole
+// sweep's two (the p99 chart with the SLA when slaMs is positive), then
+// with perOp one pair per operation type, a line per curve (a
+// comparison), else for a single curve one pair with a line per
+// operation type.
+func SweepStudyCharts(title string, curves []Curve, perOp bool, slaMs float64) []StudyChart {
+	out := curveStudyCharts("sweep", title, curves, true, slaMs)
+	if len(out) == 0 {
+		return nil
+	}
+	switch {
+	case perOp:
+		for _, name := range opCurveNames(curves) {
+			out = append(out, curveStudyCharts(name, title+" — "+name, opCurves(curves, name), false, 0)...)
+		}
+	case len(curves) == 1 && len(curves[0].Ops) >= 2:
+		out = append(out, curveStudyCharts("ops", title+" by operation type", curves[0].Ops, false, 0)...)
+	}
+	return out
+}
+
+// SweepCaption says under a sweep chart what to read from it.
+func SweepCaption(chart string) string {
+	switch chart {
+	case "sweep-throughput":
+		return "Achieved against target throughput; the dashed diagonal is every target met. Where a curve leaves the diagonal, that target saturated it."
+	case "sweep-p99":
+		return "p99 latency (the highest over the operation types, log scale) against target throughput: how the tail grows as the load nears saturation; the dashed line is the SLA, when one was set."
+	case "ops-throughput":
+		return "Each operation type's achieved rate against the sweep's target throughput: each runs at its share of the target until the sweep saturates."
+	case "ops-p99":
+		return "Each operation type's p99 latency (log scale) against the sweep's target throughput."
+	}
+	if op, ok := strings.CutSuffix(chart, "-throughput"); ok {
+		return op + "'s achieved rate against the sweep's target throughput, one line per label: " + op + " runs at its share of the target until a sweep saturates."
+	}
+	if op, ok := strings.CutSuffix(chart, "-p99"); ok {
+		return op + "'s p99 latency (log scale) against the sweep's target throughput, one line per label."
+	}
+	return ""
 }
 
 // achievedPlot plots achieved against target throughput per curve, over

@@ -29,6 +29,9 @@ type Line struct {
 	Color int // the line's place in the palette
 	Dash  bool
 	Kind  LineKind
+	// Points puts a dot on every value (a line through measured points,
+	// such as a sweep's target rates).
+	Points bool
 }
 
 // LineKind says what a line stands for.

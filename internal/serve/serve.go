@@ -270,12 +270,13 @@ func (s *Server) sweep(w http.ResponseWriter, r *http.Request) {
 	if !checkIDs(w, "sweep id", id) {
 		return
 	}
-	p, err := browse.Sweep(steps, id, r.URL.Query())
-	if err != nil {
+	var b bytes.Buffer
+	if err := browse.Sweep(&b, steps, id, s.Store.Where()); err != nil {
 		fail(w, err)
 		return
 	}
-	s.page(w, "text", "Sweep "+id, p)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(b.Bytes())
 }
 
 func (s *Server) sla(w http.ResponseWriter, r *http.Request) {

@@ -119,6 +119,16 @@ func (s ThreadStep) trial() Trial {
 // WriteCalibration writes one line per step (threads, achieved rate, gain
 // over the step before, p99, errors, the knee marked) and the knee.
 func WriteCalibration(w io.Writer, f Format, steps []ThreadStep, c Calibration) error {
+	if err := writeTable(calibrationTable(f, steps, c), w, f); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n", KneeLine(steps, c))
+	return err
+}
+
+// calibrationTable is the table of steps WriteCalibration writes, the
+// knee marked.
+func calibrationTable(f Format, steps []ThreadStep, c Calibration) *table {
 	cl := cellsFor(f)
 	knee, found := c.Knee(steps)
 	t := newTable(">threads", ">achieved/s", ">gain", ">p99 ms", ">errors", "")
@@ -132,11 +142,7 @@ func WriteCalibration(w io.Writer, f Format, steps []ThreadStep, c Calibration) 
 		}
 		t.Add(strconv.Itoa(s.Threads), thousands(s.Achieved), cl.Opt(Gain(steps, i), signedGain), cl.Num(s.P99), count(s.Errors), note)
 	}
-	if err := writeTable(t, w, f); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\n%s\n", KneeLine(steps, c))
-	return err
+	return t
 }
 
 func signedGain(g float64) string { return signedPercent(1 + g) }

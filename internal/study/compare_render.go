@@ -15,6 +15,11 @@ import (
 // type's throughput there, the highest target that held and the
 // operations per dollar.
 func WriteProfiles(w io.Writer, f Format, ps []Profile) error {
+	return writeTable(profilesTable(f, ps), w, f)
+}
+
+// profilesTable is the table WriteProfiles writes.
+func profilesTable(f Format, ps []Profile) *table {
 	cl := cellsFor(f)
 	var ops []string
 	for _, p := range ps {
@@ -46,7 +51,7 @@ func WriteProfiles(w io.Writer, f Format, ps []Profile) error {
 		}
 		t.Add(append(row, optThousands(cl, p.MaxHeld), cl.Opt(p.OpsPerDollar, compact))...)
 	}
-	return writeTable(t, w, f)
+	return t
 }
 
 // WritePair writes the ratio table of p (saturation throughput, each

@@ -9,7 +9,6 @@ import (
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Contender is one label of a comparison: its stored sweep runs, of which
@@ -132,24 +131,4 @@ func (c Comparison) labels() []string {
 // compare-A-vs-B….
 func (c Comparison) ReportName() string {
 	return SafeName("compare-" + strings.Join(c.labels(), "-vs-"))
-}
-
-// WriteReport writes the comparison's Markdown report: the labels, the
-// criteria, the tables and the charts; it returns the charts.
-func (c Comparison) WriteReport(out io.Writer) ([]File, error) {
-	if len(c.Profiles) == 0 {
-		return nil, errors.New("nothing to compare")
-	}
-	labels := texttable.Escape(strings.Join(c.labels(), " vs "))
-	workload := c.Profiles[0].Workload
-	w := &writer{w: out}
-	w.printf("# %s: %s\n\nA target holds when %s.\n\n", labels, workload, c.Criteria)
-	if err := c.WriteTables(w, Markdown); err != nil {
-		return nil, err
-	}
-	charts, err := writeSweepCharts(w, c.ReportName(), labels+" ("+workload+")", c.Curves, true, c.Criteria.SLA)
-	if err != nil {
-		return nil, err
-	}
-	return charts, w.err
 }

@@ -3,14 +3,12 @@ package study
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Plan is a capacity plan's study: it measures the plan's scenario on
@@ -169,61 +167,6 @@ type PlanChart struct {
 // PlanReportName is the plan report's file name without its extension;
 // its charts' names start with it.
 func PlanReportName(pl *spec.Plan) string { return "plan-" + pl.Name }
-
-// WritePlanReport writes the plan's Markdown report to w and returns the
-// bar charts it links, to be written beside it: throughput, each
-// operation type's p95, monthly cost and throughput per cost unit, the
-// baseline marked. A chart with no value is left out.
-func WritePlanReport(w io.Writer, pl *spec.Plan, ans plan.Answer) ([]PlanChart, error) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Capacity plan: %s\n\n", texttable.Escape(pl.Name))
-	fmt.Fprintf(&b, "Workload `%s`, %d thread(s), %s per run; %s\n\n", pl.Scenario.Workload, pl.Scenario.Threads,
-		pl.Scenario.Duration, demandText(ans))
-	if len(pl.Constraints) > 0 {
-		var cs []string
-		for _, c := range pl.Constraints {
-			cs = append(cs, "`"+c.Text+"`")
-		}
-		fmt.Fprintf(&b, "Constraints: %s.\n\n", strings.Join(cs, ", "))
-	}
-	b.WriteString("## Recommendation\n\n")
-	plan.WriteVerdicts(&b, ans, true)
-	b.WriteString("\n## Candidates\n\n")
-	if err := plan.WriteCandidates(&b, ans, true); err != nil {
-		return nil, err
-	}
-	b.WriteString("\nServer CPU is a share of the CPUs the candidate's server may use (its profile's CPU list, else its instance's vCPU, else all of its host's).\n")
-	fmt.Fprintf(&b, "\n## Against the baseline, %s\n\n", ans.Baseline)
-	if err := plan.WriteRatios(&b, ans, true); err != nil {
-		return nil, err
-	}
-	b.WriteString("\n")
-	plan.WriteRatioLines(&b, ans, true)
-	b.WriteString("\n## What limited each candidate\n")
-	plan.WriteLimits(&b, ans, true)
-	b.WriteString("\n## Stages\n\n")
-	if err := plan.WriteStages(&b, ans, true); err != nil {
-		return nil, err
-	}
-	b.WriteString("\n## Charts\n\n")
-	var out []PlanChart
-	for _, ch := range planCharts(ans) {
-		svg, err := report.BarChart(ch.title, ch.unit, "baseline", ch.bars)
-		if err != nil {
-			return nil, err
-		}
-		if svg == nil {
-			continue
-		}
-		file := PlanReportName(pl) + "-" + ch.file + ".svg"
-		out = append(out, PlanChart{File: file, SVG: svg})
-		fmt.Fprintf(&b, "![%s](%s)\n\n", ch.title, file)
-	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
 
 func demandText(ans plan.Answer) string {
 	line := plan.UserModelLine(ans)

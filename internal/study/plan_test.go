@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -194,23 +195,22 @@ func TestWritePlanReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var md bytes.Buffer
-	charts, err := study.WritePlanReport(&md, pl, ans)
+	md, charts, err := study.PlanView(pl, ans, nil).Markdown()
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, "plan-report.md", md.Bytes())
+	golden.Check(t, "plan-report.md", md)
 	var files []string
-	for _, c := range charts {
-		files = append(files, c.File)
-		if !bytes.Contains(c.SVG, []byte("<svg")) {
-			t.Errorf("%s: not an SVG", c.File)
+	for _, f := range slices.Sorted(maps.Keys(charts)) {
+		files = append(files, f)
+		if !bytes.Contains(charts[f], []byte("<svg")) {
+			t.Errorf("%s: not an SVG", f)
 		}
-		if !strings.Contains(md.String(), "]("+c.File+")") {
-			t.Errorf("the report does not link %s", c.File)
+		if !bytes.Contains(md, []byte("]("+f+")")) {
+			t.Errorf("the report does not link %s", f)
 		}
 	}
-	want := []string{"plan-seed-throughput.svg", "plan-seed-read-p95.svg", "plan-seed-update-p95.svg", "plan-seed-cost.svg", "plan-seed-per-cost.svg"}
+	want := []string{"charts/plan-seed-cost.svg", "charts/plan-seed-per-cost.svg", "charts/plan-seed-read-p95.svg", "charts/plan-seed-throughput.svg", "charts/plan-seed-update-p95.svg"}
 	if !slices.Equal(files, want) {
 		t.Errorf("charts: got %v, want %v", files, want)
 	}

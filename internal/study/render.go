@@ -21,6 +21,11 @@ const (
 // repetition: latencies, achieved rate, retries and the verdict against s.
 // Runs are numbered from 1.
 func WriteRuns(w io.Writer, f Format, runs []Run, s SLA) error {
+	return writeTable(runsTable(f, runs, s), w, f)
+}
+
+// runsTable is the table WriteRuns writes.
+func runsTable(f Format, runs []Run, s SLA) *table {
 	c := cellsFor(f)
 	t := newTable("mode", ">TPS", ">run", ">p50 ms", ">p95 ms", ">p99 ms", ">max ms",
 		">achieved/s", ">retries", ">commit retries", ">server ops/txn", "verdict")
@@ -29,7 +34,7 @@ func WriteRuns(w io.Writer, f Format, runs []Run, s SLA) error {
 			c.Num(r.P50), c.Num(r.P95), c.Num(r.P99), c.Num(r.Max),
 			thousands(r.Achieved), count(r.Retries), count(r.CommitRetries), c.Num(r.OpsPerTxn), Judge(r, s).String())
 	}
-	return writeTable(t, w, f)
+	return t
 }
 
 // sortedRuns returns a copy of runs ordered by rate, mode, repetition and
@@ -46,6 +51,11 @@ func sortedRuns(runs []Run) []Run {
 // WriteSummary writes the repetition summary: one column per variant and
 // target rate, one row per metric (pass count, p99 median, stddev, max).
 func WriteSummary(w io.Writer, f Format, sums []Summary) error {
+	return writeTable(summaryTable(f, sums), w, f)
+}
+
+// summaryTable is the table WriteSummary writes.
+func summaryTable(f Format, sums []Summary) *table {
 	c := cellsFor(f)
 	cols := []string{"metric"}
 	for _, s := range sums {
@@ -56,7 +66,7 @@ func WriteSummary(w io.Writer, f Format, sums []Summary) error {
 	t.Add(metricRow("p99 median ms", sums, func(s Summary) string { return c.Num(s.P99Median) })...)
 	t.Add(metricRow("p99 stddev ms", sums, func(s Summary) string { return c.Num(s.P99Stddev) })...)
 	t.Add(metricRow("p99 max ms", sums, func(s Summary) string { return c.Num(s.P99Max) })...)
-	return writeTable(t, w, f)
+	return t
 }
 
 // metricRow returns a row of the summary table.
@@ -73,6 +83,14 @@ func metricRow(name string, sums []Summary, cell func(Summary) string) []string 
 // (❌ otherwise) and the pass count, then a footnote that says so and
 // states the SLA.
 func WriteScaling(w io.Writer, f Format, sums []Summary, s SLA) error {
+	if err := writeTable(scalingTable(f, sums), w, f); err != nil {
+		return err
+	}
+	return footnote(w, f, s)
+}
+
+// scalingTable is the table WriteScaling writes.
+func scalingTable(f Format, sums []Summary) *table {
 	c := cellsFor(f)
 	modes, rates := modesAndRates(sums)
 	cols := []string{">target TPS"}
@@ -87,10 +105,7 @@ func WriteScaling(w io.Writer, f Format, sums []Summary, s SLA) error {
 		}
 		t.Add(row...)
 	}
-	if err := writeTable(t, w, f); err != nil {
-		return err
-	}
-	return footnote(w, f, s)
+	return t
 }
 
 // modesAndRates returns the modes (per-op first) and the target rates
@@ -129,12 +144,7 @@ func scalingCell(c texttable.Cells, sums []Summary, mode string, rate float64) s
 
 // footnote explains the scaling table's cells.
 func footnote(w io.Writer, f Format, s SLA) error {
-	when := "most runs at that rate passed"
-	if s.Require.K > 0 {
-		when = fmt.Sprintf("at least %d of %d runs at that rate passed", s.Require.K, s.Require.N)
-	}
-	note := fmt.Sprintf("%s when %s (k/N runs passed); p99 is the median of the runs' p99s. SLA: %s.",
-		markPass, when, s)
+	note := scalingNote(s)
 	if f == Markdown {
 		note = "\n" + note
 	}
@@ -142,15 +152,30 @@ func footnote(w io.Writer, f Format, s SLA) error {
 	return err
 }
 
+// scalingNote explains the scaling table's cells and states the SLA.
+func scalingNote(s SLA) string {
+	when := "most runs at that rate passed"
+	if s.Require.K > 0 {
+		when = fmt.Sprintf("at least %d of %d runs at that rate passed", s.Require.K, s.Require.N)
+	}
+	return fmt.Sprintf("%s when %s (k/N runs passed); p99 is the median of the runs' p99s. SLA: %s.",
+		markPass, when, s)
+}
+
 // WriteJourney writes one line per stage, mode and target rate, in the
 // order the stages were run: pass count and median p99.
 func WriteJourney(w io.Writer, f Format, rows []StageRow) error {
+	return writeTable(journeyTable(f, rows), w, f)
+}
+
+// journeyTable is the table WriteJourney writes.
+func journeyTable(f Format, rows []StageRow) *table {
 	c := cellsFor(f)
 	t := newTable("stage", "mode", ">TPS", ">passed", ">p99 median ms")
 	for _, r := range rows {
 		t.Add(c.Text(r.Stage), r.Mode, thousands(r.TPS), fraction(r.Passed, r.Runs), c.Num(r.P99Median))
 	}
-	return writeTable(t, w, f)
+	return t
 }
 
 // WriteSettings writes how each mode's transactions ran: the runs, the
@@ -160,6 +185,14 @@ func WriteJourney(w io.Writer, f Format, rows []StageRow) error {
 // setting the runs do not record is missing; runs that differ are listed
 // apart ("snapshot; default").
 func WriteSettings(w io.Writer, f Format, runs []Run) error {
+	if err := writeTable(settingsTable(f, runs), w, f); err != nil {
+		return err
+	}
+	return writeNotes(w, f, runs)
+}
+
+// settingsTable is the table of how each mode's transactions ran.
+func settingsTable(f Format, runs []Run) *table {
 	c := cellsFor(f)
 	t := newTable("mode", ">runs", "read concern asked", "read concern sent", "write concern")
 	var modes []string
@@ -177,10 +210,7 @@ func WriteSettings(w io.Writer, f Format, runs []Run) error {
 			distinct(c, rs, func(r Run) string { return readConcernText(r.ReadConcern) }),
 			distinct(c, rs, func(r Run) string { return r.WriteConcern }))
 	}
-	if err := writeTable(t, w, f); err != nil {
-		return err
-	}
-	return writeNotes(w, f, runs)
+	return t
 }
 
 // readConcernText says what "default" means.
@@ -209,6 +239,24 @@ func distinct(c texttable.Cells, runs []Run, value func(Run) string) string {
 // writeNotes lists the runs' distinct notes, each with the modes and the
 // number of runs that carry it, or says there were none.
 func writeNotes(w io.Writer, f Format, runs []Run) error {
+	var b strings.Builder
+	if f == Markdown {
+		b.WriteString("\n")
+	}
+	notes := runNotes(runs)
+	if len(notes) == 0 {
+		b.WriteString("Every run used the settings asked for: no fallback, no note.\n")
+	}
+	for _, n := range notes {
+		b.WriteString("- " + n + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// runNotes are the runs' distinct notes, each with the modes and the
+// number of runs that carry it.
+func runNotes(runs []Run) []string {
 	type noted struct {
 		modes []string
 		runs  int
@@ -229,17 +277,10 @@ func writeNotes(w io.Writer, f Format, runs []Run) error {
 			}
 		}
 	}
-	var b strings.Builder
-	if f == Markdown {
-		b.WriteString("\n")
-	}
-	if len(order) == 0 {
-		b.WriteString("Every run used the settings asked for: no fallback, no note.\n")
-	}
+	var out []string
 	for _, n := range order {
 		x := notes[n]
-		fmt.Fprintf(&b, "- Fallback or note (%s; %s): %s\n", strings.Join(x.modes, ", "), plural(int64(x.runs), "run"), n)
+		out = append(out, fmt.Sprintf("Fallback or note (%s; %s): %s", strings.Join(x.modes, ", "), plural(int64(x.runs), "run"), n))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return out
 }

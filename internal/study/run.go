@@ -48,6 +48,9 @@ type Run struct {
 	// Limited is the run's diagnosis verdict ("limited by: …"), with
 	// the checkpoints it coincided with; empty when the document has none.
 	Limited string
+	// Verdict is the SLA study's verdict stored with the run
+	// (testResults.sla); nil before it is judged.
+	Verdict *result.SLAVerdict
 }
 
 // RunOf reads a Run from a txn_sla result document.
@@ -71,7 +74,7 @@ func RunOf(d *result.Doc) (Run, error) {
 		return Run{}, fmt.Errorf("run %s: %w", d.RunID, err)
 	}
 	r := Run{RunID: d.RunID, Mode: mode, Stage: stage, TPS: tps, Rep: d.Repetition,
-		Start: d.Start, Achieved: d.Schedule.AchievedRate, Partial: d.Partial, Thresholds: ThresholdReasons(d)}
+		Start: d.Start, Achieved: d.Schedule.AchievedRate, Partial: d.Partial, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.SLA}
 	if d.Diagnosis != nil {
 		r.Limited = d.Diagnosis.Line
 	}

@@ -113,7 +113,13 @@ func (v Verdict) String() string {
 // judged on the run's figures. A bound is met when the percentile is at
 // most the bound; a percentile that was not recorded fails; a run that
 // stopped early fails, and so does one whose thresholds failed.
+//
+// A run that carries the verdict its study stored under the same SLA is
+// judged by it: a stored study is shown as it was judged.
 func Judge(r Run, s SLA) Verdict {
+	if v := r.Verdict; v != nil && v.Spec == s.String() {
+		return Verdict{Pass: v.Pass, Reasons: v.Reasons}
+	}
 	reasons := runReasons(r, s.Thresholds())
 	if r.Partial {
 		reasons = append(reasons, "run stopped early")

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
@@ -457,18 +458,15 @@ func TestStudyReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	charts, err := sw.WriteReport(&b, []string{"run-01.md", "run-02.md"})
-	if err != nil {
-		t.Fatal(err)
+	md, charts := markdown(t, sw.View(RunFiles([]string{"run-01.md", "run-02.md"})))
+	golden.Check(t, "sweep-report.md", md)
+	svg := charts["charts/sweep-S1-sweep-p99.svg"]
+	if sw.ReportName() != "sweep-S1" || len(charts) != 2 || charts["charts/sweep-S1-sweep-throughput.svg"] == nil || !bytes.HasPrefix(svg, []byte("<?xml")) {
+		t.Errorf("sweep report %s: charts %d", sw.ReportName(), len(charts))
 	}
-	golden.Check(t, "sweep-report.md", b.Bytes())
-	if sw.ReportName() != "sweep-S1" || len(charts) != 2 || charts[0].Path != "charts/sweep-S1-sweep-throughput.svg" || !bytes.HasPrefix(charts[1].Data, []byte("<?xml")) {
-		t.Errorf("sweep report %s: charts %d, first %q", sw.ReportName(), len(charts), charts[0].Path)
-	}
-	for _, c := range charts {
-		if !strings.Contains(b.String(), "]("+c.Path+")") {
-			t.Errorf("the report does not link %s", c.Path)
+	for path := range charts {
+		if !bytes.Contains(md, []byte("]("+path+")")) {
+			t.Errorf("the report does not link %s", path)
 		}
 	}
 
@@ -478,11 +476,11 @@ func TestStudyReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Reset()
-	if err := sla.WriteReport(&b, "8 transfers, 500 accounts: balances conserved", []string{"run-01.md"}); err != nil {
-		t.Fatal(err)
+	md, charts = markdown(t, sla.View("8 transfers, 500 accounts: balances conserved", RunFiles([]string{"run-01.md"})))
+	golden.Check(t, "sla-report.md", md)
+	if len(charts) != 0 {
+		t.Errorf("SLA report: %d SVG charts, want none (its chart is drawn by the page)", len(charts))
 	}
-	golden.Check(t, "sla-report.md", b.Bytes())
 
 	l = &lab{model: calibrationServer}
 	cal, err := CalibrateStudy{ID: "C1", Search: Calibration{Start: 1, Factor: 2, Max: 256},
@@ -490,11 +488,8 @@ func TestStudyReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Reset()
-	if err := cal.WriteReport(&b, nil); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "calibrate-report.md", b.Bytes())
+	md, _ = markdown(t, cal.View(nil))
+	golden.Check(t, "calibrate-report.md", md)
 	if cal.ReportName() != "calibrate-C1" {
 		t.Errorf("calibration report name: %s", cal.ReportName())
 	}
@@ -530,11 +525,11 @@ func TestCompareSweeps(t *testing.T) {
 	if c.ReportName() != "compare-fast-vs-slow_old" {
 		t.Errorf("report name: got %q", c.ReportName())
 	}
-	var b bytes.Buffer
-	charts, err := c.WriteReport(&b)
-	if err != nil || len(charts) != 2 || !strings.HasPrefix(b.String(), "# fast vs slow/old: kv\n\nA target holds when ") ||
+	md, charts := markdown(t, c.View())
+	b := bytes.NewBuffer(md)
+	if len(charts) != 2 || !strings.HasPrefix(b.String(), "# fast vs slow/old: kv\n\nA target holds when ") ||
 		!strings.Contains(b.String(), "\n## fast vs slow/old\n\n") || !strings.Contains(b.String(), "](charts/compare-fast-vs-slow_old-sweep-p99.svg)") {
-		t.Errorf("report: %v, %d charts\n%s", err, len(charts), b.String())
+		t.Errorf("report: %d charts\n%s", len(charts), b.String())
 	}
 	other := sweep("other", "ycsb-b", 3000, "S3")
 	if _, err := CompareSweeps([]Contender{fast, other}, sweepCriteria); !errors.Is(err, ErrMixedWorkloads) ||
@@ -684,4 +679,14 @@ func TestSweepStudyGroup(t *testing.T) {
 	if v := l.kept[1].TestResults.Sweep; v.Holds || !slices.Contains(v.Reasons, "group result partial: client 2 of 3 stored no result") {
 		t.Errorf("partial step's verdict %+v", v)
 	}
+}
+
+// markdown renders a study's view as its Markdown report.
+func markdown(t *testing.T, v *report.StudyView) ([]byte, map[string][]byte) {
+	t.Helper()
+	md, charts, err := v.Markdown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return md, charts
 }

@@ -71,6 +71,9 @@ type Step struct {
 	// Limited is the run's diagnosis verdict ("limited by: …"); empty
 	// when the document has none.
 	Limited string
+	// Verdict is the sweep's verdict stored with the run
+	// (testResults.sweep); nil before it is judged.
+	Verdict *result.SweepVerdict
 }
 
 // StepOf reads a Step from a result document of an open-loop run.
@@ -91,7 +94,7 @@ func StepOf(d *result.Doc) (Step, error) {
 	workload, _ := d.TestConfig["workload"].(string)
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
 		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
-		Label: d.Label, Workload: workload, Cost: cost, Currency: currency, Thresholds: ThresholdReasons(d)}
+		Label: d.Label, Workload: workload, Cost: cost, Currency: currency, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.Sweep}
 	if d.Partial && d.Group != nil && d.Group.ClientIndex == nil {
 		s.Missing = d.PartialReason
 	}
@@ -163,6 +166,21 @@ type Criteria struct {
 	SLA time.Duration
 	// MaxErrors is the largest share of failed operations, as 0.01.
 	MaxErrors float64
+	// stored, set by StoredCriteria, is the criteria as the sweep stored
+	// them with its steps: each step holds by its stored verdict.
+	stored string
+}
+
+// StoredCriteria are the criteria a sweep stored with its steps
+// (testResults.sweep.criteria, the first step's that has one): a step
+// judged by them holds by the verdict stored with it, never judged again.
+func StoredCriteria(steps []Step) Criteria {
+	for _, s := range steps {
+		if s.Verdict != nil && s.Verdict.Criteria != "" {
+			return Criteria{stored: s.Verdict.Criteria}
+		}
+	}
+	return Criteria{stored: "the verdicts stored with the steps"}
 }
 
 func (c Criteria) fraction() float64 {
@@ -175,6 +193,9 @@ func (c Criteria) fraction() float64 {
 // String describes the criteria, as in "achieved ≥ 95% of target, p99 of
 // every operation ≤ 20 ms, errors ≤ 1%".
 func (c Criteria) String() string {
+	if c.stored != "" {
+		return c.stored
+	}
 	parts := []string{"achieved ≥ " + percent(c.fraction()) + "% of target"}
 	if c.SLA > 0 {
 		parts = append(parts, "p99 of every operation ≤ "+limitText(c.SLA)+" ms")
@@ -185,7 +206,16 @@ func (c Criteria) String() string {
 // Holds decides whether step s meets c, and if not, why: c's thresholds
 // (Criteria.Thresholds) judged on the step's figures, the step complete
 // (a run group's step with every client), and its own thresholds held.
+//
+// A step that carries the verdict the sweep stored under the same
+// criteria holds by it: a stored sweep is shown as it was judged.
 func Holds(s Step, c Criteria) (bool, []string) {
+	if v := s.Verdict; v != nil && v.Criteria == c.String() {
+		return v.Holds, v.Reasons
+	}
+	if c.stored != "" {
+		return false, []string{"no verdict stored with the run"}
+	}
 	reasons := stepReasons(s, c.Thresholds(), s.doc())
 	switch {
 	case s.Partial && s.Missing != "":

@@ -26,6 +26,11 @@ func WriteSweep(w io.Writer, f Format, steps []Step, c Criteria) error {
 // operation's p50, p95 and p99, errors, late operations and whether it
 // held.
 func writeSweepTable(w io.Writer, f Format, steps []Step, c Criteria) error {
+	return writeTable(sweepTable(f, steps, c), w, f)
+}
+
+// sweepTable is the table of steps writeSweepTable writes.
+func sweepTable(f Format, steps []Step, c Criteria) *table {
 	cl := cellsFor(f)
 	sorted := slices.Clone(steps)
 	slices.SortStableFunc(sorted, func(a, b Step) int {
@@ -60,7 +65,7 @@ func writeSweepTable(w io.Writer, f Format, steps []Step, c Criteria) error {
 		row = append(row, count(s.Errors), count(s.Late), holdsCell(s, c))
 		t.Add(row...)
 	}
-	return writeTable(t, w, f)
+	return t
 }
 
 // holdsCell is ✅, or ❌ and the reasons.
@@ -100,6 +105,17 @@ func kneeLimit(steps []Step, at float64) string {
 // sweepLines states the saturation throughput and the highest target that
 // held.
 func sweepLines(w io.Writer, f Format, steps []Step, c Criteria) error {
+	sep := "\n"
+	if f == Markdown {
+		sep = "\n\n"
+	}
+	_, err := fmt.Fprint(w, "\n"+strings.Join(sweepVerdict(steps, c), sep)+"\n")
+	return err
+}
+
+// sweepVerdict is the sweep's answer, a line each: the saturation
+// throughput, what limited the knee, the highest target that held.
+func sweepVerdict(steps []Step, c Criteria) []string {
 	var lines []string
 	if ach, at := Saturation(steps); at > 0 && Saturated(steps, c) {
 		lines = append(lines, fmt.Sprintf("Saturation throughput: %s ops/s achieved (the highest achieved rate, at target %s/s).",
@@ -116,12 +132,7 @@ func sweepLines(w io.Writer, f Format, steps []Step, c Criteria) error {
 	} else if len(steps) > 0 {
 		lines = append(lines, fmt.Sprintf("No target rate held (%s).", c))
 	}
-	sep := "\n"
-	if f == Markdown {
-		sep = "\n\n"
-	}
-	_, err := fmt.Fprint(w, "\n"+strings.Join(lines, sep)+"\n")
-	return err
+	return lines
 }
 
 // WriteSpread writes the spread of every target rate over its
@@ -129,6 +140,23 @@ func sweepLines(w io.Writer, f Format, steps []Step, c Criteria) error {
 // of the achieved rate and of the p99, and whether the p99 was stable
 // (varied by at most 10% between runs, max/min − 1).
 func WriteSpread(w io.Writer, f Format, spreads []Spread) error {
+	if err := writeTable(spreadTable(f, spreads), w, f); err != nil {
+		return err
+	}
+	note := spreadNote
+	if f == Markdown {
+		note = "\n" + note
+	}
+	_, err := fmt.Fprintln(w, note)
+	return err
+}
+
+// spreadNote explains the spread table.
+var spreadNote = fmt.Sprintf("p99 is each run's highest p99 over its operation types; CV is stddev/mean; %s when the p99 varied by more than %s%% between runs (max/min − 1).",
+	markFail, percent(P99Variation))
+
+// spreadTable is the table WriteSpread writes.
+func spreadTable(f Format, spreads []Spread) *table {
 	cl := cellsFor(f)
 	t := newTable(">target/s", ">runs",
 		">achieved mean/s", ">sd", ">min", ">max", ">CV",
@@ -144,16 +172,7 @@ func WriteSpread(w io.Writer, f Format, spreads []Spread) error {
 		}
 		t.Add(row...)
 	}
-	if err := writeTable(t, w, f); err != nil {
-		return err
-	}
-	note := fmt.Sprintf("p99 is each run's highest p99 over its operation types; CV is stddev/mean; %s when the p99 varied by more than %s%% between runs (max/min − 1).",
-		markFail, percent(P99Variation))
-	if f == Markdown {
-		note = "\n" + note
-	}
-	_, err := fmt.Fprintln(w, note)
-	return err
+	return t
 }
 
 func optThousands(c texttable.Cells, v *float64) string {

@@ -118,6 +118,7 @@ func (s SweepStudy) step(ctx context.Context, env Env, res *SweepResult, rate fl
 	}
 	ok, reasons := Holds(st, s.Criteria)
 	d.TestResults.Sweep = &result.SweepVerdict{ID: s.ID, Step: st.Index, Criteria: s.Criteria.String(), Holds: ok, Reasons: reasons}
+	st.Verdict = d.TestResults.Sweep
 	if err := env.Keep(ctx, d); err != nil {
 		return st, err
 	}
