@@ -3,6 +3,7 @@ package changes
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"math"
 	"time"
 
@@ -140,4 +141,25 @@ func Merge(stored, found []Change, now time.Time) []Change {
 		out[i] = c
 	}
 	return out
+}
+
+// MarshalJSON writes a figure that is not a number (a mean of 0 below a
+// relative change) as null: JSON has no NaN.
+func (c Change) MarshalJSON() ([]byte, error) {
+	type plain Change
+	return json.Marshal(struct {
+		plain
+		Before    *float64 `json:"before"`
+		After     *float64 `json:"after"`
+		Change    *float64 `json:"change"`
+		Magnitude *float64 `json:"magnitude"`
+		P         *float64 `json:"p"`
+	}{plain(c), finite(c.Before), finite(c.After), finite(c.Change), finite(c.Magnitude), finite(c.P)})
+}
+
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
 }
