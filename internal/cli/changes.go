@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/changes"
+	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
@@ -27,6 +30,7 @@ type changesFlags struct {
 	failOnNew   bool
 	all         bool
 	asJSON      bool
+	reportDir   string
 	results     storeFlags
 }
 
@@ -95,6 +99,7 @@ regression it has not failed on before: a change alerts once.`,
 	fl.BoolVar(&f.failOnNew, "fail-on-new", false, "exit 99 on a new regression not failed on before")
 	fl.BoolVar(&f.all, "all", false, "list hidden changes too")
 	fl.BoolVar(&f.asJSON, "json", false, "print the changes as JSON")
+	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for changes.md and changes.html, each changed series' chart with its change points marked (empty: none)")
 	f.results.add(cmd)
 	cmd.AddCommand(a.changesStatusCmd("ack", changes.Acknowledged, true), a.changesStatusCmd("hide", changes.Hidden, false))
 	return cmd
@@ -165,6 +170,9 @@ func (a *app) runChanges(ctx context.Context, f changesFlags) error {
 		} else {
 			a.printChanges(series, shown)
 		}
+		if err := a.changesReport(f.reportDir, series, shown); err != nil {
+			return err
+		}
 		if !f.failOnNew || len(alerts) == 0 {
 			return nil
 		}
@@ -189,6 +197,37 @@ func (a *app) printChanges(series []changes.Series, cs []changes.Change) {
 		return
 	}
 	_ = changes.Table(cs).WriteText(a.stdout, true)
+}
+
+// changesReport writes changes.md (the table) and changes.html (the
+// table and a chart of each metric that changed, per series).
+func (a *app) changesReport(dir string, series []changes.Series, cs []changes.Change) error {
+	if dir == "" || len(cs) == 0 {
+		return nil
+	}
+	var charts []htmlreport.SeriesChart
+	for _, s := range series {
+		var metrics []string
+		for _, c := range cs {
+			if c.Series.String() == s.Key.String() && !slices.Contains(metrics, c.Metric) {
+				metrics = append(metrics, c.Metric)
+			}
+		}
+		if len(metrics) > 0 {
+			for _, sc := range htmlreport.SeriesCharts(s, cs, metrics) {
+				sc.Metric = s.Key.String() + ": " + sc.Metric
+				charts = append(charts, sc)
+			}
+		}
+	}
+	title := "Changes over stored runs"
+	intro := fmt.Sprintf("%d change(s) in %d series; each point is one run's value, the shaded band the suspect range of a change point.", len(cs), len(series))
+	md := func(w io.Writer) ([]study.File, error) {
+		fmt.Fprintf(w, "# %s\n\n%s\n\n", title, intro)
+		return nil, changes.Table(cs).WriteMarkdown(w)
+	}
+	page := func(w io.Writer) error { return htmlreport.SeriesPage(w, title, intro, charts, changes.Table(cs), nil) }
+	return a.writeReport(dir, "changes", md, page)
 }
 
 func (a *app) changesStatusCmd(name string, s changes.Status, needWhy bool) *cobra.Command {

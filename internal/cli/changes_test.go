@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/testsupport/chromium"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
@@ -59,7 +61,7 @@ type listedChange struct {
 
 func listChanges(t *testing.T, uri, test string, extra ...string) []listedChange {
 	t.Helper()
-	o := mb(t, append([]string{"changes", "--results", uri, "--test", test, "--json"}, extra...)...)
+	o := mb(t, append([]string{"changes", "--results", uri, "--test", test, "--json", "--report-dir", ""}, extra...)...)
 	wantCode(t, o, cli.ExitOK)
 	var cs []listedChange
 	if err := json.Unmarshal([]byte(o.stdout), &cs); err != nil {
@@ -78,9 +80,10 @@ func TestChangesTriageWorkflow(t *testing.T) {
 	st := store.NewMongo(c, store.DefaultDatabase, "test")
 	test := "changes_" + strings.ToLower(testenv.DBName(t))
 	flat := func(int) string { return "8.2.11" }
+	reports := t.TempDir()
 
 	saveNights(t, st, test, 0, 40, step(25, 1000, 880), flat)
-	o := mb(t, "changes", "--results", uri, "--test", test, "--fail-on-new")
+	o := mb(t, "changes", "--results", uri, "--test", test, "--fail-on-new", "--report-dir", reports)
 	wantCode(t, o, cli.ExitVerdict)
 	if !strings.Contains(o.stdout, "throughput") || !strings.Contains(o.stdout, test+"-n024 → "+test+"-n025") || !strings.Contains(o.stdout, "regression") {
 		t.Errorf("the regression and its suspect range are not listed:\n%s", o)
@@ -95,7 +98,7 @@ func TestChangesTriageWorkflow(t *testing.T) {
 	}
 
 	// Run again: the same change does not alert twice.
-	wantCode(t, mb(t, "changes", "--results", uri, "--test", test, "--fail-on-new"), cli.ExitOK)
+	wantCode(t, mb(t, "changes", "--results", uri, "--test", test, "--fail-on-new", "--report-dir", reports), cli.ExitOK)
 
 	// Acknowledge it; it stays acknowledged as nights are appended.
 	wantCode(t, mb(t, "changes", "ack", first, "--results", uri), cli.ExitUsage) // --why is required
@@ -105,7 +108,7 @@ func TestChangesTriageWorkflow(t *testing.T) {
 		t.Errorf("ack says:\n%s", o)
 	}
 	saveNights(t, st, test, 40, 80, step(60, 880, 760), flat)
-	o = mb(t, "changes", "--results", uri, "--test", test, "--fail-on-new")
+	o = mb(t, "changes", "--results", uri, "--test", test, "--fail-on-new", "--report-dir", reports)
 	wantCode(t, o, cli.ExitVerdict)
 	cs = listChanges(t, uri, test)
 	if len(cs) != 2 || cs[0].ID != first || cs[0].Status != "acknowledged" || cs[1].Status != "new" || cs[1].FirstChanged.RunID != test+"-n060" {
@@ -114,6 +117,13 @@ func TestChangesTriageWorkflow(t *testing.T) {
 	if strings.Contains(o.stderr, first) || !strings.Contains(o.stderr, cs[1].ID) {
 		t.Errorf("the second failure names the wrong change:\n%s", o)
 	}
+
+	// The report draws the series with both change points marked.
+	page := filepath.Join(reports, "changes.html")
+	if _, err := os.Stat(page); err != nil {
+		t.Fatalf("no HTML report: %v", err)
+	}
+	checkSeriesPage(t, page, "")
 
 	// Hide the second: it leaves the list, not the store.
 	wantCode(t, mb(t, "changes", "hide", cs[1].ID, "--results", uri), cli.ExitOK)
@@ -132,7 +142,7 @@ func TestChangesTriageWorkflow(t *testing.T) {
 		}
 		return "8.2.11"
 	})
-	wantCode(t, mb(t, "changes", "--results", uri, "--test", other, "--fail-on-new"), cli.ExitOK)
+	wantCode(t, mb(t, "changes", "--results", uri, "--test", other, "--fail-on-new", "--report-dir", ""), cli.ExitOK)
 	cs = listChanges(t, uri, other)
 	if len(cs) != 1 || cs[0].Status != "expected" || len(cs[0].ConfigChanges) != 1 || cs[0].ConfigChanges[0] != "server version 8.2.11 → 8.3.0" {
 		t.Errorf("upgrade: %+v, want one expected change naming the server version", cs)
@@ -146,4 +156,35 @@ func TestChangesRefusesAResultsFile(t *testing.T) {
 		t.Errorf("refusal does not say why:\n%s", o)
 	}
 	wantCode(t, mb(t, "changes", "--results-file", "x.jsonl", "--metric", "p99"), cli.ExitUsage)
+}
+
+// checkSeriesPage opens a page of series charts (a file, or a served
+// address when base is set) in Chromium: no error, nothing fetched, and
+// every chart drawn with the series and its change-point marks.
+func checkSeriesPage(t *testing.T, page, base string) {
+	t.Helper()
+	if testing.Short() {
+		return
+	}
+	browser := chromium.Start(t)
+	var r *chromium.Report
+	if base != "" {
+		r = browser.OpenURL(t, base+page)
+	} else {
+		r = browser.Open(t, page)
+	}
+	if len(r.Errors) > 0 || len(r.Requests) > 0 {
+		t.Errorf("%s: errors %q, requests %q", page, r.Errors, r.Requests)
+	}
+	if len(r.Charts) == 0 {
+		t.Fatalf("%s: no chart drawn", page)
+	}
+	for _, c := range r.Charts {
+		if c.Width < 300 || c.Height < 200 || len(c.Series) != 2 || c.Series[1] != "first changed run" {
+			t.Errorf("%s: chart %+v, want a drawn series and its change points", page, c)
+		}
+	}
+	if screenshotDir != "" {
+		_ = os.WriteFile(filepath.Join(screenshotDir, "changes.png"), r.FirstScreen, 0o644)
+	}
 }
