@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,6 +126,21 @@ func TestChangesTriageWorkflow(t *testing.T) {
 		t.Fatalf("no HTML report: %v", err)
 	}
 	checkSeriesPage(t, page, "")
+
+	// The results browser: a run's page links its series, whose page
+	// draws every metric with the change points marked.
+	base, _ := startServe(t, "--results", uri)
+	run := test + "-n030"
+	res, err := http.Get(base + "/run/" + run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	if !strings.Contains(string(body), "/series?run="+run) {
+		t.Errorf("the run page does not link its series")
+	}
+	checkSeriesPage(t, "/series?run="+run, base)
 
 	// Hide the second: it leaves the list, not the store.
 	wantCode(t, mb(t, "changes", "hide", cs[1].ID, "--results", uri), cli.ExitOK)
