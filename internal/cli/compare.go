@@ -19,6 +19,7 @@ type compareFlags struct {
 	asJSON    bool
 	reportDir string
 	results   storeFlags
+	sig       significanceFlags
 }
 
 func (a *app) compareCmd() *cobra.Command {
@@ -59,10 +60,14 @@ whole sweep and for each operation type), or printed as JSON with --json.`,
 	fl.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")
 	f.results.add(cmd)
+	f.sig.add(cmd)
 	return cmd
 }
 
 func (a *app) runCompare(ctx context.Context, f compareFlags) error {
+	if f.sig.runs {
+		return a.compareRuns(ctx, f)
+	}
 	if err := f.study.Check(); err != nil {
 		return usage(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 // The reference p-values below were computed with SciPy 1.17.1's
@@ -180,5 +182,40 @@ func TestJudgeVerdicts(t *testing.T) {
 	}
 	if c := lat.Compare(nil, slower); c.Verdict != Missing {
 		t.Errorf("no base values: %s, want missing", c.Verdict)
+	}
+}
+
+func TestTableOfRuns(t *testing.T) {
+	doc := func(rate float64) result.Doc {
+		return result.Doc{Schedule: result.Schedule{AchievedRate: rate, SuccessRate: rate}}
+	}
+	var a, b []result.Doc
+	for i, r := range []float64{1000, 1010, 990, 1005, 995} {
+		a = append(a, doc(r))
+		b = append(b, doc(r*0.8+float64(i)))
+	}
+	rows, err := Table(a, b, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Metric.Name() != "throughput" || rows[1].Metric.Name() != "errors" {
+		t.Fatalf("rows %+v", rows)
+	}
+	if rows[0].Verdict != Worse || rows[1].Verdict != Noise {
+		t.Errorf("throughput %s, errors %s: want worse and ~", rows[0].Verdict, rows[1].Verdict)
+	}
+	if len(Regressions(rows)) != 1 {
+		t.Errorf("regressions %v", Regressions(rows))
+	}
+	var b2 strings.Builder
+	if err := WriteText(&b2, rows, "a", "b"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b2.String(), "worse") || !strings.Contains(b2.String(), "Mann–Whitney") {
+		t.Errorf("table:\n%s", b2.String())
+	}
+	rows, _ = Table(a[:2], b[:2], nil, 1)
+	if rows[0].Verdict != TooFew || !strings.Contains(TextTable(rows, "a", "b").Rows()[0][6], "at least 4 runs") {
+		t.Errorf("two runs a side: %+v", rows[0])
 	}
 }
