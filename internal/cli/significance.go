@@ -19,6 +19,7 @@ type significanceFlags struct {
 	failOnRegression bool
 	minEffect        minEffects
 	seed             uint64
+	alpha            float64
 }
 
 func (s *significanceFlags) add(cmd *cobra.Command) {
@@ -27,6 +28,7 @@ func (s *significanceFlags) add(cmd *cobra.Command) {
 	fl.BoolVar(&s.failOnRegression, "fail-on-regression", false, "with --runs: exit 99 when a metric is significantly worse by at least its minimum effect")
 	fl.Var(&s.minEffect, "min-effect", "with --runs: the smallest change that counts for a kind of metric, KIND=PERCENT (defaults: throughput, p50, p95 5%; p99 10%; p99.9 20%; errors 0.1 points)")
 	fl.Uint64Var(&s.seed, "seed", significance.DefaultSeed, "with --runs: the bootstrap's seed")
+	fl.Float64Var(&s.alpha, "alpha", significance.DefaultAlpha, "with --runs: the p-value below which a difference is significant")
 }
 
 // compareRuns compares the first label's runs with each other label's:
@@ -56,14 +58,17 @@ func (a *app) compareRuns(ctx context.Context, f compareFlags) error {
 			return usage(fmt.Errorf("--label %s: no complete single run with this label in %s", l, st.Where()))
 		}
 	}
+	if f.sig.alpha <= 0 || f.sig.alpha >= 1 {
+		return usage(fmt.Errorf("--alpha: %g is not valid: want a p-value between 0 and 1, such as 0.01", f.sig.alpha))
+	}
 	var worse []string
 	for _, other := range labels[1:] {
-		rows, err := significance.Table(byLabel[labels[0]], byLabel[other], f.sig.minEffect, f.sig.seed)
+		rows, err := significance.Table(byLabel[labels[0]], byLabel[other], f.sig.minEffect, f.sig.alpha, f.sig.seed)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(a.stdout, "%s (%d runs) against %s (%d runs):\n", other, len(byLabel[other]), labels[0], len(byLabel[labels[0]]))
-		if err := significance.WriteText(a.stdout, rows, labels[0], other); err != nil {
+		if err := significance.WriteText(a.stdout, rows, labels[0], other, f.sig.alpha); err != nil {
 			return err
 		}
 		for _, r := range significance.Regressions(rows) {

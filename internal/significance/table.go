@@ -19,9 +19,9 @@ type Row struct {
 // Table compares two sides' runs metric by metric, one value per run
 // (RunValues): every metric either side has, in table order. A metric
 // one side lacks is compared as missing, never as zero. minEffect
-// overrides the minimum effects by kind or name; seed seeds the
-// bootstraps.
-func Table(base, other []result.Doc, minEffect map[string]float64, seed uint64) ([]Row, error) {
+// overrides the minimum effects by kind or name; alpha is the
+// significance level (DefaultAlpha when 0); seed seeds the bootstraps.
+func Table(base, other []result.Doc, minEffect map[string]float64, alpha float64, seed uint64) ([]Row, error) {
 	bv, err := values(base)
 	if err != nil {
 		return nil, err
@@ -51,6 +51,7 @@ func Table(base, other []result.Doc, minEffect map[string]float64, seed uint64) 
 			return nil, err
 		}
 		j := JudgeFor(m, minEffect, seed)
+		j.Alpha = alpha
 		rows = append(rows, Row{Metric: m, Comparison: j.Compare(column(bv, n), column(ov, n))})
 	}
 	return rows, nil
@@ -107,12 +108,15 @@ func TextTable(rows []Row, baseName, otherName string) *texttable.Table {
 }
 
 // WriteText writes the table and a line on how the figures were found.
-func WriteText(w io.Writer, rows []Row, baseName, otherName string) error {
+func WriteText(w io.Writer, rows []Row, baseName, otherName string, alpha float64) error {
+	if alpha <= 0 {
+		alpha = DefaultAlpha
+	}
 	if err := TextTable(rows, baseName, otherName).WriteText(w, true); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "median [interval] (runs) of one value per run; p: Mann–Whitney U, two-sided; ratio: %g%% bootstrap interval of the ratio of medians; ~: likely noise (p ≥ %g)\n",
-		100*DefaultLevel, DefaultAlpha)
+		100*DefaultLevel, alpha)
 	return err
 }
 
