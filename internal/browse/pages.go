@@ -148,7 +148,9 @@ func RunReport(w io.Writer, d *result.Doc, where string) error {
 	if err != nil {
 		return err
 	}
-	return htmlreport.Run(w, v, NavOf(d.RunID+".json", where))
+	nav := NavOf(d.RunID+".json", where)
+	nav.Links = append(nav.Links, htmlreport.Link{Href: SeriesHref(d.RunID), Text: "series over time"})
+	return htmlreport.Run(w, v, nav)
 }
 
 // NavOf is the browser's bar of links above a page of a report: the

@@ -18,6 +18,7 @@ type compareFlags struct {
 	asJSON    bool
 	reportDir string
 	results   storeFlags
+	sig       significanceFlags
 }
 
 func (a *app) compareCmd() *cobra.Command {
@@ -46,10 +47,14 @@ saturation, and a verdict to quote. Manual: docs/sweep.md.`,
 	fl.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")
 	f.results.add(cmd)
+	f.sig.add(cmd)
 	return cmd
 }
 
 func (a *app) runCompare(ctx context.Context, f compareFlags) error {
+	if f.sig.runs {
+		return a.compareRuns(ctx, f)
+	}
 	if err := f.study.Check(); err != nil {
 		return usage(err)
 	}

@@ -235,6 +235,9 @@ func (r readmeEnv) shrink(args []string) ([]string, bool, error) {
 		verdict = true
 	case "compare":
 		out = append(out, store...)
+	case "changes": // its triage lives in a MongoDB results store
+		out = append(out, "--results", r.uri)
+		verdict = has("--fail-on-new")
 	case "serve", "results list", "results show", "sla journey":
 		out = append(out, "--results-file", r.results)
 	case "catalog list", "workloads", "version":

@@ -104,7 +104,7 @@ func sectionsOf(ss []report.Section) []htmlSection {
 // plotChart draws a plot over a numeric axis: measured lines in the
 // palette with a dot on each value when asked, reference lines grey.
 func plotChart(p report.Plot) Chart {
-	c := Chart{Title: p.Title, XLabel: p.XLabel, YLabel: p.YLabel, XAxis: "linear", YLog: p.YLog, X: p.X}
+	c := Chart{Title: p.Title, XLabel: p.XLabel, YLabel: p.YLabel, XAxis: "linear", YLog: p.YLog, X: p.X, Shade: p.Shade}
 	for _, l := range p.Lines {
 		s := Series{Label: l.Label, Y: l.Y, Color: color(l.Color), Dash: l.Dash, Points: l.Points, Unit: p.Unit}
 		switch l.Kind {

@@ -73,6 +73,9 @@ type Plot struct {
 	YLog                  bool
 	X                     []float64
 	Lines                 []Line
+	// Shade marks spans of X, each [from, to] (a change point's suspect
+	// range), drawn behind the lines by a page.
+	Shade [][2]float64
 }
 
 // DistPlot is latency by percentile, a line per stored distribution.

@@ -55,10 +55,10 @@ func Summary(w io.Writer, d *result.Doc) error {
 	}
 	if dg := d.Diagnosis; dg != nil {
 		ew.line("")
-		ew.line("%s", dg.Line)
-		if dg.Tail != nil {
+		if dg.Tail != nil { // the verdict, "limited by", ends the summary
 			ew.line("%s", dg.Tail.Line)
 		}
+		ew.line("%s", dg.Line)
 	}
 	return ew.err
 }

@@ -54,6 +54,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /{$}", s.list)
 	mux.HandleFunc("GET /run/{id}", s.run)
 	mux.HandleFunc("GET /run/{id}/live", s.liveBody)
+	mux.HandleFunc("GET /series", s.series)
 	mux.HandleFunc("GET /compare", s.compare)
 	mux.HandleFunc("GET /sweeps", s.sweeps)
 	mux.HandleFunc("GET /sweep/{id}", s.sweep)

@@ -1,0 +1,382 @@
+// Package changepoint finds where a series of nightly figures changed:
+// a deterministic E-Divisive means with Student's t-test (on ranks, so
+// that a spike of a long-tailed series does not hide a step) as its
+// significance test, windowed, with the weak-then-merge pass (the
+// approach of Hunter and Apache Otava: candidates split at a weak
+// threshold, ten times the p-value, then the weakest merged away until
+// every change point left holds at the p-value and is at least the
+// minimum magnitude).
+//
+// The series is read as nights arrive: after each value, the stretch
+// since the last accepted change point (at most a window of values) is
+// split and merged, and a change point found there at the same index
+// on Confirm nights in a row is accepted for good. What is accepted
+// after n values depends on the first n values only, so appending a
+// night never moves or removes an older change point. Looking again
+// every night tests more often than one pass over a finished series
+// does; the confirmation and the minimum of values on each side
+// (MinSize) bring the false alarms on series without a change back to
+// those of one pass (see the package's tests for the figures). The
+// package is pure: no I/O, no randomness.
+package changepoint
+
+import (
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/mongobench/mongobench/internal/significance"
+)
+
+// Defaults, as Hunter's and Otava's.
+const (
+	DefaultWindow  = 50
+	DefaultP       = 0.001
+	DefaultMinSize = 5
+	DefaultConfirm = 5
+)
+
+// Options tune the detector; zero values take the defaults.
+type Options struct {
+	// Window is the most values a split looks at, before and after.
+	Window int
+	// P is the largest p-value of the t-test for a change point.
+	P float64
+	// MinMagnitude is the smallest relative change of means a change
+	// point must have (0.05: 5%); 0 keeps every significant one.
+	MinMagnitude float64
+	// MinSize is the fewest values on each side of a change point.
+	MinSize int
+	// Confirm is how many nights in a row a change point must be found,
+	// at the same index, before it is accepted.
+	Confirm int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Window <= 0 {
+		o.Window = DefaultWindow
+	}
+	if o.P <= 0 {
+		o.P = DefaultP
+	}
+	if o.MinSize <= 0 {
+		o.MinSize = DefaultMinSize
+	}
+	if o.Confirm <= 0 {
+		o.Confirm = DefaultConfirm
+	}
+	if o.Window < 2*o.MinSize {
+		o.Window = 2 * o.MinSize
+	}
+	return o
+}
+
+// Stats compare the values before and after a change point: those since
+// the previous change point and until the next one, at most a window of
+// each. P is Student's t-test on the two sides' ranks (the values'
+// midranks among both sides).
+type Stats struct {
+	Before, After Side
+	P             float64 // Student's t-test on ranks, two-sided
+}
+
+// Side is one side's summary.
+type Side struct {
+	N         int
+	Mean, Std float64
+	Min, Max  float64
+	Median    float64
+}
+
+// Change is the relative change of the means, after/before − 1 (NaN
+// when the mean before is 0).
+func (s Stats) Change() float64 {
+	if s.Before.Mean == 0 {
+		return math.NaN()
+	}
+	return s.After.Mean/s.Before.Mean - 1
+}
+
+// Magnitude is the larger of the forward and backward relative changes,
+// so a halving and a doubling weigh alike (Hunter's measure).
+func (s Stats) Magnitude() float64 {
+	if s.Before.Mean == 0 || s.After.Mean == 0 {
+		if s.Before.Mean == s.After.Mean {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	return math.Max(math.Abs(s.After.Mean/s.Before.Mean-1), math.Abs(s.Before.Mean/s.After.Mean-1))
+}
+
+// Point is a change point.
+type Point struct {
+	// Index is the first value after the change.
+	Index int
+	// Found is how many values the series had when the change point was
+	// accepted (Index < Found).
+	Found int
+	Stats Stats
+}
+
+// Detect finds the change points of x, oldest first.
+func Detect(x []float64, o Options) []Point {
+	o = o.withDefaults()
+	var accepted []Point
+	start := 0
+	streak := map[int]int{} // nights in a row each candidate was found
+	for n := start + 2*o.MinSize; n <= len(x); n++ {
+		lo := max(start, n-o.Window)
+		if n-lo < 2*o.MinSize {
+			continue
+		}
+		seg := x[lo:n]
+		next := map[int]int{}
+		last := -1
+		for _, cp := range merge(seg, split(seg, o), o) {
+			at := lo + cp
+			next[at] = streak[at] + 1
+			if next[at] >= o.Confirm {
+				last = at
+			}
+		}
+		streak = next
+		if last < 0 {
+			continue
+		}
+		for _, at := range sortedKeys(next) {
+			if at <= last && next[at] >= o.Confirm {
+				accepted = append(accepted, Point{Index: at, Found: n})
+			}
+		}
+		start, streak = last, map[int]int{}
+	}
+	idx := make([]int, len(accepted))
+	for i, p := range accepted {
+		idx[i] = p.Index
+	}
+	for i := range accepted {
+		accepted[i].Stats = around(x, idx, i, o.Window)
+	}
+	return accepted
+}
+
+// around compares the values on each side of change point i of idx:
+// back to the previous change point and on to the next, at most window
+// values each.
+func around(x []float64, idx []int, i, window int) Stats {
+	lo, hi := 0, len(x)
+	if i > 0 {
+		lo = idx[i-1]
+	}
+	if i+1 < len(idx) {
+		hi = idx[i+1]
+	}
+	lo = max(lo, idx[i]-window)
+	hi = min(hi, idx[i]+window)
+	return compare(x[lo:idx[i]], x[idx[i]:hi])
+}
+
+func compare(left, right []float64) Stats {
+	l, r := ranks(left, right)
+	return Stats{Before: side(left), After: side(right), P: significance.StudentT(l, r).P}
+}
+
+// ranks replaces the values of left and right by their midranks among
+// both: the t-test on ranks (Conover and Iman's rank transform), which a
+// single spike of a long-tailed series cannot swamp as it swamps the
+// t-test on the values.
+func ranks(left, right []float64) ([]float64, []float64) {
+	all := append(append([]float64{}, left...), right...)
+	idx := make([]int, len(all))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case all[a] < all[b]:
+			return -1
+		case all[a] > all[b]:
+			return 1
+		}
+		return 0
+	})
+	rk := make([]float64, len(all))
+	for i := 0; i < len(idx); {
+		j := i + 1
+		for j < len(idx) && all[idx[j]] == all[idx[i]] {
+			j++
+		}
+		for k := i; k < j; k++ {
+			rk[idx[k]] = float64(i+j+1) / 2
+		}
+		i = j
+	}
+	return rk[:len(left)], rk[len(left):]
+}
+
+func side(x []float64) Side {
+	s := Side{N: len(x), Mean: math.NaN(), Std: math.NaN(), Min: math.NaN(), Max: math.NaN(), Median: math.NaN()}
+	if len(x) == 0 {
+		return s
+	}
+	sum := 0.0
+	s.Min, s.Max = x[0], x[0]
+	for _, v := range x {
+		sum += v
+		s.Min, s.Max = math.Min(s.Min, v), math.Max(s.Max, v)
+	}
+	s.Mean = sum / float64(len(x))
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - s.Mean) * (v - s.Mean)
+	}
+	s.Std = 0
+	if len(x) > 1 {
+		s.Std = math.Sqrt(ss / float64(len(x)-1))
+	}
+	s.Median = significance.Median(x)
+	return s
+}
+
+// split is E-Divisive over seg: the split with the largest q̂ among the
+// stretches between the change points found so far, accepted while its
+// t-test (against its neighbouring change points) passes the weak
+// threshold, ten times P. It returns the change points in order.
+func split(seg []float64, o Options) []int {
+	weak := math.Min(1, o.P*10)
+	var cps []int
+	type cand struct {
+		at int
+		q  float64
+		ok bool
+	}
+	memo := map[[2]int]cand{}
+	for {
+		bounds := append(append([]int{0}, cps...), len(seg))
+		best := cand{}
+		bestK := -1
+		for k := 0; k+1 < len(bounds); k++ {
+			a, b := bounds[k], bounds[k+1]
+			c, seen := memo[[2]int{a, b}]
+			if !seen {
+				at, q, ok := qhat(seg[a:b], o.MinSize)
+				c = cand{at: a + at, q: q, ok: ok}
+				memo[[2]int{a, b}] = c
+			}
+			if c.ok && (!best.ok || c.q > best.q) {
+				best, bestK = c, k
+			}
+		}
+		if !best.ok {
+			return cps
+		}
+		a, b := bounds[bestK], bounds[bestK+1]
+		if compare(seg[a:best.at], seg[best.at:b]).P > weak {
+			return cps
+		}
+		cps = insert(cps, best.at)
+	}
+}
+
+func insert(s []int, v int) []int {
+	i := 0
+	for i < len(s) && s[i] < v {
+		i++
+	}
+	s = append(s, 0)
+	copy(s[i+1:], s[i:])
+	s[i] = v
+	return s
+}
+
+// qhat finds the split τ of x (at least minSize values each side) with
+// the largest E-Divisive statistic q̂(τ) = mn/(m+n) · (2/(mn) Σ|xᵢ−yⱼ| −
+// C(m,2)⁻¹ Σ|xᵢ−xₖ| − C(n,2)⁻¹ Σ|yⱼ−yₗ|), α = 1; the first of equal ones.
+func qhat(x []float64, minSize int) (int, float64, bool) {
+	n := len(x)
+	if n < 2*minSize {
+		return 0, 0, false
+	}
+	cross, within := 0.0, 0.0 // Σ|x−y| across τ; Σ|·| within the left
+	right := 0.0              // Σ|·| within the right
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			right += math.Abs(x[i] - x[j])
+		}
+	}
+	bestTau, bestQ, found := 0, 0.0, false
+	for tau := 0; tau < n; tau++ {
+		if tau >= minSize && n-tau >= minSize {
+			m, k := float64(tau), float64(n-tau)
+			q := 2 * cross / (m * k)
+			if tau >= 2 {
+				q -= within / (m * (m - 1) / 2)
+			}
+			if n-tau >= 2 {
+				q -= right / (k * (k - 1) / 2)
+			}
+			q *= m * k / (m + k)
+			if !found || q > bestQ {
+				bestTau, bestQ, found = tau, q, true
+			}
+		}
+		col, row := 0.0, 0.0
+		for i := 0; i < tau; i++ {
+			col += math.Abs(x[i] - x[tau])
+		}
+		for j := tau + 1; j < n; j++ {
+			row += math.Abs(x[tau] - x[j])
+		}
+		cross += row - col
+		within += col
+		right -= row
+	}
+	return bestTau, bestQ, found
+}
+
+// merge removes the weakest change points, one at a time, recomputing
+// their neighbours, until every one left has p ≤ P and a magnitude above
+// MinMagnitude: the weakest is the one with the largest p-value while
+// any is above P, then the one with the smallest magnitude.
+func merge(seg []float64, cps []int, o Options) []int {
+	for len(cps) > 0 {
+		weakest, worstP := -1, -1.0
+		for i := range cps {
+			if s := aroundAll(seg, cps, i); s.P > worstP {
+				weakest, worstP = i, s.P
+			}
+		}
+		if worstP <= o.P {
+			weakest = -1
+			smallest := math.Inf(1)
+			for i := range cps {
+				if m := aroundAll(seg, cps, i).Magnitude(); m < smallest {
+					weakest, smallest = i, m
+				}
+			}
+			if smallest > o.MinMagnitude || (o.MinMagnitude == 0 && smallest >= 0) {
+				return cps
+			}
+		}
+		cps = append(cps[:weakest:weakest], cps[weakest+1:]...)
+	}
+	return cps
+}
+
+// aroundAll compares the values on each side of change point i of cps,
+// from the previous change point to the next.
+func aroundAll(seg []float64, cps []int, i int) Stats {
+	lo, hi := 0, len(seg)
+	if i > 0 {
+		lo = cps[i-1]
+	}
+	if i+1 < len(cps) {
+		hi = cps[i+1]
+	}
+	return compare(seg[lo:cps[i]], seg[cps[i]:hi])
+}
+
+func sortedKeys(m map[int]int) []int {
+	return slices.Sorted(maps.Keys(m))
+}

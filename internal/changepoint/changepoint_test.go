@@ -1,0 +1,236 @@
+package changepoint
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// noise draws a multiplicative noise factor.
+type noise struct {
+	name  string
+	level float64 // the noise's coefficient of variation, roughly
+	draw  func(r *rand.Rand, level float64) float64
+}
+
+var (
+	// normal: value × (1 + level·Z).
+	normal = func(r *rand.Rand, level float64) float64 { return 1 + level*r.NormFloat64() }
+	// longTailed: lognormal, with one value in 50 a spike of 1.5–3×, as
+	// latency percentiles go on a shared machine.
+	longTailed = func(r *rand.Rand, level float64) float64 {
+		v := math.Exp(level * r.NormFloat64())
+		if r.IntN(50) == 0 {
+			v *= 1.5 + 1.5*r.Float64()
+		}
+		return v
+	}
+)
+
+// series is a synthetic nightly series: base 100, a step of the given
+// relative size at each change (alternating up and down, so the level
+// stays near 100), noise on every value.
+func series(r *rand.Rand, n int, changes []int, step float64, nz noise) []float64 {
+	x := make([]float64, n)
+	level := 100.0
+	next := 0
+	for i := range x {
+		if next < len(changes) && i == changes[next] {
+			if next%2 == 0 {
+				level *= 1 + step
+			} else {
+				level /= 1 + step
+			}
+			next++
+		}
+		x[i] = level * nz.draw(r, nz.level)
+	}
+	return x
+}
+
+// score counts detections within margin of a true change (each true
+// change matched once).
+func score(found []Point, truth []int, margin int) (hits, falses int) {
+	used := make([]bool, len(truth))
+	for _, p := range found {
+		matched := false
+		for i, c := range truth {
+			if !used[i] && abs(p.Index-c) <= margin {
+				used[i], matched = true, true
+				break
+			}
+		}
+		if matched {
+			hits++
+		} else {
+			falses++
+		}
+	}
+	return hits, falses
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+type figures struct {
+	precision, recall, exact float64
+	delay                    float64 // mean values between a change and its acceptance
+	aaSeries                 float64 // share of A/A series with a false alarm
+	aaPerNight               float64 // false alarms per night of A/A
+}
+
+// evaluate runs the detector on trials series of 120 nights with changes
+// at 30, 60 and 90, and on trials A/A series of 120 nights.
+func evaluate(seed uint64, trials int, step float64, nz noise, o Options) figures {
+	r := rand.New(rand.NewPCG(seed, 2))
+	truth := []int{30, 60, 90}
+	hits, falses, exact, found, delay := 0, 0, 0, 0, 0
+	for range trials {
+		x := series(r, 120, truth, step, nz)
+		ps := Detect(x, o)
+		h, f := score(ps, truth, 2)
+		hits, falses = hits+h, falses+f
+		e, _ := score(ps, truth, 0)
+		exact += e
+		for _, p := range ps {
+			found++
+			delay += p.Found - p.Index
+		}
+	}
+	var f figures
+	if hits+falses > 0 {
+		f.precision = float64(hits) / float64(hits+falses)
+	}
+	f.recall = float64(hits) / float64(trials*len(truth))
+	f.exact = float64(exact) / float64(trials*len(truth))
+	if found > 0 {
+		f.delay = float64(delay) / float64(found)
+	}
+	alarmed, alarms := 0, 0
+	for range trials {
+		ps := Detect(series(r, 120, nil, 0, nz), o)
+		alarms += len(ps)
+		if len(ps) > 0 {
+			alarmed++
+		}
+	}
+	f.aaSeries = float64(alarmed) / float64(trials)
+	f.aaPerNight = float64(alarms) / float64(trials*120)
+	return f
+}
+
+// TestDetectorPrecisionRecall measures the detector on synthetic series
+// with known change points: steps of 10% under normal and long-tailed
+// noise of several levels, and A/A series with no change. The figures
+// are logged (go test -v -run TestDetectorPrecisionRecall) and the
+// bounds below hold them.
+func TestDetectorPrecisionRecall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures 1,200 series")
+	}
+	cases := []struct {
+		nz                      noise
+		minPrecision, minRecall float64
+		maxAA                   float64
+	}{
+		{noise{"normal", 0.01, normal}, 0.95, 0.97, 0.12},
+		{noise{"normal", 0.025, normal}, 0.95, 0.95, 0.12},
+		{noise{"normal", 0.05, normal}, 0.8, 0.8, 0.12},
+		{noise{"long-tailed", 0.01, longTailed}, 0.95, 0.95, 0.12},
+		{noise{"long-tailed", 0.025, longTailed}, 0.9, 0.9, 0.12},
+		{noise{"long-tailed", 0.05, longTailed}, 0.75, 0.75, 0.12},
+	}
+	for _, c := range cases {
+		f := evaluate(7, 100, 0.10, c.nz, Options{})
+		t.Logf("10%% steps, %-11s noise %4.1f%%: precision %.3f recall %.3f (exact index %.3f), accepted %.1f nights after the change; A/A: %.3f of series with a false alarm, %.4f per night",
+			c.nz.name, 100*c.nz.level, f.precision, f.recall, f.exact, f.delay, f.aaSeries, f.aaPerNight)
+		if f.precision < c.minPrecision || f.recall < c.minRecall || f.aaSeries > c.maxAA {
+			t.Errorf("%s %.1f%%: precision %.3f (want ≥ %.2f), recall %.3f (want ≥ %.2f), A/A series alarmed %.3f (want ≤ %.2f)",
+				c.nz.name, 100*c.nz.level, f.precision, c.minPrecision, f.recall, c.minRecall, f.aaSeries, c.maxAA)
+		}
+	}
+}
+
+func TestDetectFindsAStep(t *testing.T) {
+	x := make([]float64, 40)
+	for i := range x {
+		x[i] = 100 + float64(i%3)
+		if i >= 25 {
+			x[i] += 20
+		}
+	}
+	ps := Detect(x, Options{})
+	if len(ps) != 1 || ps[0].Index != 25 {
+		t.Fatalf("change points %+v, want one at 25", ps)
+	}
+	p := ps[0]
+	if p.Stats.Before.N != 25 || p.Stats.After.N != 15 || p.Stats.P > DefaultP {
+		t.Errorf("stats %+v", p.Stats)
+	}
+	if c, want := p.Stats.Change(), p.Stats.After.Mean/p.Stats.Before.Mean-1; c != want || c < 0.19 || c > 0.2 {
+		t.Errorf("change %v, want %v, about 20/101", c, want)
+	}
+}
+
+func TestDetectIsDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 3))
+	x := series(r, 200, []int{40, 90, 150}, 0.08, noise{"long-tailed", 0.03, longTailed})
+	first := Detect(x, Options{})
+	for range 5 {
+		if again := Detect(slices.Clone(x), Options{}); !slices.Equal(indexes(again), indexes(first)) || fmt.Sprint(again) != fmt.Sprint(first) {
+			t.Fatalf("two answers: %v and %v", indexes(first), indexes(again))
+		}
+	}
+}
+
+// TestAppendingNeverMovesAnOlderChangePoint appends nights one at a time
+// to noisy series and checks that every change point found before is
+// found again, at the same index, after each night.
+func TestAppendingNeverMovesAnOlderChangePoint(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for trial := range 20 {
+		nz := noise{"normal", 0.04, normal}
+		if trial%2 == 1 {
+			nz = noise{"long-tailed", 0.04, longTailed}
+		}
+		x := series(r, 150, []int{35, 70, 110}, 0.07, nz)
+		var before []int
+		for n := 1; n <= len(x); n++ {
+			now := indexes(Detect(x[:n], Options{}))
+			if len(now) < len(before) || !slices.Equal(now[:len(before)], before) {
+				t.Fatalf("trial %d: after night %d change points %v, before it %v", trial, n, now, before)
+			}
+			before = now
+		}
+	}
+}
+
+func indexes(ps []Point) []int {
+	out := make([]int, len(ps))
+	for i, p := range ps {
+		out[i] = p.Index
+	}
+	return out
+}
+
+func TestMinMagnitudeDropsSmallChanges(t *testing.T) {
+	x := make([]float64, 60)
+	for i := range x {
+		x[i] = 100 + 0.1*float64(i%2)
+		if i >= 30 {
+			x[i] += 2 // 2%: significant, small
+		}
+	}
+	if ps := Detect(x, Options{}); len(ps) != 1 {
+		t.Fatalf("no minimum magnitude: %v, want the 2%% step", indexes(ps))
+	}
+	if ps := Detect(x, Options{MinMagnitude: 0.05}); len(ps) != 0 {
+		t.Fatalf("minimum magnitude 5%%: %v, want none", indexes(ps))
+	}
+}
