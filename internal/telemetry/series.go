@@ -22,12 +22,7 @@ func Intervals(samples []Sample) []Figures {
 	samples = sortedByTime(samples)
 	var out []Figures
 	for i := 1; i < len(samples); i++ {
-		a, b := samples[i-1], samples[i]
-		f := Figures{Start: a.Time, End: b.Time, Server: ServerFigures(a.Status, b.Status)}
-		if a.Host != nil && b.Host != nil {
-			f.Host = HostFigures(*a.Host, *b.Host)
-		}
-		out = append(out, f)
+		out = append(out, FigureOf(samples[i-1], samples[i]))
 	}
 	return out
 }
@@ -150,6 +145,11 @@ func Series(samples []Sample, start, end time.Time, every time.Duration) result.
 // server's own figures, else the host readings' source.
 func sourceOf(samples []Sample, spec seriesSpec) string {
 	if spec.server {
+		for _, s := range samples {
+			if s.Status.Source != "" {
+				return s.Status.Source
+			}
+		}
 		return "serverStatus"
 	}
 	for _, s := range samples {
