@@ -22,9 +22,10 @@ var ftdcT0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // v8) sampled every second from t0 for n seconds, in two archive files
 // and an interim file, chunks of 50 samples: 1,000 inserts a second,
 // 2,000 in the seconds of burst (and the disk writing 200 MB then,
-// 4 MB otherwise), a checkpoint running through seconds 20 to 22 that
-// completes in 1,500 ms, 25% host CPU.
-func ftdcDir(t *testing.T, t0 time.Time, n int, v8 bool, burst func(sec int) bool) string {
+// 4 MB otherwise), a checkpoint running in the seconds of ckpt (the
+// sample closing second sec says it runs) that completes in 1,500 ms the
+// second after the first of them, 25% host CPU.
+func ftdcDir(t *testing.T, t0 time.Time, n int, v8 bool, burst, ckpt func(sec int) bool) string {
 	t.Helper()
 	s := ftdcwrite.State{V8: v8, CacheMax: 1 << 30, CacheUsed: 512 << 20, Tickets: 128, TicketsOut: 2, Connections: 12,
 		NumCPUs: 2, MemTotalKB: 8 << 20, MemAvailableKB: 4 << 20, Reads: 100, ReadSectors: 1 << 20}
@@ -39,8 +40,8 @@ func ftdcDir(t *testing.T, t0 time.Time, n int, v8 bool, burst func(sec int) boo
 		s.Inserts += ins
 		s.WriteOps += ins
 		s.WriteMicros += ins * 300
-		s.Checkpointing = sec >= 20 && sec <= 22
-		if sec == 23 {
+		s.Checkpointing = ckpt(sec)
+		if !s.Checkpointing && ckpt(sec-1) && s.Checkpoints == 0 {
 			s.Checkpoints++
 			s.CheckpointMs = 1500
 		}
@@ -66,6 +67,9 @@ func ftdcDir(t *testing.T, t0 time.Time, n int, v8 bool, burst func(sec int) boo
 	}
 	return dir
 }
+
+func never(int) bool                { return false }
+func checkpoint20to22(sec int) bool { return sec >= 20 && sec <= 22 }
 
 type ftdcSummary struct {
 	From, To  time.Time
@@ -98,7 +102,7 @@ func (s ftdcSummary) figure(t *testing.T, name string) (n int, v [4]float64) {
 // and max, as a table and as JSON; --metric keeps the figures named.
 func TestFTDCSummary(t *testing.T) {
 	burst := func(sec int) bool { return sec == 40 }
-	dir := ftdcDir(t, ftdcT0, 120, true, burst)
+	dir := ftdcDir(t, ftdcT0, 120, true, burst, checkpoint20to22)
 	o := mb(t, "ftdc", dir, "--json")
 	wantCode(t, o, cli.ExitOK)
 	var s ftdcSummary
@@ -155,7 +159,7 @@ func TestFTDCSummary(t *testing.T) {
 // Bad input ends in one line naming what is wrong and what is valid,
 // exit 2.
 func TestFTDCBadInput(t *testing.T) {
-	dir := ftdcDir(t, ftdcT0, 20, false, func(int) bool { return false })
+	dir := ftdcDir(t, ftdcT0, 20, false, never, never)
 	cut := t.TempDir()
 	data, err := os.ReadFile(filepath.Join(dir, "metrics.interim"))
 	if err != nil {
@@ -187,7 +191,7 @@ func TestFTDCBadInput(t *testing.T) {
 // checkpoint shaded, the legend and hover working.
 func TestFTDCPageInBrowser(t *testing.T) {
 	browser := chromium.Start(t)
-	dir := ftdcDir(t, ftdcT0, 90, false, func(sec int) bool { return sec == 40 })
+	dir := ftdcDir(t, ftdcT0, 90, false, func(sec int) bool { return sec == 40 }, checkpoint20to22)
 	page := filepath.Join(t.TempDir(), "window.html")
 	o := mb(t, "ftdc", dir, "--html", page)
 	wantCode(t, o, cli.ExitOK)

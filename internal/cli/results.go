@@ -36,7 +36,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Long: `Stored runs live in the results store: database mongobench, collection
 "results" (the latest run of each test and variant) and "history" (every run).`,
 	}
-	cmd.AddCommand(a.resultsListCmd(), a.resultsShowCmd(), a.resultsImportCmd(), a.resultsMergeCmd())
+	cmd.AddCommand(a.resultsListCmd(), a.resultsShowCmd(), a.resultsImportCmd(), a.resultsMergeCmd(), a.resultsAttachFTDCCmd())
 	return cmd
 }
 

@@ -1,10 +1,12 @@
 package telemetry
 
 import (
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/ftdc"
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 // statusPrefixes are the serverStatus sections whose fields ServerFigures
@@ -60,7 +62,7 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 				sys.index[k] = m
 			}
 			if rest, ok := strings.CutPrefix(k, "disks."); ok {
-				if dev, _, ok := strings.Cut(rest, "."); ok && !containsString(sys.disks, dev) {
+				if dev, _, ok := strings.Cut(rest, "."); ok && !slices.Contains(sys.disks, dev) {
 					sys.disks = append(sys.disks, dev)
 				}
 			}
@@ -96,15 +98,6 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 func wanted(path string) bool {
 	for _, p := range statusPrefixes {
 		if strings.HasPrefix(path, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}
@@ -171,3 +164,30 @@ func FigureOf(before, after Sample) Figures {
 // one interval: the server samples every second, and a longer gap (a
 // restart, a stall of the collector) is left out rather than spread.
 const FTDCGap = 5 * time.Second
+
+// Attach adds series read from FTDC files to a run's metrics: a series
+// the run lacks is added, one an earlier attach stored (source ftdc) is
+// replaced, and one the run measured itself (this host, a node exporter,
+// Atlas, its own serverStatus) is kept, its name returned in kept.
+func Attach(m *result.Metrics, from result.Metrics) (added, kept []string) {
+	put := func(list *[]result.Series, s result.Series) {
+		i := slices.IndexFunc(*list, func(x result.Series) bool { return x.Name == s.Name && x.Member == "" })
+		switch {
+		case i < 0:
+			*list = append(*list, s)
+			added = append(added, s.Name)
+		case (*list)[i].Source == SourceFTDC:
+			(*list)[i] = s
+			added = append(added, s.Name)
+		default:
+			kept = append(kept, s.Name)
+		}
+	}
+	for _, s := range from.Measurements {
+		put(&m.Measurements, s)
+	}
+	for _, s := range from.DiskMetrics {
+		put(&m.DiskMetrics, s)
+	}
+	return added, kept
+}
