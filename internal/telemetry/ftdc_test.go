@@ -135,3 +135,53 @@ func TestFTDCWindowSkips(t *testing.T) {
 		t.Fatalf("%+v: %d chunks from %s to %s; want the second file's second chunk (seconds 5 to 9) alone", info, n, first, last)
 	}
 }
+
+// BenchmarkFTDCWindow reads one chunk shaped like a real mongod's (the
+// sections the figures read, plus 3,000 other metrics, 300 samples) into
+// per-second figures: decoding, the samples and every interval's
+// figures. bench/ftdc.sh reads samples per second from it.
+func BenchmarkFTDCWindow(b *testing.B) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	c := &ftdcwrite.Compressor{MaxSamples: 299}
+	var data []byte
+	s := ftdcwrite.State{CacheMax: 1 << 30, Tickets: 128, NumCPUs: 8, ReadSectors: 1 << 20}
+	for i := range 300 {
+		s.Inserts += 1000
+		s.UserMs += 500
+		s.WriteSectors += 8000
+		doc := ftdcwrite.Sample(t0.Add(time.Duration(i)*time.Second), s)
+		var other bson.D
+		for g := range 30 {
+			var sec bson.D
+			for m := range 100 {
+				sec = append(sec, bson.E{Key: "m" + string(rune('a'+m%26)) + string(rune('a'+m/26)), Value: int64(i * (m % 7))})
+			}
+			other = append(other, bson.E{Key: "g" + string(rune('a'+g)), Value: sec})
+		}
+		doc = append(doc[:len(doc)-1], bson.E{Key: "other", Value: other}, doc[len(doc)-1])
+		if d := c.Add(doc); d != nil {
+			data = d
+		}
+	}
+	if data == nil {
+		b.Fatal("no chunk")
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		ch, err := ftdc.DecodeChunk(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var p FTDCPairs
+		n := 0
+		p.Add(ch, func(a, z Sample) {
+			if FigureOf(a, z).Server != nil {
+				n++
+			}
+		})
+		if n != 299 {
+			b.Fatalf("%d intervals", n)
+		}
+	}
+	b.ReportMetric(float64(300*b.N)/b.Elapsed().Seconds(), "samples/s")
+}
