@@ -14,3 +14,12 @@ echo "$out" | awk '/^BenchmarkDecodeChunk/ {
   for (i = 1; i <= NF; i++) if ($(i+1) == "samples/s") s = $i
   printf "| %s | %.0f samples/s | a week (604,800 samples): %.1f s |\n", $3 " ns/chunk", s, 604800 / s
 }'
+# The same chunk size read into per-second figures (mongobench ftdc and
+# results attach-ftdc): decoding, the samples' serverStatus sections and
+# systemMetrics, every interval's figures.
+out="$(go test -run '^$' -bench FTDCWindow -benchtime 20x -count "$repeat" ./internal/telemetry/)"
+echo "$out" | grep -E '^Benchmark'
+echo "$out" | awk '/^BenchmarkFTDCWindow/ {
+  for (i = 1; i <= NF; i++) if ($(i+1) == "samples/s") s = $i
+  printf "| figures | %s | %.0f samples/s | a week: %.1f s |\n", $3 " ns/chunk", s, 604800 / s
+}'

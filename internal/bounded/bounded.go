@@ -39,13 +39,15 @@ var (
 	ImportLine   = Limit{"results import and --results-file, one line", 64 * mB, "one result document, at most 16MB as BSON, written as extended JSON"}
 	NodeExporter = Limit{"a node exporter's /metrics answer", 16 * mB,
 		"a host's full page is well under 1MB even with hundreds of CPUs and disks"}
-	AtlasAnswer = Limit{"an Atlas Administration API answer", 32 * mB, "a window's measurements of one process at its finest granularity"}
-	LiveFeed    = Limit{"a /live feed answer (serve --live)", 32 * mB, "its last 32 runs' intervals without histograms: about 30,000 intervals of a few operation types"}
+	AtlasAnswer  = Limit{"an Atlas Administration API answer", 32 * mB, "a window's measurements of one process at its finest granularity"}
+	LiveFeed     = Limit{"a /live feed answer (serve --live)", 32 * mB, "its last 32 runs' intervals without histograms: about 30,000 intervals of a few operation types"}
+	FTDCDocument = Limit{"one document of an FTDC file (diagnostic.data/metrics.*)", 16 * mB,
+		"the server writes each as BSON, at most 16MB, and a metric chunk holds at most 10MB uncompressed; the files themselves are read a document at a time, whatever their size"}
 )
 
 // Limits lists every read limit, for docs/bounds.md.
 func Limits() []Limit {
-	return []Limit{ScenarioFile, TemplateFile, PropertyFile, Credentials, CAFile, ImportFile, ImportLine, NodeExporter, AtlasAnswer, LiveFeed}
+	return []Limit{ScenarioFile, TemplateFile, PropertyFile, Credentials, CAFile, ImportFile, ImportLine, NodeExporter, AtlasAnswer, LiveFeed, FTDCDocument}
 }
 
 // Size writes n bytes as docs/bounds.md does (16MB, 64kB, 1GB).

@@ -37,7 +37,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Long: `Stored runs live in the results store: database mongobench, collection
 "results" (the latest run of each test and variant) and "history" (every run).`,
 	}
-	cmd.AddCommand(a.resultsListCmd(), a.resultsShowCmd(), a.resultsImportCmd(), a.resultsMergeCmd(), a.resultsPruneCmd(), a.resultsRebuildCmd())
+	cmd.AddCommand(a.resultsListCmd(), a.resultsShowCmd(), a.resultsImportCmd(), a.resultsMergeCmd(), a.resultsPruneCmd(), a.resultsRebuildCmd(), a.resultsAttachFTDCCmd())
 	return cmd
 }
 

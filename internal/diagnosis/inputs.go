@@ -110,6 +110,105 @@ func (r *run) hostFigure(keys []string, series []string) (stat, bool) {
 	return r.series(series...)
 }
 
+// serverFigure reads a server figure from the intervals, else from the
+// metrics series of the same meaning (a series read from FTDC files).
+func (r *run) serverFigure(key, series string) (stat, bool) {
+	if s, ok := r.interval(false, key); ok {
+		return s, true
+	}
+	return r.series(series)
+}
+
+// seriesTotal is the sum over a run of a per-second series: each value
+// times its granularity (one second when unstated).
+func (r *run) seriesTotal(name string) (float64, bool) {
+	sr := r.d.Metrics.Series(name)
+	if sr == nil {
+		return 0, false
+	}
+	g := sr.GranularitySec
+	if g <= 0 {
+		g = 1
+	}
+	var sum float64
+	n := 0
+	for _, p := range sr.DataPoints {
+		if p.Value != nil {
+			sum += *p.Value * g
+			n++
+		}
+	}
+	return sum, n > 0
+}
+
+// checkpointing returns, for interval i, whether a checkpoint ran (on)
+// and how many completed (n): from the intervals' server figures, else
+// from the run's CHECKPOINT_RUNNING and CHECKPOINTS_COMPLETED series
+// (FTDC's), their points within the interval; has is false where
+// neither says.
+func (r *run) checkpointing() func(i int) (on, n float64, has bool) {
+	for _, iv := range r.d.Intervals {
+		_, a := iv.Server[keyCheckpointOn]
+		_, b := iv.Server[keyCheckpoints]
+		if a || b {
+			return func(i int) (float64, float64, bool) {
+				iv := r.d.Intervals[i]
+				on, a := iv.Server[keyCheckpointOn]
+				n, b := iv.Server[keyCheckpoints]
+				return on, n, a || b
+			}
+		}
+	}
+	var on, n []float64
+	if sr := r.d.Metrics.Series(result.CheckpointRunning); sr != nil {
+		on = onIntervalsMax(*sr, r.d.Intervals)
+	}
+	if sr := r.d.Metrics.Series(result.CheckpointsCompleted); sr != nil {
+		n = onIntervalsMax(*sr, r.d.Intervals)
+	}
+	return func(i int) (float64, float64, bool) {
+		var a, b float64
+		has := false
+		if on != nil && !math.IsNaN(on[i]) {
+			a, has = on[i], true
+		}
+		if n != nil && !math.IsNaN(n[i]) {
+			b, has = n[i], true
+		}
+		return a, b, has
+	}
+}
+
+// ticketsPeak is the interval with the largest share of tickets out:
+// from the intervals' ticketsOut and ticketsTotal, else the run's
+// TICKETS_OUT and TICKETS_TOTAL series, point by point.
+func (r *run) ticketsPeak() (out, total float64, ok bool) {
+	for _, iv := range r.d.Intervals {
+		o, a := iv.Server[keyTicketsOut]
+		t, b := iv.Server[keyTicketsTotal]
+		if a && b && t > 0 && (!ok || o/t > out/total) {
+			out, total, ok = o, t, true
+		}
+	}
+	if ok {
+		return out, total, true
+	}
+	outs, ts := r.d.Metrics.Series(result.TicketsOut), r.d.Metrics.Series(result.TicketsTotal)
+	if outs == nil || ts == nil {
+		return 0, 0, false
+	}
+	for i, p := range outs.DataPoints {
+		if i >= len(ts.DataPoints) || p.Value == nil || ts.DataPoints[i].Value == nil || *ts.DataPoints[i].Value <= 0 {
+			continue
+		}
+		o, t := *p.Value, *ts.DataPoints[i].Value
+		if !ok || o/t > out/total {
+			out, total, ok = o, t, true
+		}
+	}
+	return out, total, ok
+}
+
 // completed is the operations completed in the measured phase,
 // successes and failures.
 func (r *run) completed() int64 {

@@ -44,6 +44,9 @@ const (
 	keyCacheDirty   = "cacheDirtyBytes"
 	keyCheckpointOn = "checkpointRunning"
 	keyCheckpoints  = "checkpoints"
+	keyCacheMax     = "cacheMaxBytes"
+	keyTicketsOut   = "ticketsOut"
+	keyTicketsTotal = "ticketsTotal"
 	keyConflicts    = "writeConflictsPerSec"
 )
 
@@ -96,13 +99,13 @@ func Rules() []Rule {
 			Needs: "the data device's IOPS (intervals' diskIops or DISK_PARTITION_IOPS_TOTAL) and a ceiling (--disk-limit or variant.instance.atlasIOPS)",
 			Next:  "provision more IOPS, or batch writes so each I/O carries more", judge: diskIOPS},
 		{Name: "cache", Resource: "storage-engine cache", Threshold: 1,
-			Needs: "serverStatus wiredTiger.cache: maximum bytes configured, bytes currently in the cache, tracked dirty bytes, pages read into cache, pages evicted by application threads",
+			Needs: "serverStatus wiredTiger.cache: maximum bytes configured, bytes currently in the cache, tracked dirty bytes, pages read into cache, pages evicted by application threads (or the FTDC series CACHE_MAX_BYTES, CACHE_USED_BYTES, CACHE_DIRTY_BYTES, CACHE_PAGES_EVICTED_BY_APP_THREADS)",
 			Next:  "a larger cache (more RAM), a smaller working set, or a faster disk for eviction", judge: cache},
 		{Name: "checkpoints", Resource: "checkpoints", Threshold: 0.5,
-			Needs: "intervals' checkpointRunning or checkpoints (serverStatus wiredTiger.checkpoint or wiredTiger.transaction) and interval p99s",
+			Needs: "intervals' checkpointRunning or checkpoints (serverStatus wiredTiger.checkpoint or wiredTiger.transaction), else the FTDC series CHECKPOINT_RUNNING and CHECKPOINTS_COMPLETED, and interval p99s",
 			Next:  "checkpoint I/O stalls operations: a disk with more throughput, or a smaller dirty cache so each checkpoint writes less", judge: checkpoints},
 		{Name: "tickets", Resource: "execution tickets", Threshold: 0.9,
-			Needs: "serverStatus queues.execution or wiredTiger.concurrentTransactions: out, available, totalTickets, addedToQueue",
+			Needs: "serverStatus queues.execution or wiredTiger.concurrentTransactions: out, available, totalTickets, addedToQueue (or the intervals' ticketsOut and ticketsTotal, or the FTDC series TICKETS_OUT and TICKETS_TOTAL)",
 			Next:  "operations wait for storage-engine tickets: find what holds them (slow disk, long operations) before raising their number", judge: tickets},
 		{Name: "replication", Resource: "replication wait", Threshold: 0.5,
 			Needs: "serverStatus metrics.getLastError.wtime (num, totalMillis) and the operations' mean latency",
@@ -313,20 +316,26 @@ func cache(r *run, f *finding) {
 	if !ok {
 		maxBytes, ok = r.status(true, sec+"maximum bytes configured")
 	}
+	if !ok || maxBytes <= 0 { // the intervals', else FTDC's series
+		var s stat
+		if s, ok = r.serverFigure(keyCacheMax, result.CacheMax); ok {
+			maxBytes = s.Peak
+		}
+	}
 	if !ok || maxBytes <= 0 {
-		f.missing("serverStatus wiredTiger.cache (the server reports no WiredTiger section)")
+		f.missing("serverStatus wiredTiger.cache (the server reports no WiredTiger section, and the run has no FTDC series of it)")
 		return
 	}
-	gauge := func(key, path string) float64 {
-		if s, ok := r.interval(false, key); ok {
+	gauge := func(key, series, path string) float64 {
+		if s, ok := r.serverFigure(key, series); ok {
 			return s.Peak
 		}
 		a, _ := r.status(false, sec+path)
 		b, _ := r.status(true, sec+path)
 		return max(a, b)
 	}
-	used := gauge(keyCacheBytes, "bytes currently in the cache") / maxBytes
-	dirty := gauge(keyCacheDirty, "tracked dirty bytes in the cache") / maxBytes
+	used := gauge(keyCacheBytes, result.CacheUsed, "bytes currently in the cache") / maxBytes
+	dirty := gauge(keyCacheDirty, result.CacheDirty, "tracked dirty bytes in the cache") / maxBytes
 	if used/evictionTrigger >= dirty/evictionDirtyTrigger {
 		f.judged(100*used, 100*evictionTrigger, "% of cache used", "WiredTiger's eviction_trigger")
 	} else {
@@ -344,7 +353,11 @@ func cache(r *run, f *finding) {
 			}
 		}
 	}
-	if ev, ok := r.statusDelta(sec + "pages evicted by application threads"); ok && ev > 0 {
+	ev, ok := r.statusDelta(sec + "pages evicted by application threads")
+	if !ok {
+		ev, ok = r.seriesTotal(result.CacheAppEviction)
+	}
+	if ok && ev > 0 {
 		f.extra = true
 		f.say("application threads evicted %s pages themselves", num(ev))
 	}
@@ -353,10 +366,10 @@ func cache(r *run, f *finding) {
 func checkpoints(r *run, f *finding) {
 	var in, out, all []float64
 	seen, ran := false, 0
-	for _, iv := range r.d.Intervals {
-		on, has := iv.Server[keyCheckpointOn]
-		n, hasN := iv.Server[keyCheckpoints]
-		if !has && !hasN {
+	running := r.checkpointing()
+	for i, iv := range r.d.Intervals {
+		on, n, has := running(i)
+		if !has {
 			continue
 		}
 		seen = true
@@ -373,7 +386,7 @@ func checkpoints(r *run, f *finding) {
 		}
 	}
 	if !seen {
-		f.missing("checkpoint figures (serverStatus wiredTiger.checkpoint or wiredTiger.transaction)")
+		f.missing("checkpoint figures (serverStatus wiredTiger.checkpoint or wiredTiger.transaction, or the run's FTDC series)")
 		return
 	}
 	if len(all) == 0 {
@@ -382,13 +395,13 @@ func checkpoints(r *run, f *finding) {
 	}
 	med := median(all)
 	var spikes, aligned int
-	for _, iv := range r.d.Intervals {
+	for i, iv := range r.d.Intervals {
 		p := worstP99(iv)
 		if math.IsNaN(p) || p <= spikeFactor*med {
 			continue
 		}
 		spikes++
-		if iv.Server[keyCheckpointOn] > 0 || iv.Server[keyCheckpoints] > 0 {
+		if on, n, _ := running(i); on > 0 || n > 0 {
 			aligned++
 		}
 	}
@@ -436,12 +449,17 @@ func tickets(r *run, f *finding) {
 			}
 		}
 	}
+	where := "at the phase's bounds"
+	if o, t, ok := r.ticketsPeak(); ok && (!found || total <= 0 || o/t > outMax/total) {
+		outMax, total, found = o, t, true
+		where = "in any interval"
+	}
 	if !found || total <= 0 {
-		f.missing("serverStatus tickets (queues.execution or wiredTiger.concurrentTransactions)")
+		f.missing("serverStatus tickets (queues.execution or wiredTiger.concurrentTransactions, or the run's FTDC series)")
 		return
 	}
 	f.judged(outMax, total, "tickets out", "totalTickets")
-	f.say("at most %s of %s tickets out at the phase's bounds", num(outMax), num(total))
+	f.say("at most %s of %s tickets out %s", num(outMax), num(total), where)
 	if q, ok := r.status(false, "globalLock.currentQueue.total"); ok {
 		f.say("%s operations queued at the end", num(q))
 	}

@@ -100,6 +100,11 @@ var metricSeries = map[string]struct {
 	result.CPUIOWait:      {"iowait", "%", 1, points, 5},
 	result.CPUUser:        {"host CPU (user)", "%", 1, points, 15},
 	result.CPUKernel:      {"host CPU (kernel)", "%", 1, points, 15},
+	// The server's own, from FTDC files (results attach-ftdc).
+	result.CheckpointRunning: {"a checkpoint running", "", 1, flag, 1},
+	result.CacheAppEviction:  {"eviction by application threads", "pages/s", 1, burst, 1},
+	result.TicketsOut:        {"tickets out", "", 1, burst, 2},
+	result.QueueTotal:        {"operations queued", "", 1, burst, 1},
 }
 
 func hostKey(k string) func(result.Interval) (float64, bool) {
@@ -260,6 +265,9 @@ func tailSeriesOf(d *result.Doc) []tailSeries {
 		}
 		s := tailSeries{name: sr.Name, what: prefix + spec.what, unit: spec.unit, scale: spec.scale, kind: spec.kind, floor: spec.floor,
 			source: sr.Source, values: onIntervals(sr, d.Intervals)}
+		if spec.kind == flag { // a second that had it has it, however many points
+			s.values = onIntervalsMax(sr, d.Intervals)
+		}
 		if sr.Member != "" {
 			s.name = sr.Member + " " + sr.Name
 		}
@@ -279,7 +287,32 @@ func tailSeriesOf(d *result.Doc) []tailSeries {
 	for _, sr := range d.Metrics.Members {
 		add(sr, sr.Member+"'s ")
 	}
+	if s, ok := dirtySeries(d); ok && !have[s.what] {
+		out = append(out, s)
+	}
 	return out
+}
+
+// dirtySeries is the dirty cache's share of the cache per interval from
+// the run's CACHE_DIRTY_BYTES and CACHE_MAX_BYTES series (FTDC's), when
+// it has both.
+func dirtySeries(d *result.Doc) (tailSeries, bool) {
+	dirty, most := d.Metrics.Series(result.CacheDirty), d.Metrics.Series(result.CacheMax)
+	if dirty == nil || most == nil {
+		return tailSeries{}, false
+	}
+	dv, mv := onIntervals(*dirty, d.Intervals), onIntervals(*most, d.Intervals)
+	s := tailSeries{name: result.CacheDirty, what: "dirty cache", unit: "% of the cache", scale: 1, kind: points, floor: 5,
+		source: dirty.Source, values: make([]float64, len(d.Intervals))}
+	n := 0
+	for i := range s.values {
+		s.values[i] = math.NaN()
+		if !math.IsNaN(dv[i]) && !math.IsNaN(mv[i]) && mv[i] > 0 {
+			s.values[i] = 100 * dv[i] / mv[i]
+			n++
+		}
+	}
+	return s, n > 0
 }
 
 // onIntervals is a series' mean over each interval: the points stamped
@@ -299,6 +332,23 @@ func onIntervals(sr result.Series, ivs []result.Interval) []float64 {
 		out[i] = math.NaN()
 		if n > 0 {
 			out[i] = sum / float64(n)
+		}
+	}
+	return out
+}
+
+// onIntervalsMax is a series' largest value over each interval (the
+// points stamped within (start, end]), NaN where it has none: for a flag
+// or a count, where a mean would halve a second that had it.
+func onIntervalsMax(sr result.Series, ivs []result.Interval) []float64 {
+	out := make([]float64, len(ivs))
+	for i, iv := range ivs {
+		end := iv.Start.Add(time.Duration(iv.Seconds * float64(time.Second)))
+		out[i] = math.NaN()
+		for _, p := range sr.DataPoints {
+			if p.Value != nil && p.Timestamp.After(iv.Start) && !p.Timestamp.After(end) && (math.IsNaN(out[i]) || *p.Value > out[i]) {
+				out[i] = *p.Value
+			}
 		}
 	}
 	return out

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/testsupport/ftdcwrite"
 )
 
 // benchChunk is a chunk shaped like a real mongod's: 3,000 metrics × 300
@@ -20,7 +22,7 @@ func benchChunk(b *testing.B) []byte {
 		kind[i] = rng.IntN(10)
 	}
 	vals := make([]int64, metrics)
-	c := &testCompressor{maxSamples: samples - 1}
+	c := &ftdcwrite.Compressor{MaxSamples: samples - 1}
 	var data []byte
 	for s := range samples {
 		group := bson.D{}
@@ -40,7 +42,7 @@ func benchChunk(b *testing.B) []byte {
 			}
 		}
 		doc := bson.D{{Key: "start", Value: date(s)}, {Key: "serverStatus", Value: group}, {Key: "end", Value: date(s)}}
-		if d := c.add(doc); d != nil {
+		if d := c.Add(doc); d != nil {
 			data = d
 		}
 	}

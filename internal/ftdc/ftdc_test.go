@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/testsupport/ftdcwrite"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/small")
@@ -104,23 +106,23 @@ func metadata(i int, param int32) bson.D {
 // each chunk in the order written.
 func writeDir(t *testing.T, dir string) [][]bson.D {
 	t.Helper()
-	c := &testCompressor{maxSamples: 10}
+	c := &ftdcwrite.Compressor{MaxSamples: 10}
 	var chunks [][]bson.D
 	var pending []bson.D
 	var files [3]bytes.Buffer
 	file := 0
 	emit := func(data []byte, at time.Time) {
-		files[file].Write(chunkDoc(data, at))
+		files[file].Write(ftdcwrite.ChunkDoc(data, at))
 	}
-	mc := &testMetadataCompressor{}
-	files[0].Write(metadataDoc(bson.D{{Key: "buildInfo", Value: bson.D{{Key: "version", Value: "8.0.4"}}}}, t0))
-	if d, ix := mc.add(metadata(0, 0)); d != nil {
-		files[0].Write(periodicDoc(d, ix, t0))
+	mc := &ftdcwrite.MetadataCompressor{}
+	files[0].Write(ftdcwrite.MetadataDoc(bson.D{{Key: "buildInfo", Value: bson.D{{Key: "version", Value: "8.0.4"}}}}, t0))
+	if d, ix := mc.Add(metadata(0, 0)); d != nil {
+		files[0].Write(ftdcwrite.PeriodicDoc(d, ix, t0))
 	}
 	for i := range 40 {
 		s := sample(i)
-		data := c.add(s)
-		full := data != nil && c.ref == nil // the sample closed the chunk
+		data := c.Add(s)
+		full := data != nil && !c.Open() // the sample closed the chunk
 		if full {
 			pending = append(pending, s)
 		}
@@ -133,19 +135,19 @@ func writeDir(t *testing.T, dir string) [][]bson.D {
 			pending = append(pending, s)
 		}
 		if i == 22 {
-			if d, ix := mc.add(metadata(22, 1)); d != nil {
-				files[0].Write(periodicDoc(d, ix, date(22).Time()))
+			if d, ix := mc.Add(metadata(22, 1)); d != nil {
+				files[0].Write(ftdcwrite.PeriodicDoc(d, ix, date(22).Time()))
 			}
 		}
 		if i == 30 { // the server restarts its file: the next chunk goes to the second archive
 			file = 1
-			files[1].Write(metadataDoc(bson.D{{Key: "buildInfo", Value: bson.D{{Key: "version", Value: "8.0.4"}}}}, date(30).Time()))
+			files[1].Write(ftdcwrite.MetadataDoc(bson.D{{Key: "buildInfo", Value: bson.D{{Key: "version", Value: "8.0.4"}}}}, date(30).Time()))
 		}
 		if i == 36 {
 			file = 2
 		}
 	}
-	emit(c.flush(), pending[0][0].Value.(bson.DateTime).Time())
+	emit(c.Flush(), pending[0][0].Value.(bson.DateTime).Time())
 	chunks = append(chunks, pending)
 	files[2].Write(make([]byte, 8)) // the interim file's sentinel
 	names := []string{"metrics.2026-03-01T12-00-00Z-00000", "metrics.2026-03-01T12-00-30Z-00000", "metrics.interim"}
@@ -204,16 +206,16 @@ func TestDecoderReadsBackWhatTheServersCompressorWrote(t *testing.T) {
 			t.Fatalf("chunk %d: %d samples, want %d", ci, c.Samples, len(want[ci]))
 		}
 		for s, doc := range want[ci] {
-			ex := testExtract(doc, "", nil)
+			ex := ftdcwrite.Extract(doc, "", nil)
 			if len(ex) != len(c.Metrics) {
 				t.Fatalf("chunk %d: %d metrics, want %d", ci, len(c.Metrics), len(ex))
 			}
 			for m, e := range ex {
-				if c.Metrics[m].Path != e.path {
-					t.Fatalf("chunk %d metric %d: path %q, want %q", ci, m, c.Metrics[m].Path, e.path)
+				if c.Metrics[m].Path != e.Path {
+					t.Fatalf("chunk %d metric %d: path %q, want %q", ci, m, c.Metrics[m].Path, e.Path)
 				}
-				if got := c.Value(m, s); got != int64(e.value) {
-					t.Fatalf("chunk %d sample %d %s: %d, want %d", ci, s, e.path, got, int64(e.value))
+				if got := c.Value(m, s); got != int64(e.Value) {
+					t.Fatalf("chunk %d sample %d %s: %d, want %d", ci, s, e.Path, got, int64(e.Value))
 				}
 			}
 			got, err := c.Sample(s)
@@ -268,11 +270,11 @@ func TestHandCheckedChunk(t *testing.T) {
 	raw = append(raw, 2, 0, 0, 0, 3, 0, 0, 0)
 	raw = append(raw, 0x01, 0x01, 0x01, 0x00, 0x02)
 
-	c := &testCompressor{maxSamples: 300}
+	c := &ftdcwrite.Compressor{MaxSamples: 300}
 	for a := int32(1); a <= 4; a++ {
-		c.add(bson.D{{Key: "a", Value: a}, {Key: "x", Value: int32(2)}, {Key: "s", Value: "t"}})
+		c.Add(bson.D{{Key: "a", Value: a}, {Key: "x", Value: int32(2)}, {Key: "s", Value: "t"}})
 	}
-	encoded := c.flush()
+	encoded := c.Flush()
 	zr, err := zlib.NewReader(bytes.NewReader(encoded[4:]))
 	if err != nil {
 		t.Fatal(err)
@@ -300,13 +302,13 @@ func TestHandCheckedChunk(t *testing.T) {
 func TestSmallFile(t *testing.T) {
 	name := filepath.Join("testdata", "small", "metrics.2026-03-01T12-00-00Z-00000")
 	if *update {
-		c := &testCompressor{maxSamples: 300}
+		c := &ftdcwrite.Compressor{MaxSamples: 300}
 		var b bytes.Buffer
-		b.Write(metadataDoc(bson.D{{Key: "buildInfo", Value: bson.D{{Key: "version", Value: "7.0.12"}}}}, t0))
+		b.Write(ftdcwrite.MetadataDoc(bson.D{{Key: "buildInfo", Value: bson.D{{Key: "version", Value: "7.0.12"}}}}, t0))
 		for i := range 5 {
-			c.add(sample(i))
+			c.Add(sample(i))
 		}
-		b.Write(chunkDoc(c.flush(), t0))
+		b.Write(ftdcwrite.ChunkDoc(c.Flush(), t0))
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"fmt"
 	"html/template"
@@ -152,7 +153,7 @@ func tableOf(t *texttable.Table) *htmlTable {
 // total black, a reference grey and dashed; every chart over time moves
 // its cursor with the others.
 func timeChart(tc report.TimeChart) Chart {
-	c := Chart{Title: tc.Title, XLabel: report.XLabel, YLabel: tc.YLabel, XAxis: "linear", YLog: tc.Log, Sync: timeSync, X: tc.X, Shade: tc.Shade}
+	c := Chart{Title: tc.Title, XLabel: cmp.Or(tc.XLabel, report.XLabel), YLabel: tc.YLabel, XAxis: "linear", YLog: tc.Log, Sync: timeSync, X: tc.X, Shade: tc.Shade}
 	for _, l := range tc.Lines {
 		s := Series{Label: l.Label, Y: l.Y, Color: color(l.Color), Dash: l.Dash, Unit: tc.Unit}
 		switch l.Kind {

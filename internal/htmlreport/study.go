@@ -28,6 +28,11 @@ func Study(w io.Writer, v *report.StudyView, nav *Nav) error {
 			c.Caption = sc.Caption
 			data.Charts = append(data.Charts, studyFigure{figure: figure{ID: len(charts), Caption: sc.Caption}})
 			charts = append(charts, clean(c))
+		case sc.Time != nil:
+			c := timeChart(*sc.Time)
+			c.Height = telemetryHeight
+			data.Charts = append(data.Charts, studyFigure{figure: figure{ID: len(charts), Caption: sc.Caption}})
+			charts = append(charts, c)
 		case sc.Dists != nil:
 			lines := make([]distLine, len(sc.Dists.Lines))
 			for i, l := range sc.Dists.Lines {

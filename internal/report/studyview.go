@@ -48,7 +48,10 @@ type StudyChart struct {
 	Caption string // what to read from it
 	Plot    *Plot
 	Dists   *DistPlot
-	draw    func() ([]byte, error)
+	// Time is a chart over time (a window of FTDC samples), drawn as a
+	// run's charts are, by a page only.
+	Time *TimeChart
+	draw func() ([]byte, error)
 }
 
 // SVG draws the chart as SVG; nil when only a page draws it.

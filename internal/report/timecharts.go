@@ -12,6 +12,9 @@ type TimeChart struct {
 	Name   string // "latency", "throughput" or "telemetry"
 	Title  string
 	YLabel string
+	// XLabel is the time axis' label when it is not XLabel's (a window
+	// of FTDC samples rather than a run).
+	XLabel string
 	Log    bool   // a logarithmic y axis
 	Unit   string // of the values, shown beside them
 	X      []float64

@@ -203,6 +203,20 @@ const (
 	DiskIOPS         = "DISK_PARTITION_IOPS_TOTAL"
 	DiskReadBytes    = "DISK_PARTITION_THROUGHPUT_READ"
 	DiskWriteBytes   = "DISK_PARTITION_THROUGHPUT_WRITE"
+	CacheUsed        = "CACHE_USED_BYTES"
+	CacheDirty       = "CACHE_DIRTY_BYTES"
+	QueueTotal       = "GLOBAL_LOCK_CURRENT_QUEUE_TOTAL"
+)
+
+// Series the Atlas monitoring API does not have, named by mongobench in
+// its style: read from a server's FTDC files (results attach-ftdc).
+const (
+	CacheMax             = "CACHE_MAX_BYTES"                    // wiredTiger.cache.maximum bytes configured
+	CacheAppEviction     = "CACHE_PAGES_EVICTED_BY_APP_THREADS" // per second
+	CheckpointRunning    = "CHECKPOINT_RUNNING"                 // 1 while a checkpoint runs at the interval's end
+	CheckpointsCompleted = "CHECKPOINTS_COMPLETED"              // in the interval
+	TicketsOut           = "TICKETS_OUT"                        // execution tickets in use, reads and writes
+	TicketsTotal         = "TICKETS_TOTAL"                      // execution tickets there are, reads and writes
 )
 
 // Schedule describes how operations were paced and how well the schedule

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -88,83 +89,91 @@ func HostFromDiagnosticData(doc bson.Raw) (HostSample, error) {
 	if err != nil || sm.Type != bson.TypeEmbeddedDocument {
 		return s, errors.New("getDiagnosticData: the sample has no systemMetrics (a mongos without an FTDC directory, or a platform the server does not read)")
 	}
-	sys := bson.Raw(sm.Value)
-	num := func(v bson.RawValue) (float64, bool) {
-		switch v.Type {
-		case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
-			f, ok := v.AsFloat64OK()
-			return f, ok
-		}
-		return 0, false
-	}
-	if cpu, err := sys.LookupErr("cpu"); err == nil && cpu.Type == bson.TypeEmbeddedDocument {
-		c := bson.Raw(cpu.Value)
-		ms := func(k string) (float64, bool) {
-			v, err := c.LookupErr(k)
-			if err != nil {
-				return 0, false
-			}
-			f, ok := num(v)
-			return f / 1000, ok
-		}
-		var t CPUTimes
-		ok := true
-		for _, f := range []struct {
-			key string
-			dst *float64
-		}{{"user_ms", &t.User}, {"nice_ms", &t.Nice}, {"system_ms", &t.System}, {"idle_ms", &t.Idle},
-			{"iowait_ms", &t.IOWait}, {"irq_ms", &t.IRQ}, {"softirq_ms", &t.SoftIRQ}, {"steal_ms", &t.Steal}} {
-			v, has := ms(f.key)
-			ok = ok && has
-			*f.dst = v
-		}
-		if ok {
-			s.CPU = &t
-		}
-		if v, err := c.LookupErr("num_cpus"); err == nil {
-			if n, ok := num(v); ok {
-				s.Cores = int(n)
-			}
-		}
-	}
-	if disks, err := sys.LookupErr("disks"); err == nil && disks.Type == bson.TypeEmbeddedDocument {
-		s.Disk = busiestDisk(bson.Raw(disks.Value), num)
-	}
-	if mem, err := sys.LookupErr("memory"); err == nil && mem.Type == bson.TypeEmbeddedDocument {
-		m := bson.Raw(mem.Value)
-		tv, err1 := m.LookupErr("MemTotal_kb")
-		av, err2 := m.LookupErr("MemAvailable_kb")
-		if t, ok := num(tv); err1 == nil && ok {
-			if a, ok := num(av); err2 == nil && ok {
-				s.Memory = &Memory{Total: uint64(t) * 1024, Available: uint64(a) * 1024}
-			}
-		}
-	}
-	return s, nil
+	return hostFromSystemMetrics(s, rawFields(sm.Value)), nil
 }
 
-// busiestDisk is the disk with the most sectors read and written.
-func busiestDisk(disks bson.Raw, num func(bson.RawValue) (float64, bool)) *DiskCounters {
-	elems, err := disks.Elements()
+// systemMetrics reads the fields of a sample's systemMetrics section:
+// from a document (getDiagnosticData's answer) or from a decoded FTDC
+// chunk's columns.
+type systemMetrics interface {
+	// number is the value at a dotted path under systemMetrics.
+	number(path string) (float64, bool)
+	// children are the names of the documents under a path (disks'
+	// devices), in order.
+	children(path string) []string
+}
+
+// rawFields reads systemMetrics from its BSON document.
+type rawFields bson.Raw
+
+func (r rawFields) number(path string) (float64, bool) {
+	v, err := bson.Raw(r).LookupErr(strings.Split(path, ".")...)
+	if err != nil {
+		return 0, false
+	}
+	switch v.Type {
+	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
+		return v.AsFloat64OK()
+	}
+	return 0, false
+}
+
+func (r rawFields) children(path string) []string {
+	v, err := bson.Raw(r).LookupErr(strings.Split(path, ".")...)
+	if err != nil || v.Type != bson.TypeEmbeddedDocument {
+		return nil
+	}
+	elems, err := bson.Raw(v.Value).Elements()
 	if err != nil {
 		return nil
 	}
-	var list []DiskCounters
+	var out []string
 	for _, e := range elems {
-		v := e.Value()
-		if v.Type != bson.TypeEmbeddedDocument {
-			continue
+		if e.Value().Type == bson.TypeEmbeddedDocument {
+			out = append(out, e.Key())
 		}
-		d := bson.Raw(v.Value)
+	}
+	return out
+}
+
+// hostFromSystemMetrics fills s from systemMetrics (field names of the
+// server's ftdc_system_stats_linux.cpp and procparser.cpp).
+func hostFromSystemMetrics(s HostSample, sys systemMetrics) HostSample {
+	var t CPUTimes
+	ok := true
+	for _, f := range []struct {
+		key string
+		dst *float64
+	}{{"user_ms", &t.User}, {"nice_ms", &t.Nice}, {"system_ms", &t.System}, {"idle_ms", &t.Idle},
+		{"iowait_ms", &t.IOWait}, {"irq_ms", &t.IRQ}, {"softirq_ms", &t.SoftIRQ}, {"steal_ms", &t.Steal}} {
+		v, has := sys.number("cpu." + f.key)
+		ok = ok && has
+		*f.dst = v / 1000
+	}
+	if ok {
+		s.CPU = &t
+	}
+	if n, ok := sys.number("cpu.num_cpus"); ok {
+		s.Cores = int(n)
+	}
+	s.Disk = busiestDisk(sys)
+	if total, ok := sys.number("memory.MemTotal_kb"); ok {
+		if avail, ok := sys.number("memory.MemAvailable_kb"); ok {
+			s.Memory = &Memory{Total: uint64(total) * 1024, Available: uint64(avail) * 1024}
+		}
+	}
+	return s
+}
+
+// busiestDisk is the disk with the most sectors read and written.
+func busiestDisk(sys systemMetrics) *DiskCounters {
+	var list []DiskCounters
+	for _, dev := range sys.children("disks") {
 		get := func(k string) (uint64, bool) {
-			x, err := d.LookupErr(k)
-			if err != nil {
-				return 0, false
-			}
-			f, ok := num(x)
+			f, ok := sys.number("disks." + dev + "." + k)
 			return uint64(f), ok
 		}
-		c := DiskCounters{Device: e.Key()}
+		c := DiskCounters{Device: dev}
 		var ok1, ok2, ok3, ok4 bool
 		c.ReadIOs, ok1 = get("reads")
 		c.WriteIOs, ok2 = get("writes")

@@ -43,6 +43,8 @@
 //	ticketsOut                 execution tickets in use, read.out + write.out (queues.execution, 8.0; wiredTiger.concurrentTransactions, 7.0)
 //	queuedOps                  globalLock.currentQueue.total
 //	connectionsCreatedPerSec   connections.totalCreated rate
+//	ticketsTotal               execution tickets there are, reads and writes (totalTickets, or out + available)
+//	checkpointMs               the most recent checkpoint's duration, in intervals in which one completed
 //
 // HostFigures returns these keys (percentages are of all cores):
 //

@@ -23,6 +23,8 @@ const (
 	KeyTicketsOut      = "ticketsOut"
 	KeyQueued          = "queuedOps"
 	KeyConnCreated     = "connectionsCreatedPerSec"
+	KeyTicketsTotal    = "ticketsTotal"
+	KeyCheckpointMs    = "checkpointMs"
 	opRateSuffix       = "PerSec"
 	opcountersSection  = "opcounters"
 	opLatenciesSection = "opLatencies"
@@ -67,6 +69,10 @@ var (
 		"wiredTiger.transaction.transaction checkpoint currently running",
 		"wiredTiger.checkpoint.progress state",
 	}
+	checkpointTimePaths = []string{
+		"wiredTiger.transaction.transaction checkpoint most recent time (msecs)",
+		"wiredTiger.checkpoint.most recent time (msecs)",
+	}
 	checkpointCountPaths = []string{
 		"wiredTiger.transaction.transaction checkpoints",
 		"wiredTiger.checkpoint.total succeed number of checkpoints",
@@ -87,6 +93,7 @@ func ServerFigures(before, after Status) map[string]float64 {
 	}
 	put(out, KeyCheckpointing)(checkpointRunning(after.Doc))
 	put(out, KeyTicketsOut)(ticketsOut(after.Doc))
+	put(out, KeyTicketsTotal)(ticketsTotal(after.Doc))
 	secs := after.Time.Sub(before.Time).Seconds()
 	if secs <= 0 {
 		return out
@@ -97,7 +104,11 @@ func ServerFigures(before, after Status) map[string]float64 {
 	for _, r := range serverRates {
 		put(out, r.key)(rate(before.Doc, after.Doc, r.path, secs))
 	}
-	put(out, KeyCheckpoints)(checkpointsDone(before.Doc, after.Doc))
+	done, ok := checkpointsDone(before.Doc, after.Doc)
+	put(out, KeyCheckpoints)(done, ok)
+	if ok && done > 0 {
+		put(out, KeyCheckpointMs)(first(after.Doc, checkpointTimePaths))
+	}
 	for _, l := range latencies {
 		put(out, l.key)(meanLatencyMs(before.Doc, after.Doc, opLatenciesSection+"."+l.section))
 	}
@@ -178,6 +189,42 @@ func ticketsOut(doc map[string]any) (float64, bool) {
 		w, okw := Lookup(doc, sec+".write.out")
 		if okr && okw {
 			return r + w, true
+		}
+	}
+	return 0, false
+}
+
+// ticketsTotal is the execution tickets there are, reads and writes:
+// totalTickets, or out + available where a section lacks it.
+func ticketsTotal(doc map[string]any) (float64, bool) {
+	for _, sec := range ticketSections {
+		var sum float64
+		ok := true
+		for _, rw := range []string{".read.", ".write."} {
+			if t, has := Lookup(doc, sec+rw+"totalTickets"); has {
+				sum += t
+				continue
+			}
+			o, has1 := Lookup(doc, sec+rw+"out")
+			a, has2 := Lookup(doc, sec+rw+"available")
+			if !has1 || !has2 {
+				ok = false
+				break
+			}
+			sum += o + a
+		}
+		if ok {
+			return sum, true
+		}
+	}
+	return 0, false
+}
+
+// first is the value of the first of paths that doc has.
+func first(doc map[string]any, paths []string) (float64, bool) {
+	for _, p := range paths {
+		if v, ok := Lookup(doc, p); ok {
+			return v, true
 		}
 	}
 	return 0, false

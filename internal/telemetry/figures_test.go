@@ -43,6 +43,7 @@ func TestServerFiguresMongod(t *testing.T) {
 		KeyWriteConflicts: 12,
 		KeyReadLatency:    0.15, KeyWriteLatency: 0.25, KeyCommandLatency: 0.001,
 		KeyCacheMax: 1 << 30, KeyConnCreated: 3, KeyQueued: 0, KeyTicketsOut: 3,
+		KeyTicketsTotal: 256, KeyCheckpointMs: 1180,
 	}
 	sameFigures(t, "mongod", ServerFigures(before, after), want)
 }

@@ -22,12 +22,7 @@ func Intervals(samples []Sample) []Figures {
 	samples = sortedByTime(samples)
 	var out []Figures
 	for i := 1; i < len(samples); i++ {
-		a, b := samples[i-1], samples[i]
-		f := Figures{Start: a.Time, End: b.Time, Server: ServerFigures(a.Status, b.Status)}
-		if a.Host != nil && b.Host != nil {
-			f.Host = HostFigures(*a.Host, *b.Host)
-		}
-		out = append(out, f)
+		out = append(out, FigureOf(samples[i-1], samples[i]))
 	}
 	return out
 }
@@ -104,6 +99,8 @@ const (
 	unitMillis      = "MILLISECONDS"
 	unitPerSecond   = "SCALAR_PER_SECOND"
 	unitBytesPerSec = "BYTES_PER_SECOND"
+	unitBytes       = "BYTES"
+	unitScalar      = "SCALAR"
 )
 
 var seriesSpecs = []seriesSpec{
@@ -126,9 +123,46 @@ var seriesSpecs = []seriesSpec{
 // server without opLatencies, a data directory without a block device) is
 // left out.
 func Series(samples []Sample, start, end time.Time, every time.Duration) result.Metrics {
+	return series(seriesSpecs, samples, start, end, every)
+}
+
+// FTDCSeries are the series of samples read from FTDC files: those of
+// Series, and the server's own figures the diagnosis reads (the cache,
+// checkpoints, tickets, queued operations, eviction by application
+// threads), whose serverStatus sections an FTDC sample always carries.
+func FTDCSeries(samples []Sample, start, end time.Time) result.Metrics {
+	return series(append(slices.Clone(seriesSpecs), ftdcSpecs...), samples, start, end, time.Second)
+}
+
+// ftdcSpecs are the server series FTDCSeries adds.
+var ftdcSpecs = []seriesSpec{
+	{result.CacheUsed, unitBytes, false, serverKey(KeyCacheBytes), hasStatus(KeyCacheBytes), true},
+	{result.CacheDirty, unitBytes, false, serverKey(KeyCacheDirty), hasStatus(KeyCacheDirty), true},
+	{result.CacheMax, unitBytes, false, serverKey(KeyCacheMax), hasStatus(KeyCacheMax), true},
+	{result.CacheAppEviction, unitPerSecond, false, serverKey(KeyAppEviction), hasStatus(KeyAppEviction), true},
+	{result.CheckpointRunning, unitScalar, false, serverKey(KeyCheckpointing), hasStatus(KeyCheckpointing), true},
+	{result.CheckpointsCompleted, unitScalar, false, serverKey(KeyCheckpoints), hasStatus(KeyCheckpoints), true},
+	{result.TicketsOut, unitScalar, false, serverKey(KeyTicketsOut), hasStatus(KeyTicketsOut), true},
+	{result.TicketsTotal, unitScalar, false, serverKey(KeyTicketsTotal), hasStatus(KeyTicketsTotal), true},
+	{result.QueueTotal, unitScalar, false, serverKey(KeyQueued), hasStatus(KeyQueued), true},
+}
+
+// hasStatus says whether a sample's serverStatus gives the figure key:
+// its gauge or counter, read as ServerFigures reads it.
+func hasStatus(key string) func(Sample) bool {
+	return func(s Sample) bool {
+		if s.Status.Doc == nil {
+			return false
+		}
+		_, ok := ServerFigures(s.Status, Status{Time: s.Status.Time.Add(time.Second), Doc: s.Status.Doc})[key]
+		return ok
+	}
+}
+
+func series(specs []seriesSpec, samples []Sample, start, end time.Time, every time.Duration) result.Metrics {
 	in := within(sortedByTime(samples), start, end)
 	m := result.Metrics{Measurements: []result.Series{}, DiskMetrics: []result.Series{}}
-	for _, spec := range seriesSpecs {
+	for _, spec := range specs {
 		if !slices.ContainsFunc(in, spec.source) {
 			continue
 		}
@@ -150,6 +184,11 @@ func Series(samples []Sample, start, end time.Time, every time.Duration) result.
 // server's own figures, else the host readings' source.
 func sourceOf(samples []Sample, spec seriesSpec) string {
 	if spec.server {
+		for _, s := range samples {
+			if s.Status.Source != "" {
+				return s.Status.Source
+			}
+		}
 		return "serverStatus"
 	}
 	for _, s := range samples {

@@ -16,6 +16,10 @@ type Status struct {
 	Time time.Time `bson:"t" json:"t"`
 	// Doc is the full reply as plain Go values; nil when the sample failed.
 	Doc map[string]any `bson:"doc,omitempty" json:"doc,omitempty"`
+	// Source is empty for the serverStatus command's reply, SourceFTDC
+	// for a sample of the server's diagnostic data (only the sections the
+	// figures read).
+	Source string `bson:"source,omitempty" json:"source,omitempty"`
 }
 
 // ServerStatus runs {serverStatus: 1} on the admin database and returns the

@@ -1,11 +1,11 @@
-package ftdc
-
-// A test encoder written from the server's src/mongo/db/ftdc:
-// compressor.cpp (addSample, getCompressedSamples), util.cpp
+// Package ftdcwrite writes MongoDB FTDC files for tests: an encoder
+// written from the server's src/mongo/db/ftdc: compressor.cpp
+// (addSample, getCompressedSamples), util.cpp
 // (extractMetricsFromDocument, createBSONMetricChunkDocument,
 // createBSONMetadataDocument) and metadata_compressor.cpp (addSample).
 // Its extraction is its own, over the bson.D the tests build, so the
-// decoder's extraction is checked against it, not against itself.
+// decoder (internal/ftdc) is checked against it, not against itself.
+package ftdcwrite
 
 import (
 	"bytes"
@@ -18,15 +18,17 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// testMetric is one extracted number and whether its type is numeric
-// (numeric types match each other in the schema check).
-type testMetric struct {
-	path  string
-	class string
-	value uint64
+// Metric is one extracted number and the class of its type (numeric
+// types match each other in the schema check).
+type Metric struct {
+	Path  string
+	Class string
+	Value uint64
 }
 
-func testExtract(d bson.D, prefix string, out []testMetric) []testMetric {
+// Extract returns a sample's metrics depth first, as the server
+// extracts them; prefix and out start empty.
+func Extract(d bson.D, prefix string, out []Metric) []Metric {
 	for _, e := range d {
 		p := e.Key
 		if prefix != "" {
@@ -34,9 +36,9 @@ func testExtract(d bson.D, prefix string, out []testMetric) []testMetric {
 		}
 		switch v := e.Value.(type) {
 		case int32:
-			out = append(out, testMetric{p, "number", uint64(int64(v))})
+			out = append(out, Metric{p, "number", uint64(int64(v))})
 		case int64:
-			out = append(out, testMetric{p, "number", uint64(v)})
+			out = append(out, Metric{p, "number", uint64(v)})
 		case float64:
 			var n int64
 			switch {
@@ -48,59 +50,59 @@ func testExtract(d bson.D, prefix string, out []testMetric) []testMetric {
 			default:
 				n = int64(v)
 			}
-			out = append(out, testMetric{p, "number", uint64(n)})
+			out = append(out, Metric{p, "number", uint64(n)})
 		case bool:
 			var n uint64
 			if v {
 				n = 1
 			}
-			out = append(out, testMetric{p, "bool", n})
+			out = append(out, Metric{p, "bool", n})
 		case bson.DateTime:
-			out = append(out, testMetric{p, "date", uint64(int64(v))})
+			out = append(out, Metric{p, "date", uint64(int64(v))})
 		case bson.Timestamp:
-			out = append(out, testMetric{p + ".t", "timestamp", uint64(v.T)}, testMetric{p + ".i", "timestamp", uint64(v.I)})
+			out = append(out, Metric{p + ".t", "timestamp", uint64(v.T)}, Metric{p + ".i", "timestamp", uint64(v.I)})
 		case bson.D:
-			out = testExtract(v, p, out)
+			out = Extract(v, p, out)
 		case bson.A:
 			sub := make(bson.D, len(v))
 			for i, x := range v {
 				sub[i] = bson.E{Key: strconv.Itoa(i), Value: x}
 			}
-			out = testExtract(sub, p, out)
+			out = Extract(sub, p, out)
 		}
 	}
 	return out
 }
 
-func sameSchema(a, b []testMetric) bool {
+func sameSchema(a, b []Metric) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if a[i].path != b[i].path || a[i].class != b[i].class {
+		if a[i].Path != b[i].Path || a[i].Class != b[i].Class {
 			return false
 		}
 	}
 	return true
 }
 
-// testCompressor is compressor.cpp's FTDCCompressor.
-type testCompressor struct {
-	maxSamples int
+// Compressor is compressor.cpp's FTDCCompressor.
+type Compressor struct {
+	MaxSamples int
 	ref        bson.Raw
-	refMetrics []testMetric
-	prev       []testMetric
+	refMetrics []Metric
+	prev       []Metric
 	deltas     [][]uint64 // per sample after the reference, per metric
 }
 
-// add adds a sample; it returns a chunk's data when the chunk is full or
+// Add adds a sample; it returns a chunk's data when the chunk is full or
 // the schema changed (then the sample starts the next chunk).
-func (c *testCompressor) add(doc bson.D) []byte {
+func (c *Compressor) Add(doc bson.D) []byte {
 	raw, err := bson.Marshal(doc)
 	if err != nil {
 		panic(err)
 	}
-	metrics := testExtract(doc, "", nil)
+	metrics := Extract(doc, "", nil)
 	if c.ref == nil {
 		c.reset(raw, metrics)
 		return nil
@@ -112,11 +114,11 @@ func (c *testCompressor) add(doc bson.D) []byte {
 	}
 	row := make([]uint64, len(metrics))
 	for i := range metrics {
-		row[i] = metrics[i].value - c.prev[i].value // uint64: wraps as the server's does
+		row[i] = metrics[i].Value - c.prev[i].Value // uint64: wraps as the server's does
 	}
 	c.deltas = append(c.deltas, row)
 	c.prev = metrics
-	if len(c.deltas) == c.maxSamples {
+	if len(c.deltas) == c.MaxSamples {
 		out := c.compressed()
 		c.ref = nil
 		return out
@@ -124,12 +126,15 @@ func (c *testCompressor) add(doc bson.D) []byte {
 	return nil
 }
 
-func (c *testCompressor) reset(raw bson.Raw, metrics []testMetric) {
+// Open reports whether a chunk is in progress.
+func (c *Compressor) Open() bool { return c.ref != nil }
+
+func (c *Compressor) reset(raw bson.Raw, metrics []Metric) {
 	c.ref, c.refMetrics, c.prev, c.deltas = raw, metrics, metrics, nil
 }
 
 // compressed is getCompressedSamples.
-func (c *testCompressor) compressed() []byte {
+func (c *Compressor) compressed() []byte {
 	var buf bytes.Buffer
 	buf.Write(c.ref)
 	buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(c.refMetrics))))
@@ -168,8 +173,8 @@ func (c *testCompressor) compressed() []byte {
 	return append(out, z.Bytes()...)
 }
 
-// flush returns the chunk in progress, if any (the file manager's close).
-func (c *testCompressor) flush() []byte {
+// Flush returns the chunk in progress, if any (the file manager's close).
+func (c *Compressor) Flush() []byte {
 	if c.ref == nil {
 		return nil
 	}
@@ -178,20 +183,22 @@ func (c *testCompressor) flush() []byte {
 	return out
 }
 
-func chunkDoc(data []byte, at time.Time) []byte {
+// ChunkDoc is a metric chunk document (type 1) of data, stamped at.
+func ChunkDoc(data []byte, at time.Time) []byte {
 	b, _ := bson.Marshal(bson.D{{Key: "_id", Value: bson.NewDateTimeFromTime(at)}, {Key: "type", Value: int32(1)},
 		{Key: "data", Value: bson.Binary{Subtype: 0, Data: data}}})
 	return b
 }
 
-func metadataDoc(doc bson.D, at time.Time) []byte {
+// MetadataDoc is a metadata document (type 0).
+func MetadataDoc(doc bson.D, at time.Time) []byte {
 	b, _ := bson.Marshal(bson.D{{Key: "_id", Value: bson.NewDateTimeFromTime(at)}, {Key: "type", Value: int32(0)}, {Key: "doc", Value: doc}})
 	return b
 }
 
-// testMetadataCompressor is metadata_compressor.cpp's
+// MetadataCompressor is metadata_compressor.cpp's
 // FTDCMetadataCompressor: two levels of fields compared.
-type testMetadataCompressor struct {
+type MetadataCompressor struct {
 	ref   bson.D
 	count int
 }
@@ -217,8 +224,8 @@ func equalKeys(a, b bson.D) bool {
 	return true
 }
 
-// add returns the document to write (nil: nothing changed) and its index.
-func (m *testMetadataCompressor) add(sample bson.D) (bson.D, int) {
+// Add returns the document to write (nil: nothing changed) and its index.
+func (m *MetadataCompressor) Add(sample bson.D) (bson.D, int) {
 	if m.ref == nil || !equalKeys(m.ref, sample) {
 		m.ref, m.count = sample, 0
 		return sample, 0
@@ -262,8 +269,45 @@ func (m *testMetadataCompressor) add(sample bson.D) (bson.D, int) {
 	return delta, m.count
 }
 
-func periodicDoc(doc bson.D, index int, at time.Time) []byte {
+// PeriodicDoc is a periodic metadata document (type 2) with its index.
+func PeriodicDoc(doc bson.D, index int, at time.Time) []byte {
 	b, _ := bson.Marshal(bson.D{{Key: "_id", Value: bson.NewDateTimeFromTime(at)}, {Key: "type", Value: int32(2)},
 		{Key: "index", Value: int32(index)}, {Key: "doc", Value: doc}})
 	return b
+}
+
+// File is an FTDC file's bytes: a metadata document, then the samples
+// in chunks of at most maxSamples samples after each chunk's reference
+// (the server's default is 300 samples a chunk), each chunk stamped with
+// its first sample's start field (a bson.DateTime).
+func File(metadata bson.D, samples []bson.D, maxSamples int) []byte {
+	var b bytes.Buffer
+	at := func(d bson.D) time.Time {
+		for _, e := range d {
+			if t, ok := e.Value.(bson.DateTime); ok && e.Key == "start" {
+				return t.Time()
+			}
+		}
+		return time.Time{}
+	}
+	if len(samples) > 0 {
+		b.Write(MetadataDoc(metadata, at(samples[0])))
+	}
+	c := &Compressor{MaxSamples: maxSamples}
+	first := 0
+	for i, s := range samples {
+		data := c.Add(s)
+		if data == nil {
+			continue
+		}
+		b.Write(ChunkDoc(data, at(samples[first])))
+		first = i
+		if !c.Open() { // the sample closed the chunk
+			first = i + 1
+		}
+	}
+	if data := c.Flush(); data != nil {
+		b.Write(ChunkDoc(data, at(samples[first])))
+	}
+	return b.Bytes()
 }

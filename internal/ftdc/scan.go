@@ -1,0 +1,156 @@
+package ftdc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Scan reads the metric chunks of FTDC files whose samples may fall in
+// a window, in the order the files were written.
+type Scan struct {
+	// Files are the files to read, in order (Files lists a directory's).
+	Files []string
+	// From and To bound the window; a zero time leaves that side open.
+	// A chunk is decoded when some of its samples may fall in the window;
+	// the caller keeps the samples it wants.
+	From, To time.Time
+	// Progress, when set, is told after each document how many bytes of
+	// the files to read have been read, and their total.
+	Progress func(done, total int64)
+}
+
+// Info is what a scan saw besides the samples.
+type Info struct {
+	// Versions are the server versions the metadata documents name
+	// (buildInfo.version), in order, each once.
+	Versions []string
+	// Files and Chunks count what was read and decoded; Skipped counts
+	// the files left unread because their samples all lie outside the
+	// window (their names give their first sample's time).
+	Files, Chunks, Skipped int
+}
+
+// archiveTime is an archive file's first sample's time, from its name
+// (metrics.2026-03-01T12-00-00Z-00000), or false.
+func archiveTime(path string) (time.Time, bool) {
+	n := strings.TrimPrefix(filepath.Base(path), "metrics.")
+	if i := strings.LastIndexByte(n, '-'); i > 0 && strings.HasSuffix(n[:i], "Z") {
+		n = n[:i]
+	}
+	t, err := time.Parse("2006-01-02T15-04-05Z", n)
+	return t, err == nil
+}
+
+// Run reads the files and calls fn with each metric chunk that may hold
+// samples of the window, and the document it came from. fn's error ends
+// the scan.
+func (s Scan) Run(fn func(*Chunk, Document) error) (Info, error) {
+	var info Info
+	files := s.window()
+	info.Skipped = len(s.Files) - len(files)
+	var total, done int64
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			total += st.Size()
+		}
+	}
+	var pending *Document // the last chunk seen, decoded once the next one shows it may reach the window
+	flush := func() error {
+		if pending == nil {
+			return nil
+		}
+		d := *pending
+		pending = nil
+		c, err := d.Chunk()
+		if err != nil {
+			return err
+		}
+		info.Chunks++
+		return fn(c, d)
+	}
+	for _, f := range files {
+		r, err := Open(f)
+		if err != nil {
+			return info, err
+		}
+		info.Files++
+		err = s.file(r, &info, &pending, flush, func(n int64) {
+			if s.Progress != nil {
+				s.Progress(done+n, total)
+			}
+		})
+		done += r.Size()
+		_ = r.Close() // read only
+		if err != nil {
+			return info, err
+		}
+	}
+	return info, flush()
+}
+
+// file reads one file's documents.
+func (s Scan) file(r *Reader, info *Info, pending **Document, flush func() error, progress func(int64)) error {
+	for {
+		d, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		progress(r.Offset())
+		switch d.Kind {
+		case KindMetadata:
+			if v, err := d.Doc.LookupErr("buildInfo", "version"); err == nil {
+				if str, ok := v.StringValueOK(); ok && !slices.Contains(info.Versions, str) {
+					info.Versions = append(info.Versions, str)
+				}
+			}
+		case KindMetricChunk:
+			// A chunk's samples start at its _id and end before the
+			// next chunk's: the pending chunk is wanted unless this one
+			// starts at or before the window does.
+			if *pending != nil && !s.From.IsZero() && !d.ID.After(s.From) {
+				*pending = nil
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+			if !s.To.IsZero() && d.ID.After(s.To) {
+				continue
+			}
+			*pending = &d
+		}
+	}
+}
+
+// window keeps the files that may hold samples of the window: an
+// archive whose successor starts at or before From ends before it, and
+// one that starts after To begins after it.
+func (s Scan) window() []string {
+	var out []string
+	for i, f := range s.Files {
+		start, ok := archiveTime(f)
+		if ok && !s.To.IsZero() && start.After(s.To) {
+			continue
+		}
+		if i+1 < len(s.Files) && !s.From.IsZero() {
+			if next, ok := archiveTime(s.Files[i+1]); ok && !next.After(s.From) {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// String describes a scan's files for messages.
+func (i Info) String() string {
+	return fmt.Sprintf("%d files read (%d skipped outside the window), %d chunks", i.Files, i.Skipped, i.Chunks)
+}

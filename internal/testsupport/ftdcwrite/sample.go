@@ -1,0 +1,131 @@
+package ftdcwrite
+
+import (
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// State is what a mongod's FTDC sample says at one instant, in the
+// units the server counts in (counters since start, gauges now). The
+// field names of Sample come from the server's source: serverStatus
+// (opcounters, opLatencies, wiredTiger, queues.execution or
+// wiredTiger.concurrentTransactions, globalLock) and systemMetrics
+// (ftdc_system_stats_linux.cpp, procparser.cpp).
+type State struct {
+	// V8 writes MongoDB 8.0's names (wiredTiger.checkpoint.progress
+	// state, queues.execution), else 7.0's
+	// (wiredTiger.transaction.transaction checkpoint currently running,
+	// wiredTiger.concurrentTransactions).
+	V8 bool
+
+	Inserts, Queries, Updates       int64
+	ReadOps, ReadMicros             int64 // opLatencies.reads
+	WriteOps, WriteMicros           int64 // opLatencies.writes
+	CacheMax, CacheUsed, CacheDirty int64
+	AppEvicted                      int64 // pages evicted by application threads
+	Checkpointing                   bool
+	Checkpoints                     int64 // completed
+	CheckpointMs                    int64 // the most recent one's duration
+	TicketsOut, Tickets             int64 // per kind (read, write): out and totalTickets
+	Queued                          int64
+	Connections, ConnectionsCreated int64
+
+	// systemMetrics: CPU milliseconds by mode, summed over NumCPUs, and
+	// the data disk's counters.
+	NumCPUs                             int64
+	UserMs, SystemMs, IdleMs, IOWaitMs  int64
+	Reads, Writes                       int64
+	ReadSectors, WriteSectors           int64
+	IOTimeMs, QueuedMs, ReadMs, WriteMs int64
+	MemTotalKB, MemAvailableKB          int64
+}
+
+// Sample is one FTDC sample of a mongod at t in state s.
+func Sample(t time.Time, s State) bson.D {
+	at := bson.NewDateTimeFromTime(t)
+	var ckpt bson.E
+	if s.V8 {
+		ckpt = bson.E{Key: "checkpoint", Value: bson.D{
+			{Key: "most recent time (msecs)", Value: s.CheckpointMs},
+			{Key: "progress state", Value: b2i(s.Checkpointing)},
+			{Key: "total succeed number of checkpoints", Value: s.Checkpoints},
+		}}
+	} else {
+		ckpt = bson.E{Key: "transaction", Value: bson.D{
+			{Key: "transaction checkpoint currently running", Value: b2i(s.Checkpointing)},
+			{Key: "transaction checkpoint most recent time (msecs)", Value: s.CheckpointMs},
+			{Key: "transaction checkpoints", Value: s.Checkpoints},
+		}}
+	}
+	tickets := bson.D{
+		{Key: "write", Value: bson.D{{Key: "out", Value: int32(s.TicketsOut)}, {Key: "available", Value: int32(s.Tickets - s.TicketsOut)}, {Key: "totalTickets", Value: int32(s.Tickets)}}},
+		{Key: "read", Value: bson.D{{Key: "out", Value: int32(0)}, {Key: "available", Value: int32(s.Tickets)}, {Key: "totalTickets", Value: int32(s.Tickets)}}},
+	}
+	wt := bson.D{
+		{Key: "cache", Value: bson.D{
+			{Key: "bytes currently in the cache", Value: s.CacheUsed},
+			{Key: "maximum bytes configured", Value: float64(s.CacheMax)},
+			{Key: "pages evicted by application threads", Value: s.AppEvicted},
+			{Key: "tracked dirty bytes in the cache", Value: s.CacheDirty},
+		}},
+		ckpt,
+	}
+	ss := bson.D{
+		{Key: "host", Value: "db1:27017"},
+		{Key: "version", Value: map[bool]string{true: "8.0.4", false: "7.0.12"}[s.V8]},
+		{Key: "connections", Value: bson.D{{Key: "current", Value: int32(s.Connections)}, {Key: "totalCreated", Value: s.ConnectionsCreated}}},
+		{Key: "globalLock", Value: bson.D{{Key: "currentQueue", Value: bson.D{{Key: "total", Value: int32(s.Queued)}}}}},
+		{Key: "opLatencies", Value: bson.D{
+			{Key: "reads", Value: bson.D{{Key: "latency", Value: s.ReadMicros}, {Key: "ops", Value: s.ReadOps}}},
+			{Key: "writes", Value: bson.D{{Key: "latency", Value: s.WriteMicros}, {Key: "ops", Value: s.WriteOps}}},
+		}},
+		{Key: "opcounters", Value: bson.D{{Key: "insert", Value: s.Inserts}, {Key: "query", Value: s.Queries}, {Key: "update", Value: s.Updates}}},
+	}
+	if s.V8 {
+		ss = append(ss, bson.E{Key: "queues", Value: bson.D{{Key: "execution", Value: tickets}}})
+	} else {
+		wt = append(wt, bson.E{Key: "concurrentTransactions", Value: tickets})
+	}
+	ss = append(ss, bson.E{Key: "wiredTiger", Value: wt})
+	sys := bson.D{
+		{Key: "start", Value: at},
+		{Key: "cpu", Value: bson.D{
+			{Key: "user_ms", Value: s.UserMs}, {Key: "nice_ms", Value: int64(0)}, {Key: "system_ms", Value: s.SystemMs},
+			{Key: "idle_ms", Value: s.IdleMs}, {Key: "iowait_ms", Value: s.IOWaitMs}, {Key: "irq_ms", Value: int64(0)},
+			{Key: "softirq_ms", Value: int64(0)}, {Key: "steal_ms", Value: int64(0)}, {Key: "num_cpus", Value: s.NumCPUs},
+		}},
+		{Key: "memory", Value: bson.D{{Key: "MemTotal_kb", Value: s.MemTotalKB}, {Key: "MemAvailable_kb", Value: s.MemAvailableKB}}},
+		{Key: "disks", Value: bson.D{
+			{Key: "sda", Value: bson.D{
+				{Key: "reads", Value: s.Reads}, {Key: "read_sectors", Value: s.ReadSectors}, {Key: "read_time_ms", Value: s.ReadMs},
+				{Key: "writes", Value: s.Writes}, {Key: "write_sectors", Value: s.WriteSectors}, {Key: "write_time_ms", Value: s.WriteMs},
+				{Key: "io_time_ms", Value: s.IOTimeMs}, {Key: "io_queued_ms", Value: s.QueuedMs},
+			}},
+			{Key: "sdb", Value: bson.D{ // an idle second disk
+				{Key: "reads", Value: int64(10)}, {Key: "read_sectors", Value: int64(80)}, {Key: "read_time_ms", Value: int64(1)},
+				{Key: "writes", Value: int64(0)}, {Key: "write_sectors", Value: int64(0)}, {Key: "write_time_ms", Value: int64(0)},
+				{Key: "io_time_ms", Value: int64(1)}, {Key: "io_queued_ms", Value: int64(1)},
+			}},
+		}},
+		{Key: "end", Value: at},
+	}
+	return bson.D{
+		{Key: "start", Value: at},
+		{Key: "serverStatus", Value: append(bson.D{{Key: "start", Value: at}}, append(ss, bson.E{Key: "end", Value: at})...)},
+		{Key: "systemMetrics", Value: sys},
+		{Key: "end", Value: at},
+	}
+}
+
+// Metadata is the metadata document of a server of the state's version.
+func Metadata(s State) bson.D {
+	return bson.D{{Key: "buildInfo", Value: bson.D{{Key: "version", Value: map[bool]string{true: "8.0.4", false: "7.0.12"}[s.V8]}}}}
+}
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
