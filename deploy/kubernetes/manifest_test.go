@@ -132,7 +132,7 @@ func TestScenarioConfigMap(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sc, err := spec.ParseFile(path, builtin.Registry())
+	sc, _, err := spec.ParseFile(path, builtin.Registry())
 	if err != nil {
 		t.Fatalf("the ConfigMap's scenario: %v", err)
 	}

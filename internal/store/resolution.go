@@ -196,15 +196,11 @@ func (m *Mongo) intervals(ctx context.Context) (*mongo.Collection, error) {
 	}
 	ts := options.CreateCollection().SetTimeSeriesOptions(options.TimeSeries().SetTimeField("t").SetMetaField("run").SetGranularity("seconds"))
 	err = m.db.CreateCollection(ctx, IntervalsCollection, ts)
-	var ce mongo.CommandError
-	switch {
-	case err == nil:
-		return coll, nil
-	case errors.As(err, &ce) && ce.HasErrorCode(48): // NamespaceExists: another client made it
-		return coll, nil
+	if err == nil || exists(err) {
+		return coll, nil // made here, or by another client
 	}
 	// The server has no time-series collections: a plain one.
-	if err := m.db.CreateCollection(ctx, IntervalsCollection); err != nil && !(errors.As(err, &ce) && ce.HasErrorCode(48)) {
+	if err := m.db.CreateCollection(ctx, IntervalsCollection); err != nil && !exists(err) {
 		return nil, fmt.Errorf("results store: create %s: %w", IntervalsCollection, err)
 	}
 	idx := mongo.IndexModel{Keys: bson.D{{Key: "run.id", Value: 1}, {Key: "run.kind", Value: 1}, {Key: "t", Value: 1}}}
@@ -212,6 +208,12 @@ func (m *Mongo) intervals(ctx context.Context) (*mongo.Collection, error) {
 		return nil, fmt.Errorf("results store: index %s: %w", IntervalsCollection, err)
 	}
 	return coll, nil
+}
+
+// exists reports whether err is the server's NamespaceExists.
+func exists(err error) bool {
+	var ce mongo.CommandError
+	return errors.As(err, &ce) && ce.HasErrorCode(48)
 }
 
 // FullIntervals reads a run's intervals at full resolution from the
