@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 )
@@ -18,7 +19,10 @@ type compareFlags struct {
 	asJSON    bool
 	reportDir string
 	results   storeFlags
-	sig       significanceFlags
+	// compare --runs: stored single runs compared metric by metric.
+	runs                     study.CompareRunsStudy
+	minEffect                options.MinEffects
+	byRuns, failOnRegression bool
 }
 
 func (a *app) compareCmd() *cobra.Command {
@@ -47,15 +51,21 @@ saturation, and a verdict to quote. Manual: docs/sweep.md.`,
 	fl.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")
 	f.results.add(cmd)
-	f.sig.add(cmd)
+	fl.BoolVar(&f.byRuns, "runs", false, "compare each label's stored single runs (not sweeps), metric by metric: medians, intervals, Mann–Whitney p-value, bootstrap ratio interval, ~ for likely noise")
+	fl.BoolVar(&f.failOnRegression, "fail-on-regression", false, "with --runs: exit 99 when a metric is significantly worse by at least its minimum effect")
+	options.MinEffect(fl, &f.minEffect, "with --runs: ")
+	fl.Uint64Var(&f.runs.Seed, "seed", significance.DefaultSeed, "with --runs: the bootstrap's seed")
+	fl.Float64Var(&f.runs.Alpha, "alpha", significance.DefaultAlpha, "with --runs: the p-value below which a difference is significant")
 	return cmd
 }
 
 func (a *app) runCompare(ctx context.Context, f compareFlags) error {
-	if f.sig.runs {
-		return a.compareRuns(ctx, f)
-	}
-	if err := f.study.Check(); err != nil {
+	if f.byRuns {
+		f.runs.Labels, f.runs.Workload, f.runs.MinEffect = f.study.Labels, f.study.Workload, f.minEffect
+		if err := f.runs.Check(); err != nil {
+			return usage(err)
+		}
+	} else if err := f.study.Check(); err != nil {
 		return usage(err)
 	}
 	st, closeFn, err := a.resultsStore(ctx, f.results.uri, f.results.file)
@@ -63,6 +73,9 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 		return err
 	}
 	defer closeFn()
+	if f.byRuns {
+		return a.compareRuns(ctx, f, st)
+	}
 	sweeps := func(label, workload string) ([]result.Doc, error) {
 		return st.Sweeps(ctx, store.Query{Label: label, Workload: workload})
 	}
@@ -81,4 +94,28 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 		return err
 	}
 	return a.writeReport(f.reportDir, v)
+}
+
+// compareRuns compares the first label's stored single runs with each
+// other label's, metric by metric.
+func (a *app) compareRuns(ctx context.Context, f compareFlags, st store.Store) error {
+	docs, err := st.List(ctx, 0)
+	if err != nil {
+		return err
+	}
+	c, err := f.runs.Run(docs, st.Where())
+	if errors.Is(err, study.ErrNoRuns) {
+		return usage(err)
+	}
+	if err != nil {
+		return err
+	}
+	v := c.View()
+	if err := v.Text(a.stdout); err != nil {
+		return err
+	}
+	if err := a.writeReport(f.reportDir, v); err != nil || !f.failOnRegression {
+		return err
+	}
+	return c.Failed()
 }

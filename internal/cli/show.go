@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
@@ -44,6 +45,13 @@ func (a *app) writeReport(dir string, v *report.StudyView) error {
 	}
 	a.sayReport(path)
 	return nil
+}
+
+// writeJSON prints v as indented JSON.
+func (a *app) writeJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 func (a *app) printJSON(d *result.Doc) error {

@@ -1,7 +1,9 @@
 package cli_test
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,7 +13,8 @@ import (
 
 // TestCompareRunsAA measures two labels of five short runs each, the
 // same configuration, interleaved, against the real server, and checks
-// that compare --runs calls every metric likely noise and that
+// that compare --runs says first that no metric is worse, calls every
+// metric likely noise, writes its report, and that
 // --fail-on-regression passes.
 func TestCompareRunsAA(t *testing.T) {
 	uri := testenv.URI(t)
@@ -32,16 +35,35 @@ func TestCompareRunsAA(t *testing.T) {
 			}
 		}
 	}
-	o := mb(t, "compare", "--runs", "--label", "a", "--label", "b", "--results-file", results, "--fail-on-regression")
+	reports := t.TempDir()
+	o := mb(t, "compare", "--runs", "--label", "a", "--label", "b", "--results-file", results, "--fail-on-regression", "--report-dir", reports)
 	wantCode(t, o, cli.ExitOK)
 	t.Logf("A/A:\n%s", o.stdout)
+	if !strings.HasPrefix(o.stdout, "No metric is significantly worse than a's.\n") {
+		t.Errorf("A/A: the verdict does not come first:\n%s", o.stdout)
+	}
+	// The table: from its header to the line on how its figures were found.
 	lines := strings.Split(strings.TrimSpace(o.stdout), "\n")
+	head := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "metric ") })
+	legend := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "median [interval] (runs)") })
+	if head < 0 || legend < head {
+		t.Fatalf("A/A: no table:\n%s", o.stdout)
+	}
 	rows := 0
-	for _, l := range lines[2 : len(lines)-1] { // the title, the header, the rows, the note
+	for _, l := range lines[head+1 : legend] {
+		if l == "" {
+			continue
+		}
 		f := strings.Fields(l)
 		rows++
 		if f[len(f)-1] != "~" {
 			t.Errorf("A/A: %q is not judged likely noise", l)
+		}
+	}
+	// The same view is the report, Markdown and HTML.
+	for _, name := range []string{"compare-runs-a-vs-b.md", "compare-runs-a-vs-b.html"} {
+		if b, err := os.ReadFile(filepath.Join(reports, name)); err != nil || !strings.Contains(string(b), "b (5 runs) against a (5 runs)") {
+			t.Errorf("report %s: %v\n%.400s", name, err, b)
 		}
 	}
 	if rows < 4 {

@@ -170,17 +170,22 @@ func ResultsURI(given, file string, env Env) (string, error) {
 }
 
 // limits parses --disk-limit and --link.
-func (o *Measure) limits() (diagnosis.Limits, error) {
+func (o *Measure) limits() (diagnosis.Limits, error) { return Limits(o.DiskLimit, o.Link) }
+
+// Limits reads the stated limits a diagnosis judges against: --disk-limit
+// (diagnosis.ParseDiskLimit) and --link (diagnosis.ParseLink), either
+// empty when not stated.
+func Limits(diskLimit, link string) (diagnosis.Limits, error) {
 	var l diagnosis.Limits
-	if o.DiskLimit != "" {
-		d, err := diagnosis.ParseDiskLimit(o.DiskLimit)
+	if diskLimit != "" {
+		d, err := diagnosis.ParseDiskLimit(diskLimit)
 		if err != nil {
 			return l, fmt.Errorf("--disk-limit: %w", err)
 		}
 		l = d
 	}
-	if o.Link != "" {
-		v, err := diagnosis.ParseLink(o.Link)
+	if link != "" {
+		v, err := diagnosis.ParseLink(link)
 		if err != nil {
 			return l, fmt.Errorf("--link: %w", err)
 		}

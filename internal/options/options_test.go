@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -62,5 +63,45 @@ func TestPriceOneGrammar(t *testing.T) {
 	}
 	if err := v.Set("3.20 dollars"); err == nil {
 		t.Error("3.20 dollars: got no error, want the grammar refused")
+	}
+}
+
+// TestMinEffects: --min-effect takes a kind of metric or one metric with
+// a percentage, repeatable; anything else names what is valid.
+func TestMinEffects(t *testing.T) {
+	var m MinEffects
+	fl := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	MinEffect(fl, &m, "")
+	if err := fl.Parse([]string{"--min-effect", "p99=20%", "--min-effect", " throughput = 3", "--min-effect", "p99 READ=7.5%"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 3 || m["p99"] != 0.2 || m["throughput"] != 0.03 || m["p99 READ"] != 0.075 {
+		t.Errorf("got %v", m)
+	}
+	for _, bad := range []string{"p99", "p99=-1%", "p99=x", "latency=5%"} {
+		if err := m.Set(bad); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+	if err := m.Set("p99=ten"); err == nil || !strings.Contains(err.Error(), "want KIND=PERCENT such as p99=10% or throughput=3%") {
+		t.Errorf("a bad percentage: %v", err)
+	}
+}
+
+// TestLimits: --disk-limit and --link, each optional, read by
+// diagnosis's parsers; a bad one names its flag.
+func TestLimits(t *testing.T) {
+	l, err := Limits("225MB/s,3000iops", "10Gbit/s")
+	if err != nil || l.DiskBytesPerSec != 225<<20 || l.DiskIOPS != 3000 || l.LinkBytesPerSec != 1.25e9 {
+		t.Errorf("got %+v, %v", l, err)
+	}
+	if l, err := Limits("", ""); err != nil || l != (diagnosis.Limits{}) {
+		t.Errorf("none stated: %+v, %v", l, err)
+	}
+	if _, err := Limits("fast", ""); err == nil || !strings.HasPrefix(err.Error(), "--disk-limit: ") {
+		t.Errorf("a bad disk limit: %v", err)
+	}
+	if _, err := Limits("", "fast"); err == nil || !strings.HasPrefix(err.Error(), "--link: ") {
+		t.Errorf("a bad link: %v", err)
 	}
 }

@@ -1,11 +1,14 @@
 package options
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/catalog"
+	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 )
@@ -131,7 +134,41 @@ func (v Dollars) Set(text string) error {
 func (v Dollars) String() string { return Price(v).String() }
 func (Dollars) Type() string     { return "float" }
 
+// MinEffects is --min-effect KIND=PERCENT, repeatable: the smallest
+// change that counts, as a fraction, for a kind of metric (p99,
+// throughput: significance.DefaultMinEffect's keys) or one metric
+// ("p99 READ").
+type MinEffects map[string]float64
+
+// MinEffect declares --min-effect into *m, its help after prefix.
+func MinEffect(fl *pflag.FlagSet, m *MinEffects, prefix string) {
+	fl.Var(m, "min-effect", prefix+"the smallest change that counts for a kind of metric, KIND=PERCENT (defaults: throughput, p50, p95 5%; p99 10%; p99.9 20%; errors 0.1 points)")
+}
+
+func (m *MinEffects) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	k = strings.TrimSpace(k)
+	pct, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+	if !ok || err != nil || pct < 0 {
+		return fmt.Errorf("want KIND=PERCENT such as p99=10%% or throughput=3%%")
+	}
+	if _, kind := significance.DefaultMinEffect[k]; !kind {
+		if _, err := significance.ParseMetric(k); err != nil {
+			return err
+		}
+	}
+	if *m == nil {
+		*m = MinEffects{}
+	}
+	(*m)[k] = pct / 100
+	return nil
+}
+
+func (m *MinEffects) String() string { return "" }
+func (m *MinEffects) Type() string   { return "KIND=PERCENT" }
+
 var (
+	_ pflag.Value = (*MinEffects)(nil)
 	_ pflag.Value = (*Setting)(nil)
 	_ pflag.Value = CheckedText{}
 	_ pflag.Value = ListText{}

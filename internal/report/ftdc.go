@@ -129,6 +129,18 @@ func FTDCFigureNames() []string {
 	return out
 }
 
+// CheckFTDCFigures says which of names is not a figure's name, and
+// what is valid.
+func CheckFTDCFigures(names []string) error {
+	valid := FTDCFigureNames()
+	for _, n := range names {
+		if !slices.Contains(valid, n) {
+			return fmt.Errorf("%q is not a figure; valid: %s", n, strings.Join(valid, ", "))
+		}
+	}
+	return nil
+}
+
 // Add appends the interval [start, end] with its figures.
 func (w *FTDCWindow) Add(start, end time.Time, server, host map[string]float64) {
 	if w.cols == nil {

@@ -109,15 +109,21 @@ func TextTable(rows []Row, baseName, otherName string) *texttable.Table {
 
 // WriteText writes the table and a line on how the figures were found.
 func WriteText(w io.Writer, rows []Row, baseName, otherName string, alpha float64) error {
-	if alpha <= 0 {
-		alpha = DefaultAlpha
-	}
 	if err := TextTable(rows, baseName, otherName).WriteText(w, true); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "median [interval] (runs) of one value per run; p: Mann–Whitney U, two-sided; ratio: %g%% bootstrap interval of the ratio of medians; ~: likely noise (p ≥ %g)\n",
-		100*DefaultLevel, alpha)
+	_, err := fmt.Fprintln(w, Legend(alpha))
 	return err
+}
+
+// Legend says how the table's figures were found, at the significance
+// level alpha (DefaultAlpha when 0).
+func Legend(alpha float64) string {
+	if alpha <= 0 {
+		alpha = DefaultAlpha
+	}
+	return fmt.Sprintf("median [interval] (runs) of one value per run; p: Mann–Whitney U, two-sided; ratio: %g%% bootstrap interval of the ratio of medians; ~: likely noise (p ≥ %g)",
+		100*DefaultLevel, alpha)
 }
 
 func sideCell(s Side, unit string) string {

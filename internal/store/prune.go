@@ -62,7 +62,7 @@ func (m *Mongo) Prune(ctx context.Context, p Prune) (Pruned, error) {
 	if err := results.Distinct(ctx, "runId", bson.D{}).Decode(&latest); err != nil {
 		return out, fmt.Errorf("prune: %w", err)
 	}
-	var ids []string
+	ids := []string{} // never null: $in wants an array, even an empty one
 	for _, r := range rows {
 		if slices.Contains(latest, r.RunID) {
 			if !p.Latest {

@@ -37,6 +37,10 @@ func TestPruneRemovesOldRunsWithTheirIntervals(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := now.Add(-90 * 24 * time.Hour)
+	// Nothing older than a thousand days: nothing to remove, no error.
+	if none, err := st.Prune(ctx, store.Prune{Before: now.Add(-1000 * 24 * time.Hour), DryRun: true}); err != nil || none.Runs != 0 || none.Records != 0 {
+		t.Fatalf("nothing old enough: %+v, %v", none, err)
+	}
 	dry, err := st.Prune(ctx, store.Prune{Before: before, DryRun: true})
 	if err != nil {
 		t.Fatal(err)

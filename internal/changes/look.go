@@ -1,0 +1,114 @@
+package changes
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/significance"
+)
+
+// Look is one look for change points over stored runs, as 'mongobench
+// changes' takes it: the runs grouped into series (the named Tags part
+// them), each series' changes found with Options, and brought into the
+// stored triage.
+type Look struct {
+	Tags []string
+	Options
+	// All lists hidden changes too.
+	All bool
+}
+
+// Check says what is wrong with the look's settings, naming the flag.
+func (l Look) Check() error {
+	if l.Window < 10 {
+		return fmt.Errorf("--window: %d is too small: want at least 10 runs", l.Window)
+	}
+	if l.P <= 0 || l.P >= 1 {
+		return fmt.Errorf("--p: %g is not valid: want a p-value between 0 and 1, such as 0.001", l.P)
+	}
+	for _, m := range l.Metrics {
+		if _, err := significance.ParseMetric(m); err != nil {
+			return fmt.Errorf("--metric: %w", err)
+		}
+	}
+	return nil
+}
+
+// Found is what a look found.
+type Found struct {
+	Series []Series
+	// Changes are every change found, merged with the stored triage
+	// (Merge): what to store.
+	Changes []Change
+	// Shown are the changes listed: all but the hidden ones, unless All
+	// (never nil: none is an empty list).
+	Shown []Change
+	// Alerts are the new regressions not alerted on before.
+	Alerts []Change
+}
+
+// Run looks at docs, the stored runs oldest first, with stored, the
+// stored changes, at now.
+func (l Look) Run(docs []result.Doc, stored []Change, now time.Time) (Found, error) {
+	series, err := Group(docs, l.Tags)
+	if err != nil {
+		return Found{}, err
+	}
+	var found []Change
+	for _, s := range series {
+		found = append(found, Find(s, l.Options)...)
+	}
+	f := Found{Series: series, Changes: Merge(stored, found, now), Shown: []Change{}}
+	for _, c := range f.Changes {
+		if c.Status != Hidden || l.All {
+			f.Shown = append(f.Shown, c)
+		}
+		if c.Alerts() {
+			f.Alerts = append(f.Alerts, c)
+		}
+	}
+	return f, nil
+}
+
+// AlertIDs are the ids of the alerting changes.
+func (f Found) AlertIDs() []string {
+	ids := make([]string, len(f.Alerts))
+	for i, c := range f.Alerts {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+// Alert says what --fail-on-new fails on, "" when nothing alerts.
+func (f Found) Alert() string {
+	if len(f.Alerts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d new regression(s): %s; acknowledge one with 'mongobench changes ack ID --why TEXT'", len(f.Alerts), strings.Join(f.AlertIDs(), ", "))
+}
+
+// WriteText writes how many series, runs and changes there are, then
+// the shown changes' table.
+func (f Found) WriteText(w io.Writer) error {
+	runs := 0
+	for _, s := range f.Series {
+		runs += len(s.Runs)
+	}
+	if _, err := fmt.Fprintf(w, "%d series, %d runs: %d change(s)\n", len(f.Series), runs, len(f.Shown)); err != nil || len(f.Shown) == 0 {
+		return err
+	}
+	return Table(f.Shown).WriteText(w, true)
+}
+
+// View is the report of the shown changes (View); nil when none is
+// shown, as there is nothing to report.
+func (f Found) View() *report.StudyView {
+	if len(f.Shown) == 0 {
+		return nil
+	}
+	return View(f.Series, f.Shown)
+}

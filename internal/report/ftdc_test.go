@@ -1,0 +1,19 @@
+package report
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckFTDCFigures(t *testing.T) {
+	if err := CheckFTDCFigures([]string{"disk writes", "inserts"}); err != nil {
+		t.Error(err)
+	}
+	if err := CheckFTDCFigures(nil); err != nil {
+		t.Error(err)
+	}
+	err := CheckFTDCFigures([]string{"inserts", "disk"})
+	if err == nil || !strings.HasPrefix(err.Error(), `"disk" is not a figure; valid: operations, inserts`) {
+		t.Errorf("an unknown figure: %v", err)
+	}
+}

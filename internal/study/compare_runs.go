@@ -1,0 +1,134 @@
+package study
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/significance"
+)
+
+// ErrNoRuns is a label of compare --runs without a complete single run
+// stored.
+var ErrNoRuns = errors.New("no complete single run with this label")
+
+// CompareRunsStudy is mongobench compare --runs: each label's stored
+// single runs (of Workload, when given) compared with the first label's,
+// metric by metric, one value per run (significance.Table): a real
+// difference or noise.
+type CompareRunsStudy struct {
+	Labels    []string
+	Workload  string
+	MinEffect map[string]float64 // by kind or metric; significance's defaults otherwise
+	Alpha     float64            // the p-value below which a difference is significant
+	Seed      uint64             // the bootstraps' seed
+}
+
+// Check says what is wrong with the comparison's settings, naming their
+// flags.
+func (s CompareRunsStudy) Check() error {
+	if len(s.Labels) < 2 {
+		return fmt.Errorf("--label: compare --runs needs at least two labels, got %d", len(s.Labels))
+	}
+	if s.Alpha <= 0 || s.Alpha >= 1 {
+		return fmt.Errorf("--alpha: %g is not valid: want a p-value between 0 and 1, such as 0.01", s.Alpha)
+	}
+	return nil
+}
+
+// RunsComparison is compare --runs' answer: the first label's runs
+// against each other label's.
+type RunsComparison struct {
+	Base     string
+	BaseRuns int
+	Pairs    []RunsPair
+	Alpha    float64
+}
+
+// RunsPair is one label's runs against the first label's.
+type RunsPair struct {
+	Label string
+	Runs  int
+	Rows  []significance.Row
+}
+
+// Run compares the labels' runs among docs, the stored runs of the store
+// where names. A label without a run is ErrNoRuns, naming it.
+func (s CompareRunsStudy) Run(docs []result.Doc, where string) (RunsComparison, error) {
+	byLabel := map[string][]result.Doc{}
+	for _, d := range docs {
+		if singleRunOf(&d, s.Workload) {
+			byLabel[d.Label] = append(byLabel[d.Label], d)
+		}
+	}
+	for _, l := range s.Labels {
+		if len(byLabel[l]) == 0 {
+			return RunsComparison{}, fmt.Errorf("--label %s: %w in %s", l, ErrNoRuns, where)
+		}
+	}
+	base := byLabel[s.Labels[0]]
+	c := RunsComparison{Base: s.Labels[0], BaseRuns: len(base), Alpha: s.Alpha}
+	for _, other := range s.Labels[1:] {
+		rows, err := significance.Table(base, byLabel[other], s.MinEffect, s.Alpha, s.Seed)
+		if err != nil {
+			return RunsComparison{}, err
+		}
+		c.Pairs = append(c.Pairs, RunsPair{Label: other, Runs: len(byLabel[other]), Rows: rows})
+	}
+	return c, nil
+}
+
+// singleRunOf says whether d is a whole, complete single run (no sweep
+// step, no client's part of a group) of workload (any when "").
+func singleRunOf(d *result.Doc, workload string) bool {
+	if d.Partial || (d.Group != nil && d.Group.ClientIndex != nil) || result.VariantOf(d).Sweep != nil {
+		return false
+	}
+	w, _ := d.TestConfig["workload"].(string)
+	return workload == "" || w == workload
+}
+
+// Regressions name the metrics significantly worse than the first
+// label's by at least their minimum effect, with the label.
+func (c RunsComparison) Regressions() []string {
+	var worse []string
+	for _, p := range c.Pairs {
+		for _, r := range significance.Regressions(p.Rows) {
+			worse = append(worse, fmt.Sprintf("%s %s (%+.1f%%, p %.3g)", p.Label, r.Metric.Name(), 100*r.Delta, r.Test.P))
+		}
+	}
+	return worse
+}
+
+// Failed is the failed verdict of --fail-on-regression: nil when no
+// metric is significantly worse.
+func (c RunsComparison) Failed() error {
+	if worse := c.Regressions(); len(worse) > 0 {
+		return VerdictFailed("regression: %s", strings.Join(worse, "; "))
+	}
+	return nil
+}
+
+// View is the comparison's view, the answer first: the metrics
+// significantly worse (or none), then for each label its table against
+// the first label's and how its figures were found.
+func (c RunsComparison) View() *report.StudyView {
+	labels := []string{c.Base}
+	for _, p := range c.Pairs {
+		labels = append(labels, p.Label)
+	}
+	v := &report.StudyView{Title: strings.Join(labels, " vs ") + ": runs compared", Name: SafeName("compare-runs-" + strings.Join(labels, "-vs-")),
+		Intro: []report.Block{text(fmt.Sprintf("Each label's stored single runs compared with %s's, metric by metric, one value per run; a difference counts when p < %g and it is at least the metric's minimum effect.", c.Base, c.Alpha))}}
+	verdict := "No metric is significantly worse than " + c.Base + "'s."
+	if worse := c.Regressions(); len(worse) > 0 {
+		verdict = "Significantly worse: " + strings.Join(worse, "; ") + "."
+	}
+	v.Verdict = []report.Block{{Text: verdict, Strong: true}}
+	for _, p := range c.Pairs {
+		v.Sections = append(v.Sections, report.Section{Title: fmt.Sprintf("%s (%d runs) against %s (%d runs)", p.Label, p.Runs, c.Base, c.BaseRuns),
+			Blocks: []report.Block{tableBlock(significance.TextTable(p.Rows, c.Base, p.Label)), text(significance.Legend(c.Alpha))}})
+	}
+	return v
+}

@@ -1,0 +1,100 @@
+package telemetry
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/ftdc"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// FTDCRead is a window of a server's FTDC files: its diagnostic.data
+// directory or one metrics.* file, read from From to To (a zero time
+// leaves that side open).
+type FTDCRead struct {
+	Path     string
+	From, To time.Time
+	// Progress, when set, is told how many bytes of the files have been
+	// read, and their total.
+	Progress func(done, total int64)
+}
+
+// Figures reads the window and calls figure with the figures of each two
+// consecutive samples in it (FigureOf), and samples with the number of
+// samples each chunk has in the window. The read ends with ctx.
+func (r FTDCRead) Figures(ctx context.Context, figure func(Figures), samples func(int)) (ftdc.Info, error) {
+	return r.pairs(ctx, func(before, after Sample) { figure(FigureOf(before, after)) }, samples)
+}
+
+// Samples reads the window's samples that pair with a neighbour (FTDCGap
+// apart at most), in order, each once.
+func (r FTDCRead) Samples(ctx context.Context) ([]Sample, error) {
+	var out []Sample
+	_, err := r.pairs(ctx, func(before, after Sample) {
+		if len(out) == 0 || !out[len(out)-1].Time.Equal(before.Time) {
+			out = append(out, before)
+		}
+		out = append(out, after)
+	}, func(int) {})
+	return out, err
+}
+
+// pairs calls pair with each two consecutive samples in the window,
+// across chunks (FTDCPairs).
+func (r FTDCRead) pairs(ctx context.Context, pair func(before, after Sample), samples func(int)) (ftdc.Info, error) {
+	files, err := ftdc.Files(r.Path)
+	if err != nil {
+		return ftdc.Info{}, err
+	}
+	in := func(t time.Time) bool {
+		return (r.From.IsZero() || !t.Before(r.From)) && (r.To.IsZero() || !t.After(r.To))
+	}
+	var pairs FTDCPairs
+	return ftdc.Scan{Files: files, From: r.From, To: r.To, Progress: r.Progress}.Run(func(c *ftdc.Chunk, _ ftdc.Document) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := 0
+		for _, t := range c.Times() {
+			if in(t) {
+				n++
+			}
+		}
+		samples(n)
+		pairs.Add(c, func(before, after Sample) {
+			if in(before.Time) && in(after.Time) {
+				pair(before, after)
+			}
+		})
+		return nil
+	})
+}
+
+// RunWindow is the window of FTDC samples of d's measured phase: a second
+// either side, so its first and last seconds have both their bounds.
+func RunWindow(d *result.Doc) (from, to time.Time) {
+	return d.Start.Add(-time.Second), d.End.Add(time.Second)
+}
+
+// AttachFTDC puts samples, read from the FTDC files at path over d's
+// RunWindow, into d's series (FTDCSeries, Attach), notes it, and
+// diagnoses d again against limits. Its one error is too few samples:
+// files that do not hold the run's seconds.
+func AttachFTDC(d *result.Doc, samples []Sample, path string, limits diagnosis.Limits) error {
+	if len(samples) < 2 {
+		return fmt.Errorf("%s: no FTDC samples of run %s's measured phase (%s to %s): is it the directory of the server the run measured, and does it still hold those seconds?",
+			path, d.RunID, d.Start.UTC().Format(time.RFC3339), d.End.UTC().Format(time.RFC3339))
+	}
+	from, to := RunWindow(d)
+	added, kept := Attach(&d.Metrics, FTDCSeries(samples, from, to))
+	note := fmt.Sprintf("series from the server's FTDC files (%s), %d samples, attached after the run: %s", path, len(samples), strings.Join(added, ", "))
+	if len(kept) > 0 {
+		note += "; the run's own " + strings.Join(kept, ", ") + " kept"
+	}
+	d.Notes = append(d.Notes, note)
+	d.Diagnosis = diagnosis.Diagnose(d, limits)
+	return nil
+}
