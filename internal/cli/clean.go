@@ -6,10 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/lab"
-	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
@@ -23,26 +21,11 @@ with a document in its _mongobench collection and refuses to drop a database
 without that marker, whatever the flags. Results are never dropped.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := spec.CheckDataDatabase(db); err != nil {
-				return err
-			}
 			if target == "" {
 				target = env("MONGOBENCH_URI")
 			}
-			uri := target
-			if uri == "" {
-				h, err := lab.Embedded(cmd.Context(), a.servers(), true, a.say)
-				if err != nil {
-					return err
-				}
-				uri = h.URI
-			}
-			c, err := runner.Connect(cmd.Context(), uri, 2)
+			uri, err := lab.Clean(cmd.Context(), a.servers(), target, db, a.say)
 			if err != nil {
-				return err
-			}
-			defer func() { _ = c.Disconnect(cmd.Context()) }()
-			if err := workload.DropOwned(cmd.Context(), c.Database(db)); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "dropped %s on %s\n", db, secret.URI(uri))
@@ -59,16 +42,6 @@ func (a *app) workloadsCmd() *cobra.Command {
 		Use:   "workloads",
 		Short: "List the workloads and their parameters (-p name=value)",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			reg := builtin.Registry()
-			for _, name := range reg.Workloads() {
-				w, _ := reg.Get(name)
-				fmt.Fprintf(a.stdout, "%s — %s\n", name, w.Summary())
-				for _, p := range w.Params() {
-					fmt.Fprintf(a.stdout, "  -p %-14s %-8s default %-7s %s%s\n", p.Name+"=", p.Kind, p.Default, p.Help, p.Bounds())
-				}
-			}
-			return nil
-		},
+		RunE:  func(*cobra.Command, []string) error { return builtin.Registry().WriteList(a.stdout) },
 	}
 }

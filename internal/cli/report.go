@@ -2,14 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/templates"
 
 	"github.com/mongobench/mongobench/internal/bounded"
+	"github.com/mongobench/mongobench/internal/lab"
 )
 
 // defaultReportPath is where 'report' writes unless told otherwise.
@@ -43,7 +42,7 @@ Manual: docs/catalog.md (Reports and templates).`,
 			}
 			return a.renderDoc(cmd, md, name, f, func() {
 				if f.out != "" {
-					fmt.Fprintf(a.stdout, "report written to %s and %s\n", f.out, strings.TrimSuffix(f.out, filepath.Ext(f.out))+".html")
+					fmt.Fprintf(a.stdout, "report written to %s and %s\n", f.out, lab.HTMLPath(f.out))
 				}
 			})
 		},

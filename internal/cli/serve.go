@@ -11,10 +11,6 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 )
 
-// defaultListen is where serve listens unless --listen says otherwise:
-// this machine only.
-const defaultListen = "127.0.0.1:8080"
-
 func (a *app) serveCmd() *cobra.Command {
 	var sf storeFlags
 	var listen string
@@ -33,16 +29,8 @@ no authentication. Manual: docs/browse.md.`,
   mongobench serve --live 127.0.0.1:9464`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkListen(listen); err != nil {
+			if err := serve.CheckAddrs(listen, liveAddrs, limit); err != nil {
 				return usage(err)
-			}
-			for _, l := range liveAddrs {
-				if _, _, err := net.SplitHostPort(l); err != nil {
-					return usage(fmt.Errorf("--live: %q is not valid: want the HOST:PORT a run's --metrics-addr serves, e.g. 127.0.0.1:9464", l))
-				}
-			}
-			if limit < 0 {
-				return usage(fmt.Errorf("--limit: got %d, want 0 (all) or more", limit))
 			}
 			return sf.with(a, cmd, func(st store.Store) error {
 				ln, err := net.Listen("tcp", listen)
@@ -59,16 +47,8 @@ no authentication. Manual: docs/browse.md.`,
 		},
 	}
 	sf.add(cmd)
-	cmd.Flags().StringVar(&listen, "listen", defaultListen, "address to serve on, HOST:PORT; a non-loopback one (e.g. 0.0.0.0:8080) lets other machines read the results")
+	cmd.Flags().StringVar(&listen, "listen", serve.DefaultListen, "address to serve on, HOST:PORT; a non-loopback one (e.g. 0.0.0.0:8080) lets other machines read the results")
 	cmd.Flags().StringArrayVar(&liveAddrs, "live", nil, "HOST:PORT of a running mongobench's --metrics-addr, whose runs' pages update as they go; repeatable")
 	cmd.Flags().IntVar(&limit, "limit", serve.DefaultListLimit, "most runs a list page shows (0: all)")
 	return cmd
-}
-
-// checkListen checks a --listen address.
-func checkListen(addr string) error {
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return fmt.Errorf("--listen: %q is not valid: want HOST:PORT, e.g. %s or 0.0.0.0:8080", addr, defaultListen)
-	}
-	return nil
 }

@@ -1,17 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/bounded"
-	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/template"
@@ -82,28 +78,12 @@ func (a *app) renderDoc(cmd *cobra.Command, md []byte, name string, f tablesFlag
 	})
 }
 
-// writeRendered writes the rendered document to path, or to stdout; with
-// html, also as a page beside path (name.md → name.html).
+// writeRendered writes the rendered document to path (with html, its
+// page beside it), or to standard output.
 func (a *app) writeRendered(path string, doc []byte, html bool) error {
 	if path == "" {
 		_, err := a.stdout.Write(doc)
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	if err := os.WriteFile(path, doc, 0o644); err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	if !html {
-		return nil
-	}
-	var b bytes.Buffer
-	if err := htmlreport.TitledDocument(&b, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), doc); err != nil {
-		return err
-	}
-	if err := os.WriteFile(strings.TrimSuffix(path, filepath.Ext(path))+".html", b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	return nil
+	return lab.WriteDocument(path, doc, html)
 }

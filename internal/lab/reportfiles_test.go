@@ -48,3 +48,27 @@ func TestReportFilesStayInTheirDirectory(t *testing.T) {
 		t.Errorf("its chart: %v", err)
 	}
 }
+
+// A rendered document is written where asked, its directory made, and
+// with html its page beside it.
+func TestWriteDocument(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out", "tables.md")
+	if err := WriteDocument(path, []byte("# Tables\n\n| a |\n|---|\n| 1 |\n"), true); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(md), "# Tables") {
+		t.Errorf("markdown %q, %v", md, err)
+	}
+	page, err := os.ReadFile(filepath.Join(filepath.Dir(path), "tables.html"))
+	if err != nil || !strings.Contains(string(page), "<table") || HTMLPath(path) != filepath.Join(filepath.Dir(path), "tables.html") {
+		t.Errorf("page: %v\n%.300s", err, page)
+	}
+	other := filepath.Join(t.TempDir(), "plain.md")
+	if err := WriteDocument(other, []byte("x"), false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(HTMLPath(other)); err == nil {
+		t.Error("a page written without html")
+	}
+}

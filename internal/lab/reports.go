@@ -2,10 +2,12 @@ package lab
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/report"
@@ -72,6 +74,31 @@ func (l *Lab) WriteStudyReport(view func(runs []report.Link) *report.StudyView) 
 	}
 	return WriteStudyReport(l.opts.ReportDir, view(study.RunFiles(runs)))
 }
+
+// WriteDocument writes a rendered Markdown document (a filled template)
+// to path and, with html, its HTML page beside it (name.md → name.html).
+func WriteDocument(path string, doc []byte, html bool) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	if err := os.WriteFile(path, doc, 0o644); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	if !html {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := htmlreport.TitledDocument(&b, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), doc); err != nil {
+		return err
+	}
+	if err := os.WriteFile(HTMLPath(path), b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	return nil
+}
+
+// HTMLPath is the path of a Markdown document's HTML page.
+func HTMLPath(path string) string { return strings.TrimSuffix(path, filepath.Ext(path)) + ".html" }
 
 // file is a file a report links, by its path relative to the report.
 type file struct {

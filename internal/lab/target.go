@@ -10,6 +10,7 @@ import (
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // resolve finds the server under test: the given URI, or the embedded
@@ -59,8 +60,7 @@ func Embedded(ctx context.Context, srv Servers, start bool, say func(string, ...
 		return nil, nil
 	}
 	if _, err := srv.Env.Find(); errors.Is(err, server.ErrNotFound) {
-		return nil, fmt.Errorf("no target: --uri (or $MONGOBENCH_URI) names none and there is no server to start here: %w; "+
-			"give --uri mongodb://HOST:PORT/ for your own deployment, or put mongod on PATH (or name a server binary in $MONGOBENCH_SERVER_BIN) for a local one (in a source checkout, make setup builds the embedded server)", err)
+		return nil, fmt.Errorf("no target: --uri (or $MONGOBENCH_URI) names none and there is no server to start here: %w; %s", err, noServerHelp)
 	}
 	say("starting the embedded server in %s …\n", srv.Dir)
 	h, err = server.Start(ctx, server.Options{Dir: srv.Dir, Env: srv.Env, Detach: true, SyncOnCommit: true, CacheSize: server.EmbeddedCacheSize})
@@ -115,4 +115,27 @@ func (l *Lab) onTarget(ctx context.Context, t spec.Target, fn func(result.Instan
 		bt.CacheSize, bt.CacheSizeSource = int64(c), "profile "+t.Label
 	}
 	return use(bt)
+}
+
+// Clean drops the data database db on uri, or on the embedded server
+// (started if it does not run) when uri is "", and returns the URI it
+// dropped it on. A database mongobench did not create (without its
+// marker) is refused, whatever is asked (workload.DropOwned).
+func Clean(ctx context.Context, srv Servers, uri, db string, say func(string, ...any)) (string, error) {
+	if err := spec.CheckDataDatabase(db); err != nil {
+		return "", err
+	}
+	if uri == "" {
+		h, err := Embedded(ctx, srv, true, say)
+		if err != nil {
+			return "", err
+		}
+		uri = h.URI
+	}
+	c, err := runner.Connect(ctx, uri, 2)
+	if err != nil {
+		return uri, err
+	}
+	defer func() { _ = c.Disconnect(context.WithoutCancel(ctx)) }()
+	return uri, workload.DropOwned(ctx, c.Database(db))
 }

@@ -35,6 +35,28 @@ type Reader interface {
 // DefaultListLimit bounds the runs one list page shows.
 const DefaultListLimit = 1000
 
+// DefaultListen is where serve listens unless told otherwise: this
+// machine only.
+const DefaultListen = "127.0.0.1:8080"
+
+// CheckAddrs checks serve's settings: the address to listen on, the
+// --metrics-addr of each running mongobench whose runs' pages update as
+// they go, and the list pages' limit; each error names its flag.
+func CheckAddrs(listen string, live []string, limit int) error {
+	if _, _, err := net.SplitHostPort(listen); err != nil {
+		return fmt.Errorf("--listen: %q is not valid: want HOST:PORT, e.g. %s or 0.0.0.0:8080", listen, DefaultListen)
+	}
+	for _, l := range live {
+		if _, _, err := net.SplitHostPort(l); err != nil {
+			return fmt.Errorf("--live: %q is not valid: want the HOST:PORT a run's --metrics-addr serves, e.g. 127.0.0.1:9464", l)
+		}
+	}
+	if limit < 0 {
+		return fmt.Errorf("--limit: got %d, want 0 (all) or more", limit)
+	}
+	return nil
+}
+
 // Server is the results browser.
 type Server struct {
 	Store Reader

@@ -58,3 +58,22 @@ func TestRunIDsInURLs(t *testing.T) {
 		t.Errorf("an unknown run: got %d, want 404", code)
 	}
 }
+
+func TestCheckAddrs(t *testing.T) {
+	if err := serve.CheckAddrs(serve.DefaultListen, []string{"127.0.0.1:9464"}, 0); err != nil {
+		t.Error(err)
+	}
+	for want, c := range map[string]struct {
+		listen string
+		live   []string
+		limit  int
+	}{
+		`--listen: "8080" is not valid: want HOST:PORT`:                          {"8080", nil, 0},
+		`--live: "host" is not valid: want the HOST:PORT a run's --metrics-addr`: {serve.DefaultListen, []string{"127.0.0.1:1", "host"}, 0},
+		"--limit: got -1, want 0 (all) or more":                                  {serve.DefaultListen, nil, -1},
+	} {
+		if err := serve.CheckAddrs(c.listen, c.live, c.limit); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%+v: %v, want %q", c, err, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -173,6 +174,23 @@ func (r *Registry) ParamSpecs(name string) ([]spec.ParamSpec, bool) {
 		return nil, false
 	}
 	return w.Params(), true
+}
+
+// WriteList writes each workload with its summary, and its parameters
+// (-p name=value) with their kind, default, help and bounds.
+func (r *Registry) WriteList(w io.Writer) error {
+	for _, name := range r.Workloads() {
+		wl := r.byName[name]
+		if _, err := fmt.Fprintf(w, "%s — %s\n", name, wl.Summary()); err != nil {
+			return err
+		}
+		for _, p := range wl.Params() {
+			if _, err := fmt.Fprintf(w, "  -p %-14s %-8s default %-7s %s%s\n", p.Name+"=", p.Kind, p.Default, p.Help, p.Bounds()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Get returns the named workload.
