@@ -8,7 +8,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 )
@@ -19,10 +18,7 @@ type compareFlags struct {
 	asJSON    bool
 	reportDir string
 	results   storeFlags
-	// compare --runs: stored single runs compared metric by metric.
-	runs                     study.CompareRunsStudy
-	minEffect                options.MinEffects
-	byRuns, failOnRegression bool
+	runs      options.CompareRuns // compare --runs
 }
 
 func (a *app) compareCmd() *cobra.Command {
@@ -51,18 +47,14 @@ saturation, and a verdict to quote. Manual: docs/sweep.md.`,
 	fl.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON")
 	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")
 	f.results.add(cmd)
-	fl.BoolVar(&f.byRuns, "runs", false, "compare each label's stored single runs (not sweeps), metric by metric: medians, intervals, Mann–Whitney p-value, bootstrap ratio interval, ~ for likely noise")
-	fl.BoolVar(&f.failOnRegression, "fail-on-regression", false, "with --runs: exit 99 when a metric is significantly worse by at least its minimum effect")
-	options.MinEffect(fl, &f.minEffect, "with --runs: ")
-	fl.Uint64Var(&f.runs.Seed, "seed", significance.DefaultSeed, "with --runs: the bootstrap's seed")
-	fl.Float64Var(&f.runs.Alpha, "alpha", significance.DefaultAlpha, "with --runs: the p-value below which a difference is significant")
+	f.runs.Add(fl)
 	return cmd
 }
 
 func (a *app) runCompare(ctx context.Context, f compareFlags) error {
-	if f.byRuns {
-		f.runs.Labels, f.runs.Workload, f.runs.MinEffect = f.study.Labels, f.study.Workload, f.minEffect
-		if err := f.runs.Check(); err != nil {
+	runs := f.runs.Of(f.study.Labels, f.study.Workload)
+	if f.runs.Runs {
+		if err := runs.Check(); err != nil {
 			return usage(err)
 		}
 	} else if err := f.study.Check(); err != nil {
@@ -73,8 +65,8 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 		return err
 	}
 	defer closeFn()
-	if f.byRuns {
-		return a.compareRuns(ctx, f, st)
+	if f.runs.Runs {
+		return a.compareRuns(ctx, runs, f, st)
 	}
 	sweeps := func(label, workload string) ([]result.Doc, error) {
 		return st.Sweeps(ctx, store.Query{Label: label, Workload: workload})
@@ -98,12 +90,12 @@ func (a *app) runCompare(ctx context.Context, f compareFlags) error {
 
 // compareRuns compares the first label's stored single runs with each
 // other label's, metric by metric.
-func (a *app) compareRuns(ctx context.Context, f compareFlags, st store.Store) error {
+func (a *app) compareRuns(ctx context.Context, s study.CompareRunsStudy, f compareFlags, st store.Store) error {
 	docs, err := st.List(ctx, 0)
 	if err != nil {
 		return err
 	}
-	c, err := f.runs.Run(docs, st.Where())
+	c, err := s.Run(docs, st.Where())
 	if errors.Is(err, study.ErrNoRuns) {
 		return usage(err)
 	}
@@ -114,7 +106,7 @@ func (a *app) compareRuns(ctx context.Context, f compareFlags, st store.Store) e
 	if err := v.Text(a.stdout); err != nil {
 		return err
 	}
-	if err := a.writeReport(f.reportDir, v); err != nil || !f.failOnRegression {
+	if err := a.writeReport(f.reportDir, v); err != nil || !f.runs.FailOnRegression {
 		return err
 	}
 	return c.Failed()

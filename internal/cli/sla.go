@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -11,28 +10,13 @@ import (
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/runner"
-	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
-// slaFlags configure an SLA study.
-type slaFlags struct {
-	tps               study.Rates
-	tpsStart, tpsStep float64
-	tpsMax            float64
-	sla               study.SLA
-	runs              int
-	modes             string
-	stage             string
-	base              *spec.Scenario // duration, warmup and threads
-	options.Study
-}
-
 func (a *app) slaCmd() *cobra.Command {
-	f := slaFlags{sla: study.SLA{MinRateFraction: study.DefaultRateFraction}, base: &spec.Scenario{Workload: "ledger", Name: study.TestName}}
+	f := options.NewSLA()
 	cmd := &cobra.Command{
 		Use:   "sla",
 		Short: "Durable transactions at a fixed rate, judged against a p99 SLA (ledger workload)",
@@ -48,47 +32,26 @@ Manual: docs/sla.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSLA(cmd.Context(), f) },
 	}
-	fl := cmd.Flags()
-	fl.Var(&f.tps, "rate", "target transactions per second: a list (500,1000) or auto (required)")
-	fl.Float64Var(&f.tpsStart, "start-rate", 250, "auto: first rate")
-	fl.Float64Var(&f.tpsStep, "rate-step", 250, "auto: step between rates")
-	fl.Float64Var(&f.tpsMax, "max-rate", 100000, "auto: highest rate tried")
-	options.Alias(fl, "tps", "rate")
-	for old, canonical := range map[string]string{"start": "start-rate", "tps-start": "start-rate", "step": "rate-step", "tps-step": "rate-step", "max": "max-rate", "tps-max": "max-rate"} {
-		options.Alias(fl, old, canonical)
-	}
-	options.SLABounds(fl, &f.sla, "SLA on p99 latency, e.g. 20ms (required)")
-	fl.Var(f.base.Flag("duration", "30s"), "duration", "measured phase of each run")
-	fl.Var(f.base.Flag("warmup", "5s"), "warmup", "warm-up of each run")
-	fl.IntVar(&f.runs, "repeat", 5, "runs of each mode at each rate")
-	options.Alias(fl, "runs", "repeat")
-	fl.StringVar(&f.modes, "modes", workload.ModePerOp+","+workload.ModeClientBulk, "modes to compare")
-	fl.StringVar(&f.stage, "stage", "", "free-text stage of a tuning journey (see 'sla journey'); part of the result's _id")
-	fl.Var(f.base.Flag("threads", ""), "threads", "most transactions in flight (default 64)")
-	f.Add(fl, "ledger parameter name=value (see 'mongobench workloads')", options.Help{ReportDir: "mongobench-reports",
-		JSON: "print the runs' stored documents as one JSON array instead of the tables", NoGroup: "sla cannot run as a run group (each run is judged by the process that made it); run the ledger with 'mongobench run --workload ledger --clients N' instead"})
-	fl.Var(&f.sla.Require, "require", "runs of each mode and rate that must pass, as K/N with N = --repeat, e.g. 5/5 (default: a majority, more than half of --repeat)")
+	f.Add(cmd.Flags())
 	cmd.AddCommand(a.slaJourneyCmd())
 	return cmd
 }
 
-func (a *app) runSLA(ctx context.Context, f slaFlags) error {
-	f.base.Database, f.base.Label = f.Database, f.Label
-	s := study.SLAStudy{SLA: f.sla, Rates: f.tps.Search(study.Ladder{Start: f.tpsStart, Step: f.tpsStep, Max: f.tpsMax}),
-		Runs: f.runs, Modes: strings.Split(f.modes, ","), Stage: f.stage, Base: study.Base{Scenario: f.base, Params: f.Params}}
+func (a *app) runSLA(ctx context.Context, f *options.SLA) error {
+	s := f.SLA()
 	reg := builtin.Registry()
-	l, err := a.openOn(ctx, &f.Study, reg, s.Check, options.StudyThresholds(reg, f.base, &f.Params, true))
+	l, err := a.openOn(ctx, &f.Study, reg, s.Check, options.StudyThresholds(reg, f.Base, &f.Params, true))
 	if err != nil {
 		return err
 	}
 	defer l.Close()
 	res, err := s.Run(ctx, l.Env(reg))
-	return l.Outcome(study.Ends(errors.Join(err, a.finishSLA(ctx, l, &f, res)), "sla", res.Verdict))
+	return l.Outcome(study.Ends(errors.Join(err, a.finishSLA(ctx, l, f, res)), "sla", res.Verdict))
 }
 
 // finishSLA audits the ledger, prints the study's view and writes the
 // SLA report.
-func (a *app) finishSLA(ctx context.Context, l *lab.Lab, f *slaFlags, res study.SLAResult) error {
+func (a *app) finishSLA(ctx context.Context, l *lab.Lab, f *options.SLA, res study.SLAResult) error {
 	var audit string
 	if len(res.Runs) > 0 {
 		audit = runner.LedgerAudit(context.WithoutCancel(ctx), l.Target().URI, f.Database)

@@ -1,0 +1,167 @@
+package options
+
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongobench/mongobench/internal/significance"
+	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// Sweep is sweep's flags: the target rates (a list, or auto and its
+// ladder), the criteria, the repetitions, the price, and the base
+// scenario's workload, duration, warm-up and threads.
+type Sweep struct {
+	Rates              study.Rates
+	Start, Factor, Max float64
+	Criteria           study.Criteria
+	Repeat             int
+	Price              *spec.Price
+	Base               *spec.Scenario
+	Study
+}
+
+// NewSweep is sweep's flags at their defaults.
+func NewSweep() *Sweep {
+	return &Sweep{Criteria: study.Criteria{MinFraction: study.DefaultSweepFraction}, Base: &spec.Scenario{}}
+}
+
+// Add declares the flags on fl.
+func (f *Sweep) Add(fl *pflag.FlagSet) {
+	fl.Var(f.Base.Flag("workload", ""), "workload", "workload to run (required; see 'mongobench workloads')")
+	fl.Var(&f.Rates, "rate", "target rates: a list (1000,2000,5000) or auto (required)")
+	Alias(fl, "rates", "rate")
+	fl.Float64Var(&f.Start, "start-rate", 500, "auto: first rate")
+	fl.Float64Var(&f.Factor, "rate-factor", 2, "auto: multiply the rate by this while steps hold")
+	fl.Float64Var(&f.Max, "max-rate", 100000, "auto: highest rate tried")
+	Alias(fl, "start", "start-rate")
+	Alias(fl, "factor", "rate-factor")
+	Alias(fl, "max", "max-rate")
+	Criteria(fl, &f.Criteria, "bound on the p99 of every operation type, e.g. 20ms (default: not checked)", "largest share of failed operations a step may have")
+	fl.Var(f.Base.Flag("duration", "20s"), "duration", "measured phase of each step")
+	fl.Var(f.Base.Flag("warmup", "5s"), "warmup", "warm-up of each step")
+	fl.IntVar(&f.Repeat, "repeat", 1, "runs per target rate")
+	fl.Var(f.Base.Flag("threads", ""), "threads", "most operations in flight (default 64)")
+	fl.Var(PriceOf(&f.Price), "price", "the target's price, e.g. '3.20 USD/h' or '694 EUR/month', stored as _id.instance.cost (cents per hour), price and currency (for compare)")
+	fl.Var(DollarsOf(&f.Price), "cost-per-hour", "the target's price in dollars per hour")
+	Deprecate(fl, "cost-per-hour", "price")
+	f.Study.Add(fl, "workload parameter name=value", Help{ReportDir: "mongobench-reports", JSON: "print the runs' stored documents as one JSON array instead of the tables"})
+	AddPropertyFiles(fl, &f.Files)
+}
+
+// Sweep is the sweep the flags ask for.
+func (f *Sweep) Sweep() study.SweepStudy {
+	f.Base.Database, f.Base.Label = f.Database, f.Label
+	return study.SweepStudy{Base: study.Base{Scenario: f.Base, Params: f.Params}, Rates: f.Rates.Search(study.Auto{Start: f.Start, Factor: f.Factor, Max: f.Max}),
+		Repeat: f.Repeat, Criteria: f.Criteria, Price: f.Price}
+}
+
+// SLA is sla's flags: the target rates (a list, or auto and its
+// ladder), the bounds and how many runs must hold them, the repetitions,
+// the modes, the stage, and the base scenario's duration, warm-up and
+// threads (the ledger workload).
+type SLA struct {
+	Rates            study.Rates
+	Start, Step, Max float64
+	Bounds           study.SLA
+	Repeat           int
+	Modes, Stage     string
+	Base             *spec.Scenario
+	Study
+}
+
+// NewSLA is sla's flags at their defaults.
+func NewSLA() *SLA {
+	return &SLA{Bounds: study.SLA{MinRateFraction: study.DefaultRateFraction}, Base: &spec.Scenario{Workload: "ledger", Name: study.TestName}}
+}
+
+// Add declares the flags on fl.
+func (f *SLA) Add(fl *pflag.FlagSet) {
+	fl.Var(&f.Rates, "rate", "target transactions per second: a list (500,1000) or auto (required)")
+	fl.Float64Var(&f.Start, "start-rate", 250, "auto: first rate")
+	fl.Float64Var(&f.Step, "rate-step", 250, "auto: step between rates")
+	fl.Float64Var(&f.Max, "max-rate", 100000, "auto: highest rate tried")
+	Alias(fl, "tps", "rate")
+	for old, canonical := range map[string]string{"start": "start-rate", "tps-start": "start-rate", "step": "rate-step", "tps-step": "rate-step", "max": "max-rate", "tps-max": "max-rate"} {
+		Alias(fl, old, canonical)
+	}
+	SLABounds(fl, &f.Bounds, "SLA on p99 latency, e.g. 20ms (required)")
+	fl.Var(f.Base.Flag("duration", "30s"), "duration", "measured phase of each run")
+	fl.Var(f.Base.Flag("warmup", "5s"), "warmup", "warm-up of each run")
+	fl.IntVar(&f.Repeat, "repeat", 5, "runs of each mode at each rate")
+	Alias(fl, "runs", "repeat")
+	fl.StringVar(&f.Modes, "modes", workload.ModePerOp+","+workload.ModeClientBulk, "modes to compare")
+	fl.StringVar(&f.Stage, "stage", "", "free-text stage of a tuning journey (see 'sla journey'); part of the result's _id")
+	fl.Var(f.Base.Flag("threads", ""), "threads", "most transactions in flight (default 64)")
+	f.Study.Add(fl, "ledger parameter name=value (see 'mongobench workloads')", Help{ReportDir: "mongobench-reports",
+		JSON: "print the runs' stored documents as one JSON array instead of the tables", NoGroup: "sla cannot run as a run group (each run is judged by the process that made it); run the ledger with 'mongobench run --workload ledger --clients N' instead"})
+	fl.Var(&f.Bounds.Require, "require", "runs of each mode and rate that must pass, as K/N with N = --repeat, e.g. 5/5 (default: a majority, more than half of --repeat)")
+}
+
+// SLA is the SLA study the flags ask for.
+func (f *SLA) SLA() study.SLAStudy {
+	f.Base.Database, f.Base.Label = f.Database, f.Label
+	return study.SLAStudy{SLA: f.Bounds, Rates: f.Rates.Search(study.Ladder{Start: f.Start, Step: f.Step, Max: f.Max}),
+		Runs: f.Repeat, Modes: strings.Split(f.Modes, ","), Stage: f.Stage, Base: study.Base{Scenario: f.Base, Params: f.Params}}
+}
+
+// Calibrate is calibrate's flags: the thread ladder, the smallest gain
+// that counts, and the base scenario's workload, duration and warm-up.
+type Calibrate struct {
+	Search study.Calibration
+	Base   *spec.Scenario
+	Study
+}
+
+// NewCalibrate is calibrate's flags at their defaults.
+func NewCalibrate() *Calibrate { return &Calibrate{Base: &spec.Scenario{}} }
+
+// Add declares the flags on fl.
+func (f *Calibrate) Add(fl *pflag.FlagSet) {
+	fl.Var(f.Base.Flag("workload", ""), "workload", "workload to run (required; see 'mongobench workloads')")
+	fl.IntVar(&f.Search.Start, "start-threads", 1, "threads of the first step")
+	fl.IntVar(&f.Search.Factor, "threads-factor", 2, "multiply the threads by this each step")
+	fl.IntVar(&f.Search.Max, "max-threads", 256, "most threads tried")
+	Alias(fl, "start", "start-threads")
+	Alias(fl, "factor", "threads-factor")
+	Alias(fl, "max", "max-threads")
+	fl.Float64Var(&f.Search.MinGain, "min-gain", study.DefaultMinGain, "smallest throughput gain over the step before that still counts as rising")
+	fl.Var(f.Base.Flag("duration", "10s"), "duration", "measured phase of each step")
+	fl.Var(f.Base.Flag("warmup", "2s"), "warmup", "warm-up of each step")
+	f.Study.Add(fl, "workload parameter name=value", Help{ReportDir: "mongobench-reports", JSON: "print the runs' stored documents as one JSON array instead of the tables",
+		NoGroup: "calibrate cannot run as a run group (each step's thread count is the whole client's); calibrate one client, then run the group with 'mongobench run --clients N --threads T'"})
+	AddPropertyFiles(fl, &f.Files)
+}
+
+// Calibrate is the calibration the flags ask for.
+func (f *Calibrate) Calibrate() study.CalibrateStudy {
+	f.Base.Database, f.Base.Label = f.Database, f.Label
+	return study.CalibrateStudy{Search: f.Search, Base: study.Base{Scenario: f.Base, Params: f.Params}}
+}
+
+// CompareRuns is compare --runs' flags beside compare's labels and
+// workload.
+type CompareRuns struct {
+	Runs, FailOnRegression bool
+	MinEffect              MinEffects
+	Study                  study.CompareRunsStudy
+}
+
+// Add declares the flags on fl.
+func (f *CompareRuns) Add(fl *pflag.FlagSet) {
+	fl.BoolVar(&f.Runs, "runs", false, "compare each label's stored single runs (not sweeps), metric by metric: medians, intervals, Mann–Whitney p-value, bootstrap ratio interval, ~ for likely noise")
+	fl.BoolVar(&f.FailOnRegression, "fail-on-regression", false, "with --runs: exit 99 when a metric is significantly worse by at least its minimum effect")
+	MinEffect(fl, &f.MinEffect, "with --runs: ")
+	fl.Uint64Var(&f.Study.Seed, "seed", significance.DefaultSeed, "with --runs: the bootstrap's seed")
+	fl.Float64Var(&f.Study.Alpha, "alpha", significance.DefaultAlpha, "with --runs: the p-value below which a difference is significant")
+}
+
+// Of is the comparison of the labels' runs (of workload, when given).
+func (f *CompareRuns) Of(labels []string, workload string) study.CompareRunsStudy {
+	s := f.Study
+	s.Labels, s.Workload, s.MinEffect = labels, workload, f.MinEffect
+	return s
+}
