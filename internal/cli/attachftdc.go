@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/telemetry"
@@ -44,10 +45,11 @@ store it again under its id. Manual: docs/ftdc.md.`,
 			if err != nil {
 				return err
 			}
-			r := telemetry.FTDCRead{Path: args[1], Progress: a.ftdcProgress()}
+			p := &report.ReadProgress{W: a.stderr, Live: a.term.live, What: "reading FTDC"}
+			r := telemetry.FTDCRead{Path: args[1], Progress: p.Update}
 			r.From, r.To = telemetry.RunWindow(d)
 			samples, err := r.Samples(cmd.Context())
-			if a.ftdcProgressDone(); err != nil {
+			if p.Done(); err != nil {
 				return ftdcError(cmd.Context(), err)
 			}
 			if err := telemetry.AttachFTDC(d, samples, args[1], limits); err != nil {

@@ -14,19 +14,9 @@ import (
 	"github.com/mongobench/mongobench/internal/study"
 )
 
-// changesFlags configure a look for change points over stored runs.
-type changesFlags struct {
-	test, label string
-	look        changes.Look
-	minEffect   options.MinEffects
-	failOnNew   bool
-	asJSON      bool
-	reportDir   string
-	results     storeFlags
-}
-
 func (a *app) changesCmd() *cobra.Command {
-	f := changesFlags{}
+	var f options.Changes
+	var results storeFlags
 	cmd := &cobra.Command{
 		Use:   "changes",
 		Short: "Find where stored runs changed over time, and triage the changes",
@@ -40,21 +30,10 @@ Manual: docs/changes.md.`,
   mongobench changes ack 3f2a9c01be --why "fixed by the index on status"
   mongobench changes hide 3f2a9c01be`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runChanges(cmd, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runChanges(cmd, &f, &results) },
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.test, "test", "", "only series of this test (as runs name it, such as kv or ycsb)")
-	fl.StringVar(&f.label, "label", "", "only series of runs with this label")
-	fl.StringArrayVar(&f.look.Tags, "tag", nil, "a tag that parts series: runs with it and runs without it are two series (repeatable)")
-	fl.StringArrayVar(&f.look.Metrics, "metric", nil, `only this metric, such as throughput, errors or "p99 READ" (repeatable)`)
-	fl.IntVar(&f.look.Window, "window", 50, "the most runs each side of a change point a split looks at")
-	fl.Float64Var(&f.look.P, "p", 0.001, "the largest p-value of a change point")
-	options.MinEffect(fl, &f.minEffect, "")
-	fl.BoolVar(&f.failOnNew, "fail-on-new", false, "exit 99 on a new regression not failed on before")
-	fl.BoolVar(&f.look.All, "all", false, "list hidden changes too")
-	fl.BoolVar(&f.asJSON, "json", false, "print the changes as JSON")
-	fl.StringVar(&f.reportDir, "report-dir", "mongobench-reports", "directory for changes.md and changes.html, each changed series' chart with its change points marked (empty: none)")
-	f.results.add(cmd)
+	f.Add(cmd.Flags())
+	results.add(cmd)
 	cmd.AddCommand(a.changesStatusCmd("ack", changes.Acknowledged, true), a.changesStatusCmd("hide", changes.Hidden, false))
 	return cmd
 }
@@ -70,36 +49,25 @@ func (a *app) triage(cmd *cobra.Command, f *storeFlags, fn func(context.Context,
 	})
 }
 
-func (a *app) runChanges(cmd *cobra.Command, f changesFlags) error {
-	f.look.MinEffect = f.minEffect
-	if err := f.look.Check(); err != nil {
+func (a *app) runChanges(cmd *cobra.Command, f *options.Changes, results *storeFlags) error {
+	look, err := f.Checked()
+	if err != nil {
 		return usage(err)
 	}
-	return a.triage(cmd, &f.results, func(ctx context.Context, tr store.Triage) error {
-		docs, err := tr.SeriesRuns(ctx, f.test, f.label)
+	return a.triage(cmd, results, func(ctx context.Context, tr store.Triage) error {
+		found, err := store.LookForChanges(ctx, tr, f.Test, f.Label, look, time.Now().UTC())
 		if err != nil {
 			return err
 		}
-		stored, err := tr.Changes(ctx)
-		if err != nil {
-			return err
-		}
-		found, err := f.look.Run(docs, stored, time.Now().UTC())
-		if err != nil {
-			return err
-		}
-		if err := tr.PutChanges(ctx, found.Changes); err != nil {
-			return err
-		}
-		if f.asJSON {
+		if f.JSON {
 			err = a.writeJSON(found.Shown)
 		} else {
 			err = found.WriteText(a.stdout)
 		}
 		if v := found.View(); err == nil && v != nil {
-			err = a.writeReport(f.reportDir, v)
+			err = a.writeReport(f.ReportDir, v)
 		}
-		if err != nil || !f.failOnNew || found.Alert() == "" {
+		if err != nil || !f.FailOnNew || found.Alert() == "" {
 			return err
 		}
 		if err := tr.MarkAlerted(ctx, found.AlertIDs(), time.Now().UTC()); err != nil {

@@ -57,7 +57,6 @@ type app struct {
 	// statusInterval how often a run prints a status line when it is not.
 	term           terminal
 	statusInterval time.Duration
-	progressShown  bool // a progress line (reading FTDC files) is on standard error
 }
 
 // Main runs the command line and returns the exit code.

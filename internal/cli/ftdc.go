@@ -3,13 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
+	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/telemetry"
@@ -31,7 +32,8 @@ maximum; --html writes its charts over time. Manual: docs/ftdc.md.`,
   mongobench ftdc diagnostic.data --metric "disk writes" --metric "checkpoint duration" --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r := telemetry.FTDCRead{Path: args[0], From: time.Time(from), To: time.Time(to), Progress: a.ftdcProgress()}
+			p := &report.ReadProgress{W: a.stderr, Live: a.term.live, What: "reading FTDC"}
+			r := telemetry.FTDCRead{Path: args[0], From: time.Time(from), To: time.Time(to), Progress: p.Update}
 			if !r.From.IsZero() && !r.To.IsZero() && !r.To.After(r.From) {
 				return usage(fmt.Errorf("--to %s is not after --from %s", to, from))
 			}
@@ -40,14 +42,14 @@ maximum; --html writes its charts over time. Manual: docs/ftdc.md.`,
 			}
 			w := &report.FTDCWindow{Path: args[0]}
 			info, err := r.Figures(cmd.Context(), func(f telemetry.Figures) { w.Add(f.Start, f.End, f.Server, f.Host) }, func(n int) { w.Samples += n })
-			a.ftdcProgressDone()
+			p.Done()
 			if err != nil {
 				return ftdcError(cmd.Context(), err)
 			}
 			w.Versions = info.Versions
 			sum := w.Summary(metrics)
 			if htmlPath != "" {
-				if err := writeFile(htmlPath, func(f *os.File) error { return htmlreport.FTDC(f, sum, w.Charts(metrics)) }); err != nil {
+				if err := lab.WriteFile(htmlPath, func(f io.Writer) error { return htmlreport.FTDC(f, sum, w.Charts(metrics)) }); err != nil {
 					return err
 				}
 				a.say("page: %s\n", htmlPath)
@@ -73,39 +75,4 @@ func ftdcError(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: reading FTDC files", errInterrupted)
 	}
 	return usage(err)
-}
-
-// writeFile creates path and writes it with fn, removing it on failure.
-func writeFile(path string, fn func(*os.File) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fn(f); err != nil {
-		_ = f.Close()
-		_ = os.Remove(path)
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
-}
-
-// ftdcProgress shows, on a terminal, how far the reading of FTDC files
-// of 32 MB or more has gone, on standard error; ftdcProgressDone clears
-// it.
-func (a *app) ftdcProgress() func(done, total int64) {
-	var last time.Time
-	return func(done, total int64) {
-		if !a.term.live || total < 32<<20 || time.Since(last) < 200*time.Millisecond {
-			return
-		}
-		last, a.progressShown = time.Now(), true
-		fmt.Fprintf(a.stderr, "\rreading FTDC: %3.0f%% (%d of %d MB)", 100*float64(done)/float64(total), done>>20, total>>20)
-	}
-}
-
-func (a *app) ftdcProgressDone() {
-	if a.progressShown {
-		fmt.Fprint(a.stderr, "\r\033[K")
-		a.progressShown = false
-	}
 }

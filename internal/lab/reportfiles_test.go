@@ -1,6 +1,9 @@
 package lab
 
 import (
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,5 +73,24 @@ func TestWriteDocument(t *testing.T) {
 	}
 	if _, err := os.Stat(HTMLPath(other)); err == nil {
 		t.Error("a page written without html")
+	}
+}
+
+// A page whose writing fails leaves no file behind.
+func TestWriteFileRemovesAFailedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "page.html")
+	if err := WriteFile(path, func(w io.Writer) error { _, err := w.Write([]byte("<html>")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "<html>" {
+		t.Errorf("written: %q, %v", b, err)
+	}
+	failed := filepath.Join(t.TempDir(), "failed.html")
+	err := WriteFile(failed, func(w io.Writer) error { _, _ = w.Write([]byte("<ht")); return errors.New("no chart") })
+	if err == nil || err.Error() != failed+": no chart" {
+		t.Errorf("a failed page: %v", err)
+	}
+	if _, err := os.Stat(failed); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed page was left: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -95,6 +96,21 @@ func WriteDocument(path string, doc []byte, html bool) error {
 		return fmt.Errorf("output: %w", err)
 	}
 	return nil
+}
+
+// WriteFile creates path and writes it with fn (a page), removing it
+// when fn fails: no half-written file is left.
+func WriteFile(path string, fn func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		_ = f.Close()
+		_ = os.Remove(path)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // HTMLPath is the path of a Markdown document's HTML page.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mongobench/mongobench/internal/changes"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
@@ -164,4 +165,36 @@ func (f *CompareRuns) Of(labels []string, workload string) study.CompareRunsStud
 	s := f.Study
 	s.Labels, s.Workload, s.MinEffect = labels, workload, f.MinEffect
 	return s
+}
+
+// Changes is the flags of a look for change points over stored runs.
+type Changes struct {
+	Test, Label string
+	Look        changes.Look
+	MinEffect   MinEffects
+	FailOnNew   bool
+	JSON        bool
+	ReportDir   string
+}
+
+// Add declares the flags on fl.
+func (f *Changes) Add(fl *pflag.FlagSet) {
+	fl.StringVar(&f.Test, "test", "", "only series of this test (as runs name it, such as kv or ycsb)")
+	fl.StringVar(&f.Label, "label", "", "only series of runs with this label")
+	fl.StringArrayVar(&f.Look.Tags, "tag", nil, "a tag that parts series: runs with it and runs without it are two series (repeatable)")
+	fl.StringArrayVar(&f.Look.Metrics, "metric", nil, `only this metric, such as throughput, errors or "p99 READ" (repeatable)`)
+	fl.IntVar(&f.Look.Window, "window", 50, "the most runs each side of a change point a split looks at")
+	fl.Float64Var(&f.Look.P, "p", 0.001, "the largest p-value of a change point")
+	MinEffect(fl, &f.MinEffect, "")
+	fl.BoolVar(&f.FailOnNew, "fail-on-new", false, "exit 99 on a new regression not failed on before")
+	fl.BoolVar(&f.Look.All, "all", false, "list hidden changes too")
+	fl.BoolVar(&f.JSON, "json", false, "print the changes as JSON")
+	fl.StringVar(&f.ReportDir, "report-dir", "mongobench-reports", "directory for changes.md and changes.html, each changed series' chart with its change points marked (empty: none)")
+}
+
+// Checked is the look the flags ask for, checked.
+func (f *Changes) Checked() (changes.Look, error) {
+	l := f.Look
+	l.MinEffect = f.MinEffect
+	return l, l.Check()
 }

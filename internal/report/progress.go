@@ -208,3 +208,35 @@ func (c *StepClock) Next(n, total int, what string, planned time.Duration, now t
 	}
 	return s
 }
+
+// ReadProgress shows, on a terminal only, how far the reading of large
+// files has gone (FTDC files of ReadProgressFloor bytes or more), at most
+// five times a second; Done clears the line.
+type ReadProgress struct {
+	W    io.Writer
+	Live bool
+	What string // what is read, such as "reading FTDC"
+	last time.Time
+	shown bool
+}
+
+// ReadProgressFloor is the size of the files from which reading them
+// shows its progress.
+const ReadProgressFloor = 32 << 20
+
+// Update shows that done bytes of total have been read.
+func (p *ReadProgress) Update(done, total int64) {
+	if !p.Live || total < ReadProgressFloor || time.Since(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last, p.shown = time.Now(), true
+	fmt.Fprintf(p.W, "\r%s: %3.0f%% (%d of %d MB)", p.What, 100*float64(done)/float64(total), done>>20, total>>20)
+}
+
+// Done clears the line, if one was shown.
+func (p *ReadProgress) Done() {
+	if p.shown {
+		fmt.Fprint(p.W, "\r\033[K")
+		p.shown = false
+	}
+}

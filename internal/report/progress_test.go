@@ -126,3 +126,28 @@ func TestStepClock(t *testing.T) {
 		t.Errorf("no total: got %+v, want no estimate", s)
 	}
 }
+
+// Reading progress shows on a terminal only, for large files, and is
+// cleared.
+func TestReadProgress(t *testing.T) {
+	var b strings.Builder
+	p := &ReadProgress{W: &b, Live: true, What: "reading FTDC"}
+	p.Update(1<<20, 10<<20) // small: nothing
+	p.Done()
+	if b.Len() != 0 {
+		t.Errorf("small files: %q", b.String())
+	}
+	p.Update(16<<20, 64<<20)
+	p.Update(17<<20, 64<<20) // within 200 ms of the last: not shown
+	p.Done()
+	if want := "\rreading FTDC:  25% (16 of 64 MB)\r\033[K"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	q := &ReadProgress{W: &b, What: "reading FTDC"}
+	q.Update(16<<20, 64<<20)
+	q.Done()
+	if b.Len() != 0 {
+		t.Errorf("not a terminal: %q", b.String())
+	}
+}

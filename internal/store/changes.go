@@ -153,3 +153,22 @@ func (m *Mongo) MarkAlerted(ctx context.Context, ids []string, t time.Time) erro
 	}
 	return nil
 }
+
+// LookForChanges takes one look for change points over the stored runs
+// of test and label (empty: any) at now, and stores what it found,
+// merged with the stored triage (changes.Look.Run).
+func LookForChanges(ctx context.Context, tr Triage, test, label string, look changes.Look, now time.Time) (changes.Found, error) {
+	docs, err := tr.SeriesRuns(ctx, test, label)
+	if err != nil {
+		return changes.Found{}, err
+	}
+	stored, err := tr.Changes(ctx)
+	if err != nil {
+		return changes.Found{}, err
+	}
+	found, err := look.Run(docs, stored, now)
+	if err != nil {
+		return changes.Found{}, err
+	}
+	return found, tr.PutChanges(ctx, found.Changes)
+}
