@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/runner"
@@ -66,7 +65,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	stdout, stderr = secret.NewWriter(stdout), secret.NewWriter(stderr)
 	a := &app{ctx: ctx, stdout: stdout, stderr: stderr, term: t, statusInterval: options.DefaultStatusInterval}
 	root := a.root()
-	quietDeprecations(root, stderr)
+	options.QuietDeprecations(root, stderr)
 	for _, w := range options.UnknownEnv(root, environ()) {
 		a.say("%s\n", w)
 	}
@@ -126,26 +125,6 @@ func argsAreUsage(c *cobra.Command) {
 	}
 }
 
-// flagError says what is wrong with a flag's value as the rest of the
-// tool does, "--threads: "x" is not valid: want …", rather than the flag
-// parser's "invalid argument "x" for "--threads" flag: …".
-func flagError(err error) error {
-	var ive *pflag.InvalidValueError
-	if !errors.As(err, &ive) || ive.Unwrap() == nil {
-		return err
-	}
-	return options.ValueError(ive.GetFlag(), ive.GetValue(), ive.Unwrap())
-}
-
-// quietDeprecations sends every command's flag notes (the deprecation
-// of a deprecated name) to w, never into the output a script reads.
-func quietDeprecations(c *cobra.Command, w io.Writer) {
-	c.Flags().SetOutput(w)
-	for _, s := range c.Commands() {
-		quietDeprecations(s, w)
-	}
-}
-
 // oneParagraph keeps multi-error messages readable: one problem a line.
 func oneParagraph(err error) string {
 	return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "\n  ")
@@ -169,7 +148,7 @@ document. Manual: README.md and docs/.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.changesCmd(), a.calibrateCmd(), a.loadCmd(), a.serverCmd(), a.resultsCmd(), a.serveCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.planCmd(), a.cleanCmd(), a.workloadsCmd(), a.versionCmd(), a.ftdcCmd())
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(flagError(err)) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(options.FlagError(err)) })
 	argsAreUsage(root)
 	var profile string
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a Go CPU profile of the tool itself to this file")

@@ -10,18 +10,11 @@ import (
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
-// loadFlags configure a measured YCSB load phase.
-type loadFlags struct {
-	workload string
-	options.Study
-}
-
 func (a *app) loadCmd() *cobra.Command {
-	var f loadFlags
+	var f options.Load
 	cmd := &cobra.Command{
 		Use:   "load",
 		Short: "YCSB's load phase as a measured, stored run: batched parallel inserts, docs/s and MB/s",
@@ -34,33 +27,23 @@ with docs/s and MB/s; 'run' loads unmeasured before its run phase unless
   mongobench load -P workloads/workloada -p recordcount=100000 -p threadcount=8`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.YCSBLoad(cmd.Flags(), &f.workload); err != nil {
+			if err := f.YCSBLoad(cmd.Flags(), &f.Workload); err != nil {
 				return usage(err)
 			}
-			return a.runLoad(cmd.Context(), f)
+			return a.runLoad(cmd.Context(), &f)
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
-	f.Add(fl, "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
-		options.Help{ReportDir: "mongobench-reports", JSON: "print the stored result document as JSON instead of the summary line"})
-	options.AddPropertyFiles(fl, &f.Files)
+	f.Add(cmd.Flags())
 	return cmd
 }
 
-func (a *app) runLoad(ctx context.Context, f loadFlags) error {
-	if f.workload == "" {
-		return usage(errors.New("--workload: required, one of ycsb-a … ycsb-f"))
+func (a *app) runLoad(ctx context.Context, f *options.Load) error {
+	ld, checkTs, err := f.Load()
+	if err != nil {
+		return usage(err)
 	}
-	ld := study.Load{Workload: f.workload, Params: f.Params, Database: f.Database, Label: f.Label}
 	check := func(env study.Env) error { _, err := ld.Scenario(env.Registry); return err }
 	reg := builtin.YCSBLoads()
-	checkTs := func(ts []threshold.Threshold) error {
-		if sc, err := ld.Scenario(reg); err == nil { // else check says what is wrong
-			return options.CheckThresholds(reg, sc, false, ts...)
-		}
-		return nil
-	}
 	l, err := a.openOn(ctx, &f.Study, reg, check, checkTs)
 	if err != nil {
 		return err

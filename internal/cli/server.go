@@ -34,17 +34,12 @@ func (a *app) serverStartCmd() *cobra.Command {
 		Short: "Start the embedded server in the background (no-op if it runs)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if h, err := lab.Embedded(cmd.Context(), a.servers(), false, a.say); err != nil || h != nil {
-				if h != nil {
-					a.say("already running: %s %s at %s (pid %d)\n", h.Kind, h.Version, h.URI, h.PID)
-				}
-				return err
+			o.SyncOnCommit = !noSync
+			h, already, err := lab.StartServer(cmd.Context(), a.servers(), o, a.say)
+			if already {
+				a.say("already running: %s %s at %s (pid %d)\n", h.Kind, h.Version, h.URI, h.PID)
+				return nil
 			}
-			o.Dir, o.Env, o.Detach, o.SyncOnCommit = serverDir(), serverEnv(), true, !noSync
-			if o.CacheSize == "" && !o.Test {
-				o.CacheSize = server.EmbeddedCacheSize
-			}
-			h, err := server.Start(cmd.Context(), o)
 			if err != nil {
 				return err
 			}

@@ -139,3 +139,19 @@ func Clean(ctx context.Context, srv Servers, uri, db string, say func(string, ..
 	defer func() { _ = c.Disconnect(context.WithoutCancel(ctx)) }()
 	return uri, workload.DropOwned(ctx, c.Database(db))
 }
+
+// StartServer starts the embedded server in the background with o, in
+// its directory with its environment, at the embedded cache size unless
+// o names one (or is a small test server's); the one running is returned
+// as already, and nothing is started.
+func StartServer(ctx context.Context, srv Servers, o server.Options, say func(string, ...any)) (h *server.Handle, already bool, err error) {
+	if h, err := Embedded(ctx, srv, false, say); err != nil || h != nil {
+		return h, h != nil, err
+	}
+	o.Dir, o.Env, o.Detach = srv.Dir, srv.Env, true
+	if o.CacheSize == "" && !o.Test {
+		o.CacheSize = server.EmbeddedCacheSize
+	}
+	h, err = server.Start(ctx, o)
+	return h, false, err
+}

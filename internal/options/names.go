@@ -3,6 +3,7 @@ package options
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -72,6 +73,27 @@ func Alias(fl *pflag.FlagSet, old, canonical string) {
 func Deprecate(fl *pflag.FlagSet, old, canonical string) {
 	_ = fl.MarkDeprecated(old, "use --"+canonical+" instead")
 	_ = fl.SetAnnotation(old, aliasOf, []string{canonical})
+}
+
+// FlagError says what is wrong with a flag's value as the rest of the
+// tool does, "--threads: "x" is not valid: want …", rather than the flag
+// parser's "invalid argument "x" for "--threads" flag: …"; other errors
+// are returned as they are.
+func FlagError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) || ive.Unwrap() == nil {
+		return err
+	}
+	return ValueError(ive.GetFlag(), ive.GetValue(), ive.Unwrap())
+}
+
+// QuietDeprecations sends every command's flag notes (the deprecation of
+// a deprecated name) to w, never into the output a script reads.
+func QuietDeprecations(c *cobra.Command, w io.Writer) {
+	c.Flags().SetOutput(w)
+	for _, s := range c.Commands() {
+		QuietDeprecations(s, w)
+	}
 }
 
 // Explicit reports whether the flag was given on the command line, under

@@ -105,3 +105,22 @@ func TestLimits(t *testing.T) {
 		t.Errorf("a bad link: %v", err)
 	}
 }
+
+// A bad flag value reads as the tool's other errors do, naming the flag
+// and what is valid; other errors pass as they are.
+func TestFlagError(t *testing.T) {
+	fl := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	var m MinEffects
+	MinEffect(fl, &m, "")
+	fl.Int("threads", 1, "")
+	for args, want := range map[string]string{
+		"--threads=x":        `--threads: "x" is not valid: want a number (int)`,
+		"--min-effect=p99=x": `--min-effect: "p99=x": want KIND=PERCENT such as p99=10% or throughput=3%`,
+		"--nosuch":           "unknown flag: --nosuch",
+	} {
+		err := fl.Parse([]string{args})
+		if got := FlagError(err); got == nil || got.Error() != want {
+			t.Errorf("%s: %v, want %q", args, got, want)
+		}
+	}
+}

@@ -1,15 +1,22 @@
 package options
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/changes"
+	"github.com/mongobench/mongobench/internal/lab"
+	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // Sweep is sweep's flags: the target rates (a list, or auto and its
@@ -197,4 +204,84 @@ func (f *Changes) Checked() (changes.Look, error) {
 	l := f.Look
 	l.MinEffect = f.MinEffect
 	return l, l.Check()
+}
+
+// Plan is plan's flags: run nothing (--from-results), the runs of each
+// candidate, and the option set.
+type Plan struct {
+	FromResults bool
+	Runs        int
+	Measure
+}
+
+// Add declares the flags on fl.
+func (f *Plan) Add(fl *pflag.FlagSet) {
+	fl.BoolVar(&f.FromResults, "from-results", false, "run nothing: compute the plan from the stored runs")
+	fl.IntVar(&f.Runs, "repeat", 0, "runs of each candidate in this invocation (default: the plan's runs)")
+	Alias(fl, "runs", "repeat")
+	f.Measure.Add(fl, Help{ReportDir: "mongobench-reports", JSON: "print the answer as JSON instead of tables",
+		NoGroup: "plan cannot run as a run group (it alternates candidates, each started for its runs); run a candidate with 'mongobench run --clients N'"})
+}
+
+// Options reads the plan file at path and checks it with the flags (its
+// candidates' CPU sets unless nothing runs, the thresholds against its
+// scenario), and makes the lab's Options: every candidate a target of
+// its own, no live metrics when nothing runs.
+func (f *Plan) Options(ctx context.Context, path string, env Env) (*spec.Plan, lab.Options, error) {
+	pl, err := spec.ParsePlanFile(path, builtin.Registry())
+	if err != nil {
+		return nil, lab.Options{}, err
+	}
+	if f.Runs < 0 {
+		return nil, lab.Options{}, fmt.Errorf("--repeat: got %d, want 0 (the plan's) or more", f.Runs)
+	}
+	lo, err := f.Measure.Options(ctx, env)
+	if err != nil {
+		return nil, lo, err
+	}
+	if err := CheckThresholds(builtin.Registry(), pl.Scenario, pl.Scenario.Rate > 0, lo.Thresholds...); err != nil {
+		return nil, lo, err
+	}
+	if !f.FromResults {
+		if err := spec.CheckCPUs(path, pl.Candidates, server.CheckCPUs); err != nil {
+			return nil, lo, err
+		}
+	}
+	lo.Targets = true // every candidate is a target of its own; results go to the results store
+	if f.FromResults {
+		lo.MetricsAddr = "" // nothing runs
+	}
+	return pl, lo, nil
+}
+
+// Load is load's flags: the YCSB workload whose records to load, and a
+// study's flags with -P.
+type Load struct {
+	Workload string
+	Study
+}
+
+// Add declares the flags on fl.
+func (f *Load) Add(fl *pflag.FlagSet) {
+	fl.StringVar(&f.Workload, "workload", "", "YCSB workload whose records to load, ycsb-a … ycsb-f (required)")
+	f.Study.Add(fl, "workload parameter name=value (recordcount, insertstart, insertcount, batchSize, loaders, …)",
+		Help{ReportDir: "mongobench-reports", JSON: "print the stored result document as JSON instead of the summary line"})
+	AddPropertyFiles(fl, &f.Files)
+}
+
+// Load is the measured load the flags ask for (after YCSBLoad has read
+// -P), with the check of its thresholds against its scenario.
+func (f *Load) Load() (study.Load, func([]threshold.Threshold) error, error) {
+	if f.Workload == "" {
+		return study.Load{}, nil, errors.New("--workload: required, one of ycsb-a … ycsb-f")
+	}
+	ld := study.Load{Workload: f.Workload, Params: f.Params, Database: f.Database, Label: f.Label}
+	checkTs := func(ts []threshold.Threshold) error {
+		reg := builtin.YCSBLoads()
+		if sc, err := ld.Scenario(reg); err == nil { // else the study's check says what is wrong
+			return CheckThresholds(reg, sc, false, ts...)
+		}
+		return nil
+	}
+	return ld, checkTs, nil
 }
