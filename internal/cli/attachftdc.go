@@ -32,41 +32,34 @@ store it again under its id. Manual: docs/ftdc.md.`,
 			if err != nil {
 				return usage(err)
 			}
-			st, closeFn, err := a.resultsStore(cmd.Context(), resultsURI, "")
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			m, ok := st.(store.Importer)
-			if !ok {
-				return usage(fmt.Errorf("attach-ftdc stores the run again under its id in a MongoDB results store; %s is not one", st.Where()))
-			}
-			d, err := st.Get(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			p := &report.ReadProgress{W: a.stderr, Live: a.term.live, What: "reading FTDC"}
-			r := telemetry.FTDCRead{Path: args[1], Progress: p.Update}
-			r.From, r.To = telemetry.RunWindow(d)
-			samples, err := r.Samples(cmd.Context())
-			if p.Done(); err != nil {
-				return ftdcError(cmd.Context(), err)
-			}
-			if err := telemetry.AttachFTDC(d, samples, args[1], limits); err != nil {
-				return usage(err)
-			}
-			out, err := m.Import(cmd.Context(), d)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "run %s: %d FTDC samples attached from %s; stored again (%s)\n", d.RunID, len(samples), args[1], out)
-			if d.Diagnosis != nil {
-				fmt.Fprintln(a.stdout, d.Diagnosis.Line)
-				if t := d.Diagnosis.Tail; t != nil {
-					fmt.Fprintln(a.stdout, t.Line)
+			return a.withImporter(cmd.Context(), resultsURI, "attach-ftdc stores the run again under its id in", func(st store.Store, m store.Importer) error {
+				d, err := st.Get(cmd.Context(), args[0])
+				if err != nil {
+					return err
 				}
-			}
-			return nil
+				p := &report.ReadProgress{W: a.stderr, Live: a.term.live, What: "reading FTDC"}
+				r := telemetry.FTDCRead{Path: args[1], Progress: p.Update}
+				r.From, r.To = telemetry.RunWindow(d)
+				samples, err := r.Samples(cmd.Context())
+				if p.Done(); err != nil {
+					return ftdcError(cmd.Context(), err)
+				}
+				if err := telemetry.AttachFTDC(d, samples, args[1], limits); err != nil {
+					return usage(err)
+				}
+				out, err := m.Import(cmd.Context(), d)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "run %s: %d FTDC samples attached from %s; stored again (%s)\n", d.RunID, len(samples), args[1], out)
+				if d.Diagnosis != nil {
+					fmt.Fprintln(a.stdout, d.Diagnosis.Line)
+					if t := d.Diagnosis.Tail; t != nil {
+						fmt.Fprintln(a.stdout, t.Line)
+					}
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")

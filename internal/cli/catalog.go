@@ -3,13 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
@@ -78,11 +76,7 @@ func (a *app) runCatalog(ctx context.Context, f options.Catalog, names []string)
 	c := study.Catalog{Tests: tests, Targets: targets, Scale: scale, Database: f.Database}
 	docs, err := c.Run(ctx, l.Env(builtin.Registry()))
 	if f.JSON {
-		var all []result.Doc
-		for _, d := range slices.Concat(docs...) {
-			all = append(all, *d)
-		}
-		return l.Outcome(errors.Join(err, store.WriteJSON(a.stdout, all)))
+		return l.Outcome(errors.Join(err, store.WriteJSON(a.stdout, study.Flat(docs))))
 	}
 	for i, t := range tests {
 		if len(docs[i]) > 0 {

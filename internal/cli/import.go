@@ -30,31 +30,24 @@ the results store, once per run id; a newer or complete row is kept unless
 					return usage(err)
 				}
 			}
-			st, closeFn, err := a.resultsStore(cmd.Context(), resultsURI, "")
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			m, ok := st.(store.Importer)
-			if !ok {
-				return usage(fmt.Errorf("import loads runs into a MongoDB results store; %s is not one", st.Where()))
-			}
-			if replacePartial {
-				m = m.ReplacingPartial()
-			}
-			n := 0
-			for i, f := range files {
-				for j := range docs[i] {
-					out, err := m.Import(cmd.Context(), &docs[i][j])
-					if err != nil {
-						return fmt.Errorf("%s: %w", f, err)
-					}
-					fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f, docs[i][j].RunID, out)
-					n++
+			return a.withImporter(cmd.Context(), resultsURI, "import loads runs into", func(st store.Store, m store.Importer) error {
+				if replacePartial {
+					m = m.ReplacingPartial()
 				}
-			}
-			a.say("%d runs imported into %s\n", n, st.Where())
-			return nil
+				n := 0
+				for i, f := range files {
+					for j := range docs[i] {
+						out, err := m.Import(cmd.Context(), &docs[i][j])
+						if err != nil {
+							return fmt.Errorf("%s: %w", f, err)
+						}
+						fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f, docs[i][j].RunID, out)
+						n++
+					}
+				}
+				a.say("%d runs imported into %s\n", n, st.Where())
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")

@@ -89,13 +89,9 @@ func (a *app) resultsShowCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				var reports []string
-				if reportDir != "" {
-					path, err := lab.WriteRunReport(d, reportDir)
-					if err != nil {
-						return fmt.Errorf("write report: %w", err)
-					}
-					reports = append(reports, path)
+				reports, err := lab.RunReports(d, reportDir)
+				if err != nil {
+					return err
 				}
 				return a.showRun(d, asJSON, reports)
 			})

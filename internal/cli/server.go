@@ -85,28 +85,19 @@ func (a *app) serverStatusCmd() *cobra.Command {
 		Short: "Say whether the embedded server runs, and where",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			h, err := server.Load(serverDir())
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			st, err := server.StatusOf(serverDir())
+			switch {
+			case err != nil:
 				return err
-			}
-			running := err == nil && server.Running(h)
-			if onlyURI {
-				if !running {
-					return fmt.Errorf("the embedded server is not running (directory %s)", serverDir())
-				}
-				fmt.Fprintln(a.stdout, h.URI)
+			case onlyURI && !st.Running:
+				return fmt.Errorf("the embedded server is not running (directory %s)", serverDir())
+			case onlyURI:
+				fmt.Fprintln(a.stdout, st.Server.URI)
 				return nil
+			case asJSON:
+				return json.NewEncoder(a.stdout).Encode(st)
 			}
-			if asJSON {
-				return json.NewEncoder(a.stdout).Encode(map[string]any{"running": running, "server": h})
-			}
-			if !running {
-				fmt.Fprintf(a.stdout, "not running (directory %s)\n", serverDir())
-				return nil
-			}
-			fmt.Fprintf(a.stdout, "running: %s %s at %s\npid %d, data %s, log %s, since %s\n",
-				h.Kind, h.Version, h.URI, h.PID, h.DataDir, h.LogPath, h.StartedAt.Format("2006-01-02 15:04:05"))
-			return nil
+			return st.WriteText(a.stdout)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")

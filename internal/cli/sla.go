@@ -9,7 +9,6 @@ import (
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/report"
-	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
@@ -54,7 +53,7 @@ func (a *app) runSLA(ctx context.Context, f *options.SLA) error {
 func (a *app) finishSLA(ctx context.Context, l *lab.Lab, f *options.SLA, res study.SLAResult) error {
 	var audit string
 	if len(res.Runs) > 0 {
-		audit = runner.LedgerAudit(context.WithoutCancel(ctx), l.Target().URI, f.Database)
+		audit = l.LedgerAudit(ctx, f.Database)
 	}
 	if f.JSON && audit != "" { // no tables: the audit goes to stderr
 		a.say("audit: %s\n", audit)

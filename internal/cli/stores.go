@@ -36,9 +36,8 @@ func (a *app) resultsStore(ctx context.Context, given, file string) (store.Store
 	return lab.OpenStore(ctx, uri, file, "", a.servers(), a.say)
 }
 
-// warnURI warns, once per connection string, about options the driver
-// ignores (a misspelled option, or proxy options the Go driver does not
-// honour) and about w=0, which hides every write error.
+// warnURI says, once per connection string, its warnings
+// (secret.Warnings).
 func (a *app) warnURI(s string) {
 	if a.warned[s] {
 		return
@@ -47,10 +46,23 @@ func (a *app) warnURI(s string) {
 		a.warned = map[string]bool{}
 	}
 	a.warned[s] = true
-	for _, o := range secret.UnknownOptions(s) {
-		a.say("warning: %s: option %s is not one the MongoDB Go driver reads; it is ignored\n", secret.URI(s), o)
+	for _, w := range secret.Warnings(s) {
+		a.say("warning: %s\n", w)
 	}
-	if secret.Unacknowledged(s) {
-		a.say("warning: %s: w=0 asks for unacknowledged writes: the server reports no write error, so failed writes count as done\n", secret.URI(s))
+}
+
+// withImporter opens the MongoDB results store the URI names (else the
+// default) as a store.Importer and runs fn on it; what is a results file
+// is refused, saying what needs the store.
+func (a *app) withImporter(ctx context.Context, uri, what string, fn func(store.Store, store.Importer) error) error {
+	st, closeFn, err := a.resultsStore(ctx, uri, "")
+	if err != nil {
+		return err
 	}
+	defer closeFn()
+	m, ok := st.(store.Importer)
+	if !ok {
+		return usage(fmt.Errorf("%s a MongoDB results store; %s is not one", what, st.Where()))
+	}
+	return fn(st, m)
 }

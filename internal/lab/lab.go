@@ -201,6 +201,12 @@ func (l *Lab) Close() {
 // its own.
 func (l *Lab) Target() runner.Target { return l.target }
 
+// LedgerAudit audits the ledger workload's accounts in the data database
+// db of the target, after the runs (runner.LedgerAudit), in one line.
+func (l *Lab) LedgerAudit(ctx context.Context, db string) string {
+	return runner.LedgerAudit(context.WithoutCancel(ctx), l.target.URI, db)
+}
+
 // Store is where the results go.
 func (l *Lab) Store() store.Store { return l.store }
 

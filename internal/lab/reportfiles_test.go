@@ -94,3 +94,10 @@ func TestWriteFileRemovesAFailedFile(t *testing.T) {
 		t.Errorf("a failed page was left: %v", err)
 	}
 }
+
+// Without a report directory a run has no report, and nothing is written.
+func TestRunReportsWithoutADirectory(t *testing.T) {
+	if paths, err := RunReports(&result.Doc{RunID: "r1"}, ""); paths != nil || err != nil {
+		t.Errorf("got %v, %v", paths, err)
+	}
+}

@@ -41,6 +41,19 @@ func WriteRunReport(d *result.Doc, dir string) (string, error) {
 	return writeReportFiles(dir, d.RunID, md, files)
 }
 
+// RunReports writes the run's report into dir (WriteRunReport) and
+// returns its path; none without a directory.
+func RunReports(d *result.Doc, dir string) ([]string, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	path, err := WriteRunReport(d, dir)
+	if err != nil {
+		return nil, fmt.Errorf("write report: %w", err)
+	}
+	return []string{path}, nil
+}
+
 // WriteStudyReport writes a study's view as its Markdown report,
 // dir/<name>.md, with the charts it links, and as its HTML page beside
 // it, dir/<name>.html, both rendered from the one view; it returns the

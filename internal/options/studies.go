@@ -150,27 +150,54 @@ func (f *Calibrate) Calibrate() study.CalibrateStudy {
 	return study.CalibrateStudy{Search: f.Search, Base: study.Base{Scenario: f.Base, Params: f.Params}}
 }
 
-// CompareRuns is compare --runs' flags beside compare's labels and
-// workload.
-type CompareRuns struct {
+// Compare is compare's flags: the labels whose latest sweeps (of the
+// workload) to compare, their prices and the criteria, or with --runs
+// their stored single runs compared metric by metric.
+type Compare struct {
+	Sweeps    study.CompareStudy
+	JSON      bool
+	ReportDir string
+	// compare --runs
 	Runs, FailOnRegression bool
 	MinEffect              MinEffects
-	Study                  study.CompareRunsStudy
+	RunsStudy              study.CompareRunsStudy
+}
+
+// NewCompare is compare's flags at their defaults.
+func NewCompare() *Compare {
+	return &Compare{Sweeps: study.CompareStudy{Criteria: study.Criteria{MinFraction: study.DefaultSweepFraction}}}
 }
 
 // Add declares the flags on fl.
-func (f *CompareRuns) Add(fl *pflag.FlagSet) {
+func (f *Compare) Add(fl *pflag.FlagSet) {
+	fl.StringArrayVar(&f.Sweeps.Labels, "label", nil, "a label whose latest sweep to compare (at least two; the first is compared with each other)")
+	fl.StringVar(&f.Sweeps.Workload, "workload", "", "compare sweeps of this workload (default: each label's latest sweep)")
+	fl.Var(&f.Sweeps.Prices, "price", "a label's price, label=PRICE such as 'r6g=3.20 USD/h' or 'r5=2920 EUR/month', repeatable; every price in one currency (default: the price stored with its sweep)")
+	fl.Var(study.Costs{Prices: &f.Sweeps.Prices}, "cost-per-hour", "a label's price, label=dollars per hour")
+	Deprecate(fl, "cost-per-hour", "price")
+	Criteria(fl, &f.Sweeps.Criteria, "bound on the p99 of every operation type for the highest target held, e.g. 20ms (default: not checked)", "largest share of failed operations a held target may have")
+	fl.BoolVar(&f.JSON, "json", false, "print the comparison as JSON")
+	fl.StringVar(&f.ReportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")
 	fl.BoolVar(&f.Runs, "runs", false, "compare each label's stored single runs (not sweeps), metric by metric: medians, intervals, Mann–Whitney p-value, bootstrap ratio interval, ~ for likely noise")
 	fl.BoolVar(&f.FailOnRegression, "fail-on-regression", false, "with --runs: exit 99 when a metric is significantly worse by at least its minimum effect")
 	MinEffect(fl, &f.MinEffect, "with --runs: ")
-	fl.Uint64Var(&f.Study.Seed, "seed", significance.DefaultSeed, "with --runs: the bootstrap's seed")
-	fl.Float64Var(&f.Study.Alpha, "alpha", significance.DefaultAlpha, "with --runs: the p-value below which a difference is significant")
+	fl.Uint64Var(&f.RunsStudy.Seed, "seed", significance.DefaultSeed, "with --runs: the bootstrap's seed")
+	fl.Float64Var(&f.RunsStudy.Alpha, "alpha", significance.DefaultAlpha, "with --runs: the p-value below which a difference is significant")
 }
 
-// Of is the comparison of the labels' runs (of workload, when given).
-func (f *CompareRuns) Of(labels []string, workload string) study.CompareRunsStudy {
-	s := f.Study
-	s.Labels, s.Workload, s.MinEffect = labels, workload, f.MinEffect
+// Check says what is wrong with the flags, for the comparison they ask
+// for (of sweeps, or with --runs of single runs).
+func (f *Compare) Check() error {
+	if f.Runs {
+		return f.ByRuns().Check()
+	}
+	return f.Sweeps.Check()
+}
+
+// ByRuns is the comparison of the labels' single runs (compare --runs).
+func (f *Compare) ByRuns() study.CompareRunsStudy {
+	s := f.RunsStudy
+	s.Labels, s.Workload, s.MinEffect = f.Sweeps.Labels, f.Sweeps.Workload, f.MinEffect
 	return s
 }
 

@@ -36,10 +36,15 @@ func TestStudyFlags(t *testing.T) {
 	if c.Search.Max != 64 || c.Search.MinGain != 0.1 || c.Search.Start != 1 || c.Base.Scenario.Workload != "kv" {
 		t.Errorf("calibrate %+v", c)
 	}
-	var cr CompareRuns
-	parse(cr.Add, "--runs", "--fail-on-regression", "--min-effect", "p99=20%", "--alpha", "0.05")
-	r := cr.Of([]string{"a", "b"}, "kv")
-	if !cr.Runs || !cr.FailOnRegression || r.Alpha != 0.05 || r.MinEffect["p99"] != 0.2 || len(r.Labels) != 2 || r.Workload != "kv" || r.Seed == 0 {
+	cr := NewCompare()
+	parse(cr.Add, "--runs", "--fail-on-regression", "--min-effect", "p99=20%", "--alpha", "0.05", "--label", "a", "--label", "b", "--workload", "kv")
+	r := cr.ByRuns()
+	if !cr.Runs || !cr.FailOnRegression || r.Alpha != 0.05 || r.MinEffect["p99"] != 0.2 || len(r.Labels) != 2 || r.Workload != "kv" || r.Seed == 0 || cr.Check() != nil {
 		t.Errorf("compare --runs %+v", r)
+	}
+	cs := NewCompare()
+	parse(cs.Add, "--label", "a", "--p99", "20ms")
+	if err := cs.Check(); err == nil || cs.Sweeps.Criteria.SLA != 20*time.Millisecond {
+		t.Errorf("compare of one label's sweeps: %v", err)
 	}
 }

@@ -13,6 +13,7 @@
 package secret
 
 import (
+	"fmt"
 	"io"
 	"net/url"
 	"slices"
@@ -126,6 +127,21 @@ func UnknownOptions(s string) []string {
 		}
 	}
 	return names
+}
+
+// Warnings are the warnings a connection string s deserves: each option
+// the driver ignores (a misspelled option, or proxy options the Go driver
+// does not honour), and w=0, which hides every write error. s is shown
+// redacted.
+func Warnings(s string) []string {
+	var out []string
+	for _, o := range UnknownOptions(s) {
+		out = append(out, fmt.Sprintf("%s: option %s is not one the MongoDB Go driver reads; it is ignored", URI(s), o))
+	}
+	if Unacknowledged(s) {
+		out = append(out, URI(s)+": w=0 asks for unacknowledged writes: the server reports no write error, so failed writes count as done")
+	}
+	return out
 }
 
 // Unacknowledged reports whether s asks for unacknowledged writes (w=0):

@@ -150,3 +150,20 @@ func TestUnknownOptionsAndUnacknowledged(t *testing.T) {
 		}
 	}
 }
+
+// A connection string's warnings: each option the driver ignores and
+// w=0, the password never shown.
+func TestWarnings(t *testing.T) {
+	if w := Warnings("mongodb://db1/?w=majority"); len(w) != 0 {
+		t.Errorf("a plain URI: %q", w)
+	}
+	w := Warnings("mongodb://u:hunter2@db1/?proxyHost=p&w=0")
+	if len(w) != 2 || !strings.Contains(w[0], "option proxyHost is not one the MongoDB Go driver reads") || !strings.Contains(w[1], "w=0 asks for unacknowledged writes") {
+		t.Errorf("warnings %q", w)
+	}
+	for _, l := range w {
+		if strings.Contains(l, "hunter2") {
+			t.Errorf("%q shows the password", l)
+		}
+	}
+}

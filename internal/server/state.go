@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -154,4 +156,34 @@ func checkFree(dir string) error {
 		return nil
 	}
 	return fmt.Errorf("%w in %s (pid %d, %s); stop it first", ErrRunning, dir, h.PID, h.URI)
+}
+
+// Status is the state of the server whose state directory is Dir: its
+// handle (nil when none was started there) and whether it runs.
+type Status struct {
+	Running bool    `json:"running"`
+	Server  *Handle `json:"server"`
+	Dir     string  `json:"-"`
+}
+
+// StatusOf reads the state of the server of dir.
+func StatusOf(dir string) (Status, error) {
+	h, err := Load(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Status{}, err
+	}
+	return Status{Running: err == nil && Running(h), Server: h, Dir: dir}, nil
+}
+
+// WriteText says whether the server runs, and where: its version, URI,
+// process, data, log and start.
+func (s Status) WriteText(w io.Writer) error {
+	if !s.Running {
+		_, err := fmt.Fprintf(w, "not running (directory %s)\n", s.Dir)
+		return err
+	}
+	h := s.Server
+	_, err := fmt.Fprintf(w, "running: %s %s at %s\npid %d, data %s, log %s, since %s\n",
+		h.Kind, h.Version, h.URI, h.PID, h.DataDir, h.LogPath, h.StartedAt.Format("2006-01-02 15:04:05"))
+	return err
 }

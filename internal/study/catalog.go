@@ -26,6 +26,17 @@ type Catalog struct {
 	Database string
 }
 
+// Flat is every test's results of Run, in order, as one list.
+func Flat(docs [][]*result.Doc) []result.Doc {
+	var all []result.Doc
+	for _, ds := range docs {
+		for _, d := range ds {
+			all = append(all, *d)
+		}
+	}
+	return all
+}
+
 // Run runs the tests' variants on each target in turn through
 // env.OnTarget, adds the rates the reference tables read to each
 // result, and keeps every one. It returns each test's results in run

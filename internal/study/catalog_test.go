@@ -343,3 +343,14 @@ func TestWriteCatalogTableMarksPartialRows(t *testing.T) {
 		t.Errorf("got %d rows marked partial, want 1:\n%s", got, b.String())
 	}
 }
+
+func TestFlat(t *testing.T) {
+	a, b, c := &result.Doc{RunID: "a"}, &result.Doc{RunID: "b"}, &result.Doc{RunID: "c"}
+	got := study.Flat([][]*result.Doc{{a, b}, nil, {c}})
+	if len(got) != 3 || got[0].RunID != "a" || got[2].RunID != "c" {
+		t.Errorf("got %+v", got)
+	}
+	if study.Flat(nil) != nil {
+		t.Error("nothing: not nil")
+	}
+}
