@@ -119,3 +119,17 @@ func Find(name string) (Test, error) {
 	}
 	return tests[i], nil
 }
+
+// FindAll returns the named tests, in the order named; an unknown name is
+// an error that lists the known ones.
+func FindAll(names []string) ([]Test, error) {
+	tests := make([]Test, 0, len(names))
+	for _, n := range names {
+		t, err := Find(n)
+		if err != nil {
+			return nil, err
+		}
+		tests = append(tests, t)
+	}
+	return tests, nil
+}

@@ -192,3 +192,13 @@ func TestQueryVariantsMatchTheReference(t *testing.T) {
 		t.Errorf("query_fetch_io on target 2: got %+v, want one uncached variant with order 2", v)
 	}
 }
+
+func TestFindAll(t *testing.T) {
+	tests, err := FindAll([]string{"insert_nindexes", "insert_docsize"})
+	if err != nil || len(tests) != 2 || tests[0].Name != "insert_nindexes" || tests[1].Name != "insert_docsize" {
+		t.Fatalf("got %v, %v", tests, err)
+	}
+	if _, err := FindAll([]string{"insert_docsize", "nosuch"}); err == nil || !strings.Contains(err.Error(), `unknown test "nosuch" (known: [`) {
+		t.Errorf("an unknown test: %v", err)
+	}
+}

@@ -3,12 +3,10 @@ package cli
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
@@ -43,7 +41,6 @@ func (a *app) runCalibrate(ctx context.Context, f *options.Calibrate) error {
 		return err
 	}
 	defer l.Close()
-	c.ID = runner.NewRunID(time.Now())
 	res, err := c.Run(ctx, l.Env(reg))
 	return l.Outcome(errors.Join(err, a.finishStudy(l, &f.Measure, len(res.Steps), res.View)))
 }

@@ -56,13 +56,9 @@ func (a *app) catalogRunCmd() *cobra.Command {
 }
 
 func (a *app) runCatalog(ctx context.Context, f options.Catalog, names []string) error {
-	var tests []catalog.Test
-	for _, n := range names {
-		t, err := catalog.Find(n)
-		if err != nil {
-			return usage(err)
-		}
-		tests = append(tests, t)
+	tests, err := catalog.FindAll(names)
+	if err != nil {
+		return usage(err)
 	}
 	lo, targets, scale, err := f.Options(ctx, env)
 	if lo, err = a.checked(&f.Measure, lo, err); err != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -23,12 +22,9 @@ the results store, once per run id; a newer or complete row is kept unless
 		Example: "  mongobench results import mongobench-unsaved-20240102T030405Z-ab12.jsonl",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			docs := make([][]result.Doc, len(files)) // every file read and checked before anything connects
-			for i, f := range files {
-				var err error
-				if docs[i], err = store.ReadFile(f); err != nil {
-					return usage(err)
-				}
+			docs, err := store.ReadFiles(files) // every file read and checked before anything connects
+			if err != nil {
+				return usage(err)
 			}
 			return a.withImporter(cmd.Context(), resultsURI, "import loads runs into", func(st store.Store, m store.Importer) error {
 				if replacePartial {

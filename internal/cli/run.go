@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -61,9 +60,7 @@ func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, lo lab.Options
 	if d == nil {
 		return l.Outcome(err)
 	}
-	if err != nil && d.Partial && !errors.Is(err, study.ErrStopped) {
-		err = fmt.Errorf("%w: run %s stopped early: %w", study.ErrStopped, d.RunID, err) // the store failed: still exit 130
-	}
+	err = study.StoppedEarly(d, err) // the store failed after it stopped early: still exit 130
 	if serr := a.showRun(d, asJSON, l.Reports()); serr != nil {
 		return errors.Join(err, serr)
 	}

@@ -3,12 +3,10 @@ package cli
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 	"github.com/mongobench/mongobench/internal/ycsbprops"
@@ -49,10 +47,6 @@ func (a *app) runSweep(ctx context.Context, f *options.Sweep) error {
 		return err
 	}
 	defer l.Close()
-	s.ID = runner.NewRunID(time.Now())
-	if f.Group != "" {
-		s.ID = f.Group // every client's steps carry the same variant.sweep
-	}
 	res, err := s.Run(ctx, l.Env(reg))
 	err = errors.Join(err, a.finishStudy(l, &f.Measure, len(res.Steps), res.View))
 	return l.Outcome(study.Ends(err, "sweep "+s.ID, res.Verdict))

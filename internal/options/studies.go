@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/changes"
 	"github.com/mongobench/mongobench/internal/lab"
+	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -60,11 +63,16 @@ func (f *Sweep) Add(fl *pflag.FlagSet) {
 	AddPropertyFiles(fl, &f.Files)
 }
 
-// Sweep is the sweep the flags ask for.
+// Sweep is the sweep the flags ask for, its id new (a run id) or, in a
+// run group, the group's: every client's steps carry the same sweep.
 func (f *Sweep) Sweep() study.SweepStudy {
 	f.Base.Database, f.Base.Label = f.Database, f.Label
-	return study.SweepStudy{Base: study.Base{Scenario: f.Base, Params: f.Params}, Rates: f.Rates.Search(study.Auto{Start: f.Start, Factor: f.Factor, Max: f.Max}),
-		Repeat: f.Repeat, Criteria: f.Criteria, Price: f.Price}
+	s := study.SweepStudy{Base: study.Base{Scenario: f.Base, Params: f.Params}, Rates: f.Rates.Search(study.Auto{Start: f.Start, Factor: f.Factor, Max: f.Max}),
+		Repeat: f.Repeat, Criteria: f.Criteria, Price: f.Price, ID: runner.NewRunID(time.Now())}
+	if f.Group != "" {
+		s.ID = f.Group
+	}
+	return s
 }
 
 // SLA is sla's flags: the target rates (a list, or auto and its
@@ -144,10 +152,10 @@ func (f *Calibrate) Add(fl *pflag.FlagSet) {
 	AddPropertyFiles(fl, &f.Files)
 }
 
-// Calibrate is the calibration the flags ask for.
+// Calibrate is the calibration the flags ask for, its id new.
 func (f *Calibrate) Calibrate() study.CalibrateStudy {
 	f.Base.Database, f.Base.Label = f.Database, f.Label
-	return study.CalibrateStudy{Search: f.Search, Base: study.Base{Scenario: f.Base, Params: f.Params}}
+	return study.CalibrateStudy{Search: f.Search, Base: study.Base{Scenario: f.Base, Params: f.Params}, ID: runner.NewRunID(time.Now())}
 }
 
 // Compare is compare's flags: the labels whose latest sweeps (of the
@@ -311,4 +319,34 @@ func (f *Load) Load() (study.Load, func([]threshold.Threshold) error, error) {
 		return nil
 	}
 	return ld, checkTs, nil
+}
+
+// FTDC is ftdc's flags: the window of the files to read, the figures to
+// summarise, and where the summary goes.
+type FTDC struct {
+	From, To spec.Time
+	Metrics  []string
+	JSON     bool
+	HTML     string
+}
+
+// Add declares the flags on fl.
+func (f *FTDC) Add(fl *pflag.FlagSet) {
+	fl.Var(&f.From, "from", "the window's start (RFC 3339, or a UTC date and time); default: the first sample")
+	fl.Var(&f.To, "to", "the window's end; default: the last sample")
+	fl.StringArrayVar(&f.Metrics, "metric", nil, "summarise only this figure (repeatable): "+strings.Join(report.FTDCFigureNames(), ", "))
+	fl.BoolVar(&f.JSON, "json", false, "print the summary as JSON")
+	fl.StringVar(&f.HTML, "html", "", "also write the window's page, with its charts, to this file")
+}
+
+// Window checks the flags and returns the window, its zero times open.
+func (f *FTDC) Window() (from, to time.Time, err error) {
+	from, to = time.Time(f.From), time.Time(f.To)
+	if !from.IsZero() && !to.IsZero() && !to.After(from) {
+		return from, to, fmt.Errorf("--to %s is not after --from %s", f.To, f.From)
+	}
+	if err := report.CheckFTDCFigures(f.Metrics); err != nil {
+		return from, to, fmt.Errorf("--metric: %w", err)
+	}
+	return from, to, nil
 }

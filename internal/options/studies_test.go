@@ -1,6 +1,7 @@
 package options
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -24,6 +25,13 @@ func TestStudyFlags(t *testing.T) {
 		s.Base.Scenario.Database != "d1" || sw.Max != 9000 || time.Duration(s.Base.Scenario.Duration) != 20*time.Second {
 		t.Errorf("sweep %+v, scenario %+v", s, s.Base.Scenario)
 	}
+	if s.ID == "" {
+		t.Error("a sweep without an id")
+	}
+	sw.Group = "g1"
+	if s := sw.Sweep(); s.ID != "g1" {
+		t.Errorf("a group's sweep: id %q, want the group's", s.ID)
+	}
 	sl := NewSLA()
 	parse(sl.Add, "--rate", "500", "--p99", "20ms", "--repeat", "3", "--modes", "perop", "--stage", "7KB", "--require", "3/3")
 	l := sl.SLA()
@@ -33,7 +41,7 @@ func TestStudyFlags(t *testing.T) {
 	ca := NewCalibrate()
 	parse(ca.Add, "--workload", "kv", "--max-threads", "64", "--min-gain", "0.1")
 	c := ca.Calibrate()
-	if c.Search.Max != 64 || c.Search.MinGain != 0.1 || c.Search.Start != 1 || c.Base.Scenario.Workload != "kv" {
+	if c.ID == "" || c.Search.Max != 64 || c.Search.MinGain != 0.1 || c.Search.Start != 1 || c.Base.Scenario.Workload != "kv" {
 		t.Errorf("calibrate %+v", c)
 	}
 	cr := NewCompare()
@@ -46,5 +54,28 @@ func TestStudyFlags(t *testing.T) {
 	parse(cs.Add, "--label", "a", "--p99", "20ms")
 	if err := cs.Check(); err == nil || cs.Sweeps.Criteria.SLA != 20*time.Millisecond {
 		t.Errorf("compare of one label's sweeps: %v", err)
+	}
+}
+
+// ftdc's window: its times as given (UTC without a zone), --to after
+// --from, and figures by their names.
+func TestFTDCWindow(t *testing.T) {
+	var f FTDC
+	fl := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	f.Add(fl)
+	if err := fl.Parse([]string{"--from", "2026-03-01T12:00:00", "--to", "2026-03-01T13:00:00Z", "--metric", "inserts"}); err != nil {
+		t.Fatal(err)
+	}
+	from, to, err := f.Window()
+	if err != nil || !from.Equal(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)) || to.Sub(from) != time.Hour {
+		t.Errorf("window %v to %v, %v", from, to, err)
+	}
+	f.From, f.To = f.To, f.From
+	if _, _, err := f.Window(); err == nil || err.Error() != "--to 2026-03-01T12:00:00Z is not after --from 2026-03-01T13:00:00Z" {
+		t.Errorf("a window backwards: %v", err)
+	}
+	open := FTDC{Metrics: []string{"disk"}}
+	if _, _, err := open.Window(); err == nil || !strings.HasPrefix(err.Error(), `--metric: "disk" is not a figure`) {
+		t.Errorf("an unknown figure: %v", err)
 	}
 }

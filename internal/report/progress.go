@@ -213,10 +213,10 @@ func (c *StepClock) Next(n, total int, what string, planned time.Duration, now t
 // files has gone (FTDC files of ReadProgressFloor bytes or more), at most
 // five times a second; Done clears the line.
 type ReadProgress struct {
-	W    io.Writer
-	Live bool
-	What string // what is read, such as "reading FTDC"
-	last time.Time
+	W     io.Writer
+	Live  bool
+	What  string // what is read, such as "reading FTDC"
+	last  time.Time
 	shown bool
 }
 

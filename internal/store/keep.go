@@ -121,6 +121,19 @@ func CheckIdentity(d *result.Doc) error {
 	return errors.Join(checks...)
 }
 
+// ReadFiles reads the runs of each JSON Lines file (ReadFile), every
+// file before any is used: one bad file fails them all.
+func ReadFiles(paths []string) ([][]result.Doc, error) {
+	docs := make([][]result.Doc, len(paths))
+	for i, p := range paths {
+		var err error
+		if docs[i], err = ReadFile(p); err != nil {
+			return nil, err
+		}
+	}
+	return docs, nil
+}
+
 // ReadFile reads the runs of a JSON Lines file, in either stored form
 // (results rows, keyed by test and variant, or history rows, keyed by run
 // id, as rescue files are), in file order.

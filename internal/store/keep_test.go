@@ -176,3 +176,25 @@ func TestRescueRefusesPathRunID(t *testing.T) {
 		t.Errorf("%s holds %v and its parent %v, want nothing written", dir, inside, beside)
 	}
 }
+
+// Several files read together: each one's runs, in order; one that
+// cannot be read fails them all, naming it.
+func TestReadFiles(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, id := range []string{"file-a", "file-b"} {
+		p, err := store.RescueTo(context.Background(), partial(sampleDoc(t, id, "v", time.Now().UTC().Truncate(time.Millisecond))), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	docs, err := store.ReadFiles(paths)
+	if err != nil || len(docs) != 2 || docs[0][0].RunID != "file-a" || docs[1][0].RunID != "file-b" {
+		t.Fatalf("ReadFiles: %v, %v", docs, err)
+	}
+	missing := filepath.Join(dir, "nosuch.jsonl")
+	if _, err := store.ReadFiles(append(paths, missing)); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("a missing file: %v, want it named", err)
+	}
+}

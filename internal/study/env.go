@@ -134,6 +134,17 @@ func stopped(d *result.Doc) error {
 	return fmt.Errorf("%w: run %s stopped early; its partial result is stored", ErrStopped, d.RunID)
 }
 
+// StoppedEarly is how a single run's error ends its command: a partial
+// run's error that is not already ErrStopped (its store failed after it
+// stopped early) still wraps ErrStopped, so the command ends as
+// interrupted; any other error as it is.
+func StoppedEarly(d *result.Doc, err error) error {
+	if err != nil && d.Partial && !errors.Is(err, ErrStopped) {
+		return fmt.Errorf("%w: run %s stopped early: %w", ErrStopped, d.RunID, err)
+	}
+	return err
+}
+
 // Scenario makes one run's scenario from a base that holds the study's
 // settings in typed fields, then the -p parameters, and validates it
 // against the registry. The base is copied, never changed.
