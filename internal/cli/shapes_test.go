@@ -107,6 +107,7 @@ func TestEveryReaderReadsEveryShape(t *testing.T) {
 		_, _ = results.Collection(store.HistoryCollection).DeleteMany(ctx, bson.D{{Key: "_id", Value: ids}})
 		_, _ = results.Collection(store.ResultsCollection).DeleteMany(ctx, bson.D{{Key: "runId", Value: ids}})
 		_, _ = results.Collection(store.IntervalsCollection).DeleteMany(ctx, bson.D{{Key: "run.id", Value: ids}})
+		_, _ = results.Collection(store.SummariesCollection).DeleteMany(ctx, bson.D{{Key: "_id", Value: ids}})
 	})
 	if o := mb(t, "results", "import", "--results", uri, file); o.code != cli.ExitOK {
 		t.Fatalf("import: %v", o)
