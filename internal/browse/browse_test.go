@@ -34,44 +34,23 @@ func doc(t *testing.T, id, label string, start time.Time, tags []string, reads .
 
 var day = time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
 
-func TestFilter(t *testing.T) {
-	docs := []result.Doc{
-		doc(t, "r3", "b", day.Add(48*time.Hour), nil, 1),
-		doc(t, "r2", "a", day.Add(24*time.Hour), []string{"nightly"}, 1),
-		doc(t, "r1", "a", day, []string{"nightly", "x"}, 1),
+// TestFilterParse reads the list's filter from a query; the store
+// applies it (store's TestListRunsFilters).
+func TestFilterParse(t *testing.T) {
+	q, _ := url.ParseQuery("label=a&tag=x&from=2026-03-05&to=2026-03-05")
+	f, err := browse.ParseFilter(q)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		query string
-		want  string
-	}{
-		{"", "r3 r2 r1"},
-		{"label=a", "r2 r1"},
-		{"tag=x", "r1"},
-		{"workload=kv&test=kv", "r3 r2 r1"},
-		{"workload=ycsb-a", ""},
-		{"from=2026-03-05", "r3 r2"},
-		{"to=2026-03-05", "r2 r1"},
-		{"from=2026-03-05&to=2026-03-05", "r2"},
-		{"from=2026-03-05T00:00:00Z&label=b", "r3"},
-	} {
-		q, _ := url.ParseQuery(c.query)
-		f, err := browse.ParseFilter(q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.query, err)
-		}
-		var got []string
-		for _, r := range browse.List(docs, f, 0).Runs {
-			got = append(got, r.RunID)
-		}
-		if strings.Join(got, " ") != c.want {
-			t.Errorf("%s: got %v, want %s", c.query, got, c.want)
-		}
+	if f.Label != "a" || f.Tag != "x" || !f.From.Equal(day.Truncate(24*time.Hour).Add(24*time.Hour)) || !f.To.Equal(f.From.Add(24*time.Hour)) {
+		t.Errorf("got %+v, want label a, tag x, the day of 2026-03-05", f)
 	}
 	if _, err := browse.ParseFilter(url.Values{"from": {"tuesday"}}); err == nil || !strings.Contains(err.Error(), `from: "tuesday"`) {
 		t.Errorf("from=tuesday: got %v, want an error naming the field and value", err)
 	}
-	if p := browse.List(docs, browse.Filter{}, 2); len(p.Runs) != 2 || !p.Truncated || p.Total != 3 {
-		t.Errorf("limit 2: got %d runs, truncated %v, total %d", len(p.Runs), p.Truncated, p.Total)
+	runs := []result.Doc{doc(t, "r3", "b", day, nil, 1), doc(t, "r2", "a", day, nil, 1)}
+	if p := browse.List(runs, browse.Choices{Labels: []string{"a", "b"}}, 3, 5, browse.Filter{}); len(p.Runs) != 2 || !p.Truncated || p.Total != 5 {
+		t.Errorf("2 of 3 runs selected of 5: got %d runs, truncated %v, total %d", len(p.Runs), p.Truncated, p.Total)
 	}
 }
 
@@ -119,7 +98,7 @@ func TestPagesEscapeStoredText(t *testing.T) {
 	evil := `<script>alert(1)</script>`
 	docs := []result.Doc{doc(t, "r1", evil, day, []string{evil}, 100, 200), doc(t, "r2", "ok", day, nil, 300)}
 	var b bytes.Buffer
-	if err := browse.Render(&b, "list", browse.Page{Title: "Runs", Where: evil, Data: browse.List(docs, browse.Filter{}, 0)}); err != nil {
+	if err := browse.Render(&b, "list", browse.Page{Title: "Runs", Where: evil, Data: browse.List(docs, browse.Choices{Labels: []string{evil}, Tags: []string{evil}}, len(docs), len(docs), browse.Filter{})}); err != nil {
 		t.Fatal(err)
 	}
 	c, err := browse.Compare(docs)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -52,15 +51,6 @@ func parseWhen(name, s string, end bool) (time.Time, error) {
 	return t, nil
 }
 
-// Match reports whether the filter selects d.
-func (f Filter) Match(d *result.Doc) bool {
-	return (f.Test == "" || d.TestName == f.Test) &&
-		(f.Label == "" || d.Label == f.Label) &&
-		(f.Workload == "" || workloadOf(d) == f.Workload) &&
-		(f.Tag == "" || slices.Contains(d.Tags, f.Tag)) &&
-		(f.From.IsZero() || !d.Start.Before(f.From)) &&
-		(f.To.IsZero() || d.Start.Before(f.To))
-}
 
 // Query writes the filter back as a query string (without "?").
 func (f Filter) Query() string {
@@ -89,28 +79,6 @@ type Choices struct {
 	Tests, Labels, Workloads, Tags []string
 }
 
-// ChoicesOf collects the distinct tests, labels, workloads and tags.
-func ChoicesOf(docs []result.Doc) Choices {
-	var c Choices
-	add := func(list *[]string, v string) {
-		if v != "" && !slices.Contains(*list, v) {
-			*list = append(*list, v)
-		}
-	}
-	for i := range docs {
-		d := &docs[i]
-		add(&c.Tests, d.TestName)
-		add(&c.Labels, d.Label)
-		add(&c.Workloads, workloadOf(d))
-		for _, t := range d.Tags {
-			add(&c.Tags, t)
-		}
-	}
-	for _, l := range [][]string{c.Tests, c.Labels, c.Workloads, c.Tags} {
-		slices.Sort(l)
-	}
-	return c
-}
 
 // ErrNotFound marks a page whose study or run is not stored.
 var ErrNotFound = errors.New("not stored")

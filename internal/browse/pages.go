@@ -110,25 +110,20 @@ type Row struct {
 	P99 string
 }
 
-// List selects the runs f matches, newest first as docs are, at most
-// limit (0: all); choices come from every run.
-func List(docs []result.Doc, f Filter, limit int) ListPage {
-	p := ListPage{Filter: f, Choices: ChoicesOf(docs), Total: len(docs)}
+// List is the list page of runs: the newest the filter selects (their
+// summaries, already filtered and limited by the store), of matched that
+// it selects and total stored, with the filter's choices over every
+// stored run.
+func List(runs []result.Doc, choices Choices, matched, total int, f Filter) ListPage {
+	p := ListPage{Filter: f, Choices: choices, Total: total, Truncated: matched > len(runs)}
 	if !f.From.IsZero() {
 		p.From = f.From.UTC().Format(dateForm)
 	}
 	if !f.To.IsZero() {
 		p.To = f.To.UTC().AddDate(0, 0, -1).Format(dateForm)
 	}
-	for i := range docs {
-		if !f.Match(&docs[i]) {
-			continue
-		}
-		if limit > 0 && len(p.Runs) == limit {
-			p.Truncated = true
-			break
-		}
-		p.Runs = append(p.Runs, Row{Head: HeadOf(&docs[i]), P99: p99s(&docs[i])})
+	for i := range runs {
+		p.Runs = append(p.Runs, Row{Head: HeadOf(&runs[i]), P99: p99s(&runs[i])})
 	}
 	return p
 }

@@ -44,6 +44,7 @@ func TestKilledClientLeavesALostRun(t *testing.T) {
 			t.Cleanup(func() {
 				_, _ = history.DeleteOne(context.Background(), bson.D{{Key: "_id", Value: reg.RunID}})
 				_, _ = history.Database().Collection(store.IntervalsCollection).DeleteMany(context.Background(), bson.D{{Key: "run.id", Value: reg.RunID}})
+				_, _ = history.Database().Collection(store.SummariesCollection).DeleteOne(context.Background(), bson.D{{Key: "_id", Value: reg.RunID}})
 			})
 			wait := time.Duration(3000+rand.IntN(4000)) * time.Millisecond
 			time.Sleep(wait)

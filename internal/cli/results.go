@@ -51,13 +51,18 @@ func (a *app) resultsListCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return sf.with(a, cmd, func(st store.Store) error {
-				docs, err := st.List(cmd.Context(), limit)
+				if asJSON {
+					docs, err := st.List(cmd.Context(), limit)
+					if err != nil {
+						return err
+					}
+					return store.WriteJSON(a.stdout, docs)
+				}
+				l, err := st.ListRuns(cmd.Context(), store.RunFilter{}, limit)
 				if err != nil {
 					return err
 				}
-				if asJSON {
-					return store.WriteJSON(a.stdout, docs)
-				}
+				docs := l.Runs
 				if len(docs) == 0 {
 					fmt.Fprintf(a.stdout, "no runs stored in %s\n", st.Where())
 					return nil

@@ -138,6 +138,10 @@ func notices(d *result.Doc) []Notice {
 	if p := d.Schedule.Precision; p != nil && p.Flagged {
 		out = append(out, Notice{NoticeWarning, precisionWarning(p) + "."})
 	}
+	if r := d.Resolution; r != nil {
+		out = append(out, Notice{NoticeNote, fmt.Sprintf("A long run: its %d intervals of %g s are shown merged into intervals of %g s (histograms merged exactly); every interval at full resolution is in collection %s of the results database.",
+			r.FullIntervals, r.FullIntervalSec, r.IntervalSec, r.Collection)})
+	}
 	return out
 }
 

@@ -4,7 +4,11 @@ import "time"
 
 // SchemaVersion is the version of the result document layout written by
 // this build. Readers accept documents of this version or older.
-const SchemaVersion = 1
+// Version 2 adds a long run's coarsened intervals (resolution, with its
+// full-resolution intervals in a collection of their own) and a run's
+// registration while it runs (live); a version 1 document is a version 2
+// document without them.
+const SchemaVersion = 2
 
 // Doc is one measured run. Field names follow the public contract in
 // docs/results.md; fields marked "mongobench" there are this tool's own.

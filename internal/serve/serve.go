@@ -27,6 +27,7 @@ import (
 // writes: a store.Store is a Reader, and serve never holds more.
 type Reader interface {
 	List(ctx context.Context, limit int) ([]result.Doc, error)
+	ListRuns(ctx context.Context, f store.RunFilter, limit int) (store.RunList, error)
 	Get(ctx context.Context, runID string) (*result.Doc, error)
 	Sweeps(ctx context.Context, q store.Query) ([]result.Doc, error)
 	Where() string
@@ -150,12 +151,12 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	docs, err := s.Store.List(r.Context(), 0)
+	l, err := s.Store.ListRuns(r.Context(), store.RunFilter{Test: f.Test, Label: f.Label, Workload: f.Workload, Tag: f.Tag, From: f.From, To: f.To}, s.ListLimit)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	p := browse.List(docs, f, s.ListLimit)
+	p := browse.List(l.Runs, browse.Choices(l.Choices), l.Matched, l.Total, f)
 	runs, errs := s.liveRuns(r.Context())
 	p.LiveErrors = errs
 	for _, lr := range runs {

@@ -26,6 +26,9 @@ func (r runs) Get(_ context.Context, id string) (*result.Doc, error) {
 	return nil, store.ErrNotFound
 }
 func (r runs) Sweeps(context.Context, store.Query) ([]result.Doc, error) { return nil, nil }
+func (r runs) ListRuns(context.Context, store.RunFilter, int) (store.RunList, error) {
+	return store.RunList{Runs: r, Matched: len(r), Total: len(r)}, nil
+}
 func (r runs) Where() string                                             { return "test" }
 
 func get(t *testing.T, h http.Handler, url string) (int, string) {

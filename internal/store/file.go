@@ -74,19 +74,30 @@ func (f File) Sweeps(_ context.Context, q Query) ([]result.Doc, error) {
 	return out, nil
 }
 
-// Get finds a run by id or unique id prefix.
+// Get finds a run by id or unique id prefix, through the file's index:
+// only the run's own line is read again.
 func (f File) Get(_ context.Context, runID string) (*result.Doc, error) {
-	docs, err := f.readAll()
+	idx, err := f.index()
 	if err != nil {
 		return nil, err
 	}
-	var rows []stored
-	for _, d := range docs {
-		if strings.HasPrefix(d.RunID, runID) {
-			rows = append(rows, history(&d))
+	var found []int
+	for i, e := range idx.entries {
+		if strings.HasPrefix(e.summary.RunID, runID) {
+			found = append(found, i)
 		}
 	}
-	return pick(rows, runID)
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("run %q: %w", runID, ErrNotFound)
+	case 1:
+		return f.lineAt(idx.entries[found[0]], found[0]+1)
+	}
+	ids := make([]string, len(found))
+	for i, k := range found {
+		ids[i] = idx.entries[k].summary.RunID
+	}
+	return nil, Ambiguous(runID, ids)
 }
 
 func (f File) readAll() ([]result.Doc, error) {

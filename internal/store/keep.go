@@ -94,6 +94,9 @@ func (m *Mongo) Import(ctx context.Context, d *result.Doc) (Outcome, error) {
 	if err := CheckIdentity(d); err != nil {
 		return Latest, fmt.Errorf("import: %w", err)
 	}
+	if err := m.ensureIndexes(ctx); err != nil {
+		return Latest, err
+	}
 	d, err := m.saveFull(ctx, d)
 	if err != nil {
 		return Latest, err
@@ -102,6 +105,9 @@ func (m *Mongo) Import(ctx context.Context, d *result.Doc) (Outcome, error) {
 	opts := options.Replace().SetUpsert(true)
 	if _, err := m.db.Collection(HistoryCollection).ReplaceOne(ctx, bson.D{{Key: "_id", Value: h.ID}}, h, opts); err != nil {
 		return Latest, fmt.Errorf("import run %s to history: %w", d.RunID, err)
+	}
+	if err := m.putSummary(ctx, d); err != nil {
+		return Latest, err
 	}
 	return m.putResult(ctx, d)
 }

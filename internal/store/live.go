@@ -69,6 +69,9 @@ func (m *Mongo) Register(ctx context.Context, d *result.Doc) error {
 	if d.Live == nil || d.Live.Writer == "" {
 		return fmt.Errorf("register run %s: no writer", d.RunID)
 	}
+	if err := m.ensureIndexes(ctx); err != nil {
+		return err
+	}
 	if _, err := m.intervals(ctx); err != nil {
 		return err
 	}
@@ -79,7 +82,7 @@ func (m *Mongo) Register(ctx context.Context, d *result.Doc) error {
 		return fmt.Errorf("register run %s: %w", d.RunID, err)
 	}
 	m.live.set(d.RunID, d.Live.Writer)
-	return nil
+	return m.putSummary(ctx, d)
 }
 
 // Append writes closed intervals of a run this store registered to the
@@ -121,6 +124,12 @@ func (m *Mongo) Beat(ctx context.Context, runID string, b Beat) error {
 	if res.MatchedCount == 0 {
 		return fmt.Errorf("run %s %w", runID, ErrTakenOver)
 	}
+	sum := Summary(&result.Doc{Ops: b.Ops})
+	if _, err := m.db.Collection(SummariesCollection).UpdateOne(ctx, bson.D{{Key: "_id", Value: runID}}, bson.D{{Key: "$set", Value: bson.D{
+		{Key: "live.heartbeat", Value: b.At}, {Key: "live.intervals", Value: b.Intervals}, {Key: "end", Value: b.End},
+		{Key: "duration", Value: b.Duration}, {Key: "ops", Value: sum.Ops}}}}); err != nil {
+		return fmt.Errorf("beat of run %s: its summary: %w", runID, err)
+	}
 	return nil
 }
 
@@ -134,7 +143,7 @@ func (m *Mongo) putHistory(ctx context.Context, d *result.Doc) error {
 		if _, err := coll.InsertOne(ctx, history(d)); err != nil {
 			return fmt.Errorf("save run %s to history: %w", d.RunID, err)
 		}
-		return nil
+		return m.putSummary(ctx, d)
 	}
 	res, err := coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: d.RunID}, {Key: "live.writer", Value: w}}, history(d))
 	if err != nil {
@@ -143,5 +152,5 @@ func (m *Mongo) putHistory(ctx context.Context, d *result.Doc) error {
 	if res.MatchedCount == 0 {
 		return fmt.Errorf("save run %s: it %w", d.RunID, ErrTakenOver)
 	}
-	return nil
+	return m.putSummary(ctx, d)
 }

@@ -94,5 +94,8 @@ func (m *Mongo) Prune(ctx context.Context, p Prune) (Pruned, error) {
 	if _, err := history.DeleteMany(ctx, bson.D{{Key: "_id", Value: inIDs}}); err != nil {
 		return out, fmt.Errorf("prune history: %w", err)
 	}
+	if _, err := m.db.Collection(SummariesCollection).DeleteMany(ctx, bson.D{{Key: "_id", Value: inIDs}}); err != nil {
+		return out, fmt.Errorf("prune the run summaries: %w", err)
+	}
 	return out, nil
 }

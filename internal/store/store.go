@@ -1,9 +1,10 @@
 package store
 
 import (
+	"context"
+	"sync"
 	"time"
 
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -52,6 +53,10 @@ type Store interface {
 	List(ctx context.Context, limit int) ([]result.Doc, error)
 	// Get returns the run with the given id (a unique prefix will do).
 	Get(ctx context.Context, runID string) (*result.Doc, error)
+	// ListRuns lists the runs a filter selects as summaries (Summary),
+	// newest first, at most limit (0: all), with their count and the
+	// filter's choices.
+	ListRuns(ctx context.Context, f RunFilter, limit int) (RunList, error)
 	// Sweeps returns the stored steps of throughput sweeps (runs whose
 	// variant names a sweep; of a run group's step, its merged result)
 	// that match q, oldest first, without their intervals, telemetry
@@ -141,6 +146,10 @@ type Mongo struct {
 	ReplacePartial bool
 	// live holds the runs this store registered (Registrar).
 	live *registered
+	// indexed creates the readers' indexes once, on the first write.
+	indexed   *sync.Once
+	indexErr  error
+	summaries *summaryState
 }
 
 // NewMongo stores into database db of client; where names it for people.
@@ -150,7 +159,7 @@ func NewMongo(client *mongo.Client, db, where string) *Mongo {
 	wc := writeconcern.Majority()
 	wc.Journal = new(bool)
 	*wc.Journal = true
-	return &Mongo{db: client.Database(db, options.Database().SetWriteConcern(wc)), where: where, live: &registered{}}
+	return &Mongo{db: client.Database(db, options.Database().SetWriteConcern(wc)), where: where, live: &registered{}, indexed: &sync.Once{}, summaries: &summaryState{}}
 }
 
 // Where names the results collection.
@@ -163,6 +172,9 @@ func (m *Mongo) Where() string {
 // that row is complete (see ReplacePartial): a stopped run never silently
 // replaces a complete one in the collection reports read.
 func (m *Mongo) Save(ctx context.Context, d *result.Doc) error {
+	if err := m.ensureIndexes(ctx); err != nil {
+		return err
+	}
 	d, err := m.saveFull(ctx, d)
 	if err != nil {
 		return err
@@ -207,7 +219,7 @@ func (m *Mongo) Sweeps(ctx context.Context, q Query) ([]result.Doc, error) {
 	for _, f := range []string{"intervals", "metrics", "before_status", "after_status"} {
 		skip = append(skip, bson.E{Key: f, Value: 0})
 	}
-	opts := options.Find().SetSort(bson.D{{Key: "start", Value: 1}}).SetProjection(skip)
+	opts := options.Find().SetSort(bson.D{{Key: "start", Value: 1}, {Key: "_id", Value: 1}}).SetProjection(skip)
 	cur, err := m.db.Collection(HistoryCollection).Find(ctx, filter, opts)
 	if err != nil {
 		return nil, fmt.Errorf("find sweeps: %w", err)
