@@ -51,7 +51,6 @@ func parseWhen(name, s string, end bool) (time.Time, error) {
 	return t, nil
 }
 
-
 // Query writes the filter back as a query string (without "?").
 func (f Filter) Query() string {
 	q := url.Values{}
@@ -78,7 +77,6 @@ func workloadOf(d *result.Doc) string {
 type Choices struct {
 	Tests, Labels, Workloads, Tags []string
 }
-
 
 // ErrNotFound marks a page whose study or run is not stored.
 var ErrNotFound = errors.New("not stored")

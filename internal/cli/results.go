@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -62,12 +61,7 @@ func (a *app) resultsListCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				docs := l.Runs
-				if len(docs) == 0 {
-					fmt.Fprintf(a.stdout, "no runs stored in %s\n", st.Where())
-					return nil
-				}
-				return report.RunsTable(a.stdout, docs, time.Now())
+				return report.RunsTable(a.stdout, l.Runs, l.Total, time.Now(), st.Where())
 			})
 		},
 	}

@@ -442,7 +442,7 @@ func TestRunsTable(t *testing.T) {
 	lost.Live = &result.Live{State: result.StateRunning, Heartbeat: now.Add(-result.LostAfter - time.Second)}
 	docs = append(docs, running, lost)
 	var buf bytes.Buffer
-	if err := RunsTable(&buf, docs, now); err != nil {
+	if err := RunsTable(&buf, docs, len(docs)+3, now, "the test store"); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "runs.txt", buf.Bytes())

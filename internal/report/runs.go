@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -10,8 +11,18 @@ import (
 
 // RunsTable writes one line per run, in the order given: start, run id,
 // test, label, mode, target rate, achieved rate, p99 latency per
-// operation type, and whether the run is partial.
-func RunsTable(w io.Writer, docs []result.Doc, now time.Time) error {
+// operation type, and its state (RunState) at now; then, when the list
+// is not all of the total stored in where, how many it shows.
+func RunsTable(w io.Writer, docs []result.Doc, total int, now time.Time, where string) error {
+	if len(docs) == 0 {
+		_, err := fmt.Fprintf(w, "no runs stored in %s\n", where)
+		return err
+	}
+	if len(docs) < total {
+		defer func() {
+			_, _ = fmt.Fprintf(w, "the newest %d of %d runs stored in %s (--limit 0 lists all)\n", len(docs), total, where)
+		}()
+	}
 	t := newTable("start", "run", "test", "label", "mode", ">rate", ">ops/s", "p99 ms", "state")
 	for i := range docs {
 		d := &docs[i]

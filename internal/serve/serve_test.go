@@ -29,7 +29,7 @@ func (r runs) Sweeps(context.Context, store.Query) ([]result.Doc, error) { retur
 func (r runs) ListRuns(context.Context, store.RunFilter, int) (store.RunList, error) {
 	return store.RunList{Runs: r, Matched: len(r), Total: len(r)}, nil
 }
-func (r runs) Where() string                                             { return "test" }
+func (r runs) Where() string { return "test" }
 
 func get(t *testing.T, h http.Handler, url string) (int, string) {
 	t.Helper()
