@@ -190,7 +190,11 @@ func Files(dir string) ([]string, error) {
 // top level and in each collector's document, a field of the delta
 // replaces the field of the same name (or is added); fields the delta
 // lacks keep their value.
-func MergeMetadata(base, delta bson.Raw) (bson.Raw, error) {
+func MergeMetadata(base, delta bson.Raw) (bson.Raw, error) { return mergeLevel(base, delta, 1) }
+
+// mergeLevel merges delta into base, field by field, and into base's
+// sub-documents depth levels further down.
+func mergeLevel(base, delta bson.Raw, depth int) (bson.Raw, error) {
 	b, err := toD(base)
 	if err != nil {
 		return nil, err
@@ -202,15 +206,13 @@ func MergeMetadata(base, delta bson.Raw) (bson.Raw, error) {
 	for _, e := range ds {
 		v := e.Value()
 		i := slices.IndexFunc(b, func(x bson.E) bool { return x.Key == e.Key() })
-		if v.Type == bson.TypeEmbeddedDocument && i >= 0 {
-			if sub, ok := b[i].Value.(bson.Raw); ok {
-				merged, err := mergeLevel(sub, bson.Raw(v.Value))
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", e.Key(), err)
-				}
-				b[i].Value = merged
-				continue
+		if sub, ok := subDoc(b, i); ok && depth > 0 && v.Type == bson.TypeEmbeddedDocument {
+			merged, err := mergeLevel(sub, bson.Raw(v.Value), depth-1)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", e.Key(), err)
 			}
+			b[i].Value = merged
+			continue
 		}
 		if i >= 0 {
 			b[i].Value = v
@@ -221,24 +223,13 @@ func MergeMetadata(base, delta bson.Raw) (bson.Raw, error) {
 	return bson.Marshal(b)
 }
 
-func mergeLevel(base, delta bson.Raw) (bson.Raw, error) {
-	b, err := toD(base)
-	if err != nil {
-		return nil, err
+// subDoc is field i of b when it is a sub-document.
+func subDoc(b bson.D, i int) (bson.Raw, bool) {
+	if i < 0 {
+		return nil, false
 	}
-	ds, err := delta.Elements()
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range ds {
-		i := slices.IndexFunc(b, func(x bson.E) bool { return x.Key == e.Key() })
-		if i >= 0 {
-			b[i].Value = e.Value()
-		} else {
-			b = append(b, bson.E{Key: e.Key(), Value: e.Value()})
-		}
-	}
-	return bson.Marshal(b)
+	sub, ok := b[i].Value.(bson.Raw)
+	return sub, ok
 }
 
 // toD is a document's fields in order, sub-documents kept raw.

@@ -155,14 +155,7 @@ func tableOf(t *texttable.Table) *htmlTable {
 func timeChart(tc report.TimeChart) Chart {
 	c := Chart{Title: tc.Title, XLabel: cmp.Or(tc.XLabel, report.XLabel), YLabel: tc.YLabel, XAxis: "linear", YLog: tc.Log, Sync: timeSync, X: tc.X, Shade: tc.Shade}
 	for _, l := range tc.Lines {
-		s := Series{Label: l.Label, Y: l.Y, Color: color(l.Color), Dash: l.Dash, Unit: tc.Unit}
-		switch l.Kind {
-		case report.LineTotal:
-			s.Color = "#000000"
-		case report.LineReference:
-			s.Color = refGrey
-		}
-		c.Series = append(c.Series, s)
+		c.Series = append(c.Series, seriesOf(l, tc.Unit))
 	}
 	return c
 }

@@ -111,14 +111,20 @@ func sectionsOf(ss []report.Section) []htmlSection {
 func plotChart(p report.Plot) Chart {
 	c := Chart{Title: p.Title, XLabel: p.XLabel, YLabel: p.YLabel, XAxis: "linear", YLog: p.YLog, X: p.X, Shade: p.Shade}
 	for _, l := range p.Lines {
-		s := Series{Label: l.Label, Y: l.Y, Color: color(l.Color), Dash: l.Dash, Points: l.Points, Unit: p.Unit}
-		switch l.Kind {
-		case report.LineTotal:
-			s.Color = "#000000"
-		case report.LineReference:
-			s.Color = refGrey
-		}
-		c.Series = append(c.Series, s)
+		c.Series = append(c.Series, seriesOf(l, p.Unit))
 	}
 	return c
+}
+
+// seriesOf draws a line of a chart: measured lines in the palette, with a
+// dot on each value when asked, the total black, reference lines grey.
+func seriesOf(l report.Line, unit string) Series {
+	s := Series{Label: l.Label, Y: l.Y, Color: color(l.Color), Dash: l.Dash, Points: l.Points, Unit: unit}
+	switch l.Kind {
+	case report.LineTotal:
+		s.Color = "#000000"
+	case report.LineReference:
+		s.Color = refGrey
+	}
+	return s
 }

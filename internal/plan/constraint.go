@@ -198,15 +198,7 @@ func pick(l map[string]result.Dist, op, p string) *float64 {
 	if !ok {
 		return nil
 	}
-	switch p {
-	case "p50":
-		return d.P50
-	case "p95":
-		return d.P95
-	case "p99":
-		return d.P99
-	}
-	return d.P999
+	return d.Percentile(p)
 }
 
 func sortedKeys(ms ...map[string]result.Dist) []string {

@@ -370,6 +370,20 @@ type Dist struct {
 	Hist  string   `bson:"hist,omitempty" json:"hist,omitempty"`
 }
 
+// Percentile is the stored percentile named p50, p95, p99 or p999
+// (anything else reads as p999); nil when not measured.
+func (d Dist) Percentile(name string) *float64 {
+	switch name {
+	case "p50":
+		return d.P50
+	case "p95":
+		return d.P95
+	case "p99":
+		return d.P99
+	}
+	return d.P999
+}
+
 // Interval is one reporting interval (one second by default) of the
 // measured phase, bucketed by operation completion time.
 type Interval struct {

@@ -120,24 +120,12 @@ func RunValues(d *result.Doc) (Values, error) {
 			continue
 		}
 		for _, p := range percentiles {
-			if ms := storedPercentile(op.Latency, p.stat); ms != nil {
+			if ms := op.Latency.Percentile(p.stat); ms != nil {
 				v[p.stat+" "+op.Name] = *ms
 			}
 		}
 	}
 	return v, nil
-}
-
-func storedPercentile(d result.Dist, stat string) *float64 {
-	switch stat {
-	case "p50":
-		return d.P50
-	case "p95":
-		return d.P95
-	case "p99":
-		return d.P99
-	}
-	return d.P999
 }
 
 // SortMetrics orders metric names as tables show them: throughput, errors,
