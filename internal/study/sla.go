@@ -25,6 +25,9 @@ type SLA struct {
 	// Require is how many runs of a mode at a rate must pass for it to
 	// hold (--require); not given, a majority.
 	Require Require
+	// stored, set by StoredSLA, is the SLA as a study stored it with its
+	// runs (testResults.sla.spec): each run passes by its stored verdict.
+	stored string
 }
 
 // ParseSLA reads the bounds as given on the command line ("20ms"); an
@@ -87,6 +90,9 @@ func (s SLA) checks(r Run) []check {
 // String describes the SLA, as in "p99 ≤ 20 ms, ≥ 99% of the target rate,
 // no failed transactions".
 func (s SLA) String() string {
+	if s.stored != "" {
+		return s.stored
+	}
 	var parts []string
 	for _, c := range s.checks(Run{}) {
 		parts = append(parts, c.name+" ≤ "+limitText(c.limit)+" ms")
@@ -119,6 +125,9 @@ func (v Verdict) String() string {
 func Judge(r Run, s SLA) Verdict {
 	if v := r.Verdict; v != nil && v.Spec == s.String() {
 		return Verdict{Pass: v.Pass, Reasons: v.Reasons}
+	}
+	if s.stored != "" {
+		return Verdict{Reasons: []string{"no verdict stored with the run under this SLA"}}
 	}
 	reasons := runReasons(r, s.Thresholds())
 	if r.Partial {
