@@ -115,8 +115,11 @@ func (v Verdict) String() string {
 	return "FAIL: " + strings.Join(v.Reasons, "; ")
 }
 
-// Judge decides whether r meets s: s's thresholds (SLA.Thresholds)
-// judged on the run's figures. A bound is met when the percentile is at
+// Judge decides whether r meets s: the verdicts of s's thresholds
+// (SLA.Thresholds), which the lab judged on the run's result
+// (Run.Bounds); a stored run read under another SLA than it was
+// measured with (sla journey --p99) has them judged on its stored
+// figures. A bound is met when the percentile is at
 // most the bound; a percentile that was not recorded fails; a run that
 // stopped early fails, and so does one whose thresholds failed.
 //
@@ -129,7 +132,8 @@ func Judge(r Run, s SLA) Verdict {
 	if s.stored != "" {
 		return Verdict{Reasons: []string{"no verdict stored with the run under this SLA"}}
 	}
-	reasons := runReasons(r, s.Thresholds())
+	ts := s.Thresholds()
+	reasons := runReasons(r, ts, judged(ts, r.Bounds, r.doc))
 	if r.Partial {
 		reasons = append(reasons, "run stopped early")
 	}
