@@ -2,6 +2,7 @@ package browse_test
 
 import (
 	"bytes"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/mongobench/mongobench/internal/browse"
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/testsupport/plantest"
 )
 
 func histOf(t *testing.T, us ...int64) (*hist.H, result.Dist) {
@@ -136,5 +138,106 @@ func TestLiveView(t *testing.T) {
 	// An interval without a target or lag shows them as missing.
 	if !strings.Contains(b.String(), "—") {
 		t.Errorf("live body: a missing target or lag is not shown as —")
+	}
+}
+
+// slaDoc is a stored SLA run of stage at tps, with the verdict its study
+// stored under spec.
+func slaDoc(t *testing.T, id, stage, mode string, tps float64, start time.Time, spec string, pass bool, p99us int64) result.Doc {
+	_, d := histOf(t, 100, 200, p99us)
+	v := &result.SLAVerdict{Spec: spec, Pass: pass}
+	if !pass {
+		v.Reasons = []string{"p99 " + "too high"}
+	}
+	return result.Doc{RunID: id, TestName: "txn_sla", Start: start,
+		Variant:     map[string]any{"stage": stage, "mode": mode, "targetRate": tps},
+		Schedule:    result.Schedule{Mode: "open", TargetRate: &tps, AchievedRate: tps},
+		Ops:         []result.OpStats{{Name: "txn", Count: 3, Latency: d, Service: d}},
+		TestResults: result.TestResults{SLA: v}}
+}
+
+// The SLA journey and a stage's page are the SLA study's view of the
+// stored runs: every run passes or fails by the verdict stored with it
+// (a stored pass is shown as a pass whatever its figures), never judged
+// again, and no form asks for an SLA.
+func TestSLAPagesShowStoredVerdicts(t *testing.T) {
+	spec := "p99 ≤ 20 ms, ≥ 99% of the target rate, no failed transactions"
+	docs := []result.Doc{
+		slaDoc(t, "r1", "baseline", "per-op", 100, day, spec, true, 90000), // a p99 of 90 ms, stored as a pass
+		slaDoc(t, "r2", "baseline", "per-op", 100, day.Add(time.Minute), spec, false, 300),
+		slaDoc(t, "r3", "tuned", "per-op", 100, day.Add(time.Hour), spec, true, 300),
+	}
+	var b bytes.Buffer
+	if err := browse.SLA(&b, docs, "the test store"); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{"<nav", "SLA journey", "baseline", "tuned", "1/2", `href="/sla?sla=p99`, "stage=baseline", "testResults.sla"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("journey page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "<form") {
+		t.Errorf("journey page has a form: an SLA is not given to the browser, the stored verdicts judge")
+	}
+	if strings.Index(page, "baseline") > strings.Index(page, "tuned") {
+		t.Errorf("stages out of the order they were run")
+	}
+	b.Reset()
+	if err := browse.SLAStage(&b, docs, "baseline", spec, "the test store"); err != nil {
+		t.Fatal(err)
+	}
+	stage := b.String()
+	for _, want := range []string{"<nav", "Transactions at a fixed rate: p99 ≤ 20 ms", "PASS", "FAIL: p99 too high", `href="/run/r1"`, `href="/run/r2"`, `id="headline"`, "uPlot"} {
+		if !strings.Contains(stage, want) {
+			t.Errorf("stage page lacks %q", want)
+		}
+	}
+	if strings.Contains(stage, `href="/run/r3"`) {
+		t.Errorf("stage baseline's page links run r3 of stage tuned")
+	}
+	if err := browse.SLAStage(&b, docs, "baseline", "p99 ≤ 5 ms", "x"); !errors.Is(err, browse.ErrNotFound) {
+		t.Errorf("an SLA no run was judged under: got %v, want ErrNotFound", err)
+	}
+	b.Reset()
+	if err := browse.SLA(&b, nil, "the test store"); err != nil || !strings.Contains(b.String(), "No SLA runs stored in the test store") {
+		t.Errorf("no SLA runs: got %v, want the page to say so", err)
+	}
+}
+
+// A plan's page holds what its stored runs measured, each candidate's
+// runs combined, and says that the recommendation needs the plan file,
+// with the command that gives it: no demand or price is made up.
+func TestPlanPageFromStoredRuns(t *testing.T) {
+	seed, err := plantest.Docs("seed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []result.Doc
+	for _, d := range seed {
+		docs = append(docs, *d)
+	}
+	var b bytes.Buffer
+	if err := browse.Plan(&b, docs, "seed", "the test store"); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{"<nav", "Capacity plan: seed", "Candidates", "ops/s (median)", "mongobench plan FILE --from-results --report-dir DIR", "not in its runs", `href="/run/` + docs[0].RunID + `"`, "What limited each candidate"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("plan page lacks %q", want)
+		}
+	}
+	for _, c := range plantest.Seed {
+		if !strings.Contains(page, c.Name) {
+			t.Errorf("plan page lacks candidate %s", c.Name)
+		}
+	}
+	for _, invented := range []string{"/month", "users carried", "cheapest"} {
+		if strings.Contains(page, invented) {
+			t.Errorf("plan page shows %q, which needs the plan file", invented)
+		}
+	}
+	if err := browse.Plan(&b, docs, "nope", "x"); !errors.Is(err, browse.ErrNotFound) {
+		t.Errorf("an unknown plan: got %v, want ErrNotFound", err)
 	}
 }

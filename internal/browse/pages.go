@@ -29,7 +29,7 @@ var funcs = template.FuncMap{
 var pages = map[string]*template.Template{}
 
 func init() {
-	for _, name := range []string{"list", "live", "compare", "text"} {
+	for _, name := range []string{"list", "live", "compare", "links"} {
 		names := []string{"templates/layout.html", "templates/" + name + ".html"}
 		if name == "live" {
 			names = append(names, "templates/livebody.html")
@@ -76,7 +76,7 @@ type Page struct {
 	Data         any
 }
 
-// Render writes the page named name ("list", "live", "compare", "text")
+// Render writes the page named name ("list", "live", "compare", "links")
 // with its data.
 func Render(w io.Writer, name string, p Page) error {
 	t, ok := pages[name]
@@ -160,25 +160,15 @@ func NavOf(doc, where string) *htmlreport.Nav {
 	return nav
 }
 
-// TextPage is a page of tables the studies write as text (sweeps, SLA
-// journeys, plans), with links, an optional form and charts.
-type TextPage struct {
-	Intro  string
-	Form   []Field
-	Error  string
-	Links  []Link
-	Tables []TextTable
-	Charts []Chart
+// LinkPage is a list of the stored studies (the sweeps, the plans): a
+// link to each one's page, with a note.
+type LinkPage struct {
+	Intro string
+	Links []Link
 }
-
-// Field is one input of a page's form.
-type Field struct{ Label, Name, Value, Hint string }
 
 // Link is a link of a page, with a note.
 type Link struct{ Href, Text, Note string }
-
-// TextTable is a titled table in aligned text.
-type TextTable struct{ Title, Text string }
 
 // stamp writes a time as the pages do, in UTC.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") }

@@ -5,16 +5,12 @@ import (
 	"io"
 	"net/url"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/htmlreport"
-	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // group is the runs of one study (a sweep, a plan), by its id or name.
@@ -63,8 +59,8 @@ func planOf(d *result.Doc) string {
 }
 
 // Sweeps lists the sweeps of the stored steps, newest first.
-func Sweeps(steps []result.Doc) TextPage {
-	p := TextPage{Intro: "Throughput sweeps: one link per sweep (mongobench sweep), newest first."}
+func Sweeps(steps []result.Doc) LinkPage {
+	p := LinkPage{Intro: "Throughput sweeps: one link per sweep (mongobench sweep), newest first."}
 	for _, g := range groupBy(steps, sweepOf) {
 		d := &g.docs[0]
 		p.Links = append(p.Links, Link{Href: "/sweep/" + url.PathEscape(g.id), Text: g.id,
@@ -96,34 +92,51 @@ func Sweep(w io.Writer, steps []result.Doc, id, where string) error {
 	return htmlreport.Study(w, res.View(runs), NavOf("", where))
 }
 
-// SLA is the SLA journey page: one row per stage, mode and rate of the
-// stored SLA runs, judged against the bounds in q (p99, p95, p999).
-func SLA(docs []result.Doc, q url.Values) TextPage {
-	p := TextPage{
-		Intro: "SLA journeys (mongobench sla): one row per --stage, mode and rate, in the order the stages were run; give the SLA to count passes against.",
-		Form: []Field{{Label: "p99", Name: "p99", Value: q.Get("p99"), Hint: "e.g. 20ms"},
-			{Label: "p95", Name: "p95", Value: q.Get("p95"), Hint: "optional"}, {Label: "p99.9", Name: "p999", Value: q.Get("p999"), Hint: "optional"}},
-	}
-	if q.Get("p99") == "" {
-		return p
-	}
-	sla, err := study.ParseSLA(q.Get("p99"), q.Get("p95"), q.Get("p999"))
+// SLA writes the SLA journey page: the stored SLA studies (a stage's
+// runs under one SLA each) through their journey's view
+// (study.JourneyView), each run passing by the verdict stored with it,
+// never judged again; each stage links to its own page (SLAStage).
+func SLA(w io.Writer, docs []result.Doc, where string) error {
+	studies, err := study.StoredSLAs(docs)
 	if err != nil {
-		p.Error = err.Error()
-		return p
+		return err
 	}
-	var b strings.Builder
-	if err := study.WriteJourneyOf(&b, false, docs, sla, "the results store"); err != nil {
-		p.Error = err.Error()
-		return p
+	return htmlreport.Study(w, study.JourneyView(studies, where, stageHref), NavOf("", where))
+}
+
+// stageHref is the link to a stored SLA study's page.
+func stageHref(r study.SLAResult) string {
+	stage, sla := r.Key()
+	return "/sla?" + url.Values{"stage": {stage}, "sla": {sla}}.Encode()
+}
+
+// SLAStage writes the page of one stored SLA study, the stage's runs
+// under the SLA named: the study's own view (study.SLAResult.View), the
+// same page 'mongobench sla' writes as its HTML report, from the stored
+// runs and their stored verdicts, under the browser's links; each run
+// links to its page.
+func SLAStage(w io.Writer, docs []result.Doc, stage, sla, where string) error {
+	studies, err := study.StoredSLAs(docs)
+	if err != nil {
+		return err
 	}
-	p.Tables = append(p.Tables, TextTable{Title: "Journey against " + sla.String(), Text: b.String()})
-	return p
+	for _, st := range studies {
+		if s, l := st.Key(); s != stage || l != sla {
+			continue
+		}
+		var runs []report.Link
+		for _, r := range st.Runs {
+			runs = append(runs, report.Link{Href: "/run/" + url.PathEscape(r.RunID), Text: r.RunID,
+				Note: fmt.Sprintf("%s at %s TPS, repetition %d", r.Mode, num(r.TPS), r.Rep+1)})
+		}
+		return htmlreport.Study(w, st.StoredView(runs), NavOf("", where))
+	}
+	return fmt.Errorf("SLA stage %q under %q: %w", stage, sla, ErrNotFound)
 }
 
 // Plans lists the capacity plans of the stored runs, newest first.
-func Plans(docs []result.Doc) TextPage {
-	p := TextPage{Intro: "Capacity plans (mongobench plan): one link per plan name, newest first."}
+func Plans(docs []result.Doc) LinkPage {
+	p := LinkPage{Intro: "Capacity plans (mongobench plan): one link per plan name, newest first."}
 	for _, g := range groupBy(docs, planOf) {
 		p.Links = append(p.Links, Link{Href: "/plan/" + url.PathEscape(g.id), Text: g.id,
 			Note: fmt.Sprintf("%d runs, first %s UTC", len(g.docs), stamp(g.first))})
@@ -134,70 +147,18 @@ func Plans(docs []result.Doc) TextPage {
 	return p
 }
 
-// Plan is a plan's page: per candidate, its complete runs combined
-// (throughput median and range, latency from the exact merge of the
-// runs' histograms). Demand, prices and constraints live in the plan
-// file, not in the runs: `mongobench plan FILE --from-results` answers
-// with them.
-func Plan(docs []result.Doc, name string) (TextPage, error) {
-	runs := study.PlanDocs(docs, name)
-	if len(runs) == 0 {
-		return TextPage{}, fmt.Errorf("plan %q: %w", name, ErrNotFound)
+// Plan writes a plan's page from its stored runs (study.StoredPlanView):
+// each candidate's complete runs combined, its latency by percentile and
+// what limited it, under the browser's links. The plan's demand, prices
+// and constraints are in its plan file, not in the runs: the page says
+// so and how to get the recommendation, and invents none of them.
+func Plan(w io.Writer, docs []result.Doc, name, where string) error {
+	v, err := study.StoredPlanView(docs, name, func(id string) string { return "/run/" + url.PathEscape(id) })
+	if err != nil {
+		return err
 	}
-	p := TextPage{Intro: fmt.Sprintf("%d complete runs. Latency is the exact merge of each candidate's runs' histograms. "+
-		"Demand, prices and constraints are in the plan file: 'mongobench plan FILE --from-results' gives the recommendation.", len(runs))}
-	byCand := groupBy(runs, func(d *result.Doc) string {
-		if c := result.VariantOf(d).Candidate; c != nil {
-			return *c
-		}
-		return "(none)"
-	})
-	slices.SortFunc(byCand, func(a, b group) int { return strings.Compare(a.id, b.id) })
-	var ops []string
-	combined := make([]plan.Measured, len(byCand))
-	for i, g := range byCand {
-		var rs []plan.Run
-		for j := range g.docs {
-			rs = append(rs, plan.RunOf(&g.docs[j]))
-		}
-		m, err := plan.Combine(plan.Candidate{Name: g.id, Runs: rs})
-		if err != nil {
-			return p, fmt.Errorf("candidate %s: %w", g.id, err)
-		}
-		combined[i] = m
-		for op := range m.Latency {
-			if !slices.Contains(ops, op) {
-				ops = append(ops, op)
-			}
-		}
-		for j := range g.docs {
-			p.Links = append(p.Links, Link{Href: "/run/" + g.docs[j].RunID, Text: g.docs[j].RunID, Note: "candidate " + g.id})
-		}
+	if v == nil {
+		return fmt.Errorf("plan %q: %w", name, ErrNotFound)
 	}
-	slices.Sort(ops)
-	cols := []string{"candidate", ">runs", ">ops/s (median)", ">min", ">max", ">server CPU %", ">errors %"}
-	for _, op := range ops {
-		cols = append(cols, ">"+op+" p95 ms", ">"+op+" p99 ms")
-	}
-	t := texttable.New(cols...)
-	cells := texttable.Cells{Missing: missing}
-	for i, g := range byCand {
-		m := combined[i]
-		row := []string{g.id, strconv.Itoa(m.Repetitions), texttable.Thousands(m.Throughput), texttable.Thousands(m.ThroughputMin),
-			texttable.Thousands(m.ThroughputMax), cells.Num(m.ServerCPU), texttable.Sig3(100 * m.ErrorRate)}
-		for _, op := range ops {
-			if d, ok := m.Latency[op]; ok {
-				row = append(row, cells.Num(d.P95), cells.Num(d.P99))
-			} else {
-				row = append(row, missing, missing)
-			}
-		}
-		t.Add(row...)
-	}
-	var b strings.Builder
-	if err := t.WriteText(&b, true); err != nil {
-		return p, err
-	}
-	p.Tables = append(p.Tables, TextTable{Title: "Candidates", Text: b.String()})
-	return p, nil
+	return htmlreport.Study(w, v, NavOf("", where))
 }

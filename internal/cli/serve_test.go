@@ -202,7 +202,7 @@ func TestServeBrowsesAResultsFile(t *testing.T) {
 	}
 	// the sweep's own page, as its report: judged by the verdicts stored with its steps
 	wantPage(t, base+"/sweep/"+m[1], "<nav", "target/s", "holds", "A step holds when achieved ≥ 95% of target, errors ≤ 1%", `id="headline"`, "uPlot")
-	wantPage(t, base+"/sla?p99=20ms", "no SLA runs stored")
+	wantPage(t, base+"/sla", "No SLA runs stored", "<nav", `id="headline"`)
 	wantPage(t, base+"/plans", "No plans stored")
 	if code, _ := get(t, base+"/run/20000101T000000Z-000000"); code != http.StatusNotFound {
 		t.Errorf("an unknown run: %d, want 404", code)

@@ -111,7 +111,7 @@ func (l *Lab) merged(ctx context.Context, d *result.Doc) (*result.Doc, error) {
 		return nil, err // it names the group
 	}
 	l.ui.Say("%s\n", GroupLine(m))
-	l.judge(m, l.thresholdsOf(j.scenario))
+	l.judge(m, j.scenario)
 	return m, nil
 }
 

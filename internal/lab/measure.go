@@ -63,7 +63,7 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 			if reason := watch.stopped(); reason != "" {
 				l.aborted = &aborted{runID: d.RunID, reason: reason}
 			}
-			l.judge(d, ts)
+			l.judge(d, sc)
 		}
 		if err != nil && l.joined != nil {
 			l.joined.client.Leave()
@@ -87,9 +87,16 @@ func (l *Lab) thresholdsOf(sc *spec.Scenario) []threshold.Threshold {
 	return slices.Concat(sc.Thresholds, l.opts.Thresholds)
 }
 
-// judge evaluates ts on d, stores the verdicts with it and says them on
-// one line.
-func (l *Lab) judge(d *result.Doc, ts []threshold.Threshold) {
+// judge is the one judge of a run: it evaluates the thresholds of sc
+// (its own and the command's) on d, stores the verdicts with it and says
+// them on one line; and the bounds of the study the run belongs to
+// (sc.Bounds), on the same document, into testResults.bounds, which the
+// study words its verdict from.
+func (l *Lab) judge(d *result.Doc, sc *spec.Scenario) {
+	if len(sc.Bounds) > 0 && (d.Group == nil || d.Group.ClientIndex == nil) { // a client's own part: the group's result is judged
+		d.TestResults.Bounds = threshold.Evaluate(sc.Bounds, d)
+	}
+	ts := l.thresholdsOf(sc)
 	if len(ts) == 0 {
 		return
 	}

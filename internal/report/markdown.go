@@ -59,7 +59,8 @@ var chartCaptions = map[string]string{
 }
 
 // mdHeadline writes the answer: the figures, each operation's p50, p99
-// and errors, the thresholds' verdicts and what limited the run.
+// and errors, where the p99 tail fell and what limited the run, the
+// thresholds' verdicts.
 func mdHeadline(ew *errWriter, h Headline) {
 	ew.line("\n## Result\n")
 	for _, f := range h.Figures {
@@ -71,8 +72,10 @@ func mdHeadline(ew *errWriter, h Headline) {
 	}
 	ew.line("")
 	ew.md(h.Ops)
-	if h.Limit != "" {
-		ew.line("\n**%s**", texttable.Escape(h.Limit))
+	for _, l := range []string{h.Tail, h.Limit} {
+		if l != "" {
+			ew.line("\n**%s**", texttable.Escape(l))
+		}
 	}
 	if len(h.Thresholds) > 0 {
 		ew.line("\n## Thresholds\n")

@@ -467,3 +467,39 @@ func TestSummaryWriteError(t *testing.T) {
 		t.Errorf("got error %v, want %v", err, os.ErrClosed)
 	}
 }
+
+// TestSummaryFollowsView: the terminal's summary is the run's view: the
+// notices the reports show, the thresholds' verdicts of the headline,
+// and last the headline's two verdict lines, where the p99 tail fell
+// and then what limited the run.
+func TestSummaryFollowsView(t *testing.T) {
+	d := diagnosedDoc()
+	d.Client.ClientBound, d.Client.Reasons = true, []string{"client CPU 97% of 4 cores"}
+	d.Diagnosis.Tail = &result.Tail{Line: "p99 tail: 80% of the operations above p99 fell in checkpoints"}
+	d.Thresholds = []result.ThresholdVerdict{{Expression: "p99 < 5ms", Pass: false, Op: "txn", Value: result.F(7.77)}}
+	v, err := NewRunView(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := v.Text(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var sum bytes.Buffer
+	if err := Summary(&sum, d); err != nil || sum.String() != buf.String() {
+		t.Fatalf("Summary: got %v and a text other than the view's:\n%s", err, sum.String())
+	}
+	text := buf.String()
+	for _, n := range v.Notices {
+		if want := strings.ToUpper(string(n.Kind)) + ": " + strings.TrimSuffix(n.Text, "."); !strings.Contains(text, want+"\n") {
+			t.Errorf("summary lacks the view's notice %q:\n%s", want, text)
+		}
+	}
+	if want := "FAIL     p99 < 5ms  7.77 (txn)"; !strings.Contains(text, want) {
+		t.Errorf("summary lacks the view's verdict %q:\n%s", want, text)
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if got := lines[len(lines)-2:]; got[0] != v.Headline.Tail || got[1] != v.Headline.Limit {
+		t.Errorf("summary ends with %q, want the view's tail and limit lines %q, %q", got, v.Headline.Tail, v.Headline.Limit)
+	}
+}

@@ -4,61 +4,79 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
 )
 
-// Summary writes a run's summary for the terminal: what ran, throughput
-// and errors per operation type, latency and service-time percentiles,
-// schedule health and the load generator's own cost. A run that stopped
-// early or was limited by the client says so prominently; the last line
-// says what limited the run, when the document carries its diagnosis.
+// Summary writes a run's summary for the terminal: its view
+// (NewRunView) as RunView.Text renders it.
 func Summary(w io.Writer, d *result.Doc) error {
-	if d == nil {
-		return errNoDoc
+	v, err := NewRunView(d)
+	if err != nil {
+		return err
 	}
+	return v.Text(w)
+}
+
+// Text renders the run for a terminal from its view: a partial run says
+// so first; then each section's brief (what ran, each operation type's
+// throughput and errors, latency and service-time percentiles, the
+// schedule kept and the load generator's own cost), the notices (a
+// client-bound or imprecise client, a server-bound run), the
+// thresholds' verdicts, and last the headline's verdict lines: where the
+// p99 tail fell, then what limited the run. A missing figure is "—".
+func (v *RunView) Text(w io.Writer) error {
 	ew := &errWriter{w: w}
-	if d.Partial {
-		ew.line("PARTIAL RUN: %s", textCells.Text(d.PartialReason))
-		ew.line("")
-	}
-	ew.table(headerTable(d, textCells), false)
-	ew.line("")
-	ew.table(opsTable(d), true)
-	ew.line("")
-	ew.line("milliseconds: latency from intended start, service time from send")
-	ew.table(latencyTable(d, textCells), true)
-	ew.line("")
-	ew.line("schedule  %s", scheduleText(d.Schedule))
-	ew.line("client    %s", clientText(d.Client))
-	if p := d.Schedule.Precision; p != nil {
-		ew.line("precision %s", precisionText(p))
-	}
-	switch {
-	case d.Client.ClientBound:
-		ew.line("")
-		ew.line("WARNING: %s", clientBoundWarning(d.Client))
-	case d.Client.ServerBound:
-		ew.line("")
-		ew.line("NOTE: %s", serverBoundNote(d.Client))
-	case d.Client.NotJudged != "":
-		ew.line("")
-		ew.line("NOTE: %s", d.Client.NotJudged)
-	}
-	if p := d.Schedule.Precision; p != nil && p.Flagged {
-		ew.line("")
-		ew.line("WARNING: %s", precisionWarning(p))
-	}
-	if len(d.Thresholds) > 0 {
-		ew.line("")
-		ew.table(thresholdTable(d), true)
-	}
-	if dg := d.Diagnosis; dg != nil {
-		ew.line("")
-		if dg.Tail != nil { // the verdict, "limited by", ends the summary
-			ew.line("%s", dg.Tail.Line)
+	gap := false // a blank line is due before the next paragraph
+	para := func() {
+		if gap {
+			ew.line("")
 		}
-		ew.line("%s", dg.Line)
+		gap = true
+	}
+	for _, n := range v.Notices {
+		if n.Kind == NoticePartial {
+			para()
+			ew.line("PARTIAL RUN: %s", textCells.Text(n.Text))
+		}
+	}
+	lines := false // the last brief was lines only: the next lines join it
+	for _, s := range v.Sections {
+		if len(s.Brief) == 0 {
+			continue
+		}
+		onlyLines := !slices.ContainsFunc(s.Brief, func(b Block) bool { return b.Table != nil || b.Items != nil })
+		if !onlyLines || !lines {
+			para()
+		}
+		lines = onlyLines
+		for _, b := range s.Brief {
+			if b.Table != nil && ew.err == nil {
+				ew.err = b.Table.WriteText(ew.w, !b.Bare)
+				continue
+			}
+			textBlock(ew, b)
+		}
+	}
+	for _, n := range v.Notices {
+		if n.Kind != NoticePartial {
+			para()
+			ew.line("%s: %s", strings.ToUpper(string(n.Kind)), strings.TrimSuffix(n.Text, "."))
+		}
+	}
+	if h := v.Headline; len(h.Thresholds) > 0 {
+		para()
+		ew.table(verdictTable(h.Thresholds), true)
+	}
+	if h := v.Headline; h.Tail != "" || h.Limit != "" {
+		para()
+		for _, l := range []string{h.Tail, h.Limit} { // the verdict, "limited by", ends the summary
+			if l != "" {
+				ew.line("%s", l)
+			}
+		}
 	}
 	return ew.err
 }

@@ -6,20 +6,17 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 )
 
-// tailBlocks say where the run's p99 tail fell and what co-occurred
-// there (diagnosis.tail): the verdict, then each cause with its figures.
+// tailBlocks are the evidence of where the run's p99 tail fell
+// (diagnosis.tail; its verdict is the headline's): each condition that
+// co-occurred with it, with its figures.
 func tailBlocks(t *result.Tail) []Block {
-	blocks := []Block{{Text: t.Line + "."}}
-	if len(t.Causes) == 0 {
-		return blocks
-	}
 	tb := newTable("condition", ">tail %", ">time %", ">lift", "series", "source")
 	for _, c := range t.Causes {
 		tb.Add(c.Condition, mdCells.Num(result.F(100*c.TailShare)), mdCells.Num(result.F(100*c.TimeShare)),
 			mdCells.Num(result.F(c.Lift)), c.Series, c.Source)
 	}
-	return append(blocks, Block{Table: tb},
-		Block{Text: fmt.Sprintf("The latency chart shades the seconds with %s. tail %%: share of the run's %d operations above their type's p99; time %%: share of the run's seconds; lift: their ratio.", t.Causes[0].Condition, t.Above)})
+	return []Block{{Table: tb},
+		Block{Text: fmt.Sprintf("The latency chart shades the seconds with %s. tail %%: share of the run's %d operations above their type's p99; time %%: share of the run's seconds; lift: their ratio.", t.Causes[0].Condition, t.Above)}}
 }
 
 // tailSpans are the time ranges of the intervals meeting the tail's best

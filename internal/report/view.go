@@ -62,8 +62,9 @@ type Headline struct {
 	Ops *texttable.Table
 	// Thresholds are the verdicts of the thresholds judged on the run.
 	Thresholds []Verdict
-	// Limit says what limited the run ("" when not diagnosed).
-	Limit string
+	// Tail says where the run's p99 tail fell ("p99 tail: …"), and Limit
+	// what limited the run ("limited by: …"); "" when not diagnosed.
+	Tail, Limit string
 }
 
 // Figure is one headline figure: "achieved", "497.3 ops/s", "of 500.0
@@ -91,6 +92,11 @@ type OpDists struct {
 type Section struct {
 	Title  string
 	Blocks []Block
+	// Brief is what the terminal's summary shows of the section, nil when
+	// it leaves the section to the reports: the section's tables with a
+	// missing figure as "—", or the section said in a line or two
+	// ("schedule  intended 600, late 0, …").
+	Brief []Block
 }
 
 // Block is one paragraph, table or list of a section: the field that is
@@ -99,6 +105,7 @@ type Block struct {
 	Text   string
 	Strong bool // the paragraph is the section's verdict
 	Table  *texttable.Table
+	Bare   bool // the table is a list of fields, shown without its header row
 	Items  []string
 }
 
@@ -134,6 +141,9 @@ func notices(d *result.Doc) []Notice {
 	}
 	if d.Client.ServerBound {
 		out = append(out, Notice{NoticeNote, serverBoundNote(d.Client) + "."})
+	}
+	if d.Client.NotJudged != "" {
+		out = append(out, Notice{NoticeNote, d.Client.NotJudged + "."})
 	}
 	if p := d.Schedule.Precision; p != nil && p.Flagged {
 		out = append(out, Notice{NoticeWarning, precisionWarning(p) + "."})
@@ -192,6 +202,9 @@ func headline(d *result.Doc) Headline {
 	h.Ops = headlineOps(d)
 	if dg := d.Diagnosis; dg != nil {
 		h.Limit = dg.Line
+		if dg.Tail != nil {
+			h.Tail = dg.Tail.Line
+		}
 	}
 	return h
 }
@@ -210,7 +223,9 @@ func headlineOps(d *result.Doc) *table {
 func sections(d *result.Doc) []Section {
 	var out []Section
 	add := func(title string, blocks ...Block) { out = append(out, Section{Title: title, Blocks: blocks}) }
+	brief := func(blocks ...Block) { out[len(out)-1].Brief = blocks }
 	add("Run", Block{Table: headerTable(d, mdCells)})
+	brief(Block{Table: headerTable(d, textCells), Bare: true})
 	if len(d.TestConfig) > 0 {
 		add("Configuration", Block{Table: settingsTable(d.TestConfig)})
 	}
@@ -218,8 +233,10 @@ func sections(d *result.Doc) []Section {
 		add("Notes", Block{Items: d.Notes})
 	}
 	add("Operations", Block{Table: opsTable(d)})
+	brief(Block{Table: opsTable(d)})
 	add("Latency (ms)", Block{Text: "Latency counts from each operation's intended start, service time from its send."},
 		Block{Table: latencyTable(d, mdCells)})
+	brief(Block{Text: "milliseconds: latency from intended start, service time from send"}, Block{Table: latencyTable(d, textCells)})
 	if isOpen(d) {
 		add("Schedule", Block{Table: scheduleTable(d.Schedule)})
 	} else {
@@ -230,14 +247,18 @@ func sections(d *result.Doc) []Section {
 		}
 		add("Schedule", blocks...)
 	}
+	brief(Block{Text: "schedule  " + scheduleText(d.Schedule)})
 	client := []Block{{Table: clientTable(d.Client)}}
+	clientBrief := []Block{{Text: "client    " + clientText(d.Client)}}
 	if p := d.Schedule.Precision; p != nil {
 		client = append(client, Block{Text: "Precision: " + precisionText(p) + "."})
+		clientBrief = append(clientBrief, Block{Text: "precision " + precisionText(p)})
 	}
 	add("Client", client...)
+	brief(clientBrief...)
 	if dg := d.Diagnosis; dg != nil {
 		add("What limited the run", diagnosisBlocks(dg)...)
-		if dg.Tail != nil {
+		if dg.Tail != nil && len(dg.Tail.Causes) > 0 {
 			add("Where the p99 tail fell", tailBlocks(dg.Tail)...)
 		}
 	}

@@ -18,6 +18,12 @@ type TestResults struct {
 	Catalog `bson:",inline"`
 	Load    `bson:",inline"`
 
+	// Bounds are the verdicts of the bounds the run's study judges it by
+	// (a sweep's criteria, an SLA's bounds), judged by the measuring
+	// environment with the run's thresholds, on the same figures; the
+	// study's verdict below is worded from them.
+	Bounds []ThresholdVerdict `bson:"bounds,omitempty" json:"bounds,omitempty"`
+
 	// The verdict of the study the run belongs to, if any.
 	SLA         *SLAVerdict   `bson:"sla,omitempty" json:"sla,omitempty"`
 	Sweep       *SweepVerdict `bson:"sweep,omitempty" json:"sweep,omitempty"`

@@ -281,7 +281,7 @@ func (s *Server) sweeps(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	s.page(w, "text", "Sweeps", browse.Sweeps(steps))
+	s.page(w, "links", "Sweeps", browse.Sweeps(steps))
 }
 
 func (s *Server) sweep(w http.ResponseWriter, r *http.Request) {
@@ -295,12 +295,8 @@ func (s *Server) sweep(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var b bytes.Buffer
-	if err := browse.Sweep(&b, steps, id, s.Store.Where()); err != nil {
-		fail(w, err)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, _ = w.Write(b.Bytes())
+	err = browse.Sweep(&b, steps, id, s.Store.Where())
+	writeHTML(w, b.Bytes(), err)
 }
 
 func (s *Server) sla(w http.ResponseWriter, r *http.Request) {
@@ -309,7 +305,25 @@ func (s *Server) sla(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	s.page(w, "text", "SLA journeys", browse.SLA(docs, r.URL.Query()))
+	var b bytes.Buffer
+	q := r.URL.Query()
+	if q.Has("stage") || q.Has("sla") {
+		err = browse.SLAStage(&b, docs, q.Get("stage"), q.Get("sla"), s.Store.Where())
+	} else {
+		err = browse.SLA(&b, docs, s.Store.Where())
+	}
+	writeHTML(w, b.Bytes(), err)
+}
+
+// writeHTML answers with a page rendered whole into a buffer, or with
+// err's status when it failed.
+func writeHTML(w http.ResponseWriter, page []byte, err error) {
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(page)
 }
 
 func (s *Server) plans(w http.ResponseWriter, r *http.Request) {
@@ -318,7 +332,7 @@ func (s *Server) plans(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	s.page(w, "text", "Plans", browse.Plans(docs))
+	s.page(w, "links", "Plans", browse.Plans(docs))
 }
 
 func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
@@ -327,13 +341,9 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	name := r.PathValue("name")
-	p, err := browse.Plan(docs, name)
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	s.page(w, "text", "Plan "+name, p)
+	var b bytes.Buffer
+	err = browse.Plan(&b, docs, r.PathValue("name"), s.Store.Where())
+	writeHTML(w, b.Bytes(), err)
 }
 
 // pick reads the runs ids name (whole ids or unique prefixes) with one

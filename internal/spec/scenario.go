@@ -56,6 +56,11 @@ type Scenario struct {
 	// Thresholds are judged on the run's result and stored with it; a
 	// failed one makes the run's verdict fail (see package threshold).
 	Thresholds []threshold.Threshold
+	// Bounds are the bound set of the study the run belongs to (a sweep's
+	// criteria, an SLA's bounds): judged on the run's result with its
+	// thresholds and stored with it (testResults.bounds), they place the
+	// run in its study without failing the run's own verdict.
+	Bounds []threshold.Threshold
 
 	src *origin // where each setting came from, for error messages
 }
@@ -82,6 +87,7 @@ func (s *Scenario) Clone() *Scenario {
 	c := *s
 	c.Tags = slices.Clone(s.Tags)
 	c.Thresholds = slices.Clone(s.Thresholds)
+	c.Bounds = slices.Clone(s.Bounds)
 	c.Params = maps.Clone(s.Params)
 	if s.src != nil {
 		src := *s.src

@@ -11,10 +11,14 @@ import (
 )
 
 // The studies' bounds are thresholds: a sweep's criteria and an SLA's
-// bounds are written as threshold sets and judged by threshold.Evaluate
-// on the step's or run's figures, the one judge every run's thresholds
-// go through. The reasons a study gives for a failed bound are its own
-// words for the threshold's verdict.
+// bounds are written as threshold sets, handed to the lab with each
+// run's scenario (spec.Scenario.Bounds) and judged there with the run's
+// own thresholds, on the same result (testResults.bounds). The reasons a
+// study gives for a failed bound are its own words for the verdicts;
+// judging across runs (the majority of repetitions, the highest rate
+// held) is the study's. Only a stored run read under other bounds than
+// it was measured with (compare --sla, sla journey --p99) has them
+// judged here, on its stored figures.
 
 // Thresholds are the criteria as a threshold set: "rate >= 95%", with an
 // SLA "p99 <= 20ms" (every operation type), and "errors <= 1%".
@@ -102,10 +106,27 @@ func (r Run) doc() *result.Doc {
 		Ops: []result.OpStats{op}}
 }
 
-// stepReasons words the failed criteria of step s, judged on d.
-func stepReasons(s Step, ts []threshold.Threshold, d *result.Doc) []string {
+// judged are the verdicts of ts: the lab's (stored), when it judged
+// these very thresholds, else ts judged on the run's stored figures
+// (doc), for a run read under other bounds than it was measured with.
+func judged(ts []threshold.Threshold, stored []result.ThresholdVerdict, doc func() *result.Doc) []result.ThresholdVerdict {
+	if len(stored) == len(ts) {
+		same := true
+		for i, t := range ts {
+			same = same && stored[i].Expression == t.Text
+		}
+		if same {
+			return stored
+		}
+	}
+	return threshold.Evaluate(ts, doc())
+}
+
+// stepReasons words the failed criteria of step s from their verdicts
+// vs.
+func stepReasons(s Step, ts []threshold.Threshold, vs []result.ThresholdVerdict) []string {
 	var out []string
-	for _, v := range threshold.EvaluateAgainst(ts, d, nil) {
+	for _, v := range vs {
 		if v.Pass {
 			continue
 		}
@@ -114,7 +135,7 @@ func stepReasons(s Step, ts []threshold.Threshold, d *result.Doc) []string {
 		case threshold.Rate:
 			out = append(out, achievedReason(s.Achieved, t.Limit/100, s.Rate))
 		case threshold.Latency:
-			out = append(out, opLatencyReasons(t, v, d)...)
+			out = append(out, opLatencyReasons(t, v, s.Ops)...)
 		case threshold.Errors:
 			if v.Value == nil {
 				out = append(out, "errors: "+v.Missing)
@@ -128,31 +149,47 @@ func stepReasons(s Step, ts []threshold.Threshold, d *result.Doc) []string {
 	return out
 }
 
-// opLatencyReasons lists the operation types whose statistic misses a
-// bound on every type, each judged on its own.
-func opLatencyReasons(t threshold.Threshold, v result.ThresholdVerdict, d *result.Doc) []string {
+// opLatencyReasons words a failed bound on every type's latency: each
+// operation type whose statistic is beyond the limit (the verdict names
+// the worst; the words name them all).
+func opLatencyReasons(t threshold.Threshold, v result.ThresholdVerdict, ops []OpLatency) []string {
 	if v.Value == nil {
 		return []string{"no " + t.Stat + " recorded"}
 	}
 	var out []string
-	for _, op := range d.Ops {
-		if op.Latency.Count == 0 {
-			continue
+	for _, op := range ops {
+		if x := op.stat(t.Stat); x != nil && !t.Holds(*x) {
+			out = append(out, fmt.Sprintf("%s %s %s ms > %s ms", op.Name, t.Stat, sig3(*x), trimFloat(t.Limit)))
 		}
-		if ov := t.ForOp(op.Name).Evaluate(d); !ov.Pass && ov.Value != nil {
-			out = append(out, fmt.Sprintf("%s %s %s ms > %s ms", op.Name, t.Stat, sig3(*ov.Value), trimFloat(t.Limit)))
-		}
+	}
+	if len(out) == 0 { // a statistic the step does not keep: the verdict's
+		out = append(out, fmt.Sprintf("%s %s %s ms > %s ms", v.Op, t.Stat, sig3(*v.Value), trimFloat(t.Limit)))
 	}
 	return out
 }
 
-// runReasons words the failed SLA bounds of run r, judged on its doc.
-func runReasons(r Run, ts []threshold.Threshold) []string {
+// stat is the op's latency statistic named (p50, p95, p99), nil when
+// the step does not keep it.
+func (op OpLatency) stat(name string) *float64 {
+	switch name {
+	case "p50":
+		return op.P50
+	case "p95":
+		return op.P95
+	case "p99":
+		return op.P99
+	}
+	return nil
+}
+
+// runReasons words the failed SLA bounds of run r from their verdicts
+// vs.
+func runReasons(r Run, ts []threshold.Threshold, vs []result.ThresholdVerdict) []string {
 	var out []string
 	if !r.hasLatency() {
 		out = append(out, "no latency recorded")
 	}
-	for _, v := range threshold.Evaluate(ts, r.doc()) {
+	for _, v := range vs {
 		if v.Pass {
 			continue
 		}

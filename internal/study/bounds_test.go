@@ -1,12 +1,14 @@
 package study
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -117,5 +119,51 @@ func TestSLAJudgedAsStored(t *testing.T) {
 				t.Errorf("%+v under %s: judged %v, thresholds on the stored document %v", tc, texts(s.Thresholds()), v, all)
 			}
 		}
+	}
+}
+
+// The sweep and the SLA study hand the lab their bound set with every
+// run's scenario and read the verdicts the lab stored with the run
+// (testResults.bounds): a verdict the lab gave decides, whatever the
+// study would make of the figures. Here every run's figures clear the
+// bounds, but the lab's verdict on the latency bound says it failed.
+func TestStudiesReadTheLabsVerdicts(t *testing.T) {
+	fails := func(d *result.Doc) {
+		for i, v := range d.TestResults.Bounds {
+			if strings.HasPrefix(v.Expression, "p99") {
+				d.TestResults.Bounds[i].Pass, d.TestResults.Bounds[i].Value = false, fl(25)
+			}
+		}
+	}
+	l := &lab{model: func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate), p99: fl(2)} }, overrule: fails}
+	s := SweepStudy{ID: "S", Base: kvBase(t), Rates: List{100, 200}, Repeat: 1, Criteria: sweepCriteria}
+	res, err := s.Run(context.Background(), l.env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := texts(sweepCriteria.Thresholds()); len(l.measured) != 2 || texts(l.measured[0].Bounds) != want {
+		t.Fatalf("the lab was handed %d runs, the first with bounds %q; want 2, with %q", len(l.measured), texts(l.measured[0].Bounds), want)
+	}
+	for _, st := range res.Steps {
+		if st.Verdict == nil || st.Verdict.Holds || !slices.Contains(st.Verdict.Reasons, "read p99 25.0 ms > 20 ms") {
+			t.Errorf("step %s: verdict %+v, want it not to hold by the lab's p99 verdict (25 ms)", st.RunID, st.Verdict)
+		}
+	}
+
+	l = &lab{model: func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate), p99: fl(2)} }, overrule: fails}
+	sla := SLA{P99: 20 * time.Millisecond}
+	base := Base{Scenario: &spec.Scenario{Name: TestName, Workload: "ledger"}, Params: []string{"accounts=500"}}
+	r, err := SLAStudy{SLA: sla, Rates: List{100}, Runs: 1, Modes: []string{"per-op"}, Base: base}.Run(context.Background(), l.env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := texts(sla.Thresholds()); texts(l.measured[0].Bounds) != want {
+		t.Errorf("the lab was handed the SLA's bounds %q, want %q", texts(l.measured[0].Bounds), want)
+	}
+	if v := r.Runs[0].Verdict; v == nil || v.Pass || !slices.Contains(v.Reasons, "p99 25.0 ms > 20 ms") {
+		t.Errorf("SLA run: verdict %+v, want a FAIL by the lab's p99 verdict (25 ms)", v)
+	}
+	if l.kept[0].TestResults.Bounds == nil {
+		t.Errorf("the kept run lacks the lab's bound verdicts (testResults.bounds)")
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // The studies' tests run against a lab: a fake Measure that makes each
@@ -47,6 +48,10 @@ type lab struct {
 	kept       []*result.Doc
 	said       []string
 	steps      []StepInfo
+	// judgedBounds counts the bound verdicts the lab stored with the runs.
+	judgedBounds int
+	// overrule, when set, changes a run's document after the lab judged it.
+	overrule func(d *result.Doc)
 }
 
 func (l *lab) env() Env {
@@ -105,6 +110,17 @@ func (l *lab) measure(_ context.Context, sc *spec.Scenario, typed result.Variant
 	d.Target.SameHost, d.Generator.Cores, d.Duration = true, 1, 1000
 	d.Intervals = []result.Interval{{Start: d.Start, Seconds: 1, Host: map[string]float64{"procCpuUserPct": cpu, "cpuUserPct": cpu}}}
 	d.Diagnosis = diagnosis.Diagnose(d, diagnosis.Limits{})
+	if o.p99 != nil {
+		d.Ops[0].Latency.Count = count
+	}
+	// The study's bounds, judged as the lab's measurer judges them.
+	if len(sc.Bounds) > 0 {
+		d.TestResults.Bounds = threshold.Evaluate(sc.Bounds, d)
+	}
+	l.judgedBounds += len(d.TestResults.Bounds)
+	if l.overrule != nil {
+		l.overrule(d)
+	}
 	return d, nil
 }
 

@@ -51,6 +51,9 @@ type Run struct {
 	// Verdict is the SLA study's verdict stored with the run
 	// (testResults.sla); nil before it is judged.
 	Verdict *result.SLAVerdict
+	// Bounds are the verdicts of the SLA's bounds, judged by the lab on
+	// the run's result (testResults.bounds).
+	Bounds []result.ThresholdVerdict
 }
 
 // RunOf reads a Run from a txn_sla result document.
@@ -74,7 +77,8 @@ func RunOf(d *result.Doc) (Run, error) {
 		return Run{}, fmt.Errorf("run %s: %w", d.RunID, err)
 	}
 	r := Run{RunID: d.RunID, Mode: mode, Stage: stage, TPS: tps, Rep: d.Repetition,
-		Start: d.Start, Achieved: d.Schedule.AchievedRate, Partial: d.Partial, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.SLA}
+		Start: d.Start, Achieved: d.Schedule.AchievedRate, Partial: d.Partial, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.SLA,
+		Bounds: d.TestResults.Bounds}
 	if d.Diagnosis != nil {
 		r.Limited = d.Diagnosis.Line
 	}

@@ -25,6 +25,9 @@ type SLA struct {
 	// Require is how many runs of a mode at a rate must pass for it to
 	// hold (--require); not given, a majority.
 	Require Require
+	// stored, set by StoredSLA, is the SLA as a study stored it with its
+	// runs (testResults.sla.spec): each run passes by its stored verdict.
+	stored string
 }
 
 // ParseSLA reads the bounds as given on the command line ("20ms"); an
@@ -87,6 +90,9 @@ func (s SLA) checks(r Run) []check {
 // String describes the SLA, as in "p99 ≤ 20 ms, ≥ 99% of the target rate,
 // no failed transactions".
 func (s SLA) String() string {
+	if s.stored != "" {
+		return s.stored
+	}
 	var parts []string
 	for _, c := range s.checks(Run{}) {
 		parts = append(parts, c.name+" ≤ "+limitText(c.limit)+" ms")
@@ -109,8 +115,11 @@ func (v Verdict) String() string {
 	return "FAIL: " + strings.Join(v.Reasons, "; ")
 }
 
-// Judge decides whether r meets s: s's thresholds (SLA.Thresholds)
-// judged on the run's figures. A bound is met when the percentile is at
+// Judge decides whether r meets s: the verdicts of s's thresholds
+// (SLA.Thresholds), which the lab judged on the run's result
+// (Run.Bounds); a stored run read under another SLA than it was
+// measured with (sla journey --p99) has them judged on its stored
+// figures. A bound is met when the percentile is at
 // most the bound; a percentile that was not recorded fails; a run that
 // stopped early fails, and so does one whose thresholds failed.
 //
@@ -120,7 +129,11 @@ func Judge(r Run, s SLA) Verdict {
 	if v := r.Verdict; v != nil && v.Spec == s.String() {
 		return Verdict{Pass: v.Pass, Reasons: v.Reasons}
 	}
-	reasons := runReasons(r, s.Thresholds())
+	if s.stored != "" {
+		return Verdict{Reasons: []string{"no verdict stored with the run under this SLA"}}
+	}
+	ts := s.Thresholds()
+	reasons := runReasons(r, ts, judged(ts, r.Bounds, r.doc))
 	if r.Partial {
 		reasons = append(reasons, "run stopped early")
 	}

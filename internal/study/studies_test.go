@@ -15,6 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 var sweepCriteria = Criteria{MinFraction: DefaultSweepFraction, SLA: 20 * time.Millisecond, MaxErrors: 0.01}
@@ -618,9 +619,20 @@ func TestStudySteps(t *testing.T) {
 // groupOf is a Merged for a client of a group of three whose model
 // serves a third of each step's rate: the group's result is the client's
 // three times over, partial (client 2 missing) at run partialAt (1-based;
-// 0 none). It records the client results it is handed.
+// 0 none). It records the client results it is handed. As the lab
+// does, it judges the study's bounds on the group's result, not on the
+// client's own part.
 func groupOf(partialAt int, clients *[]*result.Doc) Merged {
 	return func(_ context.Context, d *result.Doc) (*result.Doc, error) {
+		var exprs []string
+		for _, v := range d.TestResults.Bounds {
+			exprs = append(exprs, v.Expression)
+		}
+		bounds, err := threshold.ParseAll(exprs)
+		if err != nil {
+			return nil, err
+		}
+		d.TestResults.Bounds = nil
 		*clients = append(*clients, d)
 		m := *d
 		m.RunID = "group-" + d.RunID
@@ -631,6 +643,7 @@ func groupOf(partialAt int, clients *[]*result.Doc) Merged {
 		if len(*clients) == partialAt {
 			m.Partial, m.PartialReason, m.Group.Missing = true, "client 2 of 3 stored no result", []int{2}
 		}
+		m.TestResults.Bounds = threshold.Evaluate(bounds, &m)
 		return &m, nil
 	}
 }

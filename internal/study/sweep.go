@@ -74,6 +74,9 @@ type Step struct {
 	// Verdict is the sweep's verdict stored with the run
 	// (testResults.sweep); nil before it is judged.
 	Verdict *result.SweepVerdict
+	// Bounds are the verdicts of the sweep's criteria, judged by the lab
+	// on the run's result (testResults.bounds).
+	Bounds []result.ThresholdVerdict
 }
 
 // StepOf reads a Step from a result document of an open-loop run.
@@ -94,7 +97,8 @@ func StepOf(d *result.Doc) (Step, error) {
 	workload, _ := d.TestConfig["workload"].(string)
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
 		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
-		Label: d.Label, Workload: workload, Cost: cost, Currency: currency, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.Sweep}
+		Label: d.Label, Workload: workload, Cost: cost, Currency: currency, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.Sweep,
+		Bounds: d.TestResults.Bounds}
 	if d.Partial && d.Group != nil && d.Group.ClientIndex == nil {
 		s.Missing = d.PartialReason
 	}
@@ -203,9 +207,12 @@ func (c Criteria) String() string {
 	return strings.Join(append(parts, "errors ≤ "+percent(c.MaxErrors)+"%"), ", ")
 }
 
-// Holds decides whether step s meets c, and if not, why: c's thresholds
-// (Criteria.Thresholds) judged on the step's figures, the step complete
-// (a run group's step with every client), and its own thresholds held.
+// Holds decides whether step s meets c, and if not, why: the verdicts of
+// c's thresholds (Criteria.Thresholds), which the lab judged on the
+// step's result (Step.Bounds), the step complete (a run group's step
+// with every client), and its own thresholds held. A stored step read
+// under other criteria than it was measured with (compare --sla) has
+// them judged on its stored figures.
 //
 // A step that carries the verdict the sweep stored under the same
 // criteria holds by it: a stored sweep is shown as it was judged.
@@ -216,7 +223,8 @@ func Holds(s Step, c Criteria) (bool, []string) {
 	if c.stored != "" {
 		return false, []string{"no verdict stored with the run"}
 	}
-	reasons := stepReasons(s, c.Thresholds(), s.doc())
+	ts := c.Thresholds()
+	reasons := stepReasons(s, ts, judged(ts, s.Bounds, s.doc))
 	switch {
 	case s.Partial && s.Missing != "":
 		reasons = append(reasons, "group result partial: "+s.Missing)

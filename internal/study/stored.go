@@ -1,0 +1,249 @@
+package study
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
+)
+
+// The studies as the results store holds them: their runs and the
+// verdicts stored with them, shown by the results browser through the
+// studies' own views. Nothing here judges a run again: a run passes or
+// holds by its stored verdict, and what the runs do not hold (a plan's
+// demand and prices) is said to be missing, never made up.
+
+// StoredSLA is the SLA a study stored with its runs' verdicts
+// (testResults.sla.spec, as SLA.String wrote it): its bounds read back
+// for the chart's reference line and the notes; a run passes by the
+// verdict stored with it under this SLA. The --require the study was
+// given is not stored: its rates hold by a majority of their runs.
+func StoredSLA(spec string) SLA {
+	s := SLA{stored: spec, MinRateFraction: DefaultRateFraction}
+	if spec == "" {
+		s.stored = "no SLA stored with the runs"
+	}
+	for _, part := range strings.Split(spec, ", ") {
+		if share, ok := strings.CutPrefix(part, "≥ "); ok {
+			if pct, ok := strings.CutSuffix(share, "% of the target rate"); ok {
+				if f, err := strconv.ParseFloat(pct, 64); err == nil {
+					s.MinRateFraction = f / 100
+				}
+			}
+			continue
+		}
+		name, bound, ok := strings.Cut(part, " ≤ ")
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.TrimSuffix(bound, " ms"), 64)
+		if err != nil {
+			continue
+		}
+		d := time.Duration(v * float64(time.Millisecond))
+		switch name {
+		case "p95":
+			s.P95 = d
+		case "p99":
+			s.P99 = d
+		case "p999":
+			s.P999 = d
+		}
+	}
+	return s
+}
+
+// StoredSLAs are the SLA studies of the stored runs among docs: the runs
+// of one stage judged under one SLA each, in the order their stages were
+// first run; every run passes by the verdict stored with it.
+func StoredSLAs(docs []result.Doc) ([]SLAResult, error) {
+	runs, err := RunsOf(docs)
+	if err != nil {
+		return nil, err
+	}
+	var out []SLAResult
+	first := map[int]time.Time{}
+	for _, r := range runs {
+		spec := ""
+		if r.Verdict != nil {
+			spec = r.Verdict.Spec
+		}
+		i := slices.IndexFunc(out, func(g SLAResult) bool { return g.Study.Stage == r.Stage && g.storedSpec() == spec })
+		if i < 0 {
+			out = append(out, SLAResult{Study: SLAStudy{SLA: StoredSLA(spec), Stage: r.Stage}})
+			i = len(out) - 1
+			first[i] = r.Start
+		}
+		out[i].Runs = append(out[i].Runs, r)
+		if r.Start.Before(first[i]) {
+			first[i] = r.Start
+		}
+	}
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return first[a].Compare(first[b]) })
+	sorted := make([]SLAResult, len(out))
+	for i, j := range idx {
+		sorted[i] = out[j]
+	}
+	return sorted, nil
+}
+
+// storedSpec is the spec the runs' verdicts were stored under ("" for
+// runs stored without one).
+func (r SLAResult) storedSpec() string {
+	if s := r.Study.SLA.stored; s != "no SLA stored with the runs" {
+		return s
+	}
+	return ""
+}
+
+// Key names a stored SLA study among the others: its stage and the SLA
+// its verdicts were stored under, as the results browser's link carries
+// them.
+func (r SLAResult) Key() (stage, sla string) { return r.Study.Stage, r.storedSpec() }
+
+// JourneyView is the tuning journey of the stored SLA studies, the
+// answer first: a row per stage, SLA, mode and rate in the order the
+// stages were run, with how many runs passed (by their stored verdicts)
+// and whether the mode held there; each stage's study links to its own
+// page (link). where names the results store.
+func JourneyView(studies []SLAResult, where string, link func(SLAResult) string) *report.StudyView {
+	v := &report.StudyView{Title: "SLA journey", Name: "sla-journey",
+		Intro: []report.Block{text(fmt.Sprintf("The SLA runs (mongobench sla) stored in %s, stage by stage in the order run. "+
+			"Each run passes by the verdict its study stored with it (testResults.sla), never judged again; a mode holds at a rate when most of its runs there passed "+
+			"(a study's --require is not stored with its runs).", where))}}
+	if len(studies) == 0 {
+		v.Verdict = []report.Block{text("No SLA runs stored in " + where + ".")}
+		return v
+	}
+	t := newTable("stage", "SLA", "mode", ">TPS", ">passed", "held", ">p99 median ms")
+	c := cellsFor(Markdown)
+	for _, st := range studies {
+		for _, sum := range st.Summaries() {
+			held := "no"
+			if sum.Held() {
+				held = "yes"
+			}
+			t.Add(c.Text(st.Study.Stage), st.Study.SLA.String(), sum.Mode, thousands(sum.TPS), fraction(sum.Passed, sum.Runs), held, c.Num(sum.P99Median))
+		}
+		stage := st.Study.Stage
+		if stage == "" {
+			stage = "(no stage)"
+		}
+		v.Runs = append(v.Runs, report.Link{Text: "stage " + stage, Href: link(st),
+			Note: fmt.Sprintf("%d runs against %s", len(st.Runs), st.Study.SLA)})
+	}
+	v.Verdict = []report.Block{tableBlock(t)}
+	return v
+}
+
+// StoredView is a stored SLA study's view: the study's own (View), with
+// a line first that says its runs were read from the store and judged by
+// their stored verdicts.
+func (r SLAResult) StoredView(runs []report.Link) *report.StudyView {
+	v := r.View("", runs)
+	v.Intro = append([]report.Block{text(fmt.Sprintf("%d stored runs of this stage, each judged by the verdict stored with it (testResults.sla); "+
+		"a mode holds at a rate when most of its runs there passed (a study's --require is not stored with its runs). The ledger's audit is not stored: 'mongobench sla' prints it.", len(r.Runs)))}, v.Intro...)
+	return v
+}
+
+// StoredPlanView is a capacity plan's page from its stored runs alone:
+// each candidate's complete runs combined (throughput median and range,
+// latency from the exact merge of the runs' histograms, server CPU,
+// errors, what limited it), its latency by percentile, and the runs.
+// The plan's demand, prices, baseline and constraints are in its plan
+// file, not in the runs: the page says so, and how to get the
+// recommendation, rather than answering without them.
+func StoredPlanView(docs []result.Doc, name string, link func(runID string) string) (*report.StudyView, error) {
+	runs := PlanDocs(docs, name)
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	partial := 0
+	for i := range docs {
+		if n := result.VariantOf(&docs[i]).Plan; n != nil && *n == name && docs[i].Partial {
+			partial++
+		}
+	}
+	byCand := map[string][]plan.Run{}
+	var names []string
+	v := &report.StudyView{Title: "Capacity plan: " + name, Name: "plan-" + name, VerdictTitle: "Recommendation"}
+	for i := range runs {
+		c := "(none)"
+		if n := result.VariantOf(&runs[i]).Candidate; n != nil {
+			c = *n
+		}
+		if _, ok := byCand[c]; !ok {
+			names = append(names, c)
+		}
+		byCand[c] = append(byCand[c], plan.RunOf(&runs[i]))
+		v.Runs = append(v.Runs, report.Link{Text: runs[i].RunID, Href: link(runs[i].RunID), Note: "candidate " + c})
+	}
+	slices.Sort(names)
+	ans := plan.Answer{}
+	for _, n := range names {
+		m, err := plan.Combine(plan.Candidate{Name: n, Runs: byCand[n]})
+		if err != nil {
+			return nil, fmt.Errorf("plan %s, candidate %s: %w", name, n, err)
+		}
+		ans.Assessments = append(ans.Assessments, plan.Assessment{Candidate: plan.Candidate{Name: n}, Measured: m})
+	}
+	intro := fmt.Sprintf("%d complete runs of %d candidates stored", len(runs), len(names))
+	if partial > 0 {
+		intro += fmt.Sprintf(" (%d runs stopped early are left out)", partial)
+	}
+	v.Intro = []report.Block{text(intro + ".")}
+	v.Verdict = []report.Block{{Strong: true, Text: "Not answered here: the plan's demand, prices, baseline and constraints are in its plan file, not in its runs, " +
+		"so this page shows what the runs measured and no recommendation. 'mongobench plan FILE --from-results --report-dir DIR' answers from these runs with them and writes the full report."}}
+	for _, op := range plan.LatencyOps(ans) {
+		d := &report.DistPlot{Title: op + ": latency by percentile, per candidate"}
+		for i, as := range ans.Assessments {
+			if l, ok := as.Latency[op]; ok {
+				d.Lines = append(d.Lines, report.DistLine{Label: as.Name, Dist: l, Color: i})
+			}
+		}
+		v.Charts = append(v.Charts, report.StudyChart{Name: strings.ToLower(op) + "-percentiles", Dists: d})
+	}
+	v.Sections = []report.Section{
+		{Title: "Candidates", Blocks: []report.Block{tableBlock(storedCandidates(ans)),
+			text("Throughput is the median of a candidate's runs, with its range; latency the exact merge of its runs' histograms. " +
+				"Server CPU is a share of the CPUs the candidate's server may use. Prices and the constraints' verdicts need the plan file.")}},
+		{Title: "What limited each candidate", Blocks: []report.Block{{Items: plan.LimitLines(ans)}}},
+	}
+	return v, nil
+}
+
+// storedCandidates has a row per candidate: its runs, throughput median
+// and range, server CPU, errors, and each operation type's p95 and p99.
+func storedCandidates(ans plan.Answer) *table {
+	ops := plan.LatencyOps(ans)
+	cols := []string{"candidate", ">runs", ">ops/s (median)", ">min", ">max", ">server CPU %", ">errors %"}
+	for _, op := range ops {
+		cols = append(cols, ">"+op+" p95 ms", ">"+op+" p99 ms")
+	}
+	t := newTable(cols...)
+	c := cellsFor(Markdown)
+	for _, as := range ans.Assessments {
+		row := []string{as.Name, strconv.Itoa(as.Repetitions), texttable.Thousands(as.Throughput), texttable.Thousands(as.ThroughputMin),
+			texttable.Thousands(as.ThroughputMax), c.Num(as.ServerCPU), sig3(100 * as.ErrorRate)}
+		for _, op := range ops {
+			l, ok := as.Latency[op]
+			if !ok {
+				row = append(row, c.Missing, c.Missing)
+				continue
+			}
+			row = append(row, c.Num(l.P95), c.Num(l.P99))
+		}
+		t.Add(row...)
+	}
+	return t
+}
