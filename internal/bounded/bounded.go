@@ -35,7 +35,7 @@ var (
 	PropertyFile = Limit{"YCSB property files (-P)", 1 * mB, "YCSB's own workload files are a few kB"}
 	Credentials  = Limit{"--atlas-credentials", 64 * kB, "a key pair or a service account's id and secret"}
 	CAFile       = Limit{"a TLS CA file (tlsCAFile)", 4 * mB, "a bundle of every public CA is about 250kB"}
-	ImportFile   = Limit{"results import and --results-file, the file", 1 << 30, "a thousand runs at about 200kB each, with room to spare"}
+	ImportFile   = Limit{"results import and --results-file, the file", 8 << 30, "ten thousand runs at about 200kB each, with room to spare; a list reads one summary per run"}
 	ImportLine   = Limit{"results import and --results-file, one line", 64 * mB, "one result document, at most 16MB as BSON, written as extended JSON"}
 	NodeExporter = Limit{"a node exporter's /metrics answer", 16 * mB,
 		"a host's full page is well under 1MB even with hundreds of CPUs and disks"}

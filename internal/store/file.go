@@ -119,6 +119,9 @@ func (f File) readAll() ([]result.Doc, error) {
 		}
 		var s stored
 		if err := bson.UnmarshalExtJSON(sc.Bytes(), false, &s); err != nil {
+			if serr := sc.Err(); serr != nil {
+				return nil, serr // the file passed its bound mid-line: that, not the cut line, is the error
+			}
 			return nil, fmt.Errorf("%s:%d: not a result document: %w", f.path, line, err)
 		}
 		docs = append(docs, s.doc())

@@ -121,6 +121,9 @@ func (idx *fileIndex) read(file *os.File, path string, size int64) error {
 	offset, line := idx.size, 1+len(idx.entries)
 	for ; ; line++ {
 		b, err := readLine(r)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s:%d: %w", path, line, err)
+		}
 		if len(b) > 0 {
 			if trimmed := bytes.TrimSpace(b); len(trimmed) > 0 {
 				d, derr := decodeLine(trimmed, path, line)
@@ -133,9 +136,6 @@ func (idx *fileIndex) read(file *os.File, path string, size int64) error {
 		}
 		if errors.Is(err, io.EOF) {
 			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 	}
 	idx.size = offset
