@@ -484,6 +484,13 @@ func (s *Scenario) workloadProblems(reg Registry) []*Error {
 	if o.key("workload").bad {
 		return nil
 	}
+	if files, ok := reg.(WorkloadFiles); ok && IsWorkloadFile(s.Workload) {
+		if err := files.OpenWorkloadFile(s.Workload); err != nil {
+			e := o.at("workload")
+			e.Problem = err.Error()
+			return []*Error{e}
+		}
+	}
 	specs, ok := paramSpecs(reg, s.Workload)
 	if ok {
 		return s.paramProblems(specs)

@@ -3,7 +3,21 @@ package workloadfile
 import (
 	"fmt"
 	"io"
+
+	"github.com/mongobench/mongobench/internal/spec"
 )
+
+// CheckFile reads and checks the workload file at path, and writes what
+// it would do (Check) with seed 1 and three samples of each thing. Its
+// error is bad input (a *spec.Error, whose message is the file's
+// problems, each located).
+func CheckFile(w io.Writer, path string) error {
+	f, err := ReadFile(path)
+	if err != nil {
+		return &spec.Error{Problem: err.Error(), Err: err}
+	}
+	return Check(w, f, 1, 3)
+}
 
 // Check writes what a checked file would do, without a server: each
 // collection with its seed, its indexes and its first n seed documents,
