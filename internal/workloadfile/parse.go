@@ -216,7 +216,7 @@ func (p *parser) collections(n *yaml.Node) {
 			p.coll = c
 			c.Doc = p.template(d, path+".document", false)
 			p.coll = nil
-		} else if c.Seed > 0 {
+		} else if c.Seed > 0 && !c.broken { // an unknown key may be the document
 			p.errorf(keys[i], path, "seeds %d documents but has no document: want document: {...}, the shape of its documents", c.Seed)
 		}
 		if ix := fields[i]["indexes"]; ix != nil {
