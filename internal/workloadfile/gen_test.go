@@ -117,10 +117,10 @@ func TestGenerate(t *testing.T) {
 		if p.H < 10 {
 			hot++
 		}
-		switch {
-		case p.Opt.Type == 0:
+		switch p.Opt.Type {
+		case 0:
 			absent++
-		case p.Opt.Type == bson.TypeNull:
+		case bson.TypeNull:
 			nulls++
 		default:
 			t.Fatalf("!maybe with no share left for the value gave %v", p.Opt)

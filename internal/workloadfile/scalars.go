@@ -23,7 +23,7 @@ func (p *parser) literalValue(n *yaml.Node, path string) *literal {
 // template compiles a document, or an array when arrays are allowed.
 func (p *parser) template(n *yaml.Node, path string, arrays bool) *Template {
 	r := resolve(n)
-	if r.Kind != yaml.MappingNode && !(arrays && r.Kind == yaml.SequenceNode) {
+	if r.Kind != yaml.MappingNode && (!arrays || r.Kind != yaml.SequenceNode) {
 		want := "a document (a mapping)"
 		if arrays {
 			want = "a document (a mapping) or a pipeline (a list)"
