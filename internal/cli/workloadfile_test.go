@@ -217,3 +217,72 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestWorkloadFileOwnsItsDatabase: a workload file writes only into a
+// database mongobench owns; one holding another's collection is refused
+// and left as it was.
+func TestWorkloadFileOwnsItsDatabase(t *testing.T) {
+	uri := testenv.URI(t)
+	db := testenv.DBName(t)
+	c := connect(t, uri)
+	dropAfter(t, c, db)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.Database(db).Collection("kv").InsertOne(ctx, bson.D{{Key: "_id", Value: "theirs"}}); err != nil {
+		t.Fatal(err)
+	}
+	o := mb(t, "run", "--uri", uri, "--database", db, "--workload", "../../workloads/kv.yaml", "--ops", "10", "--no-report",
+		"--results-file", filepath.Join(t.TempDir(), "r.jsonl"))
+	if o.code == cli.ExitOK || !strings.Contains(o.stderr, "no mongobench marker") {
+		t.Fatalf("a database without the marker was not refused:\n%s", o)
+	}
+	n, err := c.Database(db).Collection("kv").CountDocuments(ctx, bson.D{})
+	if err != nil || n != 1 {
+		t.Errorf("their collection holds %d documents (%v), want its 1 untouched", n, err)
+	}
+	o = mb(t, "run", "--uri", uri, "--database", "admin", "--workload", "../../workloads/kv.yaml", "--ops", "10", "--no-report")
+	wantCode(t, o, cli.ExitUsage)
+}
+
+// TestWorkloadFileEveryOperation runs every kind of operation against
+// the server, on both clients: none fails, and the aggregation's $out
+// writes its collection into the data database.
+func TestWorkloadFileEveryOperation(t *testing.T) {
+	uri := testenv.URI(t)
+	db := testenv.DBName(t)
+	c := connect(t, uri)
+	dropAfter(t, c, db)
+	path := filepath.Join(t.TempDir(), "every.yaml")
+	write(t, path, `collections:
+  items:
+    seed: 300
+    document: {_id: !seq , n: !int {min: 0, max: 9}, tag: !choice [a, b], at: !now }
+    indexes: [{keys: {n: 1, tag: 1}}, {keys: {at: 1}, expireAfterSeconds: 3600}]
+operations:
+  find: {op: find, collection: items, filter: {n: !int {min: 0, max: 9}}, sort: {_id: 1}, projection: {tag: 1}, limit: 20, hint: {n: 1, tag: 1}}
+  scan: {op: find, collection: items, filter: {}, weight: 0.2}
+  one: {op: findOne, collection: items, filter: {_id: !key items}, readConcern: majority}
+  tally: {op: aggregate, collection: items, pipeline: [{$group: {_id: $tag, n: {$sum: 1}}}, {$out: tallies}], weight: 0.2}
+  add: {op: insertOne, collection: items, writeConcern: {w: majority, j: true}}
+  addMany: {op: insertMany, collection: items, count: {min: 2, max: 5}, ordered: false}
+  bump: {op: updateOne, collection: items, filter: {_id: !key items}, update: [{$set: {n: {$add: [$n, 1]}}}]}
+  bumpAll: {op: updateMany, collection: items, filter: {tag: b, n: !int {min: 0, max: 9}}, update: {$inc: {n: 1}}, weight: 0.3}
+  upsert: {op: updateOne, collection: items, filter: {_id: !int {min: 100000, max: 200000}}, update: {$set: {tag: c}}, upsert: true}
+  swap: {op: replaceOne, collection: items, filter: {_id: !key items}}
+  drop: {op: deleteOne, collection: items, filter: {_id: !key {collection: items, dist: sequential}}}
+  dropMany: {op: deleteMany, collection: items, filter: {n: {$gt: 30}}, weight: 0.2}
+`)
+	names := []string{"add", "addMany", "bump", "bumpAll", "drop", "dropMany", "find", "one", "scan", "swap", "tally", "upsert"}
+	for _, client := range []string{"wire", "driver"} {
+		d := runFile(t, uri, db, path, names, "--ops", "1200", "-p", "client="+client)
+		if d.Results.DocsReturned == 0 {
+			t.Errorf("%s: the reads returned nothing", client)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	n, err := c.Database(db).Collection("tallies").CountDocuments(ctx, bson.D{})
+	if err != nil || n == 0 {
+		t.Errorf("the aggregation's $out wrote %d documents (%v)", n, err)
+	}
+}

@@ -32,8 +32,8 @@ func TestScenarioWorkloadFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join("dir", "w.yaml"); s.Workload != want || len(reg.opened) != 1 || reg.opened[0] != want {
-		t.Errorf("workload %q, opened %v; want %q", s.Workload, reg.opened, want)
+	if want := filepath.Join("dir", "w.yaml"); s.Workload != want || len(reg.opened) != 1 || reg.opened[0] != want || s.Name != "w.yaml" {
+		t.Errorf("workload %q, opened %v, test name %q; want %q, test name w.yaml", s.Workload, reg.opened, s.Name, want)
 	}
 	reg.bad = errors.New("w.yaml:3:5: collections: no collections")
 	_, err = Parse("s.yaml", []byte("name: x\nworkload: other.yaml\n"), reg)

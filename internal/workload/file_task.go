@@ -109,9 +109,23 @@ func (t *fileTask) wireDo(ctx context.Context, o *fileOp) error {
 	conn := t.wire.conn
 	msg := conn.Start()
 	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = o.op.AppendCommand(msg, t.g)
+	insert := o.op.Verb() == "insert"
+	if insert { // the documents go in a sequence, as the drivers send them
+		msg = bsoncore.AppendStringElement(msg, "insert", o.op.Coll.Name)
+		msg = bsoncore.AppendBooleanElement(msg, "ordered", o.op.Ordered)
+	} else {
+		msg = o.op.AppendCommand(msg, t.g)
+	}
 	msg = conn.AppendFieldsConcern(msg, t.db, o.retry, o.concern)
 	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	if insert {
+		var seq int
+		msg, seq = wire.StartSequence(msg, "documents")
+		for range o.op.Documents(t.g) {
+			msg = o.op.AppendDocument(msg, t.g)
+		}
+		msg = wire.EndSequence(msg, seq)
+	}
 	reply, err := conn.RoundTrip(ctx, msg, o.retry)
 	if err != nil || o.op.Write() {
 		return err

@@ -1,5 +1,7 @@
 package workloadfile
 
+import "strings"
+
 // Verb is the server command an operation sends.
 func (o *Op) Verb() string {
 	switch o.Kind {
@@ -23,7 +25,8 @@ func (o *Op) Multi() bool { return o.Kind == "updateMany" || o.Kind == "deleteMa
 // filled in, to a document the caller started: the verb and its
 // collection, then its arguments as a driver sends them (findOne is a
 // find of one document in a single batch; an insert's, update's or
-// delete's statements are arrays in the command). The caller adds $db,
+// delete's statements are arrays in the command, where a driver may send
+// them as a document sequence). The caller adds $db,
 // the session and the concerns. Call g.Begin(o) first.
 func (o *Op) AppendCommand(dst []byte, g *Gen) []byte {
 	dst = appendString(header(dst, typeString, o.Verb()), o.Coll.Name)
@@ -93,12 +96,43 @@ func (o *Op) AppendDocument(dst []byte, g *Gen) []byte {
 }
 
 // AppendReplacement appends a replaceOne's replacement: its own, else a
-// new document of its collection.
+// new document of its collection without an _id (a replacement keeps
+// the _id of the document it replaces).
 func (o *Op) AppendReplacement(dst []byte, g *Gen) []byte {
 	if o.Replacement != nil {
 		return o.Replacement.Append(dst, g)
 	}
-	return g.Doc(dst, o.Coll)
+	return o.Coll.noID.Append(dst, g)
+}
+
+// withoutID returns a document template without its _id field.
+func withoutID(t *Template) *Template {
+	switch n := t.n.(type) {
+	case *docNode:
+		d := &docNode{}
+		for _, f := range n.fields {
+			if f.key != "_id" {
+				d.fields = append(d.fields, f)
+			}
+		}
+		return &Template{n: d}
+	case *literal:
+		at, dst := startDoc(nil)
+		body := n.raw[4 : len(n.raw)-1]
+		for len(body) > 0 {
+			end := 1
+			for body[end] != 0 {
+				end++
+			}
+			size := renderValue(&strings.Builder{}, body[0], body[end+1:])
+			if key := string(body[1:end]); key != "_id" {
+				dst = append(dst, body[:end+1+size]...)
+			}
+			body = body[end+1+size:]
+		}
+		return &Template{n: &literal{t: typeDocument, raw: endDoc(dst, at)}}
+	}
+	return t
 }
 
 // AppendUpdate appends an update's or replacement's element key: the

@@ -40,7 +40,8 @@ type Collection struct {
 	// Seed is how many documents the seed phase writes.
 	Seed int64
 	// Doc is the shape of its documents (nil: none given).
-	Doc *Template
+	Doc  *Template
+	noID *Template // Doc without its _id: a replacement's
 	// Indexes are the createIndexes "indexes" entries, created before the
 	// seed phase.
 	Indexes [][]byte

@@ -253,7 +253,7 @@ func TestCommands(t *testing.T) {
 		"sum":  `{"aggregate": "users", "pipeline": [{"$group": {"_id": null, "n": {"$sum": 1}}}], "cursor": {}, "allowDiskUse": true}`,
 		"add":  `{"insert": "users", "ordered": false, "documents": [{"_id": 100, "age": `,
 		"bump": `"updates": [{"q": {}, "u": [{"$set": {"age": {"$add": ["$age", 1]}}}], "upsert": false, "multi": true}]}`,
-		"swap": `"upsert": true, "multi": false}]}`,
+		"swap": `"u": {"age": `,
 		"drop": `{"delete": "users", "ordered": true, "deletes": [{"q": {"age": {"$gt": 80}}, "limit": 0, "hint": "age_1"}]}`,
 	}
 	g := f.NewGen(1, 0)
@@ -307,5 +307,47 @@ operations:
 	b.ReportAllocs()
 	for b.Loop() {
 		buf = g.Doc(buf[:0], c)
+	}
+}
+
+// TestSequenceSharedByWorkers: run-time documents continue the seed's
+// sequence, each value once, whichever worker draws it (and the race
+// detector sees the workers share only the counter).
+func TestSequenceSharedByWorkers(t *testing.T) {
+	f, err := Parse("s.yaml", []byte("collections:\n  c:\n    seed: 100\n    document: {_id: !seq 1000, z: !int {min: 0, max: 50, dist: zipfian}}\n"+
+		"operations:\n  add: {op: insertOne, collection: c}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Reset(time.Now())
+	c := f.Collection("c")
+	ids := make(chan int64, 400)
+	done := make(chan struct{})
+	for w := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			g := f.NewGen(1, w)
+			for range 100 {
+				var d struct {
+					ID int64 `bson:"_id"`
+				}
+				if err := bson.Unmarshal(g.Doc(nil, c), &d); err != nil {
+					t.Error(err)
+					return
+				}
+				ids <- d.ID
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	close(ids)
+	seen := map[int64]bool{}
+	for id := range ids {
+		if seen[id] || id < 1100 || id >= 1500 {
+			t.Fatalf("_id %d: want each of 1100..1499 once (after the 100 seeded from 1000)", id)
+		}
+		seen[id] = true
 	}
 }

@@ -215,6 +215,7 @@ func (p *parser) collections(n *yaml.Node) {
 		if d := fields[i]["document"]; d != nil {
 			p.coll = c
 			c.Doc = p.template(d, path+".document", false)
+			c.noID = withoutID(c.Doc)
 			p.coll = nil
 		} else if c.Seed > 0 && !c.broken { // an unknown key may be the document
 			p.errorf(keys[i], path, "seeds %d documents but has no document: want document: {...}, the shape of its documents", c.Seed)
@@ -225,6 +226,10 @@ func (p *parser) collections(n *yaml.Node) {
 		c.broken = c.broken || len(p.errs) > before
 	}
 }
+
+// maxInsertMany bounds an insertMany's documents: they go in one
+// command, of at most 48 MB.
+const maxInsertMany = 10_000
 
 // maxSeed bounds a collection's seed.
 const maxSeed = 1 << 40
@@ -508,6 +513,9 @@ func (p *parser) opParts(op *Op, f map[string]*yaml.Node, path string) {
 	}
 	if n := f["count"]; n != nil {
 		op.Count = p.length(n, path+".count", 1)
+		if op.Count.max > maxInsertMany {
+			p.errorf(n, path+".count", "up to %d documents: want at most %d an insertMany (one command)", op.Count.max, maxInsertMany)
+		}
 	}
 	if n := f["readConcern"]; n != nil {
 		op.ReadConcern = p.readConcern(n, path+".readConcern")
