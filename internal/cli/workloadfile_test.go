@@ -16,6 +16,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+	"github.com/mongobench/mongobench/internal/workloadfile"
 )
 
 // fileRun is what the workload file tests read of a run's document.
@@ -284,5 +285,34 @@ operations:
 	n, err := c.Database(db).Collection("tallies").CountDocuments(ctx, bson.D{})
 	if err != nil || n == 0 {
 		t.Errorf("the aggregation's $out wrote %d documents (%v)", n, err)
+	}
+}
+
+// TestShippedWorkloads runs every file of workloads/ (kv.yaml and
+// orders.yaml have tests of their own above, which look further): each
+// checks, and runs without a failed operation, its operations named as
+// it names them and its reads returning documents.
+func TestShippedWorkloads(t *testing.T) {
+	uri := testenv.URI(t)
+	paths, err := filepath.Glob("../../workloads/*.yaml")
+	if err != nil || len(paths) < 4 {
+		t.Fatalf("shipped workloads: %v (%v)", paths, err)
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			wantCode(t, mb(t, "workload", "check", path), cli.ExitOK)
+			f, err := workloadfile.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := f.OpNames()
+			slices.Sort(names)
+			db := testenv.DBName(t)
+			dropAfter(t, connect(t, uri), db)
+			d := runFile(t, uri, db, path, names, "--ops", "500")
+			if d.Results.DocsReturned == 0 {
+				t.Error("the reads returned no documents")
+			}
+		})
 	}
 }
