@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/ycsb"
 )
 
 const shapes = `collections:
@@ -349,5 +351,18 @@ func TestSequenceSharedByWorkers(t *testing.T) {
 			t.Fatalf("_id %d: want each of 1100..1499 once (after the 100 seeded from 1000)", id)
 		}
 		seen[id] = true
+	}
+}
+
+// TestZetaOfLargeRanges: past its exact terms, zeta is its integral,
+// within a millionth of the exact sum.
+func TestZetaOfLargeRanges(t *testing.T) {
+	for _, theta := range []float64{0.5, 0.99} {
+		for _, n := range []int64{zetaExact + 1, 3_000_000} {
+			exact, got := ycsb.Zeta(n, theta), zeta(n, theta)
+			if math.Abs(got-exact)/exact > 1e-6 {
+				t.Errorf("zeta(%d, %v) = %v, exact %v", n, theta, got, exact)
+			}
+		}
 	}
 }

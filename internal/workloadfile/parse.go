@@ -24,10 +24,11 @@ type parser struct {
 	// (a sequence continues after its seed), the operation's shared
 	// values visible to !ref (nil: none may be named), and what the
 	// values are, when generators are not allowed there ("" allows them).
-	coll     *Collection
-	values   []string
-	inValues bool
-	literal  string
+	coll       *Collection
+	values     []string
+	valueSizes []int64
+	inValues   bool
+	literal    string
 }
 
 var (
@@ -216,6 +217,7 @@ func (p *parser) collections(n *yaml.Node) {
 			p.coll = c
 			c.Doc = p.template(d, path+".document", false)
 			c.noID = withoutID(c.Doc)
+			p.bounded(d, path+".document", c.Doc.size(), maxDocument, "a document")
 			p.coll = nil
 		} else if c.Seed > 0 && !c.broken { // an unknown key may be the document
 			p.errorf(keys[i], path, "seeds %d documents but has no document: want document: {...}, the shape of its documents", c.Seed)
@@ -403,7 +405,7 @@ func (p *parser) operation(k, v *yaml.Node) *Op {
 			op.Weight = x
 		}
 	}
-	p.values = []string{}
+	p.values, p.valueSizes = []string{}, nil
 	if vs := f["values"]; vs != nil {
 		p.opValues(op, vs, path+".values")
 	}
@@ -442,6 +444,7 @@ func (p *parser) opValues(op *Op, n *yaml.Node, path string) {
 		g := p.value(vals[i], path+"."+k.Value)
 		op.values = append(op.values, namedValue{name: k.Value, gen: g})
 		p.values = append(p.values, k.Value)
+		p.valueSizes = append(p.valueSizes, sizeOf(g))
 	}
 	p.inValues = false
 }
@@ -462,6 +465,7 @@ func (p *parser) opParts(op *Op, f map[string]*yaml.Node, path string) {
 		defer func() { p.literal = "" }()
 		return p.template(n, path+"."+key, false)
 	}
+	defer p.opSize(op, f, path)
 	op.Filter = doc("filter")
 	if op.Filter == nil && op.Kind != "insertOne" && op.Kind != "insertMany" && op.Kind != "aggregate" {
 		op.Filter = &Template{n: &literal{t: typeDocument, raw: []byte{5, 0, 0, 0, 0}}}
@@ -522,6 +526,47 @@ func (p *parser) opParts(op *Op, f map[string]*yaml.Node, path string) {
 	}
 	if n := f["writeConcern"]; n != nil {
 		op.WriteConcern = p.writeConcern(n, path+".writeConcern")
+	}
+}
+
+// bounded refuses a value that could outgrow what the server takes.
+func (p *parser) bounded(n *yaml.Node, path string, size, limit int64, what string) {
+	if size > limit {
+		p.errorf(resolve(n), path, "%s of up to %s: want at most %s (narrow the lengths and sizes)", what, bytesText(size), bytesText(limit))
+	}
+}
+
+func bytesText(n int64) string {
+	switch {
+	case n >= 1<<40:
+		return ">1 TB"
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MB"
+	case n >= 1<<10:
+		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " kB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// opSize refuses an operation whose command could outgrow a message.
+func (p *parser) opSize(op *Op, f map[string]*yaml.Node, path string) {
+	for _, part := range []struct {
+		key string
+		t   *Template
+	}{{"filter", op.Filter}, {"update", op.Update}, {"replacement", op.Replacement}, {"document", op.Document}, {"pipeline", op.Pipeline}} {
+		if part.t != nil && f[part.key] != nil {
+			p.bounded(f[part.key], path+"."+part.key, part.t.size(), maxDocument, "a "+part.key)
+		}
+	}
+	if op.Kind == "insertMany" && f["count"] != nil && op.Coll != nil {
+		doc := int64(0)
+		switch {
+		case op.Document != nil:
+			doc = op.Document.size()
+		case op.Coll.Doc != nil:
+			doc = op.Coll.Doc.size()
+		}
+		p.bounded(f["count"], path+".count", times(op.Count.max, doc), maxMessage, "an insertMany")
 	}
 }
 

@@ -67,6 +67,7 @@ func TestParseErrors(t *testing.T) {
 		{"yaml syntax", "    seed: 100", "    seed: [100", `t.yaml:`},
 		{"seeded without a document", "    document:\n      _id: !seq\n      age: !int {min: 18, max: 90}\n", "", `t.yaml:3:3: collections.users: seeds 100 documents but has no document`},
 		{"bad operation name", "  read:", "  read it:", `t.yaml:9:3: operations: operation name "read it" is not valid`},
+		{"document too large", "age: !int {min: 18, max: 90}", "age: !array {length: 1000, of: !string 100000}", `t.yaml:6:7: collections.users.document: a document of up to 95.4 MB: want at most 16.0 MB`},
 		{"reserved collection", "operations:", "  _mongobench: {}\noperations:", `t.yaml:8:3: collections: collection "_mongobench": the name of mongobench's ownership marker is reserved`},
 	}
 	for _, c := range cases {

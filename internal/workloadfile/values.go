@@ -334,7 +334,7 @@ func splitmix(x uint64) uint64 {
 // binaryGen is !binary: bytes of a size, sliced from random bytes made
 // once.
 type binaryGen struct {
-	size    *dist
+	size_   *dist
 	payload []byte
 }
 
@@ -342,7 +342,7 @@ type binaryGen struct {
 const payloadSlack = 4096
 
 func (b *binaryGen) element(dst []byte, key string, g *Gen) []byte {
-	n := int(b.size.next(g))
+	n := int(b.size_.next(g))
 	off := g.r.IntN(payloadSlack)
 	return appendBinary(header(dst, typeBinary, key), 0, b.payload[off:off+n])
 }
@@ -423,7 +423,10 @@ func (b *boolGen) element(dst []byte, key string, g *Gen) []byte {
 }
 
 // refGen is !ref: a value of the iteration, drawn once for all its steps.
-type refGen struct{ i int }
+type refGen struct {
+	i   int
+	max int64 // the most bytes of the value it names
+}
 
 func (r *refGen) element(dst []byte, key string, g *Gen) []byte {
 	v := g.vals[r.i]
