@@ -29,6 +29,7 @@ type parser struct {
 	valueSizes []int64
 	inValues   bool
 	literal    string
+	nodes      int // values compiled
 }
 
 var (

@@ -103,3 +103,25 @@ func TestParseErrorsTogether(t *testing.T) {
 		t.Fatalf("want three problems in order, got\n%v", err)
 	}
 }
+
+// TestParseAliasBomb: aliases of aliases cannot make the check run
+// without bound.
+func TestParseAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n")
+	for i := 1; i < 12; i++ {
+		b.WriteString("a" + itoa(int64(i)) + ": &a" + itoa(int64(i)) + " [")
+		for j := range 10 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("*a" + itoa(int64(i-1)))
+		}
+		b.WriteString("]\n")
+	}
+	text := strings.Replace(base, "      age:", "      bomb: {"+strings.ReplaceAll(strings.TrimSpace(b.String()), "\n", ", ")+"}\n      age:", 1)
+	_, err := Parse("t.yaml", []byte(text))
+	if err == nil || !strings.Contains(err.Error(), "more than 1000000 nodes") {
+		t.Fatalf("error %v", err)
+	}
+}

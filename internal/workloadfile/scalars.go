@@ -10,6 +10,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// maxNodes bounds the values a file compiles: a megabyte of YAML holds
+// fewer, but aliases can repeat a value exponentially.
+const maxNodes = 1_000_000
+
 // literalValue compiles a value without generators (p.literal says what
 // it is, for the message when one is given).
 func (p *parser) literalValue(n *yaml.Node, path string) *literal {
@@ -37,6 +41,12 @@ func (p *parser) template(n *yaml.Node, path string, arrays bool) *Template {
 // value compiles a value: a generator (a tagged node), a document, an
 // array, or a literal scalar.
 func (p *parser) value(n *yaml.Node, path string) node {
+	if p.nodes++; p.nodes > maxNodes {
+		if p.nodes == maxNodes+1 {
+			p.errorf(n, path, "the file's values make more than %d nodes (aliases of aliases?): want a smaller file", maxNodes)
+		}
+		return nullNode
+	}
 	n = resolve(n)
 	if strings.HasPrefix(n.Tag, "!") && !strings.HasPrefix(n.Tag, "!!") {
 		if p.literal != "" {
