@@ -9,6 +9,7 @@ import (
 	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
+	"github.com/mongobench/mongobench/internal/workloadfile"
 )
 
 func (a *app) cleanCmd() *cobra.Command {
@@ -38,10 +39,14 @@ without that marker, whatever the flags. Results are never dropped.`,
 }
 
 func (a *app) workloadsCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "workloads",
-		Short: "List the workloads and their parameters (-p name=value)",
-		Args:  cobra.NoArgs,
-		RunE:  func(*cobra.Command, []string) error { return builtin.Registry().WriteList(a.stdout) },
+	cmd := &cobra.Command{
+		Use:     "workloads",
+		Aliases: []string{"workload"},
+		Short:   "List the workloads and their parameters (-p name=value); 'workload check FILE' checks a workload file",
+		Args:    cobra.NoArgs,
+		RunE:    func(*cobra.Command, []string) error { return builtin.Registry().WriteList(a.stdout) },
 	}
+	cmd.AddCommand(&cobra.Command{Use: "check FILE", Short: "Check a workload file without a server and print what it would send (docs/workload-files.md)",
+		Args: cobra.ExactArgs(1), RunE: func(_ *cobra.Command, args []string) error { return workloadfile.CheckFile(a.stdout, args[0]) }})
+	return cmd
 }

@@ -103,26 +103,10 @@ var unknownCommand = regexp.MustCompile(`^unknown command ".*" for "mongobench"`
 // isUnknownCommand recognises cobra's unknown-command error. Every other
 // error of cobra's own is a usage error already: flag errors go through the
 // root's flag error function and argument checks are wrapped by
-// argsAreUsage, so nothing depends on what a message says, such as a
+// options.WrapArgErrors, so nothing depends on what a message says, such as a
 // server's "requires authentication".
 func isUnknownCommand(err error) bool {
 	return unknownCommand.MatchString(err.Error())
-}
-
-// argsAreUsage makes the errors of c's argument check, and of every
-// subcommand's, usage errors.
-func argsAreUsage(c *cobra.Command) {
-	if check := c.Args; check != nil {
-		c.Args = func(c *cobra.Command, args []string) error {
-			if err := check(c, args); err != nil {
-				return usage(err)
-			}
-			return nil
-		}
-	}
-	for _, sub := range c.Commands() {
-		argsAreUsage(sub)
-	}
 }
 
 // oneParagraph keeps multi-error messages readable: one problem a line.
@@ -149,7 +133,7 @@ document. Manual: README.md and docs/.`,
 	}
 	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.changesCmd(), a.calibrateCmd(), a.loadCmd(), a.serverCmd(), a.resultsCmd(), a.serveCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.planCmd(), a.cleanCmd(), a.workloadsCmd(), a.versionCmd(), a.ftdcCmd())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(options.FlagError(err)) })
-	argsAreUsage(root)
+	options.WrapArgErrors(root, usage) // argument errors are usage errors
 	var profile string
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a Go CPU profile of the tool itself to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")

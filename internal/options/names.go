@@ -87,6 +87,22 @@ func FlagError(err error) error {
 	return ValueError(ive.GetFlag(), ive.GetValue(), ive.Unwrap())
 }
 
+// WrapArgErrors wraps the errors of c's argument check, and of every
+// subcommand's, with wrap (the cli's usage error).
+func WrapArgErrors(c *cobra.Command, wrap func(error) error) {
+	if check := c.Args; check != nil {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return wrap(err)
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		WrapArgErrors(sub, wrap)
+	}
+}
+
 // QuietDeprecations sends every command's flag notes (the deprecation of
 // a deprecated name) to w, never into the output a script reads.
 func QuietDeprecations(c *cobra.Command, w io.Writer) {

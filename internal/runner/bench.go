@@ -167,7 +167,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 		return nil, fmt.Errorf("set up %s: %w", w.Name(), err)
 	}
 	o.Target = locate(ctx, client, o.Target)
-	r := &run{opts: o, client: client, fp: fp, hosts: hosts, ops: w.Ops(sc.Params), settings: settings, warnings: prepared.Decided.Warnings}
+	r := &run{opts: o, client: client, fp: fp, hosts: hosts, ops: w.Ops(sc.Params), settings: settings, warnings: prepared.Decided.Warnings, mix: prepared.Decided.Mix}
 	if g := o.Group; g != nil {
 		if err := g.Prepared(ctx); err != nil {
 			return nil, err
@@ -215,9 +215,12 @@ type run struct {
 	// effective settings (test_config fields) and notes.
 	settings map[string]any
 	warnings []string
-	before   telemetry.Status
-	after    telemetry.Status
-	tasks    []engine.Task
+	// mix is the workload's stated share of each operation type (nil:
+	// none stated); the notes give the mix achieved against it.
+	mix    map[string]float64
+	before telemetry.Status
+	after  telemetry.Status
+	tasks  []engine.Task
 	// sampler samples the server and host during the run.
 	sampler *telemetry.Sampler
 	// hosts are the node exporters mapped to members; members samples

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/telemetry"
@@ -16,6 +18,9 @@ import (
 func (r *run) addNotes(d *result.Doc) {
 	maps.Copy(d.TestConfig, r.settings)
 	d.Notes = slices.Clone(r.warnings)
+	if note := MixNote(d.Ops, r.mix); note != "" {
+		d.Notes = append(d.Notes, note)
+	}
 	counts := r.counts()
 	counts.Sub(r.base)
 	d.TestResults.Counts = counts
@@ -60,4 +65,35 @@ func serverOpsPerOp(before, after map[string]any, n int64) (float64, bool) {
 		sum += a - b
 	}
 	return sum / float64(n), true
+}
+
+// MixNote says the mix of operations achieved (operations completed or
+// failed, by type) against the mix the workload states: "mix achieved
+// (stated): read 50.3% (50%), update 49.7% (50%)"; "" when the workload
+// states none or nothing ran.
+func MixNote(ops []result.OpStats, mix map[string]float64) string {
+	if len(mix) == 0 {
+		return ""
+	}
+	var total int64
+	for _, o := range ops {
+		total += o.Count + o.Errors.Total
+	}
+	if total == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(mix))
+	seen := map[string]bool{}
+	for _, o := range ops {
+		if share, ok := mix[o.Name]; ok {
+			seen[o.Name] = true
+			parts = append(parts, fmt.Sprintf("%s %.1f%% (%.4g%%)", o.Name, 100*float64(o.Count+o.Errors.Total)/float64(total), 100*share))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(mix)) {
+		if !seen[name] {
+			parts = append(parts, fmt.Sprintf("%s 0.0%% (%.4g%%)", name, 100*mix[name]))
+		}
+	}
+	return "mix achieved (stated): " + strings.Join(parts, ", ")
 }

@@ -52,3 +52,17 @@ func TestWorkloadCountsCoverTheMeasuredPhase(t *testing.T) {
 			*counts.Txns, res.Completed(), cfg.Workers)
 	}
 }
+
+// TestMixNote: the mix achieved is each type's share of the operations
+// completed or failed, beside the share stated; a type that never ran
+// shows 0%.
+func TestMixNote(t *testing.T) {
+	ops := []result.OpStats{{Name: "read", Count: 590, Errors: result.Errors{Total: 10}}, {Name: "update", Count: 400}}
+	got := MixNote(ops, map[string]float64{"read": 0.5, "update": 0.4, "scan": 0.1})
+	if want := "mix achieved (stated): read 60.0% (50%), update 40.0% (40%), scan 0.0% (10%)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if MixNote(ops, nil) != "" || MixNote(nil, map[string]float64{"read": 1}) != "" {
+		t.Error("a note without a stated mix, or without operations")
+	}
+}

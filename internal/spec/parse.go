@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -53,6 +54,9 @@ func ParseWhere(filename string, data []byte, reg Registry) (*Scenario, Where, e
 	s := &Scenario{src: &origin{file: filename, top: root.Line}}
 	var w Where
 	p.scenario(s, &w, root, reg)
+	if IsWorkloadFile(s.Workload) && !filepath.IsAbs(s.Workload) {
+		s.Workload = filepath.Join(filepath.Dir(filename), s.Workload) // beside the scenario file
+	}
 	s.applyDefaults(reg)
 	p.errs = append(p.errs, s.problems(reg)...)
 	p.errs = append(p.errs, w.problems(s.origin())...)

@@ -3,6 +3,7 @@ package spec
 import (
 	"maps"
 	"slices"
+	"strings"
 )
 
 // Registry tells which workloads exist and which parameters each takes.
@@ -48,4 +49,18 @@ func workloadError(reg Registry, workload string) *Error {
 		return &Error{Problem: "no workload is given", Want: oneOf("", workloads(reg))}
 	}
 	return invalid(workload, oneOf(workload, workloads(reg)))
+}
+
+// WorkloadFiles is a Registry that also knows the workloads described by
+// workload files: OpenWorkloadFile reads and checks the file at path and
+// registers the workload under the path, or says what is wrong with it.
+type WorkloadFiles interface {
+	OpenWorkloadFile(path string) error
+}
+
+// IsWorkloadFile says whether a workload name is a workload file's path
+// (it ends in .yaml or .yml); no built-in workload is named so.
+func IsWorkloadFile(name string) bool {
+	l := strings.ToLower(name)
+	return strings.HasSuffix(l, ".yaml") || strings.HasSuffix(l, ".yml")
 }

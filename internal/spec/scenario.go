@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -362,7 +363,7 @@ func (s *Scenario) Validate(reg Registry) error {
 
 func (s *Scenario) applyDefaults(reg Registry) {
 	o := s.origin()
-	fill(o.key("name"), &s.Name, s.Workload)
+	fill(o.key("name"), &s.Name, defaultName(s.Workload))
 	fill(o.key("database"), &s.Database, DefaultDatabase)
 	duration := defaultDuration(s.Ops)
 	staged := len(s.Stages) > 0 && !o.key("rate").given
@@ -399,6 +400,16 @@ func fill[T comparable](k *keyState, field *T, value T) {
 		*field = value
 		k.auto = value
 	}
+}
+
+// defaultName is a scenario's test name when it gives none: its
+// workload's name, or a workload file's name without its directory (the
+// same wherever the run starts from).
+func defaultName(workload string) string {
+	if IsWorkloadFile(workload) {
+		return filepath.Base(workload)
+	}
+	return workload
 }
 
 func defaultThreads(r Rate) int {
@@ -489,6 +500,13 @@ func (s *Scenario) workloadProblems(reg Registry) []*Error {
 	o := s.origin()
 	if o.key("workload").bad {
 		return nil
+	}
+	if files, ok := reg.(WorkloadFiles); ok && IsWorkloadFile(s.Workload) {
+		if err := files.OpenWorkloadFile(s.Workload); err != nil {
+			e := o.at("workload")
+			e.Problem = err.Error()
+			return []*Error{e}
+		}
 	}
 	specs, ok := paramSpecs(reg, s.Workload)
 	if ok {

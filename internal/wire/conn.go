@@ -37,6 +37,7 @@ const (
 	NoRetry    Retry = iota // the command is sent once
 	RetryRead               // a read: retried once when the URI allows retryable reads
 	RetryWrite              // a write: retried once, same transaction number, when retryable writes are on
+	OnceWrite               // a write that is not retryable (updateMany, deleteMany): sent once, with the write concern
 )
 
 // Conn is one connection to the selected server (a standalone, the
@@ -302,22 +303,35 @@ func (c *Conn) startHandshake() []byte {
 // (when retryable writes are on) and the write concern, for reads the
 // read concern, as the connection string sets them.
 func (c *Conn) AppendFields(dst []byte, db string, kind Retry) []byte {
+	return c.AppendFieldsConcern(dst, db, kind, nil)
+}
+
+// AppendFieldsConcern is AppendFields with an operation's own concern:
+// a write concern for a write, a read concern for a read, in place of
+// the connection string's (nil: the connection string's).
+func (c *Conn) AppendFieldsConcern(dst []byte, db string, kind Retry, concern bsoncore.Document) []byte {
 	dst = bsoncore.AppendStringElement(dst, "$db", db)
 	if c.lsid != nil {
 		dst = bsoncore.AppendDocumentElement(dst, "lsid", c.lsid)
 	}
 	switch kind {
-	case RetryWrite:
-		if c.retryWrites {
+	case RetryWrite, OnceWrite:
+		if c.retryWrites && kind == RetryWrite {
 			c.txn++
 			dst = bsoncore.AppendInt64Element(dst, "txnNumber", c.txn)
 		}
-		if c.opts.WriteConcern != nil {
-			dst = bsoncore.AppendDocumentElement(dst, "writeConcern", c.opts.WriteConcern)
+		if concern == nil {
+			concern = c.opts.WriteConcern
+		}
+		if concern != nil {
+			dst = bsoncore.AppendDocumentElement(dst, "writeConcern", concern)
 		}
 	case RetryRead:
-		if c.opts.ReadConcern != nil {
-			dst = bsoncore.AppendDocumentElement(dst, "readConcern", c.opts.ReadConcern)
+		if concern == nil {
+			concern = c.opts.ReadConcern
+		}
+		if concern != nil {
+			dst = bsoncore.AppendDocumentElement(dst, "readConcern", concern)
 		}
 	}
 	return dst

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/mongobench/mongobench/internal/result"
 
@@ -116,6 +117,10 @@ func (f TasksFunc) NewTask(ctx context.Context, worker int) (engine.Task, error)
 type Decisions struct {
 	Settings any
 	Warnings []string
+	// Mix is each operation type's stated share of operations started
+	// (nil: the workload states none); the run reports the mix achieved
+	// against it.
+	Mix map[string]float64
 }
 
 // TestConfig returns the test_config fields Settings sets (nil when it
@@ -143,10 +148,19 @@ type Counter interface {
 }
 
 // Registry is the set of workloads the binary knows. It satisfies
-// spec.Registry, so scenario files are validated against it.
-type Registry struct{ byName map[string]Workload }
+// spec.Registry, so scenario files are validated against it, and, when
+// made WithFiles, spec.WorkloadFiles: a name that is a workload file's
+// path (spec.IsWorkloadFile) opens the file, once.
+type Registry struct {
+	mu     sync.Mutex
+	byName map[string]Workload
+	files  bool
+}
 
-var _ spec.Registry = (*Registry)(nil)
+var (
+	_ spec.Registry      = (*Registry)(nil)
+	_ spec.WorkloadFiles = (*Registry)(nil)
+)
 
 // NewRegistry returns a registry of the given workloads.
 func NewRegistry(ws ...Workload) *Registry {
@@ -157,8 +171,47 @@ func NewRegistry(ws ...Workload) *Registry {
 	return r
 }
 
+// WithFiles makes the registry open the workload files it is asked for
+// by path, and returns it.
+func (r *Registry) WithFiles() *Registry {
+	r.files = true
+	return r
+}
+
+// OpenWorkloadFile reads and checks the workload file at path and
+// registers it under the path; a file opened already is not read again.
+func (r *Registry) OpenWorkloadFile(path string) error {
+	_, err := r.lookup(path)
+	return err
+}
+
+// lookup returns the named workload, opening a workload file when the
+// registry opens files.
+func (r *Registry) lookup(name string) (Workload, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if w, ok := r.byName[name]; ok {
+		return w, nil
+	}
+	if !r.files || !spec.IsWorkloadFile(name) {
+		return nil, fmt.Errorf("unknown workload %q (known: %v)", name, r.names())
+	}
+	w, err := OpenFile(name)
+	if err != nil {
+		return nil, err
+	}
+	r.byName[name] = w
+	return w, nil
+}
+
 // Workloads lists the registered names, sorted.
 func (r *Registry) Workloads() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.names()
+}
+
+func (r *Registry) names() []string {
 	names := make([]string, 0, len(r.byName))
 	for n := range r.byName {
 		names = append(names, n)
@@ -169,8 +222,8 @@ func (r *Registry) Workloads() []string {
 
 // ParamSpecs returns the parameters of the named workload.
 func (r *Registry) ParamSpecs(name string) ([]spec.ParamSpec, bool) {
-	w, ok := r.byName[name]
-	if !ok {
+	w, err := r.lookup(name)
+	if err != nil {
 		return nil, false
 	}
 	return w.Params(), true
@@ -180,7 +233,7 @@ func (r *Registry) ParamSpecs(name string) ([]spec.ParamSpec, bool) {
 // (-p name=value) with their kind, default, help and bounds.
 func (r *Registry) WriteList(w io.Writer) error {
 	for _, name := range r.Workloads() {
-		wl := r.byName[name]
+		wl, _ := r.lookup(name)
 		if _, err := fmt.Fprintf(w, "%s — %s\n", name, wl.Summary()); err != nil {
 			return err
 		}
@@ -193,11 +246,5 @@ func (r *Registry) WriteList(w io.Writer) error {
 	return nil
 }
 
-// Get returns the named workload.
-func (r *Registry) Get(name string) (Workload, error) {
-	w, ok := r.byName[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown workload %q (known: %v)", name, r.Workloads())
-	}
-	return w, nil
-}
+// Get returns the named workload (a workload file is opened).
+func (r *Registry) Get(name string) (Workload, error) { return r.lookup(name) }

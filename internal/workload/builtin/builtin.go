@@ -14,7 +14,8 @@ import (
 var presets = []string{"a", "b", "c", "d", "e", "f"}
 
 // Registry returns the registry of every built-in workload, the ones
-// 'run', the studies and scenario files name.
+// 'run', the studies and scenario files name, and of the workload files
+// they name by path.
 func Registry() *workload.Registry {
 	ws := []workload.Workload{
 		workload.KV{}, workload.Ledger{}, workload.Insert{}, workload.HotDoc{}, workload.UpdateAPI{}, workload.Query{},
@@ -22,7 +23,7 @@ func Registry() *workload.Registry {
 	for _, p := range presets {
 		ws = append(ws, ycsb.Workload{Preset: p})
 	}
-	return workload.NewRegistry(ws...)
+	return workload.NewRegistry(ws...).WithFiles()
 }
 
 // YCSBLoads returns the registry of the load phases of YCSB A–F

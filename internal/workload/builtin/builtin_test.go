@@ -31,3 +31,28 @@ func TestParamSpecsAreWellFormed(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryOpensWorkloadFiles: a name that is a workload file's path
+// opens the file, once; its problems come back as the error.
+func TestRegistryOpensWorkloadFiles(t *testing.T) {
+	reg := builtin.Registry()
+	w, err := reg.Get("../../../workloads/kv.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Ops(nil); !slices.Equal(got, []string{"read", "update"}) {
+		t.Errorf("ops %v", got)
+	}
+	if specs, ok := reg.ParamSpecs("../../../workloads/kv.yaml"); !ok || spec.CheckParamSpecs(specs) != nil {
+		t.Errorf("parameters of a workload file: %v %v", specs, ok)
+	}
+	if again, _ := reg.Get("../../../workloads/kv.yaml"); again != w {
+		t.Error("the file was opened again")
+	}
+	if err := reg.OpenWorkloadFile("no-such-file.yaml"); err == nil {
+		t.Error("no error for a missing file")
+	}
+	if _, err := builtin.YCSBLoads().Get("../../../workloads/kv.yaml"); err == nil {
+		t.Error("the load registry opened a workload file")
+	}
+}

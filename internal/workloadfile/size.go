@@ -1,0 +1,111 @@
+package workloadfile
+
+import "math"
+
+// A document is at most 16 MB (the server's maxBsonObjectSize), a
+// message 48 MB.
+const (
+	maxDocument = 16 << 20
+	maxMessage  = 48 << 20
+)
+
+// sized is a node that knows the most bytes its value can take, so a
+// file whose documents could outgrow what the server takes is refused
+// before anything runs (and nothing generates without bound).
+type sized interface {
+	size() int64
+}
+
+// sizeOf is the most bytes a node's value can take.
+func sizeOf(n node) int64 {
+	if s, ok := n.(sized); ok {
+		return s.size()
+	}
+	return 0
+}
+
+// add sums sizes, saturating instead of overflowing.
+func add(a, b int64) int64 {
+	if a > math.MaxInt64/4 || b > math.MaxInt64/4 {
+		return math.MaxInt64 / 4
+	}
+	return a + b
+}
+
+// times multiplies sizes, saturating.
+func times(n, each int64) int64 {
+	if n != 0 && each > (math.MaxInt64/4)/n {
+		return math.MaxInt64 / 4
+	}
+	return n * each
+}
+
+func elementSize(key string, v node) int64 { return add(int64(2+len(key)), sizeOf(v)) }
+
+func (l *literal) size() int64 { return int64(len(l.raw)) }
+
+func (d *docNode) size() int64 {
+	s := int64(5)
+	for _, f := range d.fields {
+		s = add(s, elementSize(f.key, f.v))
+	}
+	return s
+}
+
+func (a *arrayNode) size() int64 {
+	s := int64(5)
+	for i, it := range a.items {
+		s = add(s, elementSize(arrayKey(i), it))
+	}
+	return s
+}
+
+func (i *intGen) size() int64 {
+	if i.int32_ {
+		return 4
+	}
+	return 8
+}
+
+func (*floatGen) size() int64 { return 8 }
+
+func (s *seqGen) size() int64 {
+	if s.text {
+		return int64(4 + len(s.prefix) + 20 + 1)
+	}
+	return 8
+}
+
+func (s *stringGen) size() int64 { return add(5, s.length.max) }
+
+func (c *choiceGen) size() int64 {
+	var m int64
+	for _, it := range c.items {
+		m = max(m, sizeOf(it))
+	}
+	return m
+}
+
+// maxFake bounds a fake value (a paragraph is the longest, about 1 kB).
+const maxFake = 4096
+
+func (*fakeGen) size() int64     { return maxFake }
+func (*dateGen) size() int64     { return 8 }
+func (*oidGen) size() int64      { return 12 }
+func (*uuidGen) size() int64     { return 21 }
+func (b *binaryGen) size() int64 { return add(5, b.size_.max) }
+func (m *maybeGen) size() int64  { return sizeOf(m.v) }
+func (*boolGen) size() int64     { return 1 }
+func (r *refGen) size() int64    { return r.max }
+func (k *keyGen) size() int64    { return sizeOf(k.id) }
+
+func (a *arrayGen) size() int64 {
+	return add(5, times(max(a.length.max, 0), add(2+8, sizeOf(a.of))))
+}
+
+func (o *objectGen) size() int64 {
+	return add(5, times(max(o.length.max, 0), add(2+9, sizeOf(o.of))))
+}
+
+// Size is the most bytes the template's value can take.
+func (t *Template) size() int64 { return sizeOf(t.n) }
