@@ -271,10 +271,10 @@ func (c *Choices) sort() {
 const SummariesCollection = "summaries"
 
 // ListRuns lists the runs f selects, newest first, at most limit (0:
-// all), with their count and the choices, from the summaries. While the
-// summaries do not cover the history (a store written before they were
-// kept, until the next write completes them), it reads the history with
-// a projection instead.
+// all), with their count and the choices, from the summaries. Until the
+// summaries cover the history (a store written before they were kept,
+// until a writer's first write completes them and marks them so), it
+// reads the history with a projection instead.
 func (m *Mongo) ListRuns(ctx context.Context, rf RunFilter, limit int) (RunList, error) {
 	coll := m.db.Collection(SummariesCollection)
 	complete, err := m.summariesComplete(ctx)
@@ -288,7 +288,8 @@ func (m *Mongo) ListRuns(ctx context.Context, rf RunFilter, limit int) (RunList,
 	for _, f := range summaryFields {
 		proj = append(proj, bson.E{Key: f, Value: 1})
 	}
-	cur, err := coll.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetProjection(proj))
+	runs := bson.D{{Key: "runId", Value: bson.D{{Key: "$exists", Value: true}}}}
+	cur, err := coll.Find(ctx, runs, options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetProjection(proj))
 	if err != nil {
 		return RunList{}, fmt.Errorf("list runs: %w", err)
 	}
@@ -303,32 +304,35 @@ func (m *Mongo) ListRuns(ctx context.Context, rf RunFilter, limit int) (RunList,
 	return listOf(all, rf, limit), nil
 }
 
-// summariesComplete reports whether every run of the history has its
-// summary; checked at most once a minute.
+// summariesComplete reports whether the summaries cover the history: a
+// writer that completed them (completeSummaries, on its first write)
+// left their marker. Once seen, it is not asked again.
 func (m *Mongo) summariesComplete(ctx context.Context) (bool, error) {
 	c := m.summaries
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.complete && time.Since(c.checked) < time.Minute {
+	if c.complete {
 		return true, nil
 	}
-	runs, err := m.db.Collection(HistoryCollection).CountDocuments(ctx, bson.D{})
-	if err != nil {
+	err := m.db.Collection(SummariesCollection).FindOne(ctx, bson.D{{Key: "_id", Value: summariesMarker}}).Err()
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return false, nil
+	case err != nil:
 		return false, fmt.Errorf("list runs: %w", err)
 	}
-	sums, err := m.db.Collection(SummariesCollection).CountDocuments(ctx, bson.D{})
-	if err != nil {
-		return false, fmt.Errorf("list runs: %w", err)
-	}
-	c.complete, c.checked = sums >= runs, time.Now()
-	return c.complete, nil
+	c.complete = true
+	return true, nil
 }
+
+// summariesMarker is the _id of the document a writer leaves in the
+// summaries once every run of the history has its summary.
+const summariesMarker = "~complete"
 
 // summaryState remembers whether the summaries were found complete.
 type summaryState struct {
 	mu       sync.Mutex
 	complete bool
-	checked  time.Time
 }
 
 // putSummary writes d's summary.
@@ -378,7 +382,15 @@ func (m *Mongo) completeSummaries(ctx context.Context) error {
 			}
 		}
 	}
-	return cur.Err()
+	if err := cur.Err(); err != nil {
+		return fmt.Errorf("results store: summarise the history: %w", err)
+	}
+	_, err = m.db.Collection(SummariesCollection).ReplaceOne(ctx, bson.D{{Key: "_id", Value: summariesMarker}},
+		bson.D{{Key: "_id", Value: summariesMarker}, {Key: "at", Value: time.Now().UTC()}}, options.Replace().SetUpsert(true))
+	if err != nil {
+		return fmt.Errorf("results store: mark the run summaries complete: %w", err)
+	}
+	return nil
 }
 
 // readerIndexes are the history's indexes its readers use: the newest

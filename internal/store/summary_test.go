@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
@@ -147,5 +149,45 @@ func TestListRunsFilters(t *testing.T) {
 		if ch := l.Choices; strings.Join(ch.Labels, ",") != "a,b" || strings.Join(ch.Tags, ",") != "nightly,x" || strings.Join(ch.Workloads, ",") != "kv" || strings.Join(ch.Tests, ",") != "store-test" {
 			t.Errorf("%s: choices %+v", st.Where(), ch)
 		}
+	}
+}
+
+// TestSummariesOfAnOlderStore: runs stored before summaries were kept are
+// listed (from the history) until a write completes their summaries.
+func TestSummariesOfAnOlderStore(t *testing.T) {
+	ctx := context.Background()
+	c := connect(t)
+	dbName := testenv.DBName(t)
+	t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
+	start := time.Now().UTC().Truncate(time.Millisecond)
+	old := sampleDoc(t, "run-old-0001", "v1", start)
+	b, err := bson.Marshal(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row bson.D
+	if err := bson.Unmarshal(b, &row); err != nil {
+		t.Fatal(err)
+	}
+	row = append(bson.D{{Key: "_id", Value: old.RunID}}, row...)
+	if _, err := c.Database(dbName).Collection(store.HistoryCollection).InsertOne(ctx, row); err != nil {
+		t.Fatal(err)
+	}
+	reader := store.NewMongo(c, dbName, "a reader")
+	if l, err := reader.ListRuns(ctx, store.RunFilter{}, 0); err != nil || len(l.Runs) != 1 || l.Runs[0].RunID != old.RunID {
+		t.Fatalf("before any write: %+v, %v; want the older run, from the history", l.Runs, err)
+	}
+	if n, _ := c.Database(dbName).Collection(store.SummariesCollection).CountDocuments(ctx, bson.D{}); n != 0 {
+		t.Fatalf("a reader wrote %d summaries, want none", n)
+	}
+	if err := store.NewMongo(c, dbName, "a writer").Save(ctx, sampleDoc(t, "run-new-0002", "v2", start.Add(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	l, err := store.NewMongo(c, dbName, "another reader").ListRuns(ctx, store.RunFilter{}, 0)
+	if err != nil || len(l.Runs) != 2 || l.Runs[1].RunID != old.RunID {
+		t.Fatalf("after a write: %+v, %v; want both runs", l.Runs, err)
+	}
+	if n, _ := c.Database(dbName).Collection(store.SummariesCollection).CountDocuments(ctx, bson.D{{Key: "runId", Value: old.RunID}}); n != 1 {
+		t.Errorf("the older run has %d summaries after a write, want 1", n)
 	}
 }
