@@ -7,12 +7,13 @@
 # Then times, REPEAT times each (default 5, medians printed): `results
 # list` (the whole command, connection included), serve's first page
 # (a results file is indexed then), its list page, a run's page, for the
-# MongoDB store and the results file.
+# MongoDB store and the results file (STORES, default "mongo file").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${RUNS:-10000}"
 long="${LONG:-100}"
 repeat="${REPEAT:-5}"
+stores="${STORES:-mongo file}"
 
 go build -o bin/mongobench ./cmd/mongobench
 dir="$(mktemp -d -t mongobench-bench-XXXXXX)"
@@ -61,7 +62,7 @@ page() { curl -s -o /dev/null -w '%{time_total}' "$1" | python3 -c 'import sys; 
 echo
 echo "| store | results list ms | serve's first page ms | serve list page ms | serve run page ms |"
 echo "|---|---:|---:|---:|---:|"
-for where in mongo file; do
+for where in $stores; do
   if [ "$where" = mongo ]; then flags=(--results "$uri"); else flags=(--results-file "$dir/runs.jsonl"); fi
   list=(); lp=(); rp=()
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
