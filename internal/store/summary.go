@@ -22,13 +22,13 @@ import (
 )
 
 // A run's summary is what a list of runs shows and filters on: its
-// identity (run id, test, variant, label, tags, group), when it ran and
+// identity (run id, test, label, tags, group), when it ran and
 // for how long, its state, its workload and mode, its target and achieved
 // rates, and each operation type's name, count and p99 latency. A list
 // of a store of years of runs reads summaries, never whole documents.
 var summaryFields = []string{
-	"testId", "runId", "testName", "label", "tags", "repetition", "start", "end", "duration", "partial", "partialReason",
-	"live", "variant", "group.id", "group.clientIndex", "test_config.workload",
+	"runId", "testName", "label", "tags", "repetition", "start", "end", "duration", "partial", "partialReason",
+	"live", "group.id", "group.clientIndex", "test_config.workload",
 	"schedule.mode", "schedule.targetRate", "schedule.achievedRate", "schedule.successRate", "schedule.failedRate",
 	"ops.name", "ops.count", "ops.latency.p99Ms",
 }
@@ -37,9 +37,9 @@ var summaryFields = []string{
 // store's projection reads it.
 func Summary(d *result.Doc) result.Doc {
 	s := result.Doc{
-		ID: d.ID, RunID: d.RunID, TestName: d.TestName, Label: d.Label, Tags: d.Tags, Repetition: d.Repetition,
+		RunID: d.RunID, TestName: d.TestName, Label: d.Label, Tags: d.Tags, Repetition: d.Repetition,
 		Start: d.Start, End: d.End, Duration: d.Duration, Partial: d.Partial, PartialReason: d.PartialReason,
-		Live: d.Live, Variant: d.Variant,
+		Live: d.Live,
 		Schedule: result.Schedule{Mode: d.Schedule.Mode, TargetRate: d.Schedule.TargetRate, AchievedRate: d.Schedule.AchievedRate,
 			SuccessRate: d.Schedule.SuccessRate, FailedRate: d.Schedule.FailedRate},
 	}
