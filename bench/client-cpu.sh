@@ -24,12 +24,7 @@ rate="${RATE:-2000}"
 echo "## engine alone (no-op task)"
 go test -run '^$' -bench 'Noop' -benchtime 1000000x ./internal/engine/ | grep -E '^Benchmark'
 
-go build -o bin/mongobench ./cmd/mongobench
-dir="$(mktemp -d -t mongobench-bench-XXXXXX)"
-export MONGOBENCH_SERVER_DIR="$dir"
-trap 'bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-bin/mongobench server start --small --no-sync-on-commit ${PORT:+--port "$PORT"} >/dev/null
-uri="$(bin/mongobench server status --print-uri)"
+. bench/lib.sh
 rows="$dir/rows.tsv"
 : >"$rows"
 

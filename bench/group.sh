@@ -37,12 +37,7 @@ duration="${DURATION:-10s}"
 warmup="${WARMUP:-3s}"
 threads="${THREADS:-256}"
 
-go build -o bin/mongobench ./cmd/mongobench
-dir="$(mktemp -d -t mongobench-bench-XXXXXX)"
-export MONGOBENCH_SERVER_DIR="$dir"
-trap 'bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-bin/mongobench server start --small --no-sync-on-commit ${PORT:+--port "$PORT"} >/dev/null
-uri="$(bin/mongobench server status --print-uri)"
+. bench/lib.sh
 
 # What each client runs against the target (the results always go to uri).
 if [ "$target" = responder ]; then

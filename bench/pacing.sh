@@ -21,12 +21,7 @@ workloads="${WORKLOADS:-kv ycsb-c}"
 repeat="${REPEAT:-1}"
 threads="${THREADS:-64}"
 
-go build -o bin/mongobench ./cmd/mongobench
-dir="$(mktemp -d -t mongobench-pacing-XXXXXX)"
-export MONGOBENCH_SERVER_DIR="$dir"
-trap 'bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-bin/mongobench server start --small --no-sync-on-commit ${PORT:+--port "$PORT"} >/dev/null
-uri="$(bin/mongobench server status --print-uri)"
+. bench/lib.sh
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start, $(date -u +%FT%TZ)"
 echo "runs: $duration measured after $warmup warm-up, $threads in flight, repeat $repeat"

@@ -15,12 +15,8 @@ long="${LONG:-100}"
 repeat="${REPEAT:-5}"
 stores="${STORES:-mongo file}"
 
-go build -o bin/mongobench ./cmd/mongobench
-dir="$(mktemp -d -t mongobench-bench-XXXXXX)"
-export MONGOBENCH_SERVER_DIR="$dir"
-trap 'kill $(jobs -p) 2>/dev/null || true; bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-bin/mongobench server start --small --no-sync-on-commit ${PORT:+--port "$PORT"} >/dev/null
-uri="$(bin/mongobench server status --print-uri)"
+. bench/lib.sh
+on_exit+=('kill $(jobs -p) 2>/dev/null || true')
 
 python3 - "$runs" "$long" internal/cli/testdata/schema-v1-run.jsonl "$dir/runs.jsonl" <<'PY'
 import json, re, sys, datetime

@@ -16,12 +16,7 @@ duration="${DURATION:-15s}"
 interval="${INTERVAL:-100ms}"
 rates="${RATES:-2000 20000}"
 
-go build -o bin/mongobench ./cmd/mongobench
-dir="$(mktemp -d -t mongobench-bench-XXXXXX)"
-export MONGOBENCH_SERVER_DIR="$dir"
-trap 'bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-bin/mongobench server start --small --no-sync-on-commit ${PORT:+--port "$PORT"} >/dev/null
-uri="$(bin/mongobench server status --print-uri)"
+. bench/lib.sh
 rows="$dir/rows.tsv"
 : >"$rows"
 

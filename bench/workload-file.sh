@@ -21,12 +21,7 @@ rate="${RATE:-2000}"
 echo "## generating a 1 KB document with ten generated fields"
 go test -run '^$' -bench 'Document1KB10Fields' -benchtime 200000x ./internal/workloadfile/ | grep -E '^Benchmark'
 
-go build -o bin/mongobench ./cmd/mongobench
-dir="$(mktemp -d -t mongobench-bench-XXXXXX)"
-export MONGOBENCH_SERVER_DIR="$dir"
-trap 'bin/mongobench server stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-bin/mongobench server start --small --no-sync-on-commit ${PORT:+--port "$PORT"} >/dev/null
-uri="$(bin/mongobench server status --print-uri)"
+. bench/lib.sh
 rows="$dir/rows.tsv"
 : >"$rows"
 

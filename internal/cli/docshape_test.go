@@ -346,6 +346,10 @@ var optional = map[string]string{
 	"bench_config.rotational":   "boolean",
 	"bench_config.cpuModel":     "string",
 	"bench_config.cacheSizeMB":  "64-bit integer",
+	// The client's precision is noted when its send lag passed the bound
+	// but stayed under the floor, or the run was server-bound: how the
+	// machine kept the schedule.
+	"schedule.precision.note": "string",
 	// What limited a run depends on the machine: which rules saturate,
 	// could judge, or had a figure (internal/diagnosis pins their shape).
 	"diagnosis.rule":       "string",
