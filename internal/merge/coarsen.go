@@ -67,8 +67,8 @@ func finer(d *result.Doc, every time.Duration) bool {
 			return true
 		}
 	}
-	for _, l := range [][]result.Series{d.Metrics.Measurements, d.Metrics.DiskMetrics, d.Metrics.Members} {
-		for _, s := range l {
+	for _, l := range d.Metrics.Lists() {
+		for _, s := range l.Series {
 			if len(s.DataPoints) > 1 && (s.GranularitySec == 0 || s.GranularitySec < every.Seconds()-1e-9) {
 				return true
 			}

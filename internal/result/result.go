@@ -170,6 +170,18 @@ type Metrics struct {
 	Members []Series `bson:"members,omitempty" json:"members,omitempty"`
 }
 
+// SeriesList is one of the metrics' lists of series, with its field name.
+type SeriesList struct {
+	Name   string
+	Series []Series
+}
+
+// Lists are the metrics' lists of series: measurements, diskMetrics and
+// members.
+func (m Metrics) Lists() []SeriesList {
+	return []SeriesList{{"measurements", m.Measurements}, {"diskMetrics", m.DiskMetrics}, {"members", m.Members}}
+}
+
 // Series is one named time series. A nil Value marks a missing sample.
 type Series struct {
 	Name  string `bson:"name" json:"name"`

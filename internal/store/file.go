@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -110,25 +108,13 @@ func (f File) readAll() ([]result.Doc, error) {
 	}
 	defer func() { _ = file.Close() }() // read only
 	var docs []result.Doc
-	sc := bufio.NewScanner(bounded.Reader(file, f.path, bounded.ImportFile))
-	sc.Buffer(nil, int(bounded.ImportLine.Max))
-	line := 1
-	for ; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var s stored
-		if err := bson.UnmarshalExtJSON(sc.Bytes(), false, &s); err != nil {
-			if serr := sc.Err(); serr != nil {
-				return nil, serr // the file passed its bound mid-line: that, not the cut line, is the error
-			}
-			return nil, fmt.Errorf("%s:%d: not a result document: %w", f.path, line, err)
-		}
-		docs = append(docs, s.doc())
+	_, _, err = eachLine(bounded.Reader(file, f.path, bounded.ImportFile), f.path, 0, 0, func(line int, _ int64, b []byte) error {
+		d, err := decodeLine(b, f.path, line)
+		docs = append(docs, d)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return nil, fmt.Errorf("%s:%d: %w: %s can be at most %s (%s)", f.path, line, bounded.ErrTooLarge,
-			bounded.ImportLine.What, bounded.Size(bounded.ImportLine.Max), bounded.ImportLine.Why)
-	}
-	return docs, sc.Err()
+	return docs, nil
 }

@@ -100,8 +100,8 @@ func fitsBudget(d *result.Doc) (bool, error) {
 	if len(d.Intervals) > MaxPoints {
 		return false, nil
 	}
-	for _, l := range [][]result.Series{d.Metrics.Measurements, d.Metrics.DiskMetrics, d.Metrics.Members} {
-		for _, s := range l {
+	for _, l := range d.Metrics.Lists() {
+		for _, s := range l.Series {
 			if len(s.DataPoints) > MaxPoints {
 				return false, nil
 			}
@@ -135,13 +135,9 @@ func records(d *result.Doc) []any {
 	for _, iv := range d.Intervals {
 		out = append(out, intervalRecord{Run: recordMeta{RunID: d.RunID, Kind: kindInterval}, Interval: iv})
 	}
-	lists := []struct {
-		name   string
-		series []result.Series
-	}{{"measurements", d.Metrics.Measurements}, {"diskMetrics", d.Metrics.DiskMetrics}, {"members", d.Metrics.Members}}
-	for _, l := range lists {
-		for _, s := range l.series {
-			meta := recordMeta{RunID: d.RunID, Kind: kindSeries, List: l.name, Name: s.Name, Units: s.Units, Source: s.Source,
+	for _, l := range d.Metrics.Lists() {
+		for _, s := range l.Series {
+			meta := recordMeta{RunID: d.RunID, Kind: kindSeries, List: l.Name, Name: s.Name, Units: s.Units, Source: s.Source,
 				GranularitySec: s.GranularitySec, Member: s.Member, Role: s.Role}
 			for _, p := range s.DataPoints {
 				out = append(out, readingRecord{Run: meta, T: p.Timestamp, Value: p.Value})

@@ -33,6 +33,15 @@ var summaryFields = []string{
 	"ops.name", "ops.count", "ops.latency.p99Ms",
 }
 
+// summaryProjection reads a document's summaryFields.
+func summaryProjection() bson.D {
+	proj := make(bson.D, len(summaryFields))
+	for i, f := range summaryFields {
+		proj[i] = bson.E{Key: f, Value: 1}
+	}
+	return proj
+}
+
 // Summary is d reduced to its summary (summaryFields), as a MongoDB
 // store's projection reads it.
 func Summary(d *result.Doc) result.Doc {
@@ -61,6 +70,7 @@ func Summary(d *result.Doc) result.Doc {
 // reads its one line.
 type fileIndex struct {
 	size    int64
+	lines   int // read so far, blank ones included
 	mod     time.Time
 	entries []fileEntry
 }
@@ -117,29 +127,44 @@ func (idx *fileIndex) read(file *os.File, path string, size int64) error {
 	if _, err := file.Seek(idx.size, io.SeekStart); err != nil {
 		return fmt.Errorf("read results: %w", err)
 	}
-	r := bufio.NewReaderSize(bounded.Reader(io.LimitReader(file, size-idx.size), path, bounded.ImportFile), 1<<20)
-	offset, line := idx.size, 1+len(idx.entries)
-	for ; ; line++ {
-		b, err := readLine(r)
+	r := bounded.Reader(io.LimitReader(file, size-idx.size), path, bounded.ImportFile)
+	end, lines, err := eachLine(r, path, idx.lines, idx.size, func(line int, offset int64, b []byte) error {
+		d, err := decodeLine(b, path, line)
+		if err == nil {
+			idx.entries = append(idx.entries, fileEntry{offset: offset, length: int64(len(b)), summary: Summary(&d)})
+		}
+		return err
+	})
+	idx.size, idx.lines = end, lines
+	return err
+}
+
+// eachLine calls fn with each line of r that is not blank: its number
+// (counted on from the after lines already read), its offset (counted on
+// from at) and its bytes, newline included, each line at most
+// bounded.ImportLine long. It returns the offset and the number of the
+// last line read.
+func eachLine(r io.Reader, path string, after int, at int64, fn func(line int, offset int64, b []byte) error) (int64, int, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	line := after
+	for {
+		b, err := readLine(br)
 		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("%s:%d: %w", path, line, err)
+			return at, line, fmt.Errorf("%s:%d: %w", path, line+1, err) // the line, or the file past its bound mid-line: never the cut line's decoding
 		}
 		if len(b) > 0 {
-			if trimmed := bytes.TrimSpace(b); len(trimmed) > 0 {
-				d, derr := decodeLine(trimmed, path, line)
-				if derr != nil {
-					return derr
+			line++
+			if len(bytes.TrimSpace(b)) > 0 {
+				if ferr := fn(line, at, b); ferr != nil {
+					return at, line, ferr
 				}
-				idx.entries = append(idx.entries, fileEntry{offset: offset, length: int64(len(b)), summary: Summary(&d)})
 			}
-			offset += int64(len(b))
+			at += int64(len(b))
 		}
-		if errors.Is(err, io.EOF) {
-			break
+		if err != nil {
+			return at, line, nil
 		}
 	}
-	idx.size = offset
-	return nil
 }
 
 // readLine reads one line, its newline included, at most
@@ -161,7 +186,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // decodeLine reads one line of a results file.
 func decodeLine(b []byte, path string, line int) (result.Doc, error) {
 	var s stored
-	if err := bson.UnmarshalExtJSON(b, false, &s); err != nil {
+	if err := bson.UnmarshalExtJSON(bytes.TrimSpace(b), false, &s); err != nil {
 		return result.Doc{}, fmt.Errorf("%s:%d: not a result document: %w", path, line, err)
 	}
 	return s.doc(), nil
@@ -178,7 +203,7 @@ func (f File) lineAt(e fileEntry, line int) (*result.Doc, error) {
 	if _, err := file.ReadAt(b, e.offset); err != nil {
 		return nil, fmt.Errorf("read results: %s:%d: %w", f.path, line, err)
 	}
-	d, err := decodeLine(bytes.TrimSpace(b), f.path, line)
+	d, err := decodeLine(b, f.path, line)
 	return &d, err
 }
 
@@ -284,10 +309,7 @@ func (m *Mongo) ListRuns(ctx context.Context, rf RunFilter, limit int) (RunList,
 	if !complete {
 		coll = m.db.Collection(HistoryCollection)
 	}
-	proj := bson.D{}
-	for _, f := range summaryFields {
-		proj = append(proj, bson.E{Key: f, Value: 1})
-	}
+	proj := summaryProjection()
 	runs := bson.D{{Key: "runId", Value: bson.D{{Key: "$exists", Value: true}}}}
 	cur, err := coll.Find(ctx, runs, options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetProjection(proj))
 	if err != nil {
@@ -362,10 +384,7 @@ func (m *Mongo) completeSummaries(ctx context.Context) error {
 	for _, id := range ids {
 		have[id.ID] = true
 	}
-	proj := bson.D{}
-	for _, f := range summaryFields {
-		proj = append(proj, bson.E{Key: f, Value: 1})
-	}
+	proj := summaryProjection()
 	cur, err = m.db.Collection(HistoryCollection).Find(ctx, bson.D{}, options.Find().SetProjection(proj))
 	if err != nil {
 		return fmt.Errorf("results store: summarise the history: %w", err)
