@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -120,8 +121,8 @@ func (s *stream) push(iv result.Interval) {
 }
 
 // end sends the last interval and waits for the writer to finish (at
-// most 15 s, or 1 s once ctx has ended); the complete result replaces
-// the registered row after it.
+// most 15 s, and 1 s once ctx ends, before or during the wait); the
+// complete result replaces the registered row after it.
 func (s *stream) end(ctx context.Context) {
 	if s == nil || s.queue == nil {
 		return
@@ -130,14 +131,26 @@ func (s *stream) end(ctx context.Context) {
 		s.push(*s.held)
 	}
 	close(s.queue)
-	wait := 15 * time.Second
+	wait, stopped := time.After(15*time.Second), ctx.Done()
 	if ctx.Err() != nil {
-		wait = time.Second // after Ctrl-C the result is stored at once
+		wait, stopped = time.After(time.Second), nil // after Ctrl-C the result is stored at once
 	}
-	select {
-	case <-s.done:
-	case <-time.After(wait):
-		s.fail(fmt.Errorf("the results store took over %v for the last intervals", wait))
+	for {
+		select {
+		case <-s.done:
+			s.mu.Lock()
+			behind := s.behind
+			s.mu.Unlock()
+			if behind > 0 {
+				s.say("warning: run %s: %d intervals did not reach the results store while it ran (it was slow); they are stored with the result\n", s.runID, behind)
+			}
+			return
+		case <-stopped:
+			wait, stopped = time.After(time.Second), nil
+		case <-wait:
+			s.fail(errors.New("the results store was too slow for the last intervals"))
+			return
+		}
 	}
 }
 
