@@ -107,6 +107,14 @@ type Config struct {
 	// snapshots that must be taken at the boundary itself (the workload's
 	// counters, the host's CPU). It must be quick: no network, no waiting.
 	AtPhase func(Phase, time.Time)
+	// AtWorkerMeasured is called on a worker's own goroutine just before
+	// its first measured operation (the first whose slot is in the
+	// measured phase), once per worker. A worker runs one operation at a
+	// time, so everything its task did before is warm-up: a snapshot of
+	// the task's own counters here splits the warm-up from the measured
+	// phase exactly, however late the engine's goroutine begins the
+	// phase. It must be quick: no network, no waiting.
+	AtWorkerMeasured func(worker int)
 	// Share makes the run one client's part of a run group: Workers,
 	// Count and the Pacer's schedule are the group's, and the run does
 	// this client's part of them (see Share).

@@ -156,6 +156,7 @@ func (e *engine) work(ctx context.Context, stop <-chan struct{}, i int, t Task) 
 			w.drop(s.dropped, s.dropLag)
 		}
 	}
+	measuring := false
 	for {
 		var s slot
 		var ok bool
@@ -166,6 +167,12 @@ func (e *engine) work(ctx context.Context, stop <-chan struct{}, i int, t Task) 
 		}
 		if !ok {
 			return
+		}
+		if s.measured && !measuring {
+			measuring = true
+			if at := e.cfg.AtWorkerMeasured; at != nil {
+				at(i)
+			}
 		}
 		e.do(ctx, w, t, s)
 	}

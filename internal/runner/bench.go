@@ -227,8 +227,10 @@ type run struct {
 	// the hosts of those other than the main one.
 	hosts   []spec.MemberHost
 	members []memberSampler
-	// base holds the workload's counts at the measured phase's start.
-	base result.Counts
+	// bases hold each worker's counts at its first measured operation
+	// (taken[w] when it had one): the warm-up's part of its counts.
+	bases []result.Counts
+	taken []bool
 	// startAt is the run group's start instant (zero: not in a group).
 	startAt time.Time
 	errs    []error
@@ -286,6 +288,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 		return nil, interrupted(ctx, "connecting the workers", err)
 	}
 	r.tasks = built
+	r.bases, r.taken = make([]result.Counts, len(built)), make([]bool, len(built))
 	res, err := engine.Run(ctx, cfg, func(worker int) (engine.Task, error) { return built[worker], nil })
 	samples := sampler.Stop()
 	r.stopMembers()
@@ -410,7 +413,7 @@ func (r *run) engineConfig() engine.Config {
 		Ops: r.ops, Workers: sc.Threads,
 		Warmup: time.Duration(sc.Warmup), Duration: time.Duration(sc.Duration), Count: sc.Ops,
 		Interval: time.Duration(sc.Interval), DropAfter: time.Duration(sc.MaxLag),
-		Classify: workload.Classify, AtPhase: r.countsAt, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval, Tally: r.opts.Tally,
+		Classify: workload.Classify, AtPhase: r.countsAt, AtWorkerMeasured: r.workerMeasured, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval, Tally: r.opts.Tally,
 		Pacing: r.opts.Pacing, AtReturn: r.opts.AtReturn, StartAt: r.startAt,
 	}
 	if g := r.opts.Group; g != nil {
@@ -449,20 +452,16 @@ func engineStages(st []spec.Stage) []engine.Stage {
 }
 
 // countsAt takes, on the engine's goroutine at the measured phase's
-// boundaries: the host's counters (a sample stamped at the boundary, so a
-// phase shorter than the sampling interval has host figures), and at the
-// start the workload's counts (atomic loads) as the base the phase's
-// counts are measured from. Without a warm-up every count belongs to the
-// measured phase, so none is taken.
-func (r *run) countsAt(p engine.Phase, t time.Time) {
+// boundaries, the host's counters: a sample stamped at the boundary, so a
+// phase shorter than the sampling interval has host figures. The
+// workload's counts are split from the warm-up per worker instead
+// (workerMeasured), where the split is exact.
+func (r *run) countsAt(_ engine.Phase, t time.Time) {
 	if r.sampler != nil {
 		r.sampler.Mark(t)
 	}
 	for _, m := range r.members {
 		m.sampler.Mark(t)
-	}
-	if p == engine.MeasureStart && r.opts.Scenario.Warmup > 0 {
-		r.base = r.counts()
 	}
 }
 

@@ -21,9 +21,7 @@ func (r *run) addNotes(d *result.Doc) {
 	if note := MixNote(d.Ops, r.mix); note != "" {
 		d.Notes = append(d.Notes, note)
 	}
-	counts := r.counts()
-	counts.Sub(r.base)
-	d.TestResults.Counts = counts
+	d.TestResults.Counts = r.counts()
 	if d.TestResults.NOps != nil {
 		if per, ok := serverOpsPerOp(r.before.Doc, r.after.Doc, *d.TestResults.NOps); ok {
 			d.TestResults.ServerOpsPerOp = &per
@@ -31,15 +29,34 @@ func (r *run) addNotes(d *result.Doc) {
 	}
 }
 
-// counts sums the counts of every task that keeps some.
+// counts sums, over every task that keeps some, its counts in the
+// measured phase: its counts now less those it had at its first measured
+// operation; all of them when it had none (a worker that only warmed up).
 func (r *run) counts() result.Counts {
 	var sum result.Counts
-	for _, t := range r.tasks {
-		if c, ok := t.(workload.Counter); ok {
-			sum.Add(c.Counts())
+	for w, t := range r.tasks {
+		c, ok := t.(workload.Counter)
+		if !ok {
+			continue
 		}
+		n := c.Counts()
+		switch {
+		case w < len(r.taken) && r.taken[w]:
+			n.Sub(r.bases[w])
+		default:
+			n.Sub(n)
+		}
+		sum.Add(n)
 	}
 	return sum
+}
+
+// workerMeasured keeps worker w's counts at its first measured operation
+// (on the worker's goroutine, read once the engine has returned).
+func (r *run) workerMeasured(w int) {
+	if c, ok := r.tasks[w].(workload.Counter); ok && w < len(r.bases) {
+		r.bases[w], r.taken[w] = c.Counts(), true
+	}
 }
 
 // opcounterNames are the serverStatus opcounters, each one server
