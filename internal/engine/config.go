@@ -97,6 +97,10 @@ type Config struct {
 	// delays the measurement; all have returned when Run returns.
 	OnPhase    func(Phase, time.Time)
 	OnInterval func(*Interval)
+	// ForgetIntervals keeps only the last closed interval in the result
+	// (Result.Intervals): every interval is handed to OnInterval, which
+	// keeps what it needs, so a run of any length holds constant memory.
+	ForgetIntervals bool
 	// Tally, when set, is the run's tally for its readers (the live
 	// line, the abort judge, the live metrics): the engine adds each
 	// closed interval to it before calling OnInterval, and the result's

@@ -20,6 +20,11 @@ type coordinator struct {
 	lag       *hist.H // send lag over the phase
 	rlag      *hist.H // receive lag over the phase (ReplyTimed tasks)
 	intervals []Interval
+	// forgot counts the intervals dropped from intervals
+	// (Config.ForgetIntervals); pace is what the health verdict reads of
+	// every interval.
+	forgot int
+	pace   pace
 	started   bool // the measured phase has begun
 	lastTick  time.Time
 	cpuStart  time.Duration
@@ -139,7 +144,7 @@ func (c *coordinator) rotate(end time.Time) error {
 	drained := time.Now()
 	cpu := processCPU()
 	iv := Interval{
-		Index: len(c.intervals), Start: c.lastTick, Length: end.Sub(c.lastTick),
+		Index: c.forgot + len(c.intervals), Start: c.lastTick, Length: end.Sub(c.lastTick),
 		Sent: c.agg.sent, Drained: drained, Late: c.agg.late, Dropped: c.agg.dropped, MaxLag: c.agg.maxLag,
 		PeakInFlight: c.e.peak.Swap(c.e.inflight.Load()), CPU: cpu - c.cpuLast,
 	}
@@ -163,7 +168,13 @@ func (c *coordinator) rotate(end time.Time) error {
 		}
 		iv.Ops = append(iv.Ops, op)
 	}
+	if c.e.cfg.ForgetIntervals && len(c.intervals) > 1 {
+		// Only the last closed interval is kept: the closing tail may join it.
+		c.forgot += len(c.intervals) - 1
+		c.intervals = append(make([]Interval, 0, 2), c.intervals[len(c.intervals)-1])
+	}
 	c.intervals = append(c.intervals, iv)
+	c.pace.add(&iv, c.e.cfg)
 	return nil
 }
 
@@ -251,6 +262,7 @@ func (c *coordinator) closeLast(end time.Time) error {
 	if err := c.intervals[n-1].absorb(&prev); err != nil {
 		return err
 	}
+	c.pace.lags = append(c.pace.lags[:len(c.pace.lags)-2], c.intervals[n-1].MaxLag)
 	c.report(n - 1)
 	return nil
 }
@@ -324,7 +336,11 @@ func (c *coordinator) finish() (*Result, error) {
 	if err := c.closeTally(res); err != nil {
 		return nil, err
 	}
+	if c.e.cfg.ForgetIntervals && len(c.intervals) > 1 {
+		c.intervals = c.intervals[len(c.intervals)-1:]
+	}
 	res.Start, res.End, res.Intervals = c.e.warmEnd, end, c.intervals
+	res.pace = &c.pace
 	res.Abandoned = c.e.abandoned.Load()
 	res.CPU = c.cpuLast - c.cpuStart
 	if !c.e.closed {

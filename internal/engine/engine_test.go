@@ -285,6 +285,44 @@ func TestShortTailJoinsThePreviousInterval(t *testing.T) {
 	}
 }
 
+// TestForgottenIntervalsAreAllHanded: a run that forgets its intervals
+// (a run of any length) keeps only the last one, hands every interval to
+// OnInterval (the joined tail replacing the one before, as when they are
+// kept), and judges its pace on all of them: the same phase, totals and
+// verdict as a run that keeps them.
+func TestForgottenIntervalsAreAllHanded(t *testing.T) {
+	var handed []Interval
+	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(400), Duration: 1050 * time.Millisecond,
+		Interval: 100 * time.Millisecond, ForgetIntervals: true, OnInterval: func(iv *Interval) {
+			if n := len(handed); n > 0 && handed[n-1].Index == iv.Index {
+				handed = handed[:n-1]
+			}
+			handed = append(handed, *iv)
+		}}
+	r, err := Run(context.Background(), cfg, sleepTask(100*time.Microsecond, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Intervals) != 1 || len(handed) < 9 || r.Intervals[0].Index != len(handed)-1 {
+		t.Fatalf("kept %d intervals (want the last, index %d), handed %d", len(r.Intervals), len(handed)-1, len(handed))
+	}
+	var n int64
+	var total time.Duration
+	for i, iv := range handed {
+		if iv.Index != i {
+			t.Errorf("handed interval %d has index %d", i, iv.Index)
+		}
+		n += iv.Ops[0].Count
+		total += iv.Length
+	}
+	if n != r.Ops[0].Count || n != 420 || total != r.End.Sub(r.Start) {
+		t.Errorf("handed intervals hold %d ops over %v; totals %d over %v, want 420 over the phase", n, total, r.Ops[0].Count, r.End.Sub(r.Start))
+	}
+	if got := len(r.pace.lags); got != len(handed) {
+		t.Errorf("pace read %d intervals' lags, want all %d", got, len(handed))
+	}
+}
+
 // TestRunFasterThanTheFirstTick: operations that all finish before the
 // coordinator's first tick are still measured.
 func TestRunFasterThanTheFirstTick(t *testing.T) {

@@ -160,37 +160,61 @@ func fellBehind(r *Result, cfg Config) string {
 	if r.Intended > 0 && float64(r.Late) >= lateBound*float64(r.Intended) {
 		return fmt.Sprintf("%d of %d operations were sent more than %v late", r.Late, r.Intended, cfg.LateAfter)
 	}
-	n := len(r.Intervals) / 3
+	lags := r.paceOf(cfg).lags
+	n := len(lags) / 3
 	if n == 0 {
 		return ""
 	}
-	first := meanLag(r.Intervals[:n])
-	last := meanLag(r.Intervals[len(r.Intervals)-n:])
+	first, last := meanLag(lags[:n]), meanLag(lags[len(lags)-n:])
 	if last < lagBound || last < 2*first {
 		return ""
 	}
 	return fmt.Sprintf("schedule lag grew from %v to %v", first.Round(time.Millisecond), last.Round(time.Millisecond))
 }
 
-func meanLag(ivs []Interval) time.Duration {
+func meanLag(lags []time.Duration) time.Duration {
 	var sum time.Duration
-	for _, iv := range ivs {
-		sum += iv.MaxLag
+	for _, l := range lags {
+		sum += l
 	}
-	return sum / time.Duration(len(ivs))
+	return sum / time.Duration(len(lags))
+}
+
+// pace is what the health verdict reads of every interval, kept as the
+// intervals close so a run that forgets them (Config.ForgetIntervals)
+// is judged on all of them: each interval's largest send lag, and
+// whether every worker was in flight in an interval that fell behind.
+type pace struct {
+	lags       []time.Duration
+	busyBehind bool
+}
+
+func (p *pace) add(iv *Interval, cfg Config) {
+	p.lags = append(p.lags, iv.MaxLag)
+	behind := iv.Dropped > 0 || iv.Late > 0 || iv.MaxLag > cfg.LateAfter
+	if behind && iv.PeakInFlight >= int64(cfg.Workers) {
+		p.busyBehind = true
+	}
+}
+
+// paceOf is the run's pace: the coordinator's, or one read from the
+// result's intervals when it was built by hand.
+func (r *Result) paceOf(cfg Config) *pace {
+	if r.pace != nil {
+		return r.pace
+	}
+	p := &pace{}
+	for i := range r.Intervals {
+		p.add(&r.Intervals[i], cfg)
+	}
+	return p
 }
 
 // busyWhileBehind reports whether every worker was in flight in an
 // interval where the schedule fell behind: the client then waited on the
 // server rather than failing to keep up itself.
 func busyWhileBehind(r *Result, cfg Config) bool {
-	for _, iv := range r.Intervals {
-		behind := iv.Dropped > 0 || iv.Late > 0 || iv.MaxLag > cfg.LateAfter
-		if behind && iv.PeakInFlight >= int64(cfg.Workers) {
-			return true
-		}
-	}
-	return false
+	return r.paceOf(cfg).busyBehind
 }
 
 // Precision is the client's verdict on its own timing: the send lag's p99

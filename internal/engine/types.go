@@ -25,8 +25,11 @@ type Result struct {
 	Planned time.Duration
 	// Ops is each operation type's totals, in Config.Ops order: the
 	// run's tally once the phase has ended.
-	Ops       []OpTotals
+	Ops []OpTotals
+	// Intervals are the phase's intervals; only the last one when the
+	// run forgets them (Config.ForgetIntervals).
 	Intervals []Interval
+	pace      *pace
 	// Intended is how many operations the schedule planned in the
 	// measured phase (open loop: completed plus dropped).
 	Intended int64

@@ -56,6 +56,7 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 		}
 		d, err := runner.Run(rctx, o)
 		st.end(ctx)
+		st.fullResolution(d)
 		ended()
 		p.Done()
 		if d != nil {

@@ -223,6 +223,29 @@ func (s *stream) beat(ctx context.Context) {
 	}
 }
 
+// fullResolution says where the full resolution of a run its runner
+// coarsened (d.Resolution) lives: the store's intervals collection when
+// the stream wrote every interval there; else a note says what the store
+// is missing.
+func (s *stream) fullResolution(d *result.Doc) {
+	if d == nil || d.Resolution == nil {
+		return
+	}
+	var sent int64
+	if s != nil && s.queue != nil && !s.failed() {
+		s.mu.Lock()
+		sent = s.sent
+		s.mu.Unlock()
+	}
+	full := int64(d.Resolution.FullIntervals)
+	if sent == full {
+		d.Resolution.Collection = store.IntervalsCollection
+		return
+	}
+	d.Notes = append(d.Notes, fmt.Sprintf("the document keeps the run's intervals at %gs; %d of its %d intervals at %gs reached the results store while it ran (a MongoDB results store keeps them all)",
+		d.Resolution.IntervalSec, sent, full, d.Resolution.FullIntervalSec))
+}
+
 func (s *stream) failed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

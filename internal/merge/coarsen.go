@@ -10,6 +10,10 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 )
 
+// MaxPoints is the most intervals, and points per telemetry series, a
+// result document holds (store.Fit); a longer run's are coarsened.
+const MaxPoints = 1000
+
 // Granularities are the coarse interval lengths a long run's document
 // may keep, finest first: a run's intervals are merged into the finest of
 // these (a multiple of its own interval) at which the document fits.
@@ -97,7 +101,7 @@ func coarseIntervals(start time.Time, ivs []result.Interval, every time.Duration
 			i = j
 			continue
 		}
-		iv, err := timeMerge(ivs[i:j])
+		iv, err := timeMerge(ivs[i:j], summary)
 		if err != nil {
 			return nil, fmt.Errorf("interval at %s: %w", ivs[i].Start.Format(time.RFC3339), err)
 		}
@@ -107,8 +111,12 @@ func coarseIntervals(start time.Time, ivs []result.Interval, every time.Duration
 	return out, nil
 }
 
-// timeMerge merges consecutive intervals of one run into one.
-func timeMerge(ivs []result.Interval) (result.Interval, error) {
+// summary keeps a merged distribution's summary, not its histogram.
+func summary(h *hist.H) (result.Dist, error) { return hist.Summary(h), nil }
+
+// timeMerge merges consecutive intervals of one run into one, each
+// distribution kept as summarize says (with or without its histogram).
+func timeMerge(ivs []result.Interval, summarize func(*hist.H) (result.Dist, error)) (result.Interval, error) {
 	first, last := ivs[0], ivs[len(ivs)-1]
 	out := result.Interval{Start: first.Start, Seconds: last.Start.Add(seconds(last.Seconds)).Sub(first.Start).Seconds()}
 	lists := make([][]result.OpStats, 0, len(ivs))
@@ -130,7 +138,7 @@ func timeMerge(ivs []result.Interval) (result.Interval, error) {
 		}
 		lists = append(lists, iv.Ops)
 	}
-	ops, err := mergeOps(lists, func(h *hist.H) (result.Dist, error) { return hist.Summary(h), nil })
+	ops, err := mergeOps(lists, summarize)
 	if err != nil {
 		return out, err
 	}

@@ -266,6 +266,13 @@ func mergeOps(lists [][]result.OpStats, summarize func(*hist.H) (result.Dist, er
 		for _, o := range byName[name] {
 			op.Count += o.Count
 			op.Errors = op.Errors.Add(o.Errors)
+			if o.Parts != nil {
+				if op.Parts == nil {
+					op.Parts = &result.PartCounts{}
+				}
+				op.Parts.Count += o.Parts.Count
+				op.Parts.Errors += o.Parts.Errors
+			}
 			if err := hist.AddDist(lat, o.Latency); err != nil {
 				return nil, fmt.Errorf("%s latency: %w", name, err)
 			}

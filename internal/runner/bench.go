@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -12,6 +13,7 @@ import (
 	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/merge"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/telemetry"
@@ -61,6 +63,10 @@ type Options struct {
 	// Variant holds the study's values that identify the run beyond its
 	// scenario (e.g. an SLA study's stage); they join variant and _id.
 	Variant result.Variant
+	// MaxPoints is the most intervals the result keeps before they are
+	// coarsened as the run goes (0: a result document's, merge.MaxPoints,
+	// less the room a series needs for its boundary readings).
+	MaxPoints int
 	// OnConnected is called once the target answers, with its version
 	// and topology; OnSetup reports setup progress (preloading);
 	// OnInterval reports each closed interval of the measured phase. Each
@@ -231,6 +237,11 @@ type run struct {
 	// (taken[w] when it had one): the warm-up's part of its counts.
 	bases []result.Counts
 	taken []bool
+	// ladder keeps the result's intervals as they close, in constant
+	// memory (the engine forgets them); its grain thins the samplers'.
+	ladder    *merge.Ladder
+	ladderErr error
+	grain     time.Duration
 	// startAt is the run group's start instant (zero: not in a group).
 	startAt time.Time
 	errs    []error
@@ -288,6 +299,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 		return nil, interrupted(ctx, "connecting the workers", err)
 	}
 	r.tasks = built
+	r.ladder, r.grain = merge.NewLadder(time.Duration(sc.Interval), r.maxPoints()), time.Duration(sc.Interval)
 	r.bases, r.taken = make([]result.Counts, len(built)), make([]bool, len(built))
 	res, err := engine.Run(ctx, cfg, func(worker int) (engine.Task, error) { return built[worker], nil })
 	samples := sampler.Stop()
@@ -413,7 +425,7 @@ func (r *run) engineConfig() engine.Config {
 		Ops: r.ops, Workers: sc.Threads,
 		Warmup: time.Duration(sc.Warmup), Duration: time.Duration(sc.Duration), Count: sc.Ops,
 		Interval: time.Duration(sc.Interval), DropAfter: time.Duration(sc.MaxLag),
-		Classify: workload.Classify, AtPhase: r.countsAt, AtWorkerMeasured: r.workerMeasured, OnPhase: r.snapshot, OnInterval: r.opts.OnInterval, Tally: r.opts.Tally,
+		Classify: workload.Classify, AtPhase: r.countsAt, AtWorkerMeasured: r.workerMeasured, OnPhase: r.snapshot, OnInterval: r.onInterval, ForgetIntervals: true, Tally: r.opts.Tally,
 		Pacing: r.opts.Pacing, AtReturn: r.opts.AtReturn, StartAt: r.startAt,
 	}
 	if g := r.opts.Group; g != nil {
@@ -449,6 +461,37 @@ func engineStages(st []spec.Stage) []engine.Stage {
 		prev = to
 	}
 	return out
+}
+
+// maxPoints is the most intervals the result keeps (merge.Ladder):
+// by default below merge.MaxPoints by the room a series needs for the
+// readings at the phase's boundaries, so a document the ladder made fits
+// as it is.
+func (r *run) maxPoints() int {
+	if n := r.opts.MaxPoints; n > 0 {
+		return n
+	}
+	return merge.MaxPoints - 8
+}
+
+// onInterval keeps a closed interval in the ladder, bounds the samplers
+// to its grain when it grows, then hands the interval on (on the
+// engine's callback goroutine, in order).
+func (r *run) onInterval(iv *engine.Interval) {
+	if err := r.ladder.Add(iv.Index, iv.Result(runtime.GOMAXPROCS(0))); err != nil && r.ladderErr == nil {
+		r.ladderErr = err
+	}
+	if every := r.ladder.Every(); every != r.grain {
+		r.grain = every
+		origin := r.ladder.Start()
+		r.sampler.Bound(2*r.maxPoints(), origin, every)
+		for _, m := range r.members {
+			m.sampler.Bound(2*r.maxPoints(), origin, every)
+		}
+	}
+	if on := r.opts.OnInterval; on != nil {
+		on(iv)
+	}
 }
 
 // countsAt takes, on the engine's goroutine at the measured phase's

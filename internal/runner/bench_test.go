@@ -244,3 +244,57 @@ func keys(m map[string]any) []string {
 	}
 	return out
 }
+
+// TestLongRunKeepsABoundedResult: a run of more intervals than its
+// result keeps (60 intervals of 100 ms, 20 kept) coarsens them as it
+// goes, on the nested ladder (100 ms, 200 ms, 1 s), in constant memory:
+// the document holds at most 20 intervals, says its resolution (1 s of
+// the run's 60 intervals of 100 ms), every operation is in an interval,
+// the intervals' histograms merge to the run's, bucket for bucket, each
+// interval has the host's figures over its span, and the telemetry
+// series hold one reading per kept interval.
+func TestLongRunKeepsABoundedResult(t *testing.T) {
+	h := testenv.Own(t, server.Options{})
+	target := runner.Target{Target: spec.Target{URI: h.URI}, Kind: "embedded-" + h.Kind, PID: h.PID, DataDir: h.DataDir}
+	sc := scenario(t, "mbtest_long", map[string]string{"threads": "2", "duration": "6s", "interval": "100ms", "rate": "300"},
+		"records=200", "docSize=1KB")
+	d, err := runner.Run(context.Background(), runner.Options{Scenario: sc, Registry: builtin.Registry(), Target: target,
+		ToolVersion: "test", MaxPoints: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dropOwned(t, target.URI, sc.Database) })
+	r := d.Resolution
+	if len(d.Intervals) > 20 || r == nil || r.IntervalSec != 1 || r.FullIntervalSec != 0.1 || r.FullIntervals < 59 || r.FullIntervals > 61 {
+		t.Fatalf("%d intervals, resolution %+v: want at most 20 of 1 s, from about 60 of 100 ms", len(d.Intervals), r)
+	}
+	for _, op := range d.Ops {
+		whole, merged := hist.New(), hist.New()
+		if err := hist.AddDist(whole, op.Latency); err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, iv := range d.Intervals {
+			for _, o := range iv.Ops {
+				if o.Name == op.Name {
+					n += o.Count
+					if err := hist.AddDist(merged, o.Latency); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		if n != op.Count || !merged.Equals(whole) {
+			t.Errorf("%s: intervals hold %d operations (histograms %d), the run %d: want the same, bucket for bucket", op.Name, n, merged.TotalCount(), op.Count)
+		}
+	}
+	for i, iv := range d.Intervals {
+		if iv.Host == nil && i < len(d.Intervals)-1 {
+			t.Errorf("interval %d (%s, %gs): no host figures", i, iv.Start.Format(time.StampMilli), iv.Seconds)
+		}
+	}
+	s := d.Metrics.Series(result.CPUUser)
+	if s == nil || len(s.DataPoints) > 22 || len(s.DataPoints) < 5 || s.GranularitySec != 1 {
+		t.Errorf("host CPU series: %v; want about one reading a second, at most 22", s)
+	}
+}

@@ -56,21 +56,35 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 	d.End, d.Duration = res.End.UTC(), float64(phase)/float64(time.Millisecond)
 	d.Partial, d.PartialReason = res.Partial, res.Reason
 	d.BeforeStatus, d.AfterStatus = r.before.Doc, r.after.Doc
-	d.Metrics = telemetry.Series(samples, res.Start, res.End, time.Duration(r.opts.Scenario.Interval))
+	every := time.Duration(r.opts.Scenario.Interval)
+	if r.ladder != nil {
+		every = r.ladder.Every()
+	}
+	if every > time.Duration(r.opts.Scenario.Interval) {
+		samples = telemetry.Thin(samples, r.ladder.Start(), every)
+		for i := range r.members {
+			r.members[i].samples = telemetry.Thin(r.members[i].samples, r.ladder.Start(), every)
+		}
+	}
+	d.Metrics = telemetry.Series(samples, res.Start, res.End, every)
 	d.TestResults = result.TestResults{NOps: result.Ptr(res.Completed())}
 	d.Schedule, d.Client = schedule(res, sc), client(res)
 	if g := r.opts.Group; g != nil && sc.Rate > 0 {
 		d.Schedule.TargetRate = result.F(float64(sc.Rate) / float64(g.Part().Clients)) // this client's share
 	}
 	d.Ops = r.opStats(res.Ops, phase)
-	d.Intervals = intervals(res, samples)
-	r.memberSeries(&d.Metrics, res)
+	d.Intervals = r.intervals(res, samples)
+	if r.ladder != nil && every > time.Duration(r.opts.Scenario.Interval) {
+		d.Resolution = &result.Resolution{IntervalSec: every.Seconds(), FullIntervalSec: time.Duration(r.opts.Scenario.Interval).Seconds(),
+			FullIntervals: r.ladder.Full()}
+	}
+	r.memberSeries(&d.Metrics, res, every)
 	return d
 }
 
 // memberSeries names the member whose host the node exporter's series
 // read, and adds the host series of the other mapped members.
-func (r *run) memberSeries(m *result.Metrics, res *engine.Result) {
+func (r *run) memberSeries(m *result.Metrics, res *engine.Result, every time.Duration) {
 	for _, h := range r.hosts {
 		if h.Main && h.Member != "" {
 			for _, list := range [][]result.Series{m.Measurements, m.DiskMetrics} {
@@ -83,7 +97,7 @@ func (r *run) memberSeries(m *result.Metrics, res *engine.Result) {
 		}
 	}
 	for _, ms := range r.members {
-		got := telemetry.Series(ms.samples, res.Start, res.End, time.Duration(r.opts.Scenario.Interval))
+		got := telemetry.Series(ms.samples, res.Start, res.End, every)
 		for _, s := range append(got.Measurements, got.DiskMetrics...) {
 			s.Member, s.Role = ms.host.Member, ms.host.Role
 			m.Members = append(m.Members, s)
@@ -298,13 +312,28 @@ func client(res *engine.Result) result.Client {
 	return c
 }
 
-func intervals(res *engine.Result, samples []telemetry.Sample) []result.Interval {
-	out := make([]result.Interval, 0, len(res.Intervals))
-	for i := range res.Intervals {
-		iv := &res.Intervals[i]
-		ri := iv.Result(res.Cores)
-		ri.Server, ri.Host = telemetry.Window(samples, iv.Start, iv.Start.Add(iv.Length))
-		out = append(out, ri)
+// intervals are the result's intervals, the ladder's (the engine's own
+// when the run kept them), each with the server's and host's figures over
+// its span.
+func (r *run) intervals(res *engine.Result, samples []telemetry.Sample) []result.Interval {
+	var out []result.Interval
+	if r.ladder != nil {
+		ivs, err := r.ladder.Intervals()
+		if err == nil {
+			err = r.ladderErr
+		}
+		if err != nil {
+			r.warnings = append(r.warnings, fmt.Sprintf("the run's intervals could not be kept: %v", err))
+		}
+		out = slices.Clone(ivs)
+	} else {
+		for i := range res.Intervals {
+			out = append(out, res.Intervals[i].Result(res.Cores))
+		}
+	}
+	for i := range out {
+		iv := &out[i]
+		iv.Server, iv.Host = telemetry.Window(samples, iv.Start, iv.Start.Add(time.Duration(iv.Seconds*float64(time.Second))))
 	}
 	return out
 }

@@ -46,7 +46,7 @@ func TestMemberSeries(t *testing.T) {
 	}
 	res := &engine.Result{Start: t0, End: t0.Add(4 * time.Second)}
 	m := telemetry.Series(hostSamples(t0, 5), res.Start, res.End, time.Second)
-	r.memberSeries(&m, res)
+	r.memberSeries(&m, res, time.Second)
 	for _, s := range m.Measurements {
 		if s.Member != "db1:27017" || s.Role != "primary" {
 			t.Errorf("main series %s: member %q, role %q; want db1:27017, primary", s.Name, s.Member, s.Role)

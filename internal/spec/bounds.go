@@ -24,7 +24,6 @@ const (
 	MaxWarmup     = Duration(24 * time.Hour)
 	MaxLag        = Duration(time.Hour)
 	MaxOps        = int64(1_000_000_000_000)
-	MaxIntervals  = 10_000 // measured intervals in one result document
 	MaxRepetition = 1_000_000
 	MaxNameLen    = 256  // bytes of a name or a tag
 	MaxLabelLen   = 4096 // bytes of a label
@@ -73,8 +72,7 @@ func Bounds() []Bound {
 	rows := []Bound{
 		{"--rate / rate", rateText(MaxRate), "the schedule hands out every slot; 10M/s is far above what one client process sends (use several processes beyond it)"},
 		{"--threads / threads", strconv.Itoa(MaxThreads), "each is a goroutine and a pooled connection; 10,000 exceeds what one server accepts by default"},
-		{"--duration / duration", "168h", "a soak test of a week; and see intervals below"},
-		{"--duration ÷ --interval", strconv.Itoa(MaxIntervals) + " intervals", "every interval is stored in the result document, which must stay below MongoDB's 16MB; a long run takes a longer --interval (24h at 10s is 8,640)"},
+		{"--duration / duration", "168h", "a soak test of a week; the result document keeps at most 1,000 intervals, coarsened as the run goes, and a MongoDB results store every interval"},
 		{"--ops / ops", "1e12", "a day at 10M/s"},
 		{"--warmup / warmup", "24h", "a warm-up longer than a day is a mistake"},
 		{"--max-lag / maxLag", "1h", "later operations are dropped; an hour of backlog is already meaningless"},
@@ -184,14 +182,6 @@ func (s *Scenario) boundProblems() []*Error {
 	over("rate", s.Rate > MaxRate, s.Rate.String(), want("rate")+"; beyond it run several mongobench processes as one group")
 	over("threads", s.Threads > MaxThreads, strconv.Itoa(s.Threads), "")
 	over("duration", s.Duration > MaxDuration, s.Duration.String(), "")
-	if s.Duration <= MaxDuration && s.Interval >= MinInterval && s.Duration > 0 &&
-		int64(s.Duration)/int64(s.Interval) > MaxIntervals {
-		e := o.at("duration")
-		e.Value = s.Duration.String()
-		e.Want = fmt.Sprintf("at most %d intervals in one result (duration ÷ interval %s); give a longer --interval, such as %s",
-			MaxIntervals, s.Interval, suggestInterval(s.Duration))
-		errs = append(errs, e)
-	}
 	over("ops", s.Ops > MaxOps, strconv.FormatInt(s.Ops, 10), "")
 	over("warmup", s.Warmup > MaxWarmup, s.Warmup.String(), "")
 	over("maxLag", s.MaxLag > MaxLag, s.MaxLag.String(), "")
@@ -287,13 +277,6 @@ func rateText(r Rate) string {
 		return strconv.FormatInt(int64(r/1e6), 10) + "M/s"
 	}
 	return r.String()
-}
-
-// suggestInterval is the shortest whole-second interval that keeps d
-// within MaxIntervals.
-func suggestInterval(d Duration) Duration {
-	secs := (int64(d)/MaxIntervals + int64(time.Second) - 1) / int64(time.Second)
-	return Duration(time.Duration(secs) * time.Second)
 }
 
 // Estimate is a quick estimate of what a scenario's setup loads and of

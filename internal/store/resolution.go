@@ -21,7 +21,7 @@ import (
 // merge.Granularities that fits, and every interval and reading at full
 // resolution in the IntervalsCollection.
 const (
-	MaxPoints           = 1000
+	MaxPoints           = merge.MaxPoints
 	DocBudget           = 1536 << 10
 	IntervalsCollection = "intervals"
 )
@@ -88,6 +88,10 @@ func Fit(d *result.Doc) (*result.Doc, error) {
 		if fits {
 			c.Resolution = &result.Resolution{IntervalSec: every.Seconds(), FullIntervalSec: base.Seconds(),
 				FullIntervals: len(d.Intervals), Collection: IntervalsCollection}
+			if r := d.Resolution; r != nil {
+				// Coarsened by its run already: the full resolution is the run's.
+				c.Resolution.FullIntervalSec, c.Resolution.FullIntervals, c.Resolution.Collection = r.FullIntervalSec, r.FullIntervals, r.Collection
+			}
 			return c, nil
 		}
 	}
@@ -157,7 +161,9 @@ const recordBatch = 1000
 // returns the document to store.
 func (m *Mongo) saveFull(ctx context.Context, d *result.Doc) (*result.Doc, error) {
 	b, err := Fit(d)
-	if err != nil || b == d {
+	if err != nil || b == d || d.Resolution != nil {
+		// A document its run coarsened as it went holds no full
+		// resolution to write: its run streamed that (lab's stream).
 		return b, err
 	}
 	coll, err := m.intervals(ctx)

@@ -43,6 +43,11 @@ type Sampler struct {
 
 	mu      sync.Mutex
 	samples []Sample
+	// Samples are thinned to one per grain (from origin) once more than
+	// keep are held; keep 0 holds every sample.
+	keep   int
+	origin time.Time
+	grain  time.Duration
 
 	// OnSample, when set before Start, is called on the sampler's
 	// goroutine with the interval's server and host figures each time a
@@ -163,9 +168,29 @@ func (s *Sampler) report(smp Sample) {
 	s.OnSample(server, host)
 }
 
+// record keeps a sample, its serverStatus compacted to what the figures
+// read (CompactStatus), thinning the samples held when there are more
+// than the bound (Bound).
 func (s *Sampler) record(smp Sample) {
+	smp.Status.Doc = CompactStatus(smp.Status.Doc)
 	s.mu.Lock()
 	s.samples = append(s.samples, smp)
+	if s.keep > 0 && len(s.samples) > s.keep && s.grain > 0 {
+		s.samples = Thin(s.samples, s.origin, s.grain)
+	}
+	s.mu.Unlock()
+}
+
+// Bound holds at most about keep samples: past it, the samples are
+// thinned to one per grain counted from origin (the length of the
+// intervals the run's document keeps; see merge.Ladder). Called as the
+// grain grows; safe while the sampler runs.
+func (s *Sampler) Bound(keep int, origin time.Time, grain time.Duration) {
+	s.mu.Lock()
+	s.keep, s.origin, s.grain = keep, origin, grain
+	if len(s.samples) > keep {
+		s.samples = Thin(s.samples, origin, grain)
+	}
 	s.mu.Unlock()
 }
 
