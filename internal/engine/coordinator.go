@@ -23,15 +23,15 @@ type coordinator struct {
 	// forgot counts the intervals dropped from intervals
 	// (Config.ForgetIntervals); pace is what the health verdict reads of
 	// every interval.
-	forgot int
-	pace   pace
-	started   bool // the measured phase has begun
-	lastTick  time.Time
-	cpuStart  time.Duration
-	cpuLast   time.Duration
-	partial   bool
-	reason    string
-	stopAt    time.Time // when a stop was requested
+	forgot   int
+	pace     pace
+	started  bool // the measured phase has begun
+	lastTick time.Time
+	cpuStart time.Duration
+	cpuLast  time.Duration
+	partial  bool
+	reason   string
+	stopAt   time.Time // when a stop was requested
 	// events runs the OnPhase and OnInterval callbacks, in order, on a
 	// goroutine of their own, so a slow callback (a serverStatus round
 	// trip, a terminal redraw) never delays draining the workers.
