@@ -18,8 +18,8 @@ import (
 // TestKilledClientLeavesALostRun kills a client with SIGKILL at a random
 // moment of its measured phase, with the wire client and with the driver:
 // the store holds the run registered, lost once its client has been
-// silent long enough, with every interval up to about a second before
-// the kill, from which its result can be rebuilt.
+// silent long enough, with every interval and telemetry reading up to
+// about a second before the kill, from which its result can be rebuilt.
 func TestKilledClientLeavesALostRun(t *testing.T) {
 	uri := testenv.URI(t)
 	for _, path := range []string{"wire", "driver"} {
@@ -70,6 +70,14 @@ func TestKilledClientLeavesALostRun(t *testing.T) {
 				t.Errorf("killed %.1f s into the measured phase (after %v): %d intervals stored, want all but the last few seconds (at most 60 s may be lost)", measured.Seconds(), wait, n)
 			} else {
 				t.Logf("killed %.1f s into the measured phase: %d intervals stored", measured.Seconds(), n)
+			}
+			readings, err := history.Database().Collection(store.IntervalsCollection).CountDocuments(ctx,
+				bson.D{{Key: "run.id", Value: reg.RunID}, {Key: "run.kind", Value: "telemetry"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int(readings) < int(measured.Seconds())-4 {
+				t.Errorf("killed %.1f s into the measured phase: %d telemetry readings stored, want one a second but the last few", measured.Seconds(), readings)
 			}
 			r, err := merge.Rebuild(d, ivs)
 			if err != nil {

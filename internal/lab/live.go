@@ -11,6 +11,7 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/live"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/telemetry"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/spec"
 )
@@ -67,6 +68,17 @@ func (m *liveMetrics) telemetry() func(server, host map[string]float64) {
 		return nil
 	}
 	return m.pub.Telemetry
+}
+
+// figures calls live with a sampling interval's server and host figures
+// and hands them to the run's stream; either may be nil.
+func figures(live func(server, host map[string]float64), st *stream) func(telemetry.Figures) {
+	return func(f telemetry.Figures) {
+		if live != nil {
+			live(f.Server, f.Host)
+		}
+		st.reading(f)
+	}
 }
 
 // both calls f then g, either of which may be nil.

@@ -14,11 +14,13 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/telemetry"
 )
 
 // Streaming a run to its store while it runs (store.Registrar): a run is
-// registered as its measured phase starts, each closed interval is sent
-// to the store at full resolution within about a second, and its summary
+// registered as its measured phase starts, each closed interval and each
+// telemetry sample's figures are sent to the store at full resolution
+// within about a second, and its summary
 // is kept current every result.BeatEvery, so a client that dies loses at
 // most that much. The engine never waits for the store: intervals queue
 // (up to streamQueue), and those a slow store leaves behind are written
@@ -41,14 +43,17 @@ type stream struct {
 	// held is the last closed interval, sent when the next one closes:
 	// the engine re-sends the last interval when a short closing tail
 	// joins it.
-	held    *result.Interval
-	heldIdx int
-	queue   chan result.Interval
-	done    chan struct{}
-	mu      sync.Mutex
-	sent    int64
-	behind  int64 // intervals the queue could not take
-	failure error // the first failed write; the stream stops there
+	held         *result.Interval
+	heldIdx      int
+	queue        chan record
+	done         chan struct{}
+	mu           sync.Mutex
+	sent         int64
+	behind       int64 // intervals the queue could not take
+	readings     int64 // telemetry readings written
+	lostReadings int64 // telemetry readings the queue could not take
+	failure      error // the first failed write; the stream stops there
+	closed       bool  // the queue is closed: the run has ended
 }
 
 // newStream is the stream of a run to reg (nil: the store cannot
@@ -81,7 +86,9 @@ func (s *stream) begin(ctx context.Context, d *result.Doc) {
 	reg := *d
 	reg.Partial, reg.PartialReason = true, "running: registered as its measured phase started"
 	reg.Live = &result.Live{State: result.StateRunning, Heartbeat: time.Now().UTC(), Writer: s.writer}
-	s.queue, s.done = make(chan result.Interval, streamQueue), make(chan struct{})
+	s.mu.Lock()
+	s.queue, s.done = make(chan record, streamQueue), make(chan struct{})
+	s.mu.Unlock()
 	go s.write(context.WithoutCancel(ctx), &reg)
 }
 
@@ -109,14 +116,43 @@ func (s *stream) interval(iv *engine.Interval) {
 	s.held, s.heldIdx = &r, iv.Index
 }
 
+// record is what the stream writes: a closed interval or a telemetry
+// reading.
+type record struct {
+	iv *result.Interval
+	rd *store.Reading
+}
+
 // push queues an interval for the writer without ever waiting.
 func (s *stream) push(iv result.Interval) {
 	select {
-	case s.queue <- iv:
+	case s.queue <- record{iv: &iv}:
 	default:
 		s.mu.Lock()
 		s.behind++
 		s.mu.Unlock()
+	}
+}
+
+// reading queues a telemetry sample's figures (on the sampler's
+// goroutine) without ever waiting, once the run is registered.
+func (s *stream) reading(f telemetry.Figures) {
+	if s == nil {
+		return
+	}
+	if f.Server == nil && f.Host == nil {
+		return
+	}
+	rd := &store.Reading{T: f.Start.UTC(), Seconds: f.End.Sub(f.Start).Seconds(), Server: f.Server, Host: f.Host}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.queue == nil || s.closed {
+		return
+	}
+	select {
+	case s.queue <- record{rd: rd}:
+	default:
+		s.lostReadings++
 	}
 }
 
@@ -130,7 +166,10 @@ func (s *stream) end(ctx context.Context) {
 	if s.held != nil {
 		s.push(*s.held)
 	}
+	s.mu.Lock()
+	s.closed = true
 	close(s.queue)
+	s.mu.Unlock()
 	wait, stopped := time.After(15*time.Second), ctx.Done()
 	if ctx.Err() != nil {
 		wait, stopped = time.After(time.Second), nil // after Ctrl-C the result is stored at once
@@ -139,10 +178,10 @@ func (s *stream) end(ctx context.Context) {
 		select {
 		case <-s.done:
 			s.mu.Lock()
-			behind := s.behind
+			behind, lost := s.behind, s.lostReadings
 			s.mu.Unlock()
-			if behind > 0 {
-				s.say("warning: run %s: %d intervals did not reach the results store while it ran (it was slow); they are stored with the result\n", s.runID, behind)
+			if behind > 0 || lost > 0 {
+				s.say("warning: run %s: %d intervals and %d telemetry readings did not reach the results store while it ran (it was slow)\n", s.runID, behind, lost)
 			}
 			return
 		case <-stopped:
@@ -163,30 +202,37 @@ func (s *stream) write(ctx context.Context, d *result.Doc) {
 	defer flush.Stop()
 	defer beat.Stop()
 	var batch []result.Interval
+	var readings []store.Reading
 	send := func() {
-		if len(batch) == 0 || s.failed() {
-			batch = batch[:0]
+		if (len(batch) == 0 && len(readings) == 0) || s.failed() {
+			batch, readings = batch[:0], readings[:0]
 			return
 		}
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		if err := s.reg.Append(wctx, s.runID, batch); err != nil {
+		if err := s.reg.Append(wctx, s.runID, batch, readings); err != nil {
 			s.fail(err)
 		} else {
 			s.mu.Lock()
 			s.sent += int64(len(batch))
+			s.readings += int64(len(readings))
 			s.mu.Unlock()
 		}
-		batch = batch[:0]
+		batch, readings = batch[:0], readings[:0]
 	}
 	for {
 		select {
-		case iv, ok := <-s.queue:
+		case r, ok := <-s.queue:
 			if !ok {
 				send()
 				return
 			}
-			if batch = append(batch, iv); len(batch) >= streamBatch {
+			if r.iv != nil {
+				batch = append(batch, *r.iv)
+			} else {
+				readings = append(readings, *r.rd)
+			}
+			if len(batch)+len(readings) >= streamBatch {
 				send()
 			}
 		case <-flush.C:

@@ -230,6 +230,10 @@ func (p *Publisher) Interval(iv *engine.Interval) {
 		p.current.Intervals[len(p.current.Intervals)-1] = fi
 	} else {
 		p.current.Intervals = append(p.current.Intervals, fi)
+		if n := len(p.current.Intervals); n >= 2*FeedKeep {
+			// A run of any length: the feed holds its latest intervals.
+			p.current.Intervals = append(p.current.Intervals[:0], p.current.Intervals[n-FeedKeep:]...)
+		}
 	}
 	p.last = iv.Index
 	p.seq++
@@ -260,6 +264,10 @@ func setOrDelete(g *prometheus.GaugeVec, l prometheus.Labels, ms *float64) {
 
 // feedInterval is a closed engine interval in the result document's form,
 // without the encoded histograms (the feed carries the percentiles).
+// FeedKeep is how many of a run's latest intervals the live feed holds
+// at least (at most twice as many): an hour of one-second intervals.
+const FeedKeep = 3600
+
 func feedInterval(iv *engine.Interval, cores int) result.Interval {
 	ri := iv.Result(cores)
 	for i := range ri.Ops {

@@ -86,7 +86,7 @@ type Options struct {
 	// OnTelemetry, when set, is called each sampling interval with the
 	// server's and its host's figures of that interval (telemetry keys;
 	// a figure that could not be derived is absent).
-	OnTelemetry func(server, host map[string]float64)
+	OnTelemetry func(telemetry.Figures)
 	// Pacing is how open-loop workers wait for their slots (empty: the
 	// engine's default); bench/pacing.sh compares them.
 	Pacing engine.Pacing

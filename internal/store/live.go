@@ -22,7 +22,7 @@ import (
 // replaces the registered row.
 type Registrar interface {
 	Register(ctx context.Context, d *result.Doc) error
-	Append(ctx context.Context, runID string, ivs []result.Interval) error
+	Append(ctx context.Context, runID string, ivs []result.Interval, readings []Reading) error
 	Beat(ctx context.Context, runID string, b Beat) error
 }
 
@@ -85,16 +85,38 @@ func (m *Mongo) Register(ctx context.Context, d *result.Doc) error {
 	return m.putSummary(ctx, d)
 }
 
-// Append writes closed intervals of a run this store registered to the
-// IntervalsCollection, marked with its writer.
-func (m *Mongo) Append(ctx context.Context, runID string, ivs []result.Interval) error {
+// Reading is one telemetry sample's figures at full resolution, over
+// the sampling interval it closes (T to T + Seconds): the server's and
+// the host's, as result.Interval holds them.
+type Reading struct {
+	T       time.Time          `bson:"t"`
+	Seconds float64            `bson:"seconds"`
+	Server  map[string]float64 `bson:"server,omitempty"`
+	Host    map[string]float64 `bson:"host,omitempty"`
+}
+
+// readingsRecord is a Reading of a run in the IntervalsCollection.
+type readingsRecord struct {
+	Run     recordMeta `bson:"run"`
+	Reading `bson:",inline"`
+}
+
+// Append writes closed intervals and telemetry readings of a run this
+// store registered to the IntervalsCollection, marked with its writer.
+func (m *Mongo) Append(ctx context.Context, runID string, ivs []result.Interval, readings []Reading) error {
 	w, ok := m.live.writer(runID)
 	if !ok {
 		return fmt.Errorf("append to run %s: not registered by this client", runID)
 	}
-	recs := make([]any, len(ivs))
-	for i, iv := range ivs {
-		recs[i] = intervalRecord{Run: recordMeta{RunID: runID, Kind: kindInterval, Writer: w}, Interval: iv}
+	recs := make([]any, 0, len(ivs)+len(readings))
+	for _, iv := range ivs {
+		recs = append(recs, intervalRecord{Run: recordMeta{RunID: runID, Kind: kindInterval, Writer: w}, Interval: iv})
+	}
+	for _, r := range readings {
+		recs = append(recs, readingsRecord{Run: recordMeta{RunID: runID, Kind: kindTelemetry, Writer: w}, Reading: r})
+	}
+	if len(recs) == 0 {
+		return nil
 	}
 	if _, err := m.db.Collection(IntervalsCollection).InsertMany(ctx, recs, options.InsertMany().SetOrdered(false)); err != nil {
 		return fmt.Errorf("append to run %s: %w", runID, err)

@@ -28,8 +28,9 @@ const (
 
 // Record kinds in the IntervalsCollection.
 const (
-	kindInterval = "interval"
-	kindSeries   = "series"
+	kindInterval  = "interval"
+	kindSeries    = "series"
+	kindTelemetry = "telemetry" // a running run's streamed sample figures (Reading)
 )
 
 // recordMeta is what a full-resolution record belongs to: its run, its

@@ -53,7 +53,7 @@ type Sampler struct {
 	// goroutine with the interval's server and host figures each time a
 	// sample closes one (from the sample before it); a figure it could
 	// not derive is absent.
-	OnSample func(server, host map[string]float64)
+	OnSample func(Figures)
 	last     *Sample
 }
 
@@ -160,12 +160,7 @@ func (s *Sampler) report(smp Sample) {
 	if s.OnSample == nil || prev == nil {
 		return
 	}
-	server := ServerFigures(prev.Status, smp.Status)
-	var host map[string]float64
-	if prev.Host != nil && smp.Host != nil {
-		host = HostFigures(*prev.Host, *smp.Host)
-	}
-	s.OnSample(server, host)
+	s.OnSample(FigureOf(*prev, smp))
 }
 
 // record keeps a sample, its serverStatus compacted to what the figures
