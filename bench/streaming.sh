@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures what streaming a run to its results store costs the client:
-# the same kv run (readPercent=90, the wire client) with the MongoDB
-# results store, which registers the run and streams its intervals as it
-# goes, and with --results-file, which stores the result only at the end,
+# the same kv run (readPercent=90, the wire client) into the MongoDB
+# results store, which registers the run and streams its intervals and
+# telemetry as it goes, and with --stream=false, which stores the result
+# only at the end,
 # alternating (swapping which goes first on every repetition) against one
 # throwaway embedded server, at each rate of RATES (default 2000 20000).
 # A short --interval (INTERVAL, default 100ms) makes ten times as many
@@ -23,7 +24,7 @@ rows="$dir/rows.tsv"
 # measure RATE STREAM N runs one benchmark, streaming (on) or not (off).
 measure() {
   local rate="$1" stream="$2" n="$3" where=()
-  [ "$stream" = off ] && where=(--results-file "$dir/results.jsonl")
+  [ "$stream" = off ] && where=(--stream=false)
   bin/mongobench run --uri "$uri" --rate "$rate/s" --duration "$duration" --warmup 3s --interval "$interval" \
     -p records=10000 -p readPercent=90 --no-report --json "${where[@]}" 2>/dev/null |
     python3 -c '

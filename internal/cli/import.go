@@ -22,7 +22,7 @@ the results store, once per run id; a newer or complete row is kept unless
 		Example: "  mongobench results import mongobench-unsaved-20240102T030405Z-ab12.jsonl",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			docs, err := store.ReadFiles(files) // every file read and checked before anything connects
+			docs, recs, err := store.ReadFiles(files) // every file read and checked before anything connects
 			if err != nil {
 				return usage(err)
 			}
@@ -33,7 +33,7 @@ the results store, once per run id; a newer or complete row is kept unless
 				n := 0
 				for i, f := range files {
 					for j := range docs[i] {
-						out, err := m.Import(cmd.Context(), &docs[i][j])
+						out, err := store.ImportRun(cmd.Context(), m, &docs[i][j], recs[i])
 						if err != nil {
 							return fmt.Errorf("%s: %w", f, err)
 						}

@@ -52,6 +52,8 @@ type Options struct {
 	// AbortOnFail a run stops as soon as one cannot hold.
 	Thresholds  []threshold.Threshold
 	AbortOnFail bool
+	// NoStream keeps a run from its store until it ends (--stream=false).
+	NoStream bool
 	// Group makes every run one client's part of a run group.
 	Group Group
 	// MetricsAddr serves the live figures while running ("" none).

@@ -42,6 +42,9 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 		defer cancel()
 		runID, published, ended := l.live.begin(sc, variant, tally)
 		registrar, _ := l.store.(store.Registrar)
+		if l.opts.NoStream {
+			registrar = nil
+		}
 		st := newStream(registrar, tally, l.ui.Say)
 		o := runner.Options{
 			Scenario: sc, Registry: reg, Target: l.target, ToolVersion: l.ui.ToolVersion, Variant: variant,

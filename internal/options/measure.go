@@ -33,6 +33,7 @@ type Env func(name string) string
 // limits, live metrics, reports and output.
 type Measure struct {
 	ResultsURI, ResultsFile string
+	Stream                  bool
 	Thresholds              []string
 	AbortOnFail             bool
 	Clients, ClientIndex    int
@@ -85,6 +86,8 @@ func (o *Measure) Add(fl *pflag.FlagSet, h Help) {
 	o.noGroup = h.NoGroup
 	fl.StringVar(&o.ResultsURI, "results", "", "results MongoDB URI, database mongobench (default: $MONGOBENCH_RESULTS_URI, else the target server)")
 	fl.StringVar(&o.ResultsFile, "results-file", "", "append results to this JSON Lines file instead of a results collection")
+	fl.BoolVar(&o.Stream, "stream", true, "send every interval and telemetry sample to the results store as the run goes: a run of any length keeps its full resolution, "+
+		"and a client that dies loses only its last seconds (--stream=false: the result alone, at the end; past 1,000 intervals it keeps them coarsened only)")
 	fl.StringArrayVar(&o.Thresholds, "threshold", nil, thresholdHelp)
 	fl.BoolVar(&o.AbortOnFail, "abort-on-fail", false, "stop a run's measured phase as soon as a threshold cannot hold (an error count passed at once; any other after "+
 		lab.AbortSettle.String()+" or half the phase, whichever is shorter), keep the partial result and exit 99")
@@ -121,7 +124,7 @@ func (o *Measure) Options(ctx context.Context, env Env) (lab.Options, error) {
 	if lo.Thresholds, err = threshold.ParseAll(o.Thresholds); err != nil {
 		return lo, fmt.Errorf("--threshold: %w", err)
 	}
-	lo.AbortOnFail = o.AbortOnFail
+	lo.AbortOnFail, lo.NoStream = o.AbortOnFail, !o.Stream
 	lo.HostMetrics, lo.HostDevice = spec.ParseHostMetrics(o.HostMetrics), spec.ParseHostDevices(o.HostDevice)
 	if err := spec.CheckHostFlags(lo.HostMetrics, lo.HostDevice); err != nil {
 		return lo, err

@@ -89,7 +89,7 @@ func (f File) Get(_ context.Context, runID string) (*result.Doc, error) {
 	case 0:
 		return nil, fmt.Errorf("run %q: %w", runID, ErrNotFound)
 	case 1:
-		return f.lineAt(idx.entries[found[0]], found[0]+1)
+		return f.lineAt(idx.entries[found[0]])
 	}
 	ids := make([]string, len(found))
 	for i, k := range found {
@@ -109,6 +109,9 @@ func (f File) readAll() ([]result.Doc, error) {
 	defer func() { _ = file.Close() }() // read only
 	var docs []result.Doc
 	_, _, err = eachLine(bounded.Reader(file, f.path, bounded.ImportFile), f.path, 0, 0, func(line int, _ int64, b []byte) error {
+		if isRecord(b) {
+			return nil
+		}
 		d, err := decodeLine(b, f.path, line)
 		docs = append(docs, d)
 		return err

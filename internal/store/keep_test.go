@@ -189,12 +189,12 @@ func TestReadFiles(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	docs, err := store.ReadFiles(paths)
+	docs, _, err := store.ReadFiles(paths)
 	if err != nil || len(docs) != 2 || docs[0][0].RunID != "file-a" || docs[1][0].RunID != "file-b" {
 		t.Fatalf("ReadFiles: %v, %v", docs, err)
 	}
 	missing := filepath.Join(dir, "nosuch.jsonl")
-	if _, err := store.ReadFiles(append(paths, missing)); err == nil || !strings.Contains(err.Error(), missing) {
+	if _, _, err := store.ReadFiles(append(paths, missing)); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("a missing file: %v, want it named", err)
 	}
 }

@@ -154,3 +154,58 @@ func TestShortRunKeepsItsDocument(t *testing.T) {
 		t.Errorf("short run: %d full-resolution intervals (%v), want none", len(ivs), err)
 	}
 }
+
+// TestResultsFileStreamsALongRun: a results file streams a run as the
+// MongoDB store does: its intervals and telemetry readings appended as
+// record lines as they close, then its line, its intervals coarsened as
+// it ran. Readers of the file see the one run; `results import`
+// (ReadFiles, ImportRun) stores its document and every record, once
+// however often it is imported.
+func TestResultsFileStreamsALongRun(t *testing.T) {
+	ctx := context.Background()
+	path := t.TempDir() + "/results.jsonl"
+	f := store.NewFile(path)
+	full := longDoc(t, "run-file-long-1", 1500, []string{"READ"}, nil, nil)
+	for i := 0; i < len(full.Intervals); i += 500 {
+		rd := []store.Reading{{T: full.Intervals[i].Start, Seconds: 1, Host: map[string]float64{"cpuUserPct": 40}}}
+		if err := f.Append(ctx, full.RunID, full.Intervals[i:i+500], rd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := store.Fit(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Resolution.Collection = store.IntervalsCollection
+	if err := f.Save(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := f.List(ctx, 0)
+	if err != nil || len(runs) != 1 || runs[0].RunID != full.RunID {
+		t.Fatalf("the file lists %d runs (%v), want the one run", len(runs), err)
+	}
+	if got, err := f.Get(ctx, full.RunID); err != nil || got.Resolution == nil {
+		t.Fatalf("get the run: %v, %+v", err, got)
+	}
+	docs, recs, err := store.ReadFiles([]string{path})
+	if err != nil || len(docs[0]) != 1 || len(recs[0][full.RunID]) != 1503 {
+		t.Fatalf("read %d runs and %d records (%v), want 1 and 1,500 intervals + 3 readings", len(docs[0]), len(recs[0][full.RunID]), err)
+	}
+	c := connect(t)
+	dbName := testenv.DBName(t)
+	t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
+	st := store.NewMongo(c, dbName, "the test server")
+	for range 2 {
+		if _, err := store.ImportRun(ctx, st, &docs[0][0], recs[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ivs, err := st.FullIntervals(ctx, full.RunID)
+	if err != nil || len(ivs) != 1500 {
+		t.Fatalf("%d full-resolution intervals imported (%v), want 1,500", len(ivs), err)
+	}
+	n, err := c.Database(dbName).Collection(store.IntervalsCollection).CountDocuments(ctx, bson.D{{Key: "run.id", Value: full.RunID}, {Key: "run.kind", Value: "telemetry"}})
+	if err != nil || n != 3 {
+		t.Errorf("%d telemetry readings imported (%v), want 3", n, err)
+	}
+}

@@ -67,12 +67,15 @@ type Store interface {
 }
 
 // What a store can do beyond Store, asked of it once where it is opened
-// (a JSON Lines file can do none of these; a MongoDB results store all).
+// (a JSON Lines file is only a Registrar; a MongoDB results store all).
 type (
 	// An Importer stores a document under its own run id, replacing a
 	// stored one only where a partial result never replaces a complete one.
 	Importer interface {
 		Import(ctx context.Context, d *result.Doc) (Outcome, error)
+		// ImportRecords puts a run's full-resolution records (a results
+		// file's, ReadRecords) in place of any stored before.
+		ImportRecords(ctx context.Context, runID string, recs []bson.Raw) error
 		// ReplacingPartial is the same importer, but a partial run may
 		// replace a complete row (results import --replace-partial).
 		ReplacingPartial() Importer

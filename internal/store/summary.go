@@ -77,6 +77,7 @@ type fileIndex struct {
 
 type fileEntry struct {
 	offset, length int64
+	line           int
 	summary        result.Doc
 }
 
@@ -129,9 +130,12 @@ func (idx *fileIndex) read(file *os.File, path string, size int64) error {
 	}
 	r := bounded.Reader(io.LimitReader(file, size-idx.size), path, bounded.ImportFile)
 	end, lines, err := eachLine(r, path, idx.lines, idx.size, func(line int, offset int64, b []byte) error {
+		if isRecord(b) {
+			return nil
+		}
 		d, err := decodeLine(b, path, line)
 		if err == nil {
-			idx.entries = append(idx.entries, fileEntry{offset: offset, length: int64(len(b)), summary: Summary(&d)})
+			idx.entries = append(idx.entries, fileEntry{offset: offset, length: int64(len(b)), line: line, summary: Summary(&d)})
 		}
 		return err
 	})
@@ -193,7 +197,8 @@ func decodeLine(b []byte, path string, line int) (result.Doc, error) {
 }
 
 // lineAt reads the document of one indexed line.
-func (f File) lineAt(e fileEntry, line int) (*result.Doc, error) {
+func (f File) lineAt(e fileEntry) (*result.Doc, error) {
+	line := e.line
 	file, err := bounded.Open(f.path)
 	if err != nil {
 		return nil, fmt.Errorf("read results: %w", err)

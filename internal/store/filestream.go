@@ -1,0 +1,132 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/bounded"
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// A results file streams a run as the MongoDB store does: its intervals
+// and telemetry readings at full resolution are appended as they close,
+// as lines of their own (the records of the IntervalsCollection, each
+// beginning {"run":), before the run's own line; readers of runs skip
+// them, and `results import` puts them into the IntervalsCollection with
+// the run whose document holds its intervals coarsened. A file has no
+// row to keep current: registration and heartbeats write nothing.
+var _ Registrar = File{}
+
+// recordPrefix begins every record line (recordMeta is its first field).
+var recordPrefix = []byte(`{"run":`)
+
+// isRecord reports whether a results file's line is a full-resolution
+// record rather than a run.
+func isRecord(b []byte) bool { return bytes.HasPrefix(bytes.TrimSpace(b), recordPrefix) }
+
+// Register writes nothing: a results file holds a run's line once it
+// ends.
+func (File) Register(context.Context, *result.Doc) error { return nil }
+
+// Beat writes nothing (see Register).
+func (File) Beat(context.Context, string, Beat) error { return nil }
+
+// Append appends a run's closed intervals and readings as record lines,
+// synced.
+func (f File) Append(_ context.Context, runID string, ivs []result.Interval, readings []Reading) error {
+	var buf []byte
+	add := func(v any) error {
+		line, err := bson.MarshalExtJSON(v, false, false)
+		if err != nil {
+			return fmt.Errorf("append to run %s: %w", runID, err)
+		}
+		buf = append(append(buf, line...), '\n')
+		return nil
+	}
+	for _, iv := range ivs {
+		if err := add(intervalRecord{Run: recordMeta{RunID: runID, Kind: kindInterval}, Interval: iv}); err != nil {
+			return err
+		}
+	}
+	for _, r := range readings {
+		if err := add(readingsRecord{Run: recordMeta{RunID: runID, Kind: kindTelemetry}, Reading: r}); err != nil {
+			return err
+		}
+	}
+	if len(buf) == 0 {
+		return nil
+	}
+	if err := appendSynced(f.path, buf[:len(buf)-1]); err != nil {
+		return fmt.Errorf("append to run %s: %w", runID, err)
+	}
+	return nil
+}
+
+// Records are a results file's full-resolution records, by run id, in
+// file order.
+type Records map[string][]bson.Raw
+
+// ReadRecords reads the record lines of a JSON Lines results file.
+func ReadRecords(path string) (Records, error) {
+	file, err := bounded.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	defer func() { _ = file.Close() }() // read only
+	out := Records{}
+	_, _, err = eachLine(bounded.Reader(file, path, bounded.ImportFile), path, 0, 0, func(line int, _ int64, b []byte) error {
+		if !isRecord(b) {
+			return nil
+		}
+		var rec struct {
+			Run recordMeta `bson:"run"`
+		}
+		var raw bson.Raw
+		if err := bson.UnmarshalExtJSON(bytes.TrimSpace(b), false, &raw); err != nil {
+			return fmt.Errorf("%s:%d: not a full-resolution record: %w", path, line, err)
+		}
+		if err := bson.Unmarshal(raw, &rec); err != nil || rec.Run.RunID == "" || (rec.Run.Kind != kindInterval && rec.Run.Kind != kindTelemetry) {
+			return fmt.Errorf("%s:%d: not a full-resolution record: want run.id and run.kind %q or %q", path, line, kindInterval, kindTelemetry)
+		}
+		out[rec.Run.RunID] = append(out[rec.Run.RunID], raw)
+		return nil
+	})
+	return out, err
+}
+
+// ImportRecords puts a run's full-resolution records into the
+// IntervalsCollection in place of any stored before (an import of the
+// same file twice stores them once).
+func (m *Mongo) ImportRecords(ctx context.Context, runID string, recs []bson.Raw) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	coll, err := m.intervals(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := coll.DeleteMany(ctx, bson.D{{Key: "run.id", Value: runID}}); err != nil {
+		return fmt.Errorf("import run %s's intervals: %w", runID, err)
+	}
+	for len(recs) > 0 {
+		n := min(len(recs), recordBatch)
+		docs := make([]any, n)
+		for i := range docs {
+			docs[i] = recs[i]
+		}
+		if _, err := coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false)); err != nil {
+			return fmt.Errorf("import run %s's intervals: %w", runID, err)
+		}
+		recs = recs[n:]
+	}
+	return nil
+}
