@@ -163,10 +163,12 @@ func (o Ordered) Get(key string) (any, bool) {
 type Metrics struct {
 	Measurements []Series `bson:"measurements" json:"measurements"`
 	DiskMetrics  []Series `bson:"diskMetrics" json:"diskMetrics"`
-	// Members holds the host series (measurements and disk alike) of the
+	// Members holds the series (measurements and disk alike) of the
 	// replica set members other than the one the measurements read (the
 	// primary, or the member of a direct connection), each naming its
-	// member; absent unless --host-metrics measures several members.
+	// member: their hosts' (--host-metrics, or each member's own
+	// getDiagnosticData), and each secondary's replication lag; absent
+	// outside a replica set of several members.
 	Members []Series `bson:"members,omitempty" json:"members,omitempty"`
 }
 
@@ -222,6 +224,9 @@ const (
 	CacheUsed        = "CACHE_USED_BYTES"
 	CacheDirty       = "CACHE_DIRTY_BYTES"
 	QueueTotal       = "GLOBAL_LOCK_CURRENT_QUEUE_TOTAL"
+	// ReplicationLag is one secondary's lag behind the primary, in
+	// seconds (a members series, its Member the secondary).
+	ReplicationLag = "OPLOG_SLAVE_LAG_MASTER_TIME"
 )
 
 // Series the Atlas monitoring API does not have, named by mongobench in

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -239,9 +240,10 @@ type run struct {
 	ctx context.Context
 	// exporters are the node exporters read, named as the notes name them.
 	exporters []namedExporter
-	// ftdc reads the host from the server's getDiagnosticData, when it
-	// is the host's source; closed when the run ends.
-	ftdc *telemetry.DiagnosticData
+	// ftdc read the hosts and the servers from getDiagnosticData, when it
+	// is their source (the main member's, the other members'); closed
+	// when the run ends.
+	ftdc []*telemetry.DiagnosticData
 }
 
 type namedExporter struct {
@@ -256,11 +258,15 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	if err != nil {
 		return nil, err
 	}
-	if r.ftdc != nil {
-		defer func() { _ = r.ftdc.Close(context.Background()) }()
-	}
+	defer func() {
+		for _, d := range r.ftdc {
+			_ = d.Close(context.Background()) // the samples are taken; a slow goodbye changes nothing
+		}
+	}()
+	r.ftdcMembers(ctx)
 	sampler := telemetry.NewSampler(r.opts.Target.URI, host)
 	sampler.OnSample = r.opts.OnTelemetry
+	sampler.ReplicaSet = len(r.fp.set.Members) > 1
 	r.sampler = sampler
 	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
 		return nil, fmt.Errorf("start telemetry: %w", err)
@@ -403,8 +409,32 @@ func (r *run) ftdcHost(ctx context.Context) telemetry.HostReader {
 		r.warnings = append(r.warnings, "host figures are missing: "+err.Error())
 		return nil
 	}
-	r.ftdc = d
+	r.ftdc = append(r.ftdc, d)
 	return d
+}
+
+// ftdcMembers prepares, for a replica set whose members have no node
+// exporter named, a sampler of each member other than the main one over
+// a direct connection to it, reading its host and its serverStatus from
+// its getDiagnosticData (as the main member's); a member that does not
+// give them has a note, and its series are missing.
+func (r *run) ftdcMembers(ctx context.Context) {
+	set := r.fp.set
+	if len(r.hosts) > 0 || len(set.Members) < 2 {
+		return
+	}
+	for _, m := range set.Members {
+		if strings.EqualFold(m, set.Main()) {
+			continue
+		}
+		d, err := memberDiagnosticData(ctx, r.opts.Target.URI, m)
+		if err != nil {
+			r.warnings = append(r.warnings, "member "+m+"'s host and server figures are missing: "+err.Error())
+			continue
+		}
+		r.ftdc = append(r.ftdc, d)
+		r.members = append(r.members, memberSampler{host: spec.MemberHost{Member: m, Role: set.Role(m)}, sampler: telemetry.NewSampler("", d)})
+	}
 }
 
 func (r *run) engineConfig() engine.Config {

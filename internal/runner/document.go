@@ -65,6 +65,7 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 	d.Ops = r.opStats(res.Ops, phase)
 	d.Intervals = intervals(res, samples)
 	r.memberSeries(&d.Metrics, res)
+	d.Metrics.Members = append(d.Metrics.Members, telemetry.LagSeries(samples, res.Start, res.End, time.Duration(sc.Interval))...)
 	return d
 }
 
