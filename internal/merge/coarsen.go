@@ -118,6 +118,7 @@ func timeMerge(ivs []result.Interval) (result.Interval, error) {
 		out.Late += iv.Late
 		out.Dropped += iv.Dropped
 		out.MaxLag = max(out.MaxLag, iv.MaxLag)
+		out.MaxReceiveLag = larger(out.MaxReceiveLag, iv.MaxReceiveLag)
 		if iv.PeakInFlight != nil && (out.PeakInFlight == nil || *iv.PeakInFlight > *out.PeakInFlight) {
 			peak := *iv.PeakInFlight
 			out.PeakInFlight = &peak

@@ -269,6 +269,10 @@ type Schedule struct {
 	// MaxLag is the largest delay between an intended and an actual start,
 	// in milliseconds.
 	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`
+	// MaxReceiveLag is the largest receive lag (a reply's arrival to its
+	// task's return) of the interval's operations, in milliseconds; nil
+	// when no operation's reply arrival is known.
+	MaxReceiveLag *float64 `bson:"maxReceiveLagMs,omitempty" json:"maxReceiveLagMs,omitempty"`
 	// SendLag is the distribution of the delay from intended start to
 	// actual send of the operations sent (open loop): the share of
 	// latency the client itself adds, timer wake-up included.
@@ -412,6 +416,10 @@ type Interval struct {
 	// MaxLag is the largest schedule lag of operations sent in the
 	// interval, in milliseconds (open loop).
 	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`
+	// MaxReceiveLag is the largest receive lag (a reply's arrival to its
+	// task's return) of the interval's operations, in milliseconds; nil
+	// when no operation's reply arrival is known.
+	MaxReceiveLag *float64 `bson:"maxReceiveLagMs,omitempty" json:"maxReceiveLagMs,omitempty"`
 	// PeakInFlight is the most operations in flight at once in the
 	// interval.
 	PeakInFlight *int64 `bson:"peakInFlight,omitempty" json:"peakInFlight,omitempty"`
