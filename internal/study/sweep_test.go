@@ -269,3 +269,28 @@ func TestSweepWithoutSaturation(t *testing.T) {
 		t.Errorf("a step fell behind: want %q in\n%s", want, b.String())
 	}
 }
+
+// The sweep's verdict says what the tail coincided with in the step past
+// the knee (the lowest target above the saturation target), each
+// repetition's distinct line once; with no step past it, the knee's own.
+func TestKneeTail(t *testing.T) {
+	disk := "p99 tail: 80% of the operations above p99 fell in the 10% of seconds with disk writes above 300 MB/s"
+	ckpt := "p99 tail: 64% of the operations above p99 fell in the 12% of seconds with a checkpoint running"
+	knee := step(3000, 3000, 5, 9, 0)
+	knee.Tail = "p99 tail: nothing the run measured lines up with its 90 operations above p99 (6 series compared)"
+	past1, past2 := step(4000, 2900, 40, 90, 0), step(4000, 2950, 42, 95, 1)
+	past1.Tail, past2.Tail = disk, ckpt
+	far := step(8000, 2800, 80, 190, 0)
+	far.Tail = "p99 tail: 90% of the operations above p99 fell in the 20% of seconds with iowait above 20 %"
+	lines := sweepVerdict([]Step{step(1000, 1000, 1, 2, 0), knee, far, past1, past2}, crit)
+	want := "Past the knee (target 4,000/s), what the tail coincided with: " + disk + " | " + ckpt + "."
+	if !slices.Contains(lines, want) {
+		t.Fatalf("verdict %q: want %q", lines, want)
+	}
+	knee.Achieved = 2500 // the top target, not kept up with: no step past it
+	lines = sweepVerdict([]Step{step(1000, 1000, 1, 2, 0), knee}, crit)
+	want = "At the knee (target 3,000/s), what the tail coincided with: " + knee.Tail + "."
+	if !slices.Contains(lines, want) {
+		t.Fatalf("verdict %q: want %q", lines, want)
+	}
+}
