@@ -49,7 +49,9 @@ type Run struct {
 	// the checkpoints it coincided with; empty when the document has none.
 	Limited string
 	// Tail is what the run's p99 tail coincided with (its diagnosis's
-	// "p99 tail: …" line); empty when the document has none.
+	// "p99 tail: …" line: a cause with its evidence, or that nothing
+	// lines up); empty when the document has none or the tail was not
+	// judged (too few intervals).
 	Tail string
 	// Verdict is the SLA study's verdict stored with the run
 	// (testResults.sla); nil before it is judged.
@@ -84,7 +86,7 @@ func RunOf(d *result.Doc) (Run, error) {
 		Bounds: d.TestResults.Bounds}
 	if d.Diagnosis != nil {
 		r.Limited = d.Diagnosis.Line
-		if t := d.Diagnosis.Tail; t != nil {
+		if t := d.Diagnosis.Tail; t != nil && t.NotJudged == "" {
 			r.Tail = t.Line
 		}
 	}

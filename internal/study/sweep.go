@@ -72,7 +72,9 @@ type Step struct {
 	// when the document has none.
 	Limited string
 	// Tail is what the run's p99 tail coincided with (its diagnosis's
-	// "p99 tail: …" line); empty when the document has none.
+	// "p99 tail: …" line: a cause with its evidence, or that nothing
+	// lines up); empty when the document has none or the tail was not
+	// judged (too few intervals).
 	Tail string
 	// Verdict is the sweep's verdict stored with the run
 	// (testResults.sweep); nil before it is judged.
@@ -107,7 +109,7 @@ func StepOf(d *result.Doc) (Step, error) {
 	}
 	if d.Diagnosis != nil {
 		s.Limited = d.Diagnosis.Line
-		if t := d.Diagnosis.Tail; t != nil {
+		if t := d.Diagnosis.Tail; t != nil && t.NotJudged == "" {
 			s.Tail = t.Line
 		}
 	}

@@ -194,6 +194,16 @@ func TestStepOf(t *testing.T) {
 	if _, err := StepOf(&result.Doc{RunID: "r2"}); err == nil {
 		t.Error("no target rate: want an error")
 	}
+	// the tail's line when it was judged, none when it was not
+	line := "p99 tail: 71% of the operations above p99 fell in the 6% of seconds with disk writes above 300 MB/s"
+	d.Diagnosis = &result.Diagnosis{Line: "limited by: nothing saturated", Tail: &result.Tail{Line: line}}
+	if s, _ := StepOf(d); s.Tail != line || s.Limited != "limited by: nothing saturated" {
+		t.Errorf("tail %q, limited %q", s.Tail, s.Limited)
+	}
+	d.Diagnosis.Tail = &result.Tail{Line: "p99 tail: could not judge: 3 intervals", NotJudged: "3 intervals"}
+	if s, _ := StepOf(d); s.Tail != "" {
+		t.Errorf("a tail not judged: %q, want none", s.Tail)
+	}
 }
 
 func TestSweepRender(t *testing.T) {
