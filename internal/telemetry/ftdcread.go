@@ -119,7 +119,13 @@ func AttachRunFTDC(ctx context.Context, d *result.Doc, path string, limits diagn
 			path, r.From.UTC().Format(time.RFC3339), r.To.UTC().Format(time.RFC3339), d.RunID, path)
 	default:
 		_ = AttachFTDC(d, samples, path, limits) // its one error is too few samples
-		return d.Notes[len(d.Notes)-1]
+		note = d.Notes[len(d.Notes)-1]
+		if last := samples[len(samples)-1].Time; last.Before(d.End) {
+			note += fmt.Sprintf("; the files hold the run's seconds up to %s, %s before its end (the server had not written its newest samples yet: 'mongobench results attach-ftdc %s %s' attaches them later)",
+				last.UTC().Format(time.RFC3339), d.End.Sub(last).Round(time.Second), d.RunID, path)
+			d.Notes[len(d.Notes)-1] = note
+		}
+		return note
 	}
 	d.Notes = append(d.Notes, note)
 	return note
