@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -244,6 +245,8 @@ type run struct {
 	// is their source (the main member's, the other members'); closed
 	// when the run ends.
 	ftdc []*telemetry.DiagnosticData
+	// ftdcRefused: the main member refused getDiagnosticData.
+	ftdcRefused bool
 }
 
 type namedExporter struct {
@@ -407,6 +410,7 @@ func (r *run) ftdcHost(ctx context.Context) telemetry.HostReader {
 	d, err := telemetry.NewDiagnosticData(ctx, r.opts.Target.URI)
 	if err != nil {
 		r.warnings = append(r.warnings, "host figures are missing: "+err.Error())
+		r.ftdcRefused = true
 		return nil
 	}
 	r.ftdc = append(r.ftdc, d)
@@ -416,24 +420,39 @@ func (r *run) ftdcHost(ctx context.Context) telemetry.HostReader {
 // ftdcMembers prepares, for a replica set whose members have no node
 // exporter named, a sampler of each member other than the main one over
 // a direct connection to it, reading its host and its serverStatus from
-// its getDiagnosticData (as the main member's); a member that does not
-// give them has a note, and its series are missing.
+// its getDiagnosticData (as the main member's), the members asked at
+// once; a member that does not give them has a note, and its series are
+// missing. When the main member refused, the others are not asked: its
+// note stands for the deployment.
 func (r *run) ftdcMembers(ctx context.Context) {
 	set := r.fp.set
-	if len(r.hosts) > 0 || len(set.Members) < 2 {
+	if len(r.hosts) > 0 || len(set.Members) < 2 || r.ftdcRefused {
 		return
 	}
-	for _, m := range set.Members {
+	type answer struct {
+		d   *telemetry.DiagnosticData
+		err error
+	}
+	answers := make([]answer, len(set.Members))
+	var wg sync.WaitGroup
+	for i, m := range set.Members {
 		if strings.EqualFold(m, set.Main()) {
 			continue
 		}
-		d, err := memberDiagnosticData(ctx, r.opts.Target.URI, m)
-		if err != nil {
-			r.warnings = append(r.warnings, "member "+m+"'s host and server figures are missing: "+err.Error())
-			continue
+		wg.Go(func() {
+			d, err := memberDiagnosticData(ctx, r.opts.Target.URI, m)
+			answers[i] = answer{d, err}
+		})
+	}
+	wg.Wait()
+	for i, m := range set.Members {
+		switch a := answers[i]; {
+		case a.err != nil:
+			r.warnings = append(r.warnings, "member "+m+"'s host and server figures are missing: "+a.err.Error())
+		case a.d != nil:
+			r.ftdc = append(r.ftdc, a.d)
+			r.members = append(r.members, memberSampler{host: spec.MemberHost{Member: m, Role: set.Role(m)}, sampler: telemetry.NewSampler("", a.d)})
 		}
-		r.ftdc = append(r.ftdc, d)
-		r.members = append(r.members, memberSampler{host: spec.MemberHost{Member: m, Role: set.Role(m)}, sampler: telemetry.NewSampler("", d)})
 	}
 }
 

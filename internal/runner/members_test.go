@@ -159,4 +159,10 @@ func TestFTDCMembers(t *testing.T) {
 	if len(r.members) != 0 || len(r.warnings) != 1 || !strings.HasPrefix(r.warnings[0], "member "+other+"'s host and server figures are missing: getDiagnosticData refused (CommandNotFound)") {
 		t.Fatalf("members %v, notes %q: want member %s's refusal in one note", r.members, r.warnings, other)
 	}
+	// The main member refused: its note stands for the set, the others
+	// are not asked.
+	r = &run{opts: r.opts, fp: fp, ftdcRefused: true}
+	if r.ftdcMembers(ctx); len(r.members)+len(r.warnings)+len(r.ftdc) != 0 {
+		t.Fatalf("members %v, notes %q after the main member refused: want none asked", r.members, r.warnings)
+	}
 }
