@@ -77,6 +77,12 @@ var intervalSeries = []struct {
 	{"server.connectionsCreatedPerSec", "connections created", "/s", 1, burst, 1, serverKey("connectionsCreatedPerSec")},
 	{"server." + keyConflicts, "write conflicts", "/s", 1, burst, 1, serverKey(keyConflicts)},
 	{"client.maxLagMs", "client send lag", "ms", 1, burst, 1, func(iv result.Interval) (float64, bool) { return iv.MaxLag, true }},
+	{"client.maxReceiveLagMs", "client receive lag", "ms", 1, burst, 1, func(iv result.Interval) (float64, bool) {
+		if iv.MaxReceiveLag == nil {
+			return 0, false
+		}
+		return *iv.MaxReceiveLag, true
+	}},
 	{"client.cpuPct", "client CPU", "% of all cores", 1, points, 15, func(iv result.Interval) (float64, bool) {
 		if iv.ClientCPU == nil {
 			return 0, false
@@ -105,6 +111,8 @@ var metricSeries = map[string]struct {
 	result.CacheAppEviction:  {"eviction by application threads", "pages/s", 1, burst, 1},
 	result.TicketsOut:        {"tickets out", "", 1, burst, 2},
 	result.QueueTotal:        {"operations queued", "", 1, burst, 1},
+	// Each secondary's, a members series (its member's name before it).
+	result.ReplicationLag: {"replication lag", "s", 1, burst, 1},
 }
 
 func hostKey(k string) func(result.Interval) (float64, bool) {

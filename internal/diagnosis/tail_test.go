@@ -139,6 +139,42 @@ func TestTailClientLagDriven(t *testing.T) {
 	}
 }
 
+// The client's receive lag (a reply arrived, the client took its time
+// to return it) is compared as the send lag is.
+func TestTailReceiveLagDriven(t *testing.T) {
+	d := tailDoc(t, []int{4, 13}, func(i int, iv *result.Interval) {
+		iv.MaxReceiveLag = result.F(0.3 + float64(i%3)/10)
+		if in(i, 4, 13) {
+			iv.MaxReceiveLag = result.F(28)
+		}
+	})
+	tl := Tail(d)
+	if len(tl.Causes) == 0 || tl.Causes[0].Series != "intervals.client.maxReceiveLagMs" ||
+		tl.Causes[0].Evidence != "100% of the operations above p99 fell in the 10% of seconds with client receive lag above 20 ms" {
+		t.Fatalf("tail %+v: want the client's receive lag first", tl)
+	}
+}
+
+// A secondary's replication lag, a members series, is compared under
+// its member's name.
+func TestTailReplicationLagOfAMember(t *testing.T) {
+	d := tailDoc(t, []int{8, 9}, nil)
+	lag := result.Series{Name: result.ReplicationLag, Units: "SECONDS", Source: "ftdc", Member: "db2:27017", Role: "secondary"}
+	for i, iv := range d.Intervals {
+		v := 0.0
+		if in(i, 8, 9) {
+			v = 12
+		}
+		lag.DataPoints = append(lag.DataPoints, result.DataPoint{Timestamp: iv.Start.Add(time.Second), Value: result.F(v)})
+	}
+	d.Metrics.Members = []result.Series{lag}
+	tl := Tail(d)
+	if len(tl.Causes) == 0 || tl.Causes[0].Series != "db2:27017 "+result.ReplicationLag ||
+		tl.Causes[0].Evidence != "100% of the operations above p99 fell in the 10% of seconds with db2:27017's replication lag above 10 s" {
+		t.Fatalf("tail %+v: want db2's replication lag", tl)
+	}
+}
+
 func TestTailWithNoCause(t *testing.T) {
 	d := tailDoc(t, []int{5, 15}, nil)
 	tl := Tail(d)

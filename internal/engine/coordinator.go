@@ -155,6 +155,9 @@ func (c *coordinator) rotate(end time.Time) error {
 	if err := hist.Merge(c.rlag, c.agg.rlag); err != nil {
 		return err
 	}
+	if n := c.agg.rlag.TotalCount(); n > 0 {
+		iv.ReceiveTimed, iv.MaxReceiveLag = n, time.Duration(c.agg.rlag.Max())*time.Microsecond
+	}
 	if !c.e.closed {
 		var err error
 		if iv.Lag, err = hist.Summarize(c.agg.lag); err != nil {
@@ -275,6 +278,8 @@ func (iv *Interval) absorb(prev *Interval) error {
 	iv.Late += prev.Late
 	iv.Dropped += prev.Dropped
 	iv.MaxLag = max(iv.MaxLag, prev.MaxLag)
+	iv.ReceiveTimed += prev.ReceiveTimed
+	iv.MaxReceiveLag = max(iv.MaxReceiveLag, prev.MaxReceiveLag)
 	iv.PeakInFlight = max(iv.PeakInFlight, prev.PeakInFlight)
 	iv.CPU += prev.CPU
 	var err error

@@ -432,7 +432,25 @@ func TestOperationsEndAtTheirReplysArrival(t *testing.T) {
 			if lat < d-d/1000 || r.ReceiveLag != nil || r.ClientBound {
 				t.Errorf("%+v: latency min %v (want ≥ %v), receive lag %v (want nil), client-bound %v %q (want not)", c, lat, d, r.ReceiveLag, r.ClientBound, r.Reasons)
 			}
+			for _, iv := range r.Intervals {
+				if ri := iv.Result(1); ri.MaxReceiveLag != nil {
+					t.Errorf("%+v: interval %d's receive lag %v: want none known", c, iv.Index, *ri.MaxReceiveLag)
+				}
+			}
 			continue
+		}
+		// Each interval's largest receive lag, to the histograms'
+		// precision, as the interval's stored figure.
+		var timed int64
+		for _, iv := range r.Intervals {
+			timed += iv.ReceiveTimed
+			ri := iv.Result(1)
+			if iv.ReceiveTimed > 0 && (ri.MaxReceiveLag == nil || *ri.MaxReceiveLag < float64(d-early-time.Millisecond)/1e6) {
+				t.Errorf("interval %d: receive lag %v ms of %d operations: want about %v", iv.Index, ri.MaxReceiveLag, iv.ReceiveTimed, d-early)
+			}
+		}
+		if timed != 20 {
+			t.Errorf("intervals time %d replies' receive lag, want 20", timed)
 		}
 		lat = time.Duration(r.Ops[0].Latency.Max()) * time.Microsecond
 		if lat >= d/2 {

@@ -105,6 +105,12 @@ type Interval struct {
 	// Lag is the send lag (intended start to actual send) of the
 	// operations sent in the interval (open loop; empty in closed loop).
 	Lag result.Dist
+	// ReceiveTimed counts the interval's operations whose reply's
+	// arrival is known (ReplyTimed tasks), and MaxReceiveLag is the
+	// largest of their receive lags (arrival to the task's return), to
+	// the histograms' precision.
+	ReceiveTimed  int64
+	MaxReceiveLag time.Duration
 }
 
 // IntervalOp is one operation type in one interval. Parts and
@@ -149,6 +155,9 @@ func (iv *Interval) Result(cores int) result.Interval {
 	}
 	if iv.Length > 0 {
 		ri.ClientCPU = result.F(CPUPercent(iv.CPU, iv.Length, cores))
+	}
+	if iv.ReceiveTimed > 0 {
+		ri.MaxReceiveLag = result.F(float64(iv.MaxReceiveLag) / float64(time.Millisecond))
 	}
 	for _, op := range iv.Ops {
 		s := result.OpStats{

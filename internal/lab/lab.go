@@ -48,6 +48,10 @@ type Options struct {
 	Atlas       *runner.AtlasSource
 	// Limits are the ceilings the diagnosis judges every run against.
 	Limits diagnosis.Limits
+	// FTDC is the target server's diagnostic.data directory on this host
+	// ("" none): after each run, its window of the FTDC files is attached
+	// to the run's series (telemetry.AttachRunFTDC).
+	FTDC string
 	// Thresholds judge every run (with its scenario's own); with
 	// AbortOnFail a run stops as soon as one cannot hold.
 	Thresholds  []threshold.Threshold

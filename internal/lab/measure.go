@@ -16,6 +16,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/telemetry"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -62,6 +63,9 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 		st.fullResolution(d)
 		ended()
 		p.Done()
+		if d != nil && l.opts.FTDC != "" {
+			telemetry.AttachRunFTDC(ctx, d, l.opts.FTDC, l.opts.Limits)
+		}
 		if d != nil {
 			watch.mark(d)
 			if reason := watch.stopped(); reason != "" {

@@ -126,6 +126,7 @@ func timeMerge(ivs []result.Interval, summarize func(*hist.H) (result.Dist, erro
 		out.Late += iv.Late
 		out.Dropped += iv.Dropped
 		out.MaxLag = max(out.MaxLag, iv.MaxLag)
+		out.MaxReceiveLag = larger(out.MaxReceiveLag, iv.MaxReceiveLag)
 		if iv.PeakInFlight != nil && (out.PeakInFlight == nil || *iv.PeakInFlight > *out.PeakInFlight) {
 			peak := *iv.PeakInFlight
 			out.PeakInFlight = &peak

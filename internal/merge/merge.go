@@ -344,6 +344,18 @@ func intervals(docs []*result.Doc) ([]result.Interval, error) {
 	return out, nil
 }
 
+// larger is the larger of two figures, a missing one left out; nil when
+// both are missing.
+func larger(a, b *float64) *float64 {
+	switch {
+	case b == nil:
+		return a
+	case a == nil || *b > *a:
+		return result.F(*b)
+	}
+	return a
+}
+
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // mergeInterval merges the clients' parts of one interval. The server's
@@ -360,6 +372,7 @@ func mergeInterval(start, end time.Time, ivs []result.Interval, cores []int) (re
 		out.Late += iv.Late
 		out.Dropped += iv.Dropped
 		out.MaxLag = max(out.MaxLag, iv.MaxLag)
+		out.MaxReceiveLag = larger(out.MaxReceiveLag, iv.MaxReceiveLag)
 		lists = append(lists, iv.Ops)
 		if iv.ClientCPU == nil {
 			cpuKnown = false

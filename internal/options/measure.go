@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/ftdc"
 	"github.com/mongobench/mongobench/internal/group"
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/result"
@@ -51,6 +52,8 @@ type Measure struct {
 	// StatusInterval is how often a run whose standard error is not a
 	// terminal prints a status line.
 	StatusInterval time.Duration
+	// FTDC is the target server's diagnostic.data directory on this host.
+	FTDC string
 	// noGroup says why the command cannot run as a run group ("" when it
 	// can).
 	noGroup string
@@ -100,6 +103,8 @@ func (o *Measure) Add(fl *pflag.FlagSet, h Help) {
 	o.Atlas.add(fl)
 	fl.StringVar(&o.DiskLimit, "disk-limit", "", "the target disk's ceiling, for the diagnosis of what limited each run: throughput, IOPS or both, e.g. 225MB/s,3000iops")
 	fl.StringVar(&o.Link, "link", "", "the network link to the target, for the diagnosis: e.g. 10Gbit/s")
+	fl.StringVar(&o.FTDC, "ftdc", "", "the target server's diagnostic.data directory, for a server on this host: after each run, the run's seconds of its FTDC files "+
+		"attached to the run's series at full resolution (source ftdc), as 'results attach-ftdc' does")
 	fl.StringVar(&o.MetricsAddr, "metrics-addr", "", "while running, serve live figures on HOST:PORT: Prometheus metrics at /metrics, the intervals at /live (for 'mongobench serve --live'), e.g. 127.0.0.1:9464")
 	dirHelp := "directory for every run's Markdown and HTML report (and the study's)"
 	if h.ReportDir == "" {
@@ -141,6 +146,12 @@ func (o *Measure) Options(ctx context.Context, env Env) (lab.Options, error) {
 		}
 	}
 	lo.MetricsAddr = o.MetricsAddr
+	if o.FTDC != "" {
+		if _, err := ftdc.Files(o.FTDC); err != nil {
+			return lo, fmt.Errorf("--ftdc: %w", err)
+		}
+		lo.FTDC = o.FTDC
+	}
 	if o.ResultsURI != "" && runner.CheckURI(o.ResultsURI) != nil {
 		return lo, fmt.Errorf("--results: %q is not valid: want a MongoDB URI such as mongodb://localhost:27017/ or mongodb+srv://cluster.example.net/", uri.Redact(o.ResultsURI))
 	}

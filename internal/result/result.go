@@ -163,10 +163,12 @@ func (o Ordered) Get(key string) (any, bool) {
 type Metrics struct {
 	Measurements []Series `bson:"measurements" json:"measurements"`
 	DiskMetrics  []Series `bson:"diskMetrics" json:"diskMetrics"`
-	// Members holds the host series (measurements and disk alike) of the
+	// Members holds the series (measurements and disk alike) of the
 	// replica set members other than the one the measurements read (the
 	// primary, or the member of a direct connection), each naming its
-	// member; absent unless --host-metrics measures several members.
+	// member: their hosts' (--host-metrics, or each member's own
+	// getDiagnosticData), and each secondary's replication lag; absent
+	// outside a replica set of several members.
 	Members []Series `bson:"members,omitempty" json:"members,omitempty"`
 }
 
@@ -222,6 +224,9 @@ const (
 	CacheUsed        = "CACHE_USED_BYTES"
 	CacheDirty       = "CACHE_DIRTY_BYTES"
 	QueueTotal       = "GLOBAL_LOCK_CURRENT_QUEUE_TOTAL"
+	// ReplicationLag is one secondary's lag behind the primary, in
+	// seconds (a members series, its Member the secondary).
+	ReplicationLag = "OPLOG_SLAVE_LAG_MASTER_TIME"
 )
 
 // Series the Atlas monitoring API does not have, named by mongobench in
@@ -264,6 +269,10 @@ type Schedule struct {
 	// MaxLag is the largest delay between an intended and an actual start,
 	// in milliseconds.
 	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`
+	// MaxReceiveLag is the largest receive lag (a reply's arrival to its
+	// task's return) of the interval's operations, in milliseconds; nil
+	// when no operation's reply arrival is known.
+	MaxReceiveLag *float64 `bson:"maxReceiveLagMs,omitempty" json:"maxReceiveLagMs,omitempty"`
 	// SendLag is the distribution of the delay from intended start to
 	// actual send of the operations sent (open loop): the share of
 	// latency the client itself adds, timer wake-up included.
@@ -407,6 +416,10 @@ type Interval struct {
 	// MaxLag is the largest schedule lag of operations sent in the
 	// interval, in milliseconds (open loop).
 	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`
+	// MaxReceiveLag is the largest receive lag (a reply's arrival to its
+	// task's return) of the interval's operations, in milliseconds; nil
+	// when no operation's reply arrival is known.
+	MaxReceiveLag *float64 `bson:"maxReceiveLagMs,omitempty" json:"maxReceiveLagMs,omitempty"`
 	// PeakInFlight is the most operations in flight at once in the
 	// interval.
 	PeakInFlight *int64 `bson:"peakInFlight,omitempty" json:"peakInFlight,omitempty"`

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -250,9 +252,12 @@ type run struct {
 	ctx context.Context
 	// exporters are the node exporters read, named as the notes name them.
 	exporters []namedExporter
-	// ftdc reads the host from the server's getDiagnosticData, when it
-	// is the host's source; closed when the run ends.
-	ftdc *telemetry.DiagnosticData
+	// ftdc read the hosts and the servers from getDiagnosticData, when it
+	// is their source (the main member's, the other members'); closed
+	// when the run ends.
+	ftdc []*telemetry.DiagnosticData
+	// ftdcRefused: the main member refused getDiagnosticData.
+	ftdcRefused bool
 }
 
 type namedExporter struct {
@@ -267,11 +272,15 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	if err != nil {
 		return nil, err
 	}
-	if r.ftdc != nil {
-		defer func() { _ = r.ftdc.Close(context.Background()) }()
-	}
+	defer func() {
+		for _, d := range r.ftdc {
+			_ = d.Close(context.Background()) // the samples are taken; a slow goodbye changes nothing
+		}
+	}()
+	r.ftdcMembers(ctx)
 	sampler := telemetry.NewSampler(r.opts.Target.URI, host)
 	sampler.OnSample = r.opts.OnTelemetry
+	sampler.ReplicaSet = len(r.fp.set.Members) > 1
 	r.sampler = sampler
 	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
 		return nil, fmt.Errorf("start telemetry: %w", err)
@@ -413,10 +422,50 @@ func (r *run) ftdcHost(ctx context.Context) telemetry.HostReader {
 	d, err := telemetry.NewDiagnosticData(ctx, r.opts.Target.URI)
 	if err != nil {
 		r.warnings = append(r.warnings, "host figures are missing: "+err.Error())
+		r.ftdcRefused = true
 		return nil
 	}
-	r.ftdc = d
+	r.ftdc = append(r.ftdc, d)
 	return d
+}
+
+// ftdcMembers prepares, for a replica set whose members have no node
+// exporter named, a sampler of each member other than the main one over
+// a direct connection to it, reading its host and its serverStatus from
+// its getDiagnosticData (as the main member's), the members asked at
+// once; a member that does not give them has a note, and its series are
+// missing. When the main member refused, the others are not asked: its
+// note stands for the deployment.
+func (r *run) ftdcMembers(ctx context.Context) {
+	set := r.fp.set
+	if len(r.hosts) > 0 || len(set.Members) < 2 || r.ftdcRefused {
+		return
+	}
+	type answer struct {
+		d   *telemetry.DiagnosticData
+		err error
+	}
+	answers := make([]answer, len(set.Members))
+	var wg sync.WaitGroup
+	for i, m := range set.Members {
+		if strings.EqualFold(m, set.Main()) {
+			continue
+		}
+		wg.Go(func() {
+			d, err := memberDiagnosticData(ctx, r.opts.Target.URI, m)
+			answers[i] = answer{d, err}
+		})
+	}
+	wg.Wait()
+	for i, m := range set.Members {
+		switch a := answers[i]; {
+		case a.err != nil:
+			r.warnings = append(r.warnings, "member "+m+"'s host and server figures are missing: "+a.err.Error())
+		case a.d != nil:
+			r.ftdc = append(r.ftdc, a.d)
+			r.members = append(r.members, memberSampler{host: spec.MemberHost{Member: m, Role: set.Role(m)}, sampler: telemetry.NewSampler("", a.d)})
+		}
+	}
 }
 
 func (r *run) engineConfig() engine.Config {

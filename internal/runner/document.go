@@ -79,6 +79,7 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 			FullIntervals: r.ladder.Full()}
 	}
 	r.memberSeries(&d.Metrics, res, every)
+	d.Metrics.Members = append(d.Metrics.Members, telemetry.LagSeries(samples, res.Start, res.End, every)...)
 	return d
 }
 

@@ -71,6 +71,19 @@ func memberDBPath(ctx context.Context, target, member string) string {
 	return dbPath(ctx, c)
 }
 
+// memberDiagnosticData reads a replica set member's getDiagnosticData
+// over a direct connection to it, with the target's credentials and TLS
+// settings; its error says why the member does not give it.
+func memberDiagnosticData(ctx context.Context, target, member string) (*telemetry.DiagnosticData, error) {
+	c, err := connectMember(target, member)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*connectTimeout)
+	defer cancel()
+	return telemetry.DiagnosticDataOf(ctx, c)
+}
+
 // connectMember opens a client to one member of the target's replica set
 // (host:port as the set names it), directly, with the target's
 // credentials and TLS settings, which also hold for an SRV connection

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +122,47 @@ func TestWithHidden(t *testing.T) {
 	}
 	if s := withHidden(ctx, c, spec.ReplicaSet{Topology: "standalone"}); len(s.Members) != 0 {
 		t.Errorf("standalone: %v, want no members", s.Members)
+	}
+}
+
+// With no node exporter named, each member other than the main one is
+// asked for its getDiagnosticData over a direct connection: the embedded
+// server refuses it, and the member's figures are missing with a note
+// naming the member and the refusal (a mongod would give a sampler).
+func TestFTDCMembers(t *testing.T) {
+	uri := testenv.URI(t)
+	c := testenv.Client(t, uri)
+	ctx := context.Background()
+	fp, err := fingerprint(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fp.set.Members) != 1 {
+		t.Fatalf("members %v: want the embedded server's set of one, which the test reaches under a second name", fp.set.Members)
+	}
+	host, port, _ := strings.Cut(fp.set.Main(), ":")
+	other := "localhost:" + port
+	if host == "localhost" {
+		other = "127.0.0.1:" + port
+	}
+	fp.set.Members = append(fp.set.Members, other)
+	r := &run{opts: Options{Target: Target{Target: spec.Target{URI: uri}}}, fp: fp}
+	r.ftdcMembers(ctx)
+	defer func() {
+		for _, d := range r.ftdc {
+			_ = d.Close(ctx)
+		}
+	}()
+	if len(r.ftdc) == 1 && len(r.members) == 1 && r.members[0].host.Member == other { // a mongod: the member is sampled
+		return
+	}
+	if len(r.members) != 0 || len(r.warnings) != 1 || !strings.HasPrefix(r.warnings[0], "member "+other+"'s host and server figures are missing: getDiagnosticData refused (CommandNotFound)") {
+		t.Fatalf("members %v, notes %q: want member %s's refusal in one note", r.members, r.warnings, other)
+	}
+	// The main member refused: its note stands for the set, the others
+	// are not asked.
+	r = &run{opts: r.opts, fp: fp, ftdcRefused: true}
+	if r.ftdcMembers(ctx); len(r.members)+len(r.warnings)+len(r.ftdc) != 0 {
+		t.Fatalf("members %v, notes %q after the main member refused: want none asked", r.members, r.warnings)
 	}
 }

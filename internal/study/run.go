@@ -48,6 +48,11 @@ type Run struct {
 	// Limited is the run's diagnosis verdict ("limited by: …"), with
 	// the checkpoints it coincided with; empty when the document has none.
 	Limited string
+	// Tail is what the run's p99 tail coincided with (its diagnosis's
+	// "p99 tail: …" line: a cause with its evidence, or that nothing
+	// lines up); empty when the document has none or the tail was not
+	// judged (too few intervals).
+	Tail string
 	// Verdict is the SLA study's verdict stored with the run
 	// (testResults.sla); nil before it is judged.
 	Verdict *result.SLAVerdict
@@ -81,6 +86,9 @@ func RunOf(d *result.Doc) (Run, error) {
 		Bounds: d.TestResults.Bounds}
 	if d.Diagnosis != nil {
 		r.Limited = d.Diagnosis.Line
+		if t := d.Diagnosis.Tail; t != nil && t.NotJudged == "" {
+			r.Tail = t.Line
+		}
 	}
 	if op := d.Op(TxnOp); op != nil {
 		l := op.Latency

@@ -243,3 +243,30 @@ func near(a, b *float64) bool {
 	}
 	return math.Abs(*a-*b) < 1e-4
 }
+
+// The SLA report says what each failing run's p99 tail coincided with
+// (its diagnosis's tail line, then what limited it), in every medium;
+// a passing run is not listed.
+func TestSLATails(t *testing.T) {
+	tail := "p99 tail: 71% of the operations above p99 fell in the 6% of seconds with disk writes above 300 MB/s"
+	failing := passing()
+	failing.RunID, failing.P99 = "r2", f(46)
+	failing.Tail, failing.Limited = tail, "limited by: nothing saturated; the p99 tail coincided with disk writes above 300 MB/s"
+	ok := passing()
+	ok.RunID, ok.Tail = "r1", "p99 tail: nothing the run measured lines up with its 50 operations above p99 (8 series compared)"
+	v := SLAResult{Study: SLAStudy{SLA: sla20}, Runs: []Run{ok, failing}}.View("", nil)
+	want := "r2, 5,000/s per-op, repetition 1 (p99 46.0 ms > 20 ms): " + tail + "; " + failing.Limited
+	var text strings.Builder
+	if err := v.Text(&text); err != nil {
+		t.Fatal(err)
+	}
+	md, _, err := v.Markdown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for medium, out := range map[string]string{"terminal": text.String(), "Markdown": string(md)} {
+		if !strings.Contains(out, "What the failing runs' tails coincided with") || !strings.Contains(out, want) || strings.Contains(out, ok.Tail) {
+			t.Errorf("%s report:\n%s\nwant the failing run's tail %q, and no line for the passing run", medium, out, want)
+		}
+	}
+}

@@ -71,6 +71,11 @@ type Step struct {
 	// Limited is the run's diagnosis verdict ("limited by: …"); empty
 	// when the document has none.
 	Limited string
+	// Tail is what the run's p99 tail coincided with (its diagnosis's
+	// "p99 tail: …" line: a cause with its evidence, or that nothing
+	// lines up); empty when the document has none or the tail was not
+	// judged (too few intervals).
+	Tail string
 	// Verdict is the sweep's verdict stored with the run
 	// (testResults.sweep); nil before it is judged.
 	Verdict *result.SweepVerdict
@@ -104,6 +109,9 @@ func StepOf(d *result.Doc) (Step, error) {
 	}
 	if d.Diagnosis != nil {
 		s.Limited = d.Diagnosis.Line
+		if t := d.Diagnosis.Tail; t != nil && t.NotJudged == "" {
+			s.Tail = t.Line
+		}
 	}
 	for _, op := range d.Ops {
 		if op.Count+op.Errors.Total == 0 {

@@ -102,6 +102,26 @@ func kneeLimit(steps []Step, at float64) string {
 	return strings.Join(seen, " | ")
 }
 
+// kneeTail is what the p99 tails coincided with in the complete runs of
+// the step past the knee (the lowest target above the saturation target
+// at), or of the knee itself when no step went past it: each distinct
+// tail line once, in the order of the runs, and that step's target.
+func kneeTail(steps []Step, at float64) (string, float64) {
+	past := at
+	for _, s := range steps {
+		if s.Rate > at && !s.Partial && s.Tail != "" && (past == at || s.Rate < past) {
+			past = s.Rate
+		}
+	}
+	var seen []string
+	for _, s := range steps {
+		if s.Rate == past && !s.Partial && s.Tail != "" && !slices.Contains(seen, s.Tail) {
+			seen = append(seen, s.Tail)
+		}
+	}
+	return strings.Join(seen, " | "), past
+}
+
 // sweepLines states the saturation throughput and the highest target that
 // held.
 func sweepLines(w io.Writer, f Format, steps []Step, c Criteria) error {
@@ -122,6 +142,13 @@ func sweepVerdict(steps []Step, c Criteria) []string {
 			thousands(ach), thousands(at)))
 		if why := kneeLimit(steps, at); why != "" {
 			lines = append(lines, fmt.Sprintf("At the knee (target %s/s): %s.", thousands(at), why))
+		}
+		if tail, rate := kneeTail(steps, at); tail != "" {
+			where := "Past the knee"
+			if rate == at {
+				where = "At the knee" // no step went past it
+			}
+			lines = append(lines, fmt.Sprintf("%s (target %s/s), what the tail coincided with: %s.", where, thousands(rate), tail))
 		}
 	} else if at > 0 {
 		lines = append(lines, fmt.Sprintf("Saturation throughput: ≥ %s ops/s (no step saturated: every target rate was kept up with; the highest achieved rate, at target %s/s).",

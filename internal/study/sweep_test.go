@@ -194,6 +194,16 @@ func TestStepOf(t *testing.T) {
 	if _, err := StepOf(&result.Doc{RunID: "r2"}); err == nil {
 		t.Error("no target rate: want an error")
 	}
+	// the tail's line when it was judged, none when it was not
+	line := "p99 tail: 71% of the operations above p99 fell in the 6% of seconds with disk writes above 300 MB/s"
+	d.Diagnosis = &result.Diagnosis{Line: "limited by: nothing saturated", Tail: &result.Tail{Line: line}}
+	if s, _ := StepOf(d); s.Tail != line || s.Limited != "limited by: nothing saturated" {
+		t.Errorf("tail %q, limited %q", s.Tail, s.Limited)
+	}
+	d.Diagnosis.Tail = &result.Tail{Line: "p99 tail: could not judge: 3 intervals", NotJudged: "3 intervals"}
+	if s, _ := StepOf(d); s.Tail != "" {
+		t.Errorf("a tail not judged: %q, want none", s.Tail)
+	}
 }
 
 func TestSweepRender(t *testing.T) {
@@ -267,5 +277,30 @@ func TestSweepWithoutSaturation(t *testing.T) {
 	}
 	if want := "Saturation throughput: 2,100 ops/s achieved"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "≥ 2,100") {
 		t.Errorf("a step fell behind: want %q in\n%s", want, b.String())
+	}
+}
+
+// The sweep's verdict says what the tail coincided with in the step past
+// the knee (the lowest target above the saturation target), each
+// repetition's distinct line once; with no step past it, the knee's own.
+func TestKneeTail(t *testing.T) {
+	disk := "p99 tail: 80% of the operations above p99 fell in the 10% of seconds with disk writes above 300 MB/s"
+	ckpt := "p99 tail: 64% of the operations above p99 fell in the 12% of seconds with a checkpoint running"
+	knee := step(3000, 3000, 5, 9, 0)
+	knee.Tail = "p99 tail: nothing the run measured lines up with its 90 operations above p99 (6 series compared)"
+	past1, past2 := step(4000, 2900, 40, 90, 0), step(4000, 2950, 42, 95, 1)
+	past1.Tail, past2.Tail = disk, ckpt
+	far := step(8000, 2800, 80, 190, 0)
+	far.Tail = "p99 tail: 90% of the operations above p99 fell in the 20% of seconds with iowait above 20 %"
+	lines := sweepVerdict([]Step{step(1000, 1000, 1, 2, 0), knee, far, past1, past2}, crit)
+	want := "Past the knee (target 4,000/s), what the tail coincided with: " + disk + " | " + ckpt + "."
+	if !slices.Contains(lines, want) {
+		t.Fatalf("verdict %q: want %q", lines, want)
+	}
+	knee.Achieved = 2500 // the top target, not kept up with: no step past it
+	lines = sweepVerdict([]Step{step(1000, 1000, 1, 2, 0), knee}, crit)
+	want = "At the knee (target 3,000/s), what the tail coincided with: " + knee.Tail + "."
+	if !slices.Contains(lines, want) {
+		t.Fatalf("verdict %q: want %q", lines, want)
 	}
 }

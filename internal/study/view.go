@@ -98,18 +98,25 @@ func (r SLAResult) ReportName() string {
 }
 
 // tailLines say, for each run that failed the SLA, what its p99 tail
-// coincided with: the run's diagnosis.
+// coincided with (the diagnosis's tail: the condition that holds the
+// operations above p99, with its evidence, or that nothing lines up),
+// then what limited it.
 func (r SLAResult) tailLines() []string {
 	var lines []string
 	for _, run := range r.Runs {
 		v := Judge(run, r.Study.SLA)
-		if v.Pass || run.Limited == "" {
+		if v.Pass || (run.Tail == "" && run.Limited == "") {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("%s, %s/s %s, repetition %d (%s): %s",
-			run.RunID, thousands(run.TPS), run.Mode, run.Rep+1, strings.Join(v.Reasons, "; "), run.Limited))
+			run.RunID, thousands(run.TPS), run.Mode, run.Rep+1, strings.Join(v.Reasons, "; "), joinSet(run.Tail, run.Limited)))
 	}
 	return lines
+}
+
+// joinSet joins the non-empty of parts with "; ".
+func joinSet(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), "; ")
 }
 
 // slaChart plots each mode's median and highest run p99 against the

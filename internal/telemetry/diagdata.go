@@ -36,9 +36,17 @@ func NewDiagnosticData(ctx context.Context, uri string) (*DiagnosticData, error)
 	if err != nil {
 		return nil, fmt.Errorf("getDiagnosticData: %w", err)
 	}
+	return DiagnosticDataOf(ctx, c)
+}
+
+// DiagnosticDataOf reads the diagnostic data of the server c is
+// connected to (a replica set member over a direct connection), and asks
+// for one sample as NewDiagnosticData does. It owns c from then on: it
+// disconnects c when the server does not give its host, and on Close.
+func DiagnosticDataOf(ctx context.Context, c *mongo.Client) (*DiagnosticData, error) {
 	d := &DiagnosticData{client: c}
 	if _, err := d.ReadContext(ctx); err != nil {
-		_ = c.Disconnect(context.Background())
+		_ = c.Disconnect(context.Background()) // the server gives nothing to read; its goodbye changes nothing
 		return nil, err
 	}
 	return d, nil
@@ -56,21 +64,125 @@ func (d *DiagnosticData) Read() (HostSample, error) {
 
 // ReadContext asks for the latest sample and reads its host.
 func (d *DiagnosticData) ReadContext(ctx context.Context) (HostSample, error) {
+	data, err := d.latest(ctx)
+	if err != nil {
+		return HostSample{}, err
+	}
+	return HostFromDiagnosticData(data)
+}
+
+// Sample asks for the latest sample and reads both its serverStatus and
+// its host, at the sample's own start: the sampler's one call per tick
+// when this is its host's source (Sampler.take).
+func (d *DiagnosticData) Sample(ctx context.Context) (Status, HostSample, error) {
+	data, err := d.latest(ctx)
+	if err != nil {
+		return Status{}, HostSample{}, err
+	}
+	return SampleFromDiagnosticData(data)
+}
+
+// latest is getDiagnosticData's data document.
+func (d *DiagnosticData) latest(ctx context.Context) (bson.Raw, error) {
 	var reply bson.Raw
 	err := d.client.Database("admin").RunCommand(ctx, bson.D{{Key: "getDiagnosticData", Value: 1}}).Decode(&reply)
 	if err != nil {
 		var ce mongo.CommandError
 		if errors.As(err, &ce) {
-			return HostSample{}, fmt.Errorf("getDiagnosticData refused (%s): %s", ce.Name, ce.Message)
+			return nil, fmt.Errorf("getDiagnosticData refused (%s): %s", ce.Name, ce.Message)
 		}
-		return HostSample{}, fmt.Errorf("getDiagnosticData: %w", err)
+		return nil, fmt.Errorf("getDiagnosticData: %w", err)
 	}
 	data, err := reply.LookupErr("data")
 	if err != nil || data.Type != bson.TypeEmbeddedDocument {
-		return HostSample{}, errors.New("getDiagnosticData answered without a data document")
+		return nil, errors.New("getDiagnosticData answered without a data document")
 	}
-	return HostFromDiagnosticData(bson.Raw(data.Value))
+	return bson.Raw(data.Value), nil
 }
+
+// SampleFromDiagnosticData reads one FTDC sample document
+// (getDiagnosticData's data) as the sampler's: its serverStatus section
+// as the serverStatus reply (Source "ftdc"), with the replication lag of
+// each secondary from its replSetGetStatus section, and its host
+// (HostFromDiagnosticData), both stamped with the sample's start. A
+// sample without serverStatus gives a Status without Doc (its figures
+// missing); the error is the host's.
+func SampleFromDiagnosticData(doc bson.Raw) (Status, HostSample, error) {
+	host, err := HostFromDiagnosticData(doc)
+	if host.Time.IsZero() {
+		return Status{}, host, err
+	}
+	st := Status{Time: host.Time, Source: SourceFTDC}
+	if ss, e := doc.LookupErr("serverStatus"); e == nil && ss.Type == bson.TypeEmbeddedDocument {
+		if d, e := plainDoc(bson.Raw(ss.Value)); e == nil {
+			st.Doc = d
+		}
+	}
+	if rs, e := doc.LookupErr("replSetGetStatus"); e == nil && rs.Type == bson.TypeEmbeddedDocument {
+		st.Lags = ReplicationLags(bson.Raw(rs.Value))
+	}
+	return st, host, err
+}
+
+// ReplicationLags reads each secondary's replication lag, in seconds,
+// from a replSetGetStatus reply (or an FTDC sample's section of it): the
+// primary's optimeDate minus the secondary's, as the primary last heard
+// it; a secondary ahead of the primary's last heard optime lags 0. Nil
+// when the reply names no primary (no lag can be told) or no secondary.
+func ReplicationLags(rs bson.Raw) map[string]float64 {
+	type member struct {
+		name  string
+		state int64
+		at    time.Time
+	}
+	arr, err := rs.LookupErr("members")
+	if err != nil || arr.Type != bson.TypeArray {
+		return nil
+	}
+	vals, err := arr.Array().Values()
+	if err != nil {
+		return nil
+	}
+	var members []member
+	var primary *member
+	for _, v := range vals {
+		m, ok := v.DocumentOK()
+		if !ok {
+			continue
+		}
+		name, _ := m.Lookup("name").StringValueOK()
+		state, ok := m.Lookup("state").AsInt64OK()
+		od := m.Lookup("optimeDate")
+		if name == "" || !ok || od.Type != bson.TypeDateTime {
+			continue
+		}
+		members = append(members, member{name: name, state: state, at: od.Time()})
+		if state == replPrimary {
+			primary = &members[len(members)-1]
+		}
+	}
+	if primary == nil {
+		return nil
+	}
+	var out map[string]float64
+	for _, m := range members {
+		if m.state != replSecondary {
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[m.name] = max(primary.at.Sub(m.at).Seconds(), 0)
+	}
+	return out
+}
+
+// Member states of replSetGetStatus (MemberState in the server's
+// source).
+const (
+	replPrimary   = 1
+	replSecondary = 2
+)
 
 // HostFromDiagnosticData reads a host sample from one FTDC sample
 // document (getDiagnosticData's data, or a sample decoded from an FTDC

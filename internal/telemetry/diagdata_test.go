@@ -2,6 +2,8 @@ package telemetry
 
 import (
 	"context"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +12,22 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
 func loadDiagnosticData(t *testing.T, name string) HostSample {
+	t.Helper()
+	s, err := HostFromDiagnosticData(diagnosticDataDoc(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// diagnosticDataDoc is the data document of a recorded getDiagnosticData
+// reply.
+func diagnosticDataDoc(t *testing.T, name string) bson.Raw {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -23,11 +37,65 @@ func loadDiagnosticData(t *testing.T, name string) HostSample {
 	if err := bson.UnmarshalExtJSON(b, false, &reply); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	s, err := HostFromDiagnosticData(reply.Lookup("data").Document())
-	if err != nil {
-		t.Fatal(err)
+	return reply.Lookup("data").Document()
+}
+
+// One getDiagnosticData sample gives the sampler both halves at the
+// sample's own start: its serverStatus section read as serverStatus is
+// (rates over the two starts, 2 s apart), the secondaries' lag from its
+// replSetGetStatus section (the arbiter left out), and the host.
+func TestSampleFromDiagnosticData(t *testing.T) {
+	var st [2]Status
+	var hs [2]HostSample
+	for i, name := range []string{"getdiagnosticdata-before.json", "getdiagnosticdata-after.json"} {
+		var err error
+		st[i], hs[i], err = SampleFromDiagnosticData(diagnosticDataDoc(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st[i].Time.Equal(hs[i].Time) || st[i].Source != SourceFTDC || st[i].Doc == nil {
+			t.Fatalf("%s: status at %v (source %q), host at %v: want one instant, source ftdc", name, st[i].Time, st[i].Source, hs[i].Time)
+		}
 	}
-	return s
+	wantLags := map[string]float64{"db2:27017": 1.5, "db3:27017": 0.25}
+	if !maps.Equal(st[1].Lags, wantLags) {
+		t.Fatalf("lags %v, want %v", st[1].Lags, wantLags)
+	}
+	f := ServerFigures(st[0], st[1])
+	for k, want := range map[string]float64{"insertPerSec": 1000, KeyWriteLatency: 0.25, KeyReplLag: 1.5} {
+		if got, ok := f[k]; !ok || math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s = %v (%v), want %v", k, got, ok, want)
+		}
+	}
+	// the sampler's series from such samples: the server's latency series
+	// and each secondary's lag, source ftdc
+	t0 := st[0].Time
+	var samples []Sample
+	for i := range 2 {
+		samples = append(samples, Sample{Time: t0.Add(time.Duration(2*i) * time.Second), Status: st[i], Host: &hs[i]})
+	}
+	m := Series(samples, t0, t0.Add(2*time.Second), 2*time.Second)
+	w := m.Series(result.OpTimeWrites)
+	if w == nil || w.Source != SourceFTDC || len(w.DataPoints) != 1 || *w.DataPoints[0].Value != 0.25 {
+		t.Fatalf("write latency series %+v: want one point of 0.25 ms, source ftdc", w)
+	}
+	lags := LagSeries(samples, t0, t0.Add(2*time.Second), 2*time.Second)
+	if len(lags) != 2 || lags[0].Member != "db2:27017" || lags[0].Role != "secondary" || lags[0].Source != SourceFTDC ||
+		lags[0].Name != result.ReplicationLag || *lags[0].DataPoints[0].Value != 1.5 || *lags[1].DataPoints[0].Value != 0.25 {
+		t.Fatalf("lag series %+v: want db2 1.5 s and db3 0.25 s, source ftdc", lags)
+	}
+}
+
+// Without a primary in the reply, no lag can be told.
+func TestReplicationLagsWithoutPrimary(t *testing.T) {
+	at := bson.NewDateTimeFromTime(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	doc, _ := bson.Marshal(bson.D{{Key: "members", Value: bson.A{
+		bson.D{{Key: "name", Value: "db1:27017"}, {Key: "state", Value: int32(2)}, {Key: "optimeDate", Value: at}},
+		bson.D{{Key: "name", Value: "db2:27017"}, {Key: "state", Value: int32(2)}, {Key: "optimeDate", Value: at}},
+	}}})
+	if got := ReplicationLags(doc); got != nil {
+		t.Fatalf("lags %v without a primary: want none", got)
+	}
 }
 
 // The host figures from two getDiagnosticData samples, rates over the

@@ -4,7 +4,9 @@
 //
 // It has two halves that are kept apart:
 //
-//   - samplers, which talk to MongoDB (ServerStatus, Sampler) or read the
+//   - samplers, which talk to MongoDB (ServerStatus, Sampler,
+//     DiagnosticData: getDiagnosticData's serverStatus and host in one
+//     sample, at the server's own instants) or read the
 //     host's /proc through github.com/prometheus/procfs (Host), and the
 //     description of a local server's machine (DescribeMachine: what it
 //     reads from /proc and /sys, then what it decides from that);
@@ -45,6 +47,7 @@
 //	connectionsCreatedPerSec   connections.totalCreated rate
 //	ticketsTotal               execution tickets there are, reads and writes (totalTickets, or out + available)
 //	checkpointMs               the most recent checkpoint's duration, in intervals in which one completed
+//	replLagSecs                the most any secondary lags the primary at the interval's end, from replSetGetStatus
 //
 // HostFigures returns these keys (percentages are of all cores):
 //

@@ -25,6 +25,7 @@ const (
 	KeyConnCreated     = "connectionsCreatedPerSec"
 	KeyTicketsTotal    = "ticketsTotal"
 	KeyCheckpointMs    = "checkpointMs"
+	KeyReplLag         = "replLagSecs"
 	opRateSuffix       = "PerSec"
 	opcountersSection  = "opcounters"
 	opLatenciesSection = "opLatencies"
@@ -94,6 +95,7 @@ func ServerFigures(before, after Status) map[string]float64 {
 	put(out, KeyCheckpointing)(checkpointRunning(after.Doc))
 	put(out, KeyTicketsOut)(ticketsOut(after.Doc))
 	put(out, KeyTicketsTotal)(ticketsTotal(after.Doc))
+	put(out, KeyReplLag)(maxLag(after.Lags))
 	secs := after.Time.Sub(before.Time).Seconds()
 	if secs <= 0 {
 		return out
@@ -238,6 +240,15 @@ func checkpointsDone(before, after map[string]any) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// maxLag is the most any secondary lagged; false without secondaries.
+func maxLag(lags map[string]float64) (float64, bool) {
+	var most float64
+	for _, v := range lags {
+		most = max(most, v)
+	}
+	return most, len(lags) > 0
 }
 
 func boolFloat(b bool) float64 {

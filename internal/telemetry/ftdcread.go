@@ -98,3 +98,38 @@ func AttachFTDC(d *result.Doc, samples []Sample, path string, limits diagnosis.L
 	d.Diagnosis = diagnosis.Diagnose(d, limits)
 	return nil
 }
+
+// AttachRunFTDC reads the FTDC files at path over d's RunWindow and
+// attaches them to d (AttachFTDC) right after the run: the measuring
+// commands' --ftdc, for a server on this host. The files never cost the
+// run: a directory without a sample of the window (a server that has not
+// written its newest seconds yet, another server's directory) or a read
+// that fails leaves d as it was, with a one-line note saying so. It
+// returns the note added.
+func AttachRunFTDC(ctx context.Context, d *result.Doc, path string, limits diagnosis.Limits) string {
+	r := FTDCRead{Path: path}
+	r.From, r.To = RunWindow(d)
+	samples, err := r.Samples(ctx)
+	var note string
+	switch {
+	case err != nil:
+		note = fmt.Sprintf("--ftdc %s: the run's FTDC samples were not attached: %v", path, oneLine(err))
+	case len(samples) < 2:
+		note = fmt.Sprintf("--ftdc %s: no FTDC sample in the run's window (%s to %s): is it the directory of the server the run measured? (a server writes its newest seconds to metrics.interim every 10 samples by default; 'mongobench results attach-ftdc %s %s' attaches them later)",
+			path, r.From.UTC().Format(time.RFC3339), r.To.UTC().Format(time.RFC3339), d.RunID, path)
+	default:
+		_ = AttachFTDC(d, samples, path, limits) // its one error is too few samples
+		note = d.Notes[len(d.Notes)-1]
+		if last := samples[len(samples)-1].Time; last.Before(d.End) {
+			note += fmt.Sprintf("; the files hold the run's seconds up to %s, %s before its end (the server had not written its newest samples yet: 'mongobench results attach-ftdc %s %s' attaches them later)",
+				last.UTC().Format(time.RFC3339), d.End.Sub(last).Round(time.Second), d.RunID, path)
+			d.Notes[len(d.Notes)-1] = note
+		}
+		return note
+	}
+	d.Notes = append(d.Notes, note)
+	return note
+}
+
+// oneLine is err's message on one line.
+func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

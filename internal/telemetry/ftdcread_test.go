@@ -80,3 +80,28 @@ func TestAttachFTDC(t *testing.T) {
 		t.Errorf("one sample: %v", err)
 	}
 }
+
+// Right after a run (--ftdc): the window's samples attached, with the
+// seconds the files do not hold yet said; a window without samples, or
+// files that cannot be read, leave the run as it was with one note.
+func TestAttachRunFTDC(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	dir := writeFTDC(t, ftdcStates(true), t0) // samples at seconds 0 to 11; the window from second 4
+	d := &result.Doc{RunID: "r1", Start: t0.Add(5 * time.Second), End: t0.Add(15 * time.Second)}
+	note := AttachRunFTDC(context.Background(), d, dir, diagnosis.Limits{})
+	if d.Metrics.Series(result.CheckpointRunning) == nil || len(d.Notes) != 1 || d.Notes[0] != note || strings.Contains(note, "\n") ||
+		!strings.Contains(note, "8 samples, attached after the run") ||
+		!strings.Contains(note, "the files hold the run's seconds up to 2026-03-01T12:00:11Z, 4s before its end") {
+		t.Fatalf("notes %q", d.Notes)
+	}
+	for _, c := range []struct{ path, want string }{
+		{dir, "--ftdc " + dir + ": no FTDC sample in the run's window (2026-03-01T12:59:59Z to 2026-03-01T13:00:11Z)"},
+		{dir + "/missing", "--ftdc " + dir + "/missing: the run's FTDC samples were not attached: "},
+	} {
+		d := &result.Doc{RunID: "r2", Start: t0.Add(time.Hour), End: t0.Add(time.Hour + 10*time.Second)}
+		note := AttachRunFTDC(context.Background(), d, c.path, diagnosis.Limits{})
+		if !strings.HasPrefix(note, c.want) || strings.Contains(note, "\n") || len(d.Notes) != 1 || len(d.Metrics.Measurements) != 0 || d.Diagnosis != nil {
+			t.Errorf("note %q, %d series: want %q and nothing attached", note, len(d.Metrics.Measurements), c.want)
+		}
+	}
+}

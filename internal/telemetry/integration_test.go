@@ -155,3 +155,72 @@ func TestSamplerStartStop(t *testing.T) {
 		t.Errorf("Stop: got %d samples, want the 1 taken at Start", len(got))
 	}
 }
+
+// replay gives recorded getDiagnosticData samples in turn, the last one
+// again once they run out: a host reader that carries the server's
+// status, as DiagnosticData does.
+type replay struct {
+	docs []bson.Raw
+	n    int
+}
+
+func (r *replay) Read() (HostSample, error) { return HostFromDiagnosticData(r.next()) }
+
+func (r *replay) Sample(context.Context) (Status, HostSample, error) {
+	return SampleFromDiagnosticData(r.next())
+}
+
+func (r *replay) next() bson.Raw {
+	d := r.docs[min(r.n, len(r.docs)-1)]
+	r.n++
+	return d
+}
+
+// When the host's reader carries the server's status, the sampler takes
+// both from its one sample and sends no serverStatus: its server, which
+// nothing listens on, is never asked.
+func TestSamplerTakesStatusFromDiagnosticData(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	src := &replay{docs: []bson.Raw{diagnosticDataDoc(t, "getdiagnosticdata-before.json"), diagnosticDataDoc(t, "getdiagnosticdata-after.json")}}
+	s := NewSampler("mongodb://"+addr+"/?connectTimeoutMS=100", src)
+	s.ReplicaSet = true
+	if err := s.Start(context.Background(), 50*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(180 * time.Millisecond)
+	samples := s.Stop()
+	if len(samples) < 2 {
+		t.Fatalf("%d samples, want at least 2", len(samples))
+	}
+	for i, smp := range samples {
+		if smp.Err != nil || smp.Status.Source != SourceFTDC || smp.Status.Doc == nil || smp.Host == nil || !smp.Host.Time.Equal(smp.Status.Time) {
+			t.Fatalf("sample %d: status source %q, doc %v, error %v: want the diagnostic data's, no serverStatus sent", i, smp.Status.Source, smp.Status.Doc != nil, smp.Err)
+		}
+	}
+	if f := ServerFigures(samples[0].Status, samples[1].Status); f["insertPerSec"] != 1000 {
+		t.Fatalf("figures %v: want 1,000 inserts/s over the samples' own starts", f)
+	}
+}
+
+// replSetGetStatus on the embedded server (a replica set of one): no
+// secondary, so no lag, and the serverStatus sample is kept whole.
+func TestSamplerReplicaSetLive(t *testing.T) {
+	uri, _, _ := testServer(t)
+	s := NewSampler(uri, nil)
+	s.ReplicaSet = true
+	if err := s.Start(context.Background(), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	samples := s.Stop()
+	if len(samples) != 1 || samples[0].Status.Doc == nil || samples[0].Err != nil {
+		t.Fatalf("samples %+v: want the one taken at Start, with its serverStatus", samples)
+	}
+	if samples[0].Status.Lags != nil {
+		t.Fatalf("lags %v on a set of one: want none", samples[0].Status.Lags)
+	}
+}

@@ -31,10 +31,18 @@ type Sample struct {
 
 // Sampler samples serverStatus, and the server's host when it can see it,
 // at a fixed interval on its own goroutine and its own client connection,
-// so that the benchmark's connection pool is left alone.
+// so that the benchmark's connection pool is left alone. When the host's
+// reader also gives the server's status (DiagnosticData: the server's own
+// FTDC sample), one call a tick gives both, at the same instant, and no
+// serverStatus is sent.
 type Sampler struct {
 	uri  string
 	host HostReader
+
+	// ReplicaSet, when set before Start, adds to each serverStatus sample
+	// the secondaries' replication lag from replSetGetStatus (a sample of
+	// the server's diagnostic data carries its own).
+	ReplicaSet bool
 
 	client *mongo.Client
 	parent context.Context // the caller's, for the steps after a stop
@@ -73,7 +81,7 @@ func (s *Sampler) Start(ctx context.Context, every time.Duration) error {
 	if s.done != nil {
 		return errors.New("sampler already started")
 	}
-	if s.uri != "" {
+	if _, both := s.host.(StatusSource); s.uri != "" && !both {
 		opts := options.Client().ApplyURI(s.uri).SetMaxPoolSize(1).SetAppName("mongobench-telemetry")
 		c, err := mongo.Connect(opts)
 		if err != nil {
@@ -189,14 +197,30 @@ func (s *Sampler) Bound(keep int, origin time.Time, grain time.Duration) {
 	s.mu.Unlock()
 }
 
+// StatusSource is a host reader that gives the server's status with each
+// reading, from one sample of the server (DiagnosticData).
+type StatusSource interface {
+	Sample(ctx context.Context) (Status, HostSample, error)
+}
+
 // take reads the server and the host once, giving the server at most
 // timeout to answer.
 func (s *Sampler) take(ctx context.Context, timeout time.Duration) Sample {
 	smp := Sample{Time: time.Now()}
+	if src, ok := s.host.(StatusSource); ok {
+		sctx, cancel := context.WithTimeout(ctx, timeout)
+		st, hs, err := src.Sample(sctx)
+		cancel()
+		smp.Status, smp.Host, smp.Err = st, &hs, err
+		return smp
+	}
 	var errs []error
 	if s.client != nil {
 		sctx, cancel := context.WithTimeout(ctx, timeout)
 		st, err := ServerStatus(sctx, s.client)
+		if err == nil && s.ReplicaSet {
+			st.Lags, err = ReplSetGetStatus(sctx, s.client)
+		}
 		cancel()
 		smp.Status = st
 		errs = append(errs, err)

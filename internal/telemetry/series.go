@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -101,6 +102,7 @@ const (
 	unitBytesPerSec = "BYTES_PER_SECOND"
 	unitBytes       = "BYTES"
 	unitScalar      = "SCALAR"
+	unitSeconds     = "SECONDS"
 )
 
 var seriesSpecs = []seriesSpec{
@@ -230,5 +232,39 @@ func sortedByTime(samples []Sample) []Sample {
 	}
 	out := slices.Clone(samples)
 	slices.SortStableFunc(out, less)
+	return out
+}
+
+// LagSeries are the secondaries' replication lag series over [start,
+// end], one per secondary the samples name (ReplicationLag, in seconds,
+// Member the secondary), in name order: one point per sampling interval,
+// stamped with its start, the lag read at its end; missing where that
+// sample did not read it. Nil when no sample read a lag.
+func LagSeries(samples []Sample, start, end time.Time, every time.Duration) []result.Series {
+	in := slices.DeleteFunc(slices.Clone(within(sortedByTime(samples), start, end)), func(s Sample) bool { return s.Mark })
+	var names []string
+	source := ""
+	for _, s := range in {
+		for name := range s.Status.Lags {
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+			source = cmp.Or(s.Status.Source, "replSetGetStatus")
+		}
+	}
+	slices.Sort(names)
+	var out []result.Series
+	for _, name := range names {
+		sr := result.Series{Name: result.ReplicationLag, Units: unitSeconds, Source: source, GranularitySec: every.Seconds(),
+			Member: name, Role: "secondary", DataPoints: make([]result.DataPoint, 0, max(len(in)-1, 0))}
+		for i := 1; i < len(in); i++ {
+			p := result.DataPoint{Timestamp: in[i-1].Time}
+			if v, ok := in[i].Status.Lags[name]; ok {
+				p.Value = result.F(v)
+			}
+			sr.DataPoints = append(sr.DataPoints, p)
+		}
+		out = append(out, sr)
+	}
 	return out
 }

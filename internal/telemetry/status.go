@@ -20,6 +20,10 @@ type Status struct {
 	// for a sample of the server's diagnostic data (only the sections the
 	// figures read).
 	Source string `bson:"source,omitempty" json:"source,omitempty"`
+	// Lags is each secondary's replication lag in seconds at the sample
+	// (ReplicationLags), by member host:port; nil outside a replica set
+	// or when it was not read.
+	Lags map[string]float64 `bson:"lags,omitempty" json:"lags,omitempty"`
 }
 
 // ServerStatus runs {serverStatus: 1} on the admin database and returns the
@@ -36,6 +40,16 @@ func ServerStatus(ctx context.Context, c *mongo.Client) (Status, error) {
 		return Status{}, fmt.Errorf("serverStatus reply: %w", err)
 	}
 	return Status{Time: sent.Add(got.Sub(sent) / 2), Doc: doc}, nil
+}
+
+// ReplSetGetStatus runs {replSetGetStatus: 1} on the admin database and
+// returns each secondary's replication lag (ReplicationLags).
+func ReplSetGetStatus(ctx context.Context, c *mongo.Client) (map[string]float64, error) {
+	raw, err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "replSetGetStatus", Value: 1}}).Raw()
+	if err != nil {
+		return nil, fmt.Errorf("replSetGetStatus: %w", err)
+	}
+	return ReplicationLags(raw), nil
 }
 
 // plainDoc converts a BSON document into nested map[string]any, []any,
