@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -11,12 +12,7 @@ import (
 )
 
 // serverDir is where the embedded server keeps its data and state.
-func serverDir() string {
-	if d := env("MONGOBENCH_SERVER_DIR"); d != "" {
-		return d
-	}
-	return serverEnv().DefaultDir()
-}
+func serverDir() string { return cmp.Or(env("MONGOBENCH_SERVER_DIR"), serverEnv().DefaultDir()) }
 
 // say prints a progress note for people, on standard error.
 func (a *app) say(format string, args ...any) {

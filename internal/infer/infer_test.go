@@ -18,7 +18,7 @@ import (
 // sub-documents, an amount that is an int or a double) and events (a
 // payload of varying length, a value of mixed types or null, an
 // optional field).
-func sample(n int, seed uint64) []bson.Raw {
+func sample(n int, seed uint64) [][]byte {
 	r := rand.New(rand.NewPCG(seed, 1))
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	word := func(lo, hi int) string {
@@ -28,7 +28,7 @@ func sample(n int, seed uint64) []bson.Raw {
 		}
 		return string(b)
 	}
-	var docs []bson.Raw
+	var docs [][]byte
 	for i := range n {
 		var d bson.D
 		switch i % 3 {
@@ -80,16 +80,16 @@ func sample(n int, seed uint64) []bson.Raw {
 }
 
 // seed generates n seed documents of the file's first collection.
-func seed(t *testing.T, text []byte, n int) []bson.Raw {
+func seed(t *testing.T, text []byte, n int) [][]byte {
 	t.Helper()
 	f, err := workloadfile.Parse("inferred.yaml", text)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
 	g := f.NewGen(7, 0)
-	var docs []bson.Raw
+	var docs [][]byte
 	for i := range int64(n) {
-		docs = append(docs, bson.Raw(g.Seed(nil, f.Collections[0], 7, i)))
+		docs = append(docs, g.Seed(nil, f.Collections[0], 7, i))
 	}
 	return docs
 }
@@ -126,13 +126,14 @@ func TestCloneKeepsTheDocuments(t *testing.T) {
 	}
 	got := seed(t, text, 60)
 	ids := map[string]bool{}
-	for i, d := range got {
+	for i, doc := range got {
+		d := bson.Raw(doc)
 		id := d.Lookup("_id")
 		if id.Type != bson.TypeObjectID || ids[id.String()] {
 			t.Fatalf("document %d: _id %v: want a fresh ObjectId", i, id)
 		}
 		ids[id.String()] = true
-		want, _ := src[i%30].Elements()
+		want, _ := bson.Raw(src[i%30]).Elements()
 		have, _ := d.Elements()
 		if len(want) != len(have) {
 			t.Fatalf("document %d: %d fields, want %d", i, len(have), len(want))
@@ -153,11 +154,11 @@ func TestCloneKeepsEveryType(t *testing.T) {
 	d, _ := bson.Marshal(bson.D{{Key: "_id", Value: 1}, {Key: "dec", Value: dec}, {Key: "bin", Value: bson.Binary{Subtype: 3, Data: []byte("abc")}},
 		{Key: "re", Value: bson.Regex{Pattern: "^a", Options: "i"}}, {Key: "n", Value: int64(5)}, {Key: "ts", Value: bson.Timestamp{T: 5, I: 1}},
 		{Key: "nan", Value: nanValue()}, {Key: "s", Value: "true"}, {Key: "f", Value: 2.0}, {Key: "date", Value: bson.DateTime(1700000000123)}})
-	text, _, err := Clone([]bson.Raw{d}, Options{Collection: "c", Seed: 1, Source: "x"})
+	text, _, err := Clone([][]byte{d}, Options{Collection: "c", Seed: 1, Source: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := seed(t, text, 1)[0]
+	got := bson.Raw(seed(t, text, 1)[0])
 	want, _ := bson.Raw(d).Elements()
 	for _, e := range want[1:] {
 		v := got.Lookup(e.Key())

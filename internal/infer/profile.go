@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
 // A Profile is what a set of documents holds, to compare two sets (a
@@ -30,10 +28,10 @@ type PathProfile struct {
 }
 
 // ProfileOf profiles documents.
-func ProfileOf(docs []bson.Raw) Profile {
+func ProfileOf(docs [][]byte) Profile {
 	p := Profile{Docs: len(docs), Paths: map[string]PathProfile{}}
 	p.P50, p.P95 = SizePercentiles(docs)
-	p.object("", docOf(docs))
+	p.object("", docOf(raws(docs)))
 	return p
 }
 

@@ -121,7 +121,9 @@ func typeName(t bson.Type) string {
 
 // SizePercentiles are the documents' p50 and p95 BSON sizes, in bytes
 // (nearest rank).
-func SizePercentiles(docs []bson.Raw) (p50, p95 int) {
+func SizePercentiles(docs [][]byte) (p50, p95 int) { return sizes(raws(docs)) }
+
+func sizes(docs []bson.Raw) (p50, p95 int) {
 	if len(docs) == 0 {
 		return 0, 0
 	}
@@ -137,7 +139,7 @@ func SizePercentiles(docs []bson.Raw) (p50, p95 int) {
 // ReadDocuments reads sample documents from a file's text: one JSON or
 // Extended JSON document, a JSON array of them, or one a line (JSON
 // Lines). A problem names the file, the line and what is valid.
-func ReadDocuments(name string, data []byte) ([]bson.Raw, error) {
+func ReadDocuments(name string, data []byte) ([][]byte, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, fmt.Errorf("%s: empty: want a JSON document, a JSON array of documents, or one document a line", name)
@@ -151,7 +153,7 @@ func ReadDocuments(name string, data []byte) ([]bson.Raw, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
-		var docs []bson.Raw
+		var docs [][]byte
 		for i, v := range vals {
 			if v.Type != bson.TypeEmbeddedDocument {
 				return nil, fmt.Errorf("%s: item %d of the array is a %s: want documents", name, i, typeName(v.Type))
@@ -161,7 +163,7 @@ func ReadDocuments(name string, data []byte) ([]bson.Raw, error) {
 		return docs, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	var docs []bson.Raw
+	var docs [][]byte
 	for {
 		start := dec.InputOffset()
 		var raw json.RawMessage

@@ -33,7 +33,8 @@ type Options struct {
 // Infer models the sample's documents and writes a workload file whose
 // seeded documents match them; the file is checked (workloadfile.Parse)
 // before it is returned.
-func Infer(docs []bson.Raw, o Options) ([]byte, error) {
+func Infer(sample [][]byte, o Options) ([]byte, error) {
+	docs := raws(sample)
 	if len(docs) == 0 {
 		return nil, errors.New("no documents to infer a shape from")
 	}
@@ -62,7 +63,8 @@ func Infer(docs []bson.Raw, o Options) ([]byte, error) {
 // document i mod n). A file is at most 1 MB: when the sample's copies
 // would make it larger, the first documents that fit are kept; kept
 // says how many.
-func Clone(docs []bson.Raw, o Options) (text []byte, kept int, err error) {
+func Clone(sample [][]byte, o Options) (text []byte, kept int, err error) {
+	docs := raws(sample)
 	if len(docs) == 0 {
 		return nil, 0, errors.New("no documents to clone")
 	}
@@ -447,7 +449,7 @@ func quantiles(nums []float64, ints bool) []string {
 
 // sizeText states the documents' BSON sizes.
 func sizeText(docs []bson.Raw) string {
-	p50, p95 := SizePercentiles(docs)
+	p50, p95 := sizes(docs)
 	return fmt.Sprintf("BSON size p50 %d bytes, p95 %d bytes", p50, p95)
 }
 
@@ -508,4 +510,12 @@ func tagged(tag string, args *yaml.Node) *yaml.Node {
 	}
 	args.Tag = tag
 	return args
+}
+
+func raws(docs [][]byte) []bson.Raw {
+	out := make([]bson.Raw, len(docs))
+	for i, d := range docs {
+		out[i] = d
+	}
+	return out
 }
