@@ -48,8 +48,10 @@ func (a *app) workloadsCmd() *cobra.Command {
 	cmd.AddCommand(&cobra.Command{Use: "check FILE", Short: "Check a workload file without a server and print what it would send (docs/workload-files.md)",
 		Args: cobra.ExactArgs(1), RunE: func(_ *cobra.Command, args []string) error { return workloadfile.CheckFile(a.stdout, args[0]) }})
 	var o options.Infer
-	infer := &cobra.Command{Use: "infer", Short: "Write a workload file whose documents match a collection's (sampled, read only) or a file of documents' (docs/workload-files.md)",
-		Args: cobra.NoArgs, RunE: func(cmd *cobra.Command, _ []string) error { return lab.Infer(cmd.Context(), a.servers(), o.InferOptions, a.stdout, a.say) }}
+	infer := &cobra.Command{Use: "infer", Args: cobra.NoArgs, Short: "Write a workload file whose documents match a collection's or a file's (docs/workload-files.md)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return lab.Infer(cmd.Context(), a.servers(), o.InferOptions, a.stdout, a.say)
+		}}
 	o.Add(infer.Flags())
 	cmd.AddCommand(infer)
 	return cmd

@@ -15,9 +15,7 @@ import (
 func serverDir() string { return cmp.Or(env("MONGOBENCH_SERVER_DIR"), serverEnv().DefaultDir()) }
 
 // say prints a progress note for people, on standard error.
-func (a *app) say(format string, args ...any) {
-	fmt.Fprintf(a.stderr, format, args...)
-}
+func (a *app) say(format string, args ...any) { fmt.Fprintf(a.stderr, format, args...) }
 
 // resultsStore opens the store the results commands read: the given file
 // or URI, else $MONGOBENCH_RESULTS_URI, else the embedded server.

@@ -63,7 +63,7 @@ func Infer(ctx context.Context, srv Servers, o InferOptions, stdout io.Writer, s
 		var kept int
 		text, kept, err = infer.Clone(docs, opts)
 		if err == nil && kept < len(docs) {
-			say("kept the first %d of %d documents: a workload file is at most 1MB", kept, len(docs))
+			say("kept the first %d of %d documents: a workload file is at most 1MB\n", kept, len(docs))
 		}
 	} else {
 		text, err = infer.Infer(docs, opts)
@@ -72,7 +72,7 @@ func Infer(ctx context.Context, srv Servers, o InferOptions, stdout io.Writer, s
 		return err
 	}
 	p50, p95 := infer.SizePercentiles(docs)
-	say("%d documents of %s (BSON size p50 %d bytes, p95 %d): %s seeds %d", len(docs), source, p50, p95, orStdout(o.Out), seed)
+	say("%d documents of %s (BSON size p50 %d bytes, p95 %d): %s seeds %d\n", len(docs), source, p50, p95, orStdout(o.Out), seed)
 	if o.Out == "" {
 		_, err = stdout.Write(text)
 		return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,51 +63,35 @@ func (p *parser) exprGen(n *yaml.Node, path string, fields []string) node {
 		p.errorf(n, path, "got %s: want an expression such as \"qty * price\"", kindOf(n))
 		return nullNode
 	}
-	env := map[string]any{}
-	for _, f := range fields {
-		env[f] = nil
-	}
-	for _, v := range p.values {
-		env[v] = nil
-	}
-	if _, err := expr.Compile(n.Value, expr.Env(env)); err != nil {
-		p.errorf(n, path, "%s (names: %s)", exprProblem(err), namesText(fields, p.values))
-		return nullNode
-	}
 	tree, err := exprparser.Parse(n.Value)
 	if err != nil {
 		p.errorf(n, path, "%s", exprProblem(err))
 		return nullNode
 	}
-	e := &exprGen{n: n, path: path, slot: p.f.exprs}
 	var used identifiers
 	ast.Walk(&tree.Node, &used)
-	for _, name := range used {
-		if _, ok := env[name]; !ok {
-			continue // a variable of the expression's own (let, a predicate's)
+	e := &exprGen{n: n, path: path, slot: p.f.exprs}
+	for _, name := range used.names {
+		if slices.Contains(used.own, name) {
+			continue // a variable of the expression's own (let)
 		}
-		fi, vi := -1, -1
-		for i, f := range fields {
-			if f == name {
-				fi = i
-			}
-		}
+		fi, vi := slices.Index(fields, name), -1
 		if fi < 0 {
-			for i, v := range p.values {
-				if v == name {
-					vi = i
-				}
+			vi = slices.Index(p.values, name)
+		}
+		if fi < 0 && vi < 0 {
+			hint := ""
+			if m := closestName(name, append(slices.Clone(fields), p.values...)); m != "" {
+				hint = fmt.Sprintf(" (did you mean %q?)", m)
 			}
+			p.errorf(n, path, "unknown name %q%s: want one of %s", name, hint, namesText(fields, p.values))
+			return nullNode
 		}
 		e.names, e.field, e.value = append(e.names, name), append(e.field, fi), append(e.value, vi)
 	}
-	// names that only the expression's own scopes define compile
-	// without the environment: compile again with what it uses
-	env = map[string]any{}
-	for _, name := range e.names {
-		env[name] = nil
-	}
-	if e.prog, err = expr.Compile(n.Value, expr.Env(env)); err != nil {
+	// the names' types are known only when values are drawn: the
+	// expression is checked for them then (checkDrawn)
+	if e.prog, err = expr.Compile(n.Value, expr.AllowUndefinedVariables()); err != nil {
 		p.errorf(n, path, "%s", exprProblem(err))
 		return nullNode
 	}
@@ -126,19 +111,26 @@ func namesText(fields, values []string) string {
 // exprProblem is the first line of expr's error, without its snippet.
 func exprProblem(err error) string {
 	s, _, _ := strings.Cut(err.Error(), "\n")
-	return "!expr: " + s
+	return s
 }
 
-type identifiers []string
+// identifiers are the names an expression uses, besides the functions
+// it calls, and the variables it declares itself (let).
+type identifiers struct{ names, callees, own []string }
 
 func (ids *identifiers) Visit(n *ast.Node) {
-	if id, ok := (*n).(*ast.IdentifierNode); ok {
-		for _, s := range *ids {
-			if s == id.Value {
-				return
-			}
+	switch x := (*n).(type) {
+	case *ast.IdentifierNode:
+		if !slices.Contains(ids.names, x.Value) && !slices.Contains(ids.callees, x.Value) {
+			ids.names = append(ids.names, x.Value)
 		}
-		*ids = append(*ids, id.Value)
+	case *ast.CallNode:
+		if id, ok := x.Callee.(*ast.IdentifierNode); ok {
+			ids.callees = append(ids.callees, id.Value)
+			ids.names = slices.DeleteFunc(ids.names, func(s string) bool { return s == id.Value })
+		}
+	case *ast.VariableDeclaratorNode:
+		ids.own = append(ids.own, x.Name)
 	}
 }
 
@@ -388,7 +380,7 @@ func (p *parser) checkDrawn() {
 			if errors.As(err, &fe) && fe.Unwrap() != nil {
 				err = fe.Unwrap()
 			}
-			p.errorf(e.n, e.path, "%s, on generated values: %v", exprProblem(err), sampleOf(e))
+			p.errorf(e.n, e.path, "%s, on values drawn (%s)", exprProblem(err), sampleOf(e))
 		}
 	}
 	for _, pg := range p.pads {

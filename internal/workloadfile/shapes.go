@@ -112,7 +112,7 @@ func (p *parser) shapeID(c *Collection, doc *yaml.Node, path string) {
 			if id != nil {
 				at = id
 			}
-			p.errorf(at, path+": !choice["+strconv.Itoa(i)+"]._id", "the shapes share the first shape's _id: write it as the first shape does (%s)", first.Tag+" "+first.Value)
+			p.errorf(at, path+": !choice["+strconv.Itoa(i)+"]._id", "the shapes share the first shape's _id: write it as the first shape does (%s)", strings.TrimSpace(first.Tag+" "+first.Value))
 		}
 	}
 	if first != nil {
