@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/lab"
+	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
@@ -22,10 +24,7 @@ with a document in its _mongobench collection and refuses to drop a database
 without that marker, whatever the flags. Results are never dropped.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if target == "" {
-				target = env("MONGOBENCH_URI")
-			}
-			uri, err := lab.Clean(cmd.Context(), a.servers(), target, db, a.say)
+			uri, err := lab.Clean(cmd.Context(), a.servers(), cmp.Or(target, env("MONGOBENCH_URI")), db, a.say)
 			if err != nil {
 				return err
 			}
@@ -48,5 +47,12 @@ func (a *app) workloadsCmd() *cobra.Command {
 	}
 	cmd.AddCommand(&cobra.Command{Use: "check FILE", Short: "Check a workload file without a server and print what it would send (docs/workload-files.md)",
 		Args: cobra.ExactArgs(1), RunE: func(_ *cobra.Command, args []string) error { return workloadfile.CheckFile(a.stdout, args[0]) }})
+	var o options.Infer
+	infer := &cobra.Command{Use: "infer", Args: cobra.NoArgs, Short: "Write a workload file whose documents match a collection's or a file's (docs/workload-files.md)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return lab.Infer(cmd.Context(), a.servers(), o.InferOptions, a.stdout, a.say)
+		}}
+	o.Add(infer.Flags())
+	cmd.AddCommand(infer)
 	return cmd
 }

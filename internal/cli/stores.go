@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -11,17 +12,10 @@ import (
 )
 
 // serverDir is where the embedded server keeps its data and state.
-func serverDir() string {
-	if d := env("MONGOBENCH_SERVER_DIR"); d != "" {
-		return d
-	}
-	return serverEnv().DefaultDir()
-}
+func serverDir() string { return cmp.Or(env("MONGOBENCH_SERVER_DIR"), serverEnv().DefaultDir()) }
 
 // say prints a progress note for people, on standard error.
-func (a *app) say(format string, args ...any) {
-	fmt.Fprintf(a.stderr, format, args...)
-}
+func (a *app) say(format string, args ...any) { fmt.Fprintf(a.stderr, format, args...) }
 
 // resultsStore opens the store the results commands read: the given file
 // or URI, else $MONGOBENCH_RESULTS_URI, else the embedded server.

@@ -1,7 +1,5 @@
 package workloadfile
 
-import "strings"
-
 // Verb is the server command an operation sends.
 func (o *Op) Verb() string {
 	switch o.Kind {
@@ -124,13 +122,15 @@ func withoutID(t *Template) *Template {
 			for body[end] != 0 {
 				end++
 			}
-			size := renderValue(&strings.Builder{}, body[0], body[end+1:])
+			size := valueLen(body[0], body[end+1:])
 			if key := string(body[1:end]); key != "_id" {
 				dst = append(dst, body[:end+1+size]...)
 			}
 			body = body[end+1+size:]
 		}
 		return &Template{n: &literal{t: typeDocument, raw: endDoc(dst, at)}}
+	case *choiceGen, *sampleGen:
+		return &Template{n: shapesWithoutID(n)}
 	}
 	return t
 }

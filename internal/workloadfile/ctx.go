@@ -26,6 +26,7 @@ type Gen struct {
 	vals [][]byte
 	buf  []byte
 	now  func() time.Time
+	x    *exprState // the file's expressions' state (nil: none evaluated yet)
 }
 
 // NewGen returns the generator of worker (distinct per worker,

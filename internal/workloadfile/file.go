@@ -32,6 +32,7 @@ type File struct {
 	maxValues int             // the most values an operation shares
 	epoch     uint32          // seconds of the seeded ObjectIds
 	seqs      []*atomic.Int64 // the sequences' shared counters
+	exprs     int             // how many !expr it compiled
 }
 
 // A Collection is one collection the file seeds and its operations use.
@@ -144,6 +145,10 @@ func Parse(name string, data []byte) (*File, error) {
 	f.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	p.f = f
 	p.parse(data)
+	p.unplacedPads()
+	if len(p.errs) == 0 {
+		p.checkDrawn()
+	}
 	if err := join(p.errs); err != nil {
 		return nil, err
 	}

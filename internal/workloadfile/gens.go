@@ -29,7 +29,7 @@ const (
 var dists = []string{distUniform, distZipfian, distHotspot, distSequential, distNormal}
 
 // distKeys are the keys of a distribution's mapping.
-var distKeys = []string{"min", "max", "dist", "theta", "hot", "hotShare", "mean", "stddev"}
+var distKeys = []string{"min", "max", "dist", "theta", "hot", "hotShare", "mean", "stddev", "quantiles"}
 
 // zetaExact is how many terms of a zipfian's zeta are summed; the rest
 // of a larger range is its integral (the midpoint rule over x^-θ, whose
@@ -48,7 +48,7 @@ func zeta(n int64, theta float64) float64 {
 
 // Tags lists the generator tags.
 var tags = []string{"!int", "!int32", "!float", "!seq", "!string", "!choice", "!fake", "!date", "!now", "!objectid", "!uuid",
-	"!binary", "!array", "!object", "!maybe", "!bool", "!ref", "!key"}
+	"!binary", "!array", "!object", "!maybe", "!bool", "!ref", "!key", "!ejson", "!sample", "!pad", "!expr"}
 
 // generator compiles a tagged node.
 func (p *parser) generator(n *yaml.Node, path string) node {
@@ -135,6 +135,16 @@ func (p *parser) generator(n *yaml.Node, path string) node {
 		return p.refGen(n, tp)
 	case "!key":
 		return p.keyGen(n, tp)
+	case "!ejson":
+		return p.ejson(n, tp)
+	case "!sample":
+		return p.sampleGen(n, tp)
+	case "!pad":
+		return p.padGen(n, tp)
+	case "!expr":
+		fields := p.siblings
+		p.siblings = nil
+		return p.exprGen(n, tp, fields)
 	}
 	hint := ""
 	if m := closestTag(n.Tag); m != "" {
@@ -186,6 +196,9 @@ func (p *parser) noArgs(n *yaml.Node, path string) {
 // dist reads a distribution over [min, max]: max is required but for a
 // sequence; lengths default their min to 0.
 func (p *parser) dist(n *yaml.Node, f map[string]*yaml.Node, path string, unbounded bool) *dist {
+	if f["quantiles"] != nil {
+		return p.quantiles(f, path, true)
+	}
 	d := &dist{kind: distUniform}
 	if k := f["dist"]; k != nil {
 		k = resolve(k)
@@ -315,6 +328,13 @@ func (p *parser) floatGen(n *yaml.Node, path string) node {
 		return nullNode
 	}
 	g := &floatGen{}
+	if f["quantiles"] != nil {
+		if g.d = p.quantiles(f, path, false); g.d.kind != distQuantiles {
+			return nullNode
+		}
+		g.min, g.max = g.d.q[0], g.d.q[len(g.d.q)-1]
+		return g
+	}
 	if f["min"] == nil || f["max"] == nil {
 		p.errorf(n, path, "want min and max")
 		return nullNode
@@ -483,16 +503,20 @@ var fakes = map[string]func(*gofakeit.Faker) string{
 	"sentence":  func(f *gofakeit.Faker) string { return f.Sentence() },
 	"paragraph": func(f *gofakeit.Faker) string { return f.Paragraph() },
 	"url":       (*gofakeit.Faker).URL, "ipv4": (*gofakeit.Faker).IPv4Address, "color": (*gofakeit.Faker).Color,
+	"uuid": (*gofakeit.Faker).UUID,
 }
 
 func fakeKinds() []string { return slices.Sorted(mapKeys(fakes)) }
 
 func (p *parser) dateGen(n *yaml.Node, path string) node {
-	f := p.args(n, path, []string{"min", "max"})
+	f := p.args(n, path, []string{"min", "max", "format"})
 	if f == nil {
 		return nullNode
 	}
 	d := &dateGen{max: instant{now: true}}
+	if x := f["format"]; x != nil {
+		d.layout = p.dateLayout(x, path+".format")
+	}
 	if f["min"] == nil {
 		p.errorf(n, path, "missing key \"min\": want the earliest date, such as 2024-01-01 or now-30d")
 		return nullNode
@@ -607,7 +631,7 @@ func (p *parser) keyGen(n *yaml.Node, path string) node {
 	if n.Kind == yaml.ScalarNode {
 		name = n
 	} else {
-		f = p.args(n, path, append([]string{"collection"}, slices.DeleteFunc(slices.Clone(distKeys), func(k string) bool { return k == "min" || k == "max" })...))
+		f = p.args(n, path, append([]string{"collection"}, slices.DeleteFunc(slices.Clone(distKeys), func(k string) bool { return k == "min" || k == "max" || k == "quantiles" })...))
 		if f == nil {
 			return nullNode
 		}

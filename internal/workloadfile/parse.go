@@ -30,6 +30,11 @@ type parser struct {
 	inValues   bool
 	literal    string
 	nodes      int // values compiled
+	// the file's !pad and !expr, and the fields before an !expr that is
+	// a field's value (nil otherwise)
+	pads     []*padGen
+	exprs    []*exprGen
+	siblings []string
 }
 
 var (
@@ -204,8 +209,12 @@ func (p *parser) collections(n *yaml.Node) {
 	}
 	// _ids first, so !key can name any collection's seeded documents
 	for i, c := range p.f.Collections {
-		if fields[i] != nil && fields[i]["document"] != nil {
-			p.idOf(c, fields[i]["document"], "collections."+c.Name+".document")
+		if d := fields[i]; d != nil && d["document"] != nil {
+			if t := resolve(d["document"]).Tag; t == "!choice" || t == "!sample" {
+				p.shapeID(c, d["document"], "collections."+c.Name+".document")
+			} else {
+				p.idOf(c, d["document"], "collections."+c.Name+".document")
+			}
 		}
 	}
 	for i, c := range p.f.Collections {

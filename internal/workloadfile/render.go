@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
 // maxShown bounds how much of a string or binary Render shows.
@@ -114,5 +116,9 @@ func renderValue(b *strings.Builder, t byte, v []byte) int {
 		b.WriteString(strconv.FormatInt(int64(binary.LittleEndian.Uint64(v)), 10))
 		return 8
 	}
-	return -1
+	n := valueLen(t, v)
+	if n >= 0 {
+		b.WriteString(bson.RawValue{Type: bson.Type(t), Value: v[:n]}.String())
+	}
+	return n
 }

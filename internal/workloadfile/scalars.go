@@ -3,6 +3,7 @@ package workloadfile
 import (
 	"encoding/base64"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +28,9 @@ func (p *parser) literalValue(n *yaml.Node, path string) *literal {
 // template compiles a document, or an array when arrays are allowed.
 func (p *parser) template(n *yaml.Node, path string, arrays bool) *Template {
 	r := resolve(n)
+	if !arrays && (r.Tag == "!choice" || r.Tag == "!sample") {
+		return p.shapes(n, path)
+	}
 	if r.Kind != yaml.MappingNode && (!arrays || r.Kind != yaml.SequenceNode) {
 		want := "a document (a mapping)"
 		if arrays {
@@ -49,7 +53,7 @@ func (p *parser) value(n *yaml.Node, path string) node {
 	}
 	n = resolve(n)
 	if strings.HasPrefix(n.Tag, "!") && !strings.HasPrefix(n.Tag, "!!") {
-		if p.literal != "" {
+		if p.literal != "" && !p.constant(n) {
 			p.errorf(n, path, "%s takes no generator (%s): its values are sent as written", p.literal, n.Tag)
 			return &literal{t: typeNull}
 		}
@@ -71,6 +75,7 @@ func (p *parser) document(n *yaml.Node, path string) node {
 	d := &docNode{}
 	seen := map[string]bool{}
 	allLit := true
+	var names []string
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if k.Kind != yaml.ScalarNode {
@@ -87,10 +92,18 @@ func (p *parser) document(n *yaml.Node, path string) node {
 			continue
 		}
 		var v node
-		if k.Value == "_id" && p.coll != nil && p.coll.id != nil && path == "collections."+p.coll.Name+".document" {
+		if k.Value == "_id" && p.coll != nil && p.coll.id != nil && p.isShapeRoot(path) {
 			v = p.coll.id // compiled first (idOf), shared with !key
 		} else {
+			if resolve(n.Content[i+1]).Tag == "!expr" {
+				p.siblings = names
+			}
 			v = p.value(n.Content[i+1], join2(path, k.Value))
+			p.siblings = nil
+		}
+		names = append(names, k.Value)
+		if e, ok := v.(*exprGen); ok && slices.ContainsFunc(e.field, func(f int) bool { return f >= 0 }) {
+			d.exprs = true
 		}
 		if _, ok := v.(*literal); !ok {
 			allLit = false
@@ -100,6 +113,7 @@ func (p *parser) document(n *yaml.Node, path string) node {
 	if allLit {
 		return &literal{t: typeDocument, raw: d.appendValue(nil, nil)}
 	}
+	p.placePad(d, path, p.padRoot(path))
 	return d
 }
 
@@ -240,4 +254,10 @@ func (p *parser) share(n *yaml.Node, path string) float64 {
 // it as one, or a generator's tag (!int 5) took its place.
 func numeric(n *yaml.Node) bool {
 	return n.Tag == "!!int" || n.Tag == "!!float" || !strings.HasPrefix(n.Tag, "!!")
+}
+
+// constant says whether a tagged node is a value a literal may hold:
+// !ejson, and in a !sample document a constant of a type (!int 5).
+func (p *parser) constant(n *yaml.Node) bool {
+	return n.Tag == "!ejson" || p.literal == sampleDocument && (n.Tag == "!int" || n.Tag == "!int32") && n.Kind == yaml.ScalarNode
 }

@@ -34,13 +34,20 @@ type field struct {
 }
 
 // docNode is a sub-document with generated values.
-type docNode struct{ fields []field }
+type docNode struct {
+	fields []field
+	pad    *padded // a !pad field fills it to a size (nil: none)
+	exprs  bool    // an !expr field names the fields before it
+}
 
 func (d *docNode) element(dst []byte, key string, g *Gen) []byte {
 	return d.appendValue(header(dst, typeDocument, key), g)
 }
 
 func (d *docNode) appendValue(dst []byte, g *Gen) []byte {
+	if d.pad != nil || d.exprs {
+		return d.appendSlow(dst, g)
+	}
 	at, dst := startDoc(dst)
 	for _, f := range d.fields {
 		dst = f.v.element(dst, f.key, g)
@@ -84,6 +91,8 @@ func (t *Template) Append(dst []byte, g *Gen) []byte {
 		return n.appendValue(dst, g)
 	case *arrayNode:
 		return n.appendValue(dst, g)
+	case valuer:
+		return n.appendValue(dst, g)
 	}
 	return dst
 }
@@ -102,6 +111,7 @@ type dist struct {
 	mean, sd float64
 	seq      *atomic.Int64 // sequential at run time, shared by the workers
 	base     int64         // sequential at run time starts after base values (the seed's)
+	q        []float64     // quantiles: equally spaced quantiles, drawn between
 }
 
 func (d *dist) next(g *Gen) int64 {
@@ -117,6 +127,8 @@ func (d *dist) next(g *Gen) int64 {
 	case distNormal:
 		v := math.Round(d.mean + d.sd*g.r.NormFloat64())
 		return int64(min(max(v, float64(d.min)), float64(d.max)))
+	case distQuantiles:
+		return int64(math.Round(d.quantile(g)))
 	}
 	// sequential: the seed's documents by their index, then one shared
 	// sequence after them
@@ -159,6 +171,8 @@ func (f *floatGen) element(dst []byte, key string, g *Gen) []byte {
 		v = f.min + g.r.Float64()*(f.max-f.min)
 	case distNormal:
 		v = min(max(f.d.mean+f.d.sd*g.r.NormFloat64(), f.min), f.max)
+	case distQuantiles:
+		v = f.d.quantile(g)
 	default:
 		v = f.min + float64(f.d.next(g))*(f.max-f.min)/floatSteps
 	}
@@ -270,7 +284,11 @@ func (i instant) ms(now time.Time) int64 {
 }
 
 // dateGen is !date: a date uniform in [min, max]; !now is min = max = now.
-type dateGen struct{ min, max instant }
+// With a layout, it is written as text in that layout.
+type dateGen struct {
+	min, max instant
+	layout   string
+}
 
 func (d *dateGen) element(dst []byte, key string, g *Gen) []byte {
 	now := g.now()
@@ -278,6 +296,9 @@ func (d *dateGen) element(dst []byte, key string, g *Gen) []byte {
 	v := lo
 	if hi > lo {
 		v += g.r.Int64N(hi - lo + 1)
+	}
+	if d.layout != "" {
+		return appendString(header(dst, typeString, key), time.UnixMilli(v).UTC().Format(d.layout))
 	}
 	return appendInt64(header(dst, typeDateTime, key), v)
 }
