@@ -1,7 +1,9 @@
 package workloadfile
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -62,25 +64,20 @@ func (p *parser) audit(n *yaml.Node, path string) *Audit {
 			}
 		}
 	}
+	var missing []string
 	for _, c := range []struct{ key, name string }{{"accounts", a.Accounts}, {"entries", a.Entries}, {"summary", a.Summary}} {
-		if c.name != "" && p.f.Collection(c.name) == nil {
-			where := at[c.key]
-			if where == nil {
-				where = kind
-			}
-			p.errorf(where, path, "the ledger audit's %s are collection %q, which the file does not define (collections: %s)", c.key, c.name, joinNames(p.collNames()))
+		switch {
+		case c.name == "" || p.f.Collection(c.name) != nil:
+		case at[c.key] != nil:
+			p.errorf(at[c.key], path+".ledger."+c.key, "unknown collection %q: the file defines %s", c.name, strings.Join(p.collNames(), ", "))
+		default:
+			missing = append(missing, fmt.Sprintf("%s %q", c.key, c.name))
 		}
+	}
+	if len(missing) > 0 {
+		p.errorf(kind, path, "the ledger audit's %s are not collections of the file (it defines %s): define them, or name the file's, such as {ledger: {entries: ledger}}",
+			strings.Join(missing, " and "), strings.Join(p.collNames(), ", "))
 	}
 	return &a
 }
 
-func joinNames(names []string) string {
-	s := ""
-	for i, n := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += n
-	}
-	return s
-}
