@@ -80,4 +80,3 @@ func (p *parser) audit(n *yaml.Node, path string) *Audit {
 	}
 	return &a
 }
-
