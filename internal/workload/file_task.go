@@ -73,7 +73,7 @@ var (
 func (w *File) newTask(ctx context.Context, env Env, c Client, worker int) (engine.Task, error) {
 	t := &fileTask{g: w.f.NewGen(env.Seed, worker), pick: w.f.Picker(), db: env.DB.Name(), client: env.DB.Client()}
 	for _, op := range w.f.Ops {
-		o := t.fileOp(env, op, false)
+		o := t.prepare(env, op)
 		if op.Kind == "transaction" && t.sess == nil {
 			sess, err := t.client.StartSession(sessionOptions())
 			if err != nil {
@@ -92,11 +92,11 @@ func (w *File) newTask(ctx context.Context, env Env, c Client, worker int) (engi
 	return t, nil
 }
 
-// fileOp prepares op: its retry kind, its concerns, the driver's
+// prepare prepares op: its retry kind, its concerns, the driver's
 // collection and options, a transaction's steps and a bulkWrite's
-// models (step: op is a transaction's step or a bulkWrite's model,
-// which take their concerns from it).
-func (t *fileTask) fileOp(env Env, op *workloadfile.Op, step bool) fileOp {
+// models (which have no concerns of their own: the file's check says
+// so).
+func (t *fileTask) prepare(env Env, op *workloadfile.Op) fileOp {
 	o := fileOp{op: op, retry: wire.RetryRead, wire: op.ReadPreference.Primary() && op.Kind != "transaction"}
 	co := options.Collection()
 	if op.Write() {
@@ -131,12 +131,12 @@ func (t *fileTask) fileOp(env Env, op *workloadfile.Op, step bool) fileOp {
 		o.proj = op.Projection.Append(nil, t.g)
 	}
 	for _, w := range op.Writes {
-		o.writes = append(o.writes, t.fileOp(env, w, true))
+		o.writes = append(o.writes, t.prepare(env, w))
 	}
 	if op.Kind == "transaction" {
 		o.txn = txn{opts: fileTxnOptions(op), maxRetries: op.MaxRetries, maxCommit: op.MaxCommitTime}
 		for _, st := range op.Steps {
-			o.steps = append(o.steps, t.fileOp(env, st, true))
+			o.steps = append(o.steps, t.prepare(env, st))
 		}
 	}
 	return o

@@ -83,7 +83,10 @@ func (p *parser) validKeys(v *yaml.Node, path, kind string, step bool) []string 
 		return append([]string{"op", "weight", "values"}, opKeys[kind]...)
 	case step:
 		for i := 0; i+1 < len(v.Content); i += 2 {
-			if k := v.Content[i]; slices.Contains(txnKeys, k.Value) {
+			switch k := v.Content[i]; {
+			case k.Value == "readPreference":
+				p.errorf(k, path, "a transaction's step reads from the primary, as the transaction does: a step has no readPreference")
+			case slices.Contains(txnKeys, k.Value):
 				p.errorf(k, path, "a transaction's step takes %s from its transaction: give it there", k.Value)
 			}
 		}
