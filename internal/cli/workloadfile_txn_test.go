@@ -44,13 +44,24 @@ func TestWorkloadFileLedger(t *testing.T) {
 	}
 	contended := filepath.Join(t.TempDir(), "ledger.yaml")
 	write(t, contended, strings.NewReplacer("seed: 10000", "seed: 4", "seed: 64", "seed: 1", "max: 63", "max: 0").Replace(string(text)))
+	// what the file sends, without a server
+	o := mb(t, "workload", "check", "../../workloads/ledger.yaml")
+	wantCode(t, o, cli.ExitOK)
+	for _, want := range []string{`transfer: a transaction of 4 steps (read concern the connection string's, write concern {"w": "majority", "j": true}, up to 100 retries)`,
+		`{"update": "accounts", "ordered": true, "updates": [{"q": {"_id": `, `{"insert": "ledger", "ordered": true, "documents": [{"_id": {"$oid": `,
+		`transferBulk: a transaction of 1 step (`, `{"bulkWrite": 1, "ops": [{"update": 0, "filter": {"_id": `,
+		`"nsInfo": [{"ns": "mongobench_data.accounts"}, {"ns": "mongobench_data.ledger"}, {"ns": "mongobench_data.ledger_summary"}], "ordered": true, "errorsOnly": true}`} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("workload check: stdout lacks %q:\n%s", want, o.stdout)
+		}
+	}
 	// a run over the shipped file: every transfer commits
 	d := runFile(t, uri, db, "../../workloads/ledger.yaml", []string{"transfer", "transferBulk"}, "--ops", "400")
 	checkAudit(t, d)
 	checkTransfers(t, c, db, d, 400)
 	// under write conflicts: retried, a rare transfer failing after its
 	// 100 retries (as the built-in's may)
-	o := mb(t, "run", "--uri", uri, "--database", db, "--workload", contended, "--ops", "400", "--threads", "8",
+	o = mb(t, "run", "--uri", uri, "--database", db, "--workload", contended, "--ops", "400", "--threads", "8",
 		"--results-file", filepath.Join(t.TempDir(), "r.jsonl"), "--no-report", "--json")
 	wantCode(t, o, cli.ExitOK)
 	if err := json.Unmarshal([]byte(o.stdout), &d); err != nil {
