@@ -24,7 +24,10 @@ type fileRun struct {
 	Notes      []string       `json:"notes"`
 	TestConfig map[string]any `json:"test_config"`
 	Results    struct {
-		DocsReturned int64 `json:"docsReturned"`
+		DocsReturned int64  `json:"docsReturned"`
+		Txns         *int64 `json:"txns"`
+		Retries      *int64 `json:"retries"`
+		Failed       *int64 `json:"failed"`
 	} `json:"testResults"`
 	Ops []struct {
 		Name   string `json:"name"`
@@ -288,10 +291,11 @@ operations:
 	}
 }
 
-// TestShippedWorkloads runs every file of workloads/ (kv.yaml and
-// orders.yaml have tests of their own above, which look further): each
-// checks, and runs without a failed operation, its operations named as
-// it names them and its reads returning documents.
+// TestShippedWorkloads runs every file of workloads/ (kv.yaml,
+// orders.yaml and ledger.yaml have tests of their own, which look
+// further): each checks, and runs without a failed operation, its
+// operations named as it names them, its reads returning documents and
+// its audit, if it has one, finding nothing wrong.
 func TestShippedWorkloads(t *testing.T) {
 	uri := testenv.URI(t)
 	paths, err := filepath.Glob("../../workloads/*.yaml")
@@ -310,8 +314,11 @@ func TestShippedWorkloads(t *testing.T) {
 			db := testenv.DBName(t)
 			dropAfter(t, connect(t, uri), db)
 			d := runFile(t, uri, db, path, names, "--ops", "500")
-			if d.Results.DocsReturned == 0 {
+			if d.Results.DocsReturned == 0 && slices.ContainsFunc(f.Ops, func(o *workloadfile.Op) bool { return !o.Write() }) {
 				t.Error("the reads returned no documents")
+			}
+			if f.Audit != nil {
+				checkAudit(t, d)
 			}
 		})
 	}

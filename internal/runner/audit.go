@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -42,4 +43,19 @@ func AuditLine(a workload.Audit, err error) string {
 		return "FAILED: " + strings.Join(p, "; ")
 	}
 	return fmt.Sprintf("%d transfers, %d accounts: balances conserved, every entry one debit and one credit", a.Entries, a.Accounts)
+}
+
+// auditLedger audits the ledger the workload names, after the measured
+// phase, and notes what it found (a run cut short by Ctrl-C is not
+// audited: its last transfers may not have ended).
+func (r *run) auditLedger(ctx context.Context, d *result.Doc) {
+	if r.ledger == nil {
+		return
+	}
+	if ctx.Err() != nil {
+		d.Notes = append(d.Notes, "ledger audit: not done: the run was interrupted")
+		return
+	}
+	a, err := workload.AuditLedgerOf(ctx, r.client.Database(r.opts.Scenario.Database), *r.ledger)
+	d.Notes = append(d.Notes, "ledger audit: "+AuditLine(a, err))
 }

@@ -176,6 +176,11 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	}
 	o.Target = locate(ctx, client, o.Target)
 	r := &run{opts: o, client: client, fp: fp, hosts: hosts, ops: w.Ops(sc.Params), settings: settings, warnings: prepared.Decided.Warnings, mix: prepared.Decided.Mix}
+	if la, ok := w.(workload.LedgerAudited); ok {
+		if lc, ok := la.AuditedLedger(); ok {
+			r.ledger = &lc
+		}
+	}
 	if g := o.Group; g != nil {
 		if err := g.Prepared(ctx); err != nil {
 			return nil, err
@@ -258,6 +263,9 @@ type run struct {
 	ftdc []*telemetry.DiagnosticData
 	// ftdcRefused: the main member refused getDiagnosticData.
 	ftdcRefused bool
+	// ledger is the ledger the workload asks to audit after the measured
+	// phase (nil: none).
+	ledger *workload.LedgerCollections
 }
 
 type namedExporter struct {
@@ -327,6 +335,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	d := r.document(res, samples)
 	r.addNotes(d)
+	r.auditLedger(ctx, d)
 	r.fromAtlas(ctx, d)
 	if ctx.Err() != nil && !d.Partial {
 		// Ctrl-C after the measured phase cut its closing figures short

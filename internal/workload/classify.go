@@ -13,6 +13,7 @@ import (
 // Server error codes and labels that name a class.
 const (
 	codeWriteConflict  = 112
+	codeDuplicateKey   = 11000
 	codeMaxTimeExpired = 50
 	codeRateLimited    = 462 // IngressRequestRateLimitExceeded
 	labelOverloaded    = "SystemOverloadedError"
@@ -29,7 +30,7 @@ func Classify(err error) engine.Class {
 	switch {
 	case hasCode(err, codeWriteConflict):
 		return engine.WriteConflict
-	case mongo.IsDuplicateKeyError(err):
+	case mongo.IsDuplicateKeyError(err), hasCode(err, codeDuplicateKey): // the second: a client-level bulkWrite's write errors
 		return engine.DuplicateKey
 	case isServer && (se.HasErrorLabel(labelOverloaded) || se.HasErrorCode(codeRateLimited)):
 		return engine.Overload

@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,7 +24,10 @@ type File struct {
 	f    *workloadfile.File
 }
 
-var _ Workload = (*File)(nil)
+var (
+	_ Workload      = (*File)(nil)
+	_ LedgerAudited = (*File)(nil)
+)
 
 // OpenFile reads and checks the workload file at path; the workload is
 // named by the path as given.
@@ -80,6 +84,9 @@ func (w *File) Prepare(ctx context.Context, env Env, p spec.Params) (Run, error)
 		Settings: fileSettings{Client: c.Path, Name: w.f.Name, Text: string(w.f.Text), Hash: w.f.Hash, Mix: w.f.MixText()},
 		Warnings: c.warnings(w.name), Mix: w.f.Mix(),
 	}
+	if c.Path == ClientWire {
+		d.Warnings = append(d.Warnings, w.routes()...)
+	}
 	return Run{Decided: d, Tasks: TasksFunc(func(ctx context.Context, worker int) (engine.Task, error) {
 		return w.newTask(ctx, env, c, worker)
 	})}, nil
@@ -116,4 +123,36 @@ func (w *File) seed(ctx context.Context, env Env, p spec.Params, c *workloadfile
 		},
 	}
 	return l.Run(ctx, int(p.Int("loaders")), func(done int64) { env.ReportProgress("seed "+c.Name, done, c.Seed) })
+}
+
+// AuditedLedger names the collections of the file's ledger audit
+// (audit: ledger), when it has one.
+func (w *File) AuditedLedger() (LedgerCollections, bool) {
+	a := w.f.Audit
+	if a == nil || a.Kind != "ledger" {
+		return LedgerCollections{}, false
+	}
+	return LedgerCollections{Accounts: a.Accounts, Entries: a.Entries, Summary: a.Summary, Initial: a.InitialBalance}, true
+}
+
+// routes says which of the file's operations go through the driver
+// although the run's client is the wire client, and why.
+func (w *File) routes() []string {
+	var txns, prefs []string
+	for _, o := range w.f.Ops {
+		switch {
+		case o.Kind == "transaction":
+			txns = append(txns, o.Name)
+		case !o.ReadPreference.Primary():
+			prefs = append(prefs, o.Name)
+		}
+	}
+	var notes []string
+	if len(txns) > 0 {
+		notes = append(notes, "transactions ("+strings.Join(txns, ", ")+") run through the driver's sessions, as the built-in ledger's do")
+	}
+	if len(prefs) > 0 {
+		notes = append(notes, "reads with a read preference other than primary ("+strings.Join(prefs, ", ")+") go through the driver: the wire client reads from the primary only")
+	}
+	return notes
 }

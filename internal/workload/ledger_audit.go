@@ -20,13 +20,40 @@ type Audit struct {
 	// Mismatched counts accounts whose balance is not the initial balance
 	// less their debits plus their credits, as the ledger records them.
 	Mismatched int64
+	// Initial is every account's initial balance (0: InitialBalance).
+	Initial int64
 }
+
+func (a Audit) initial() int64 {
+	if a.Initial == 0 {
+		return InitialBalance
+	}
+	return a.Initial
+}
+
+// LedgerCollections names a ledger's collections: its accounts ({_id,
+// balance}), its entries ({from, to, amount}) and its summary buckets
+// ({count, total}), and the accounts' initial balance.
+type LedgerCollections struct {
+	Accounts, Entries, Summary string
+	Initial                    int64
+}
+
+// A LedgerAudited workload's data is audited as a ledger after its
+// measured phase: AuditedLedger names the collections (ok false: no
+// audit).
+type LedgerAudited interface {
+	AuditedLedger() (lc LedgerCollections, ok bool)
+}
+
+// BuiltinLedger is the built-in ledger's collections.
+var BuiltinLedger = LedgerCollections{AccountsCollection, EntriesCollection, SummaryCollection, InitialBalance}
 
 // Problems lists every broken invariant; none means no acknowledged
 // transfer was lost or applied twice.
 func (a Audit) Problems() []string {
 	var out []string
-	if want := a.Accounts * InitialBalance; a.BalanceSum != want {
+	if want := a.Accounts * a.initial(); a.BalanceSum != want {
 		out = append(out, fmt.Sprintf("balances sum to %d, want %d", a.BalanceSum, want))
 	}
 	if a.SummaryCount != a.Entries {
@@ -41,18 +68,24 @@ func (a Audit) Problems() []string {
 	return out
 }
 
-// AuditLedger reconciles the ledger's collections: every entry must
-// account for exactly one debit and one credit.
+// AuditLedger reconciles the built-in ledger's collections: every entry
+// must account for exactly one debit and one credit.
 func AuditLedger(ctx context.Context, db *mongo.Database) (Audit, error) {
-	var a Audit
-	net, err := entryFlows(ctx, db.Collection(EntriesCollection), &a)
+	return AuditLedgerOf(ctx, db, BuiltinLedger)
+}
+
+// AuditLedgerOf reconciles the ledger of collections lc in db (a
+// workload file's, say), as AuditLedger does the built-in's.
+func AuditLedgerOf(ctx context.Context, db *mongo.Database, lc LedgerCollections) (Audit, error) {
+	a := Audit{Initial: lc.Initial}
+	net, err := entryFlows(ctx, db.Collection(lc.Entries), &a)
 	if err != nil {
 		return a, err
 	}
-	if err := reconcile(ctx, db.Collection(AccountsCollection), net, &a); err != nil {
+	if err := reconcile(ctx, db.Collection(lc.Accounts), net, &a); err != nil {
 		return a, err
 	}
-	return a, sumSummary(ctx, db.Collection(SummaryCollection), &a)
+	return a, sumSummary(ctx, db.Collection(lc.Summary), &a)
 }
 
 // entryFlows returns each account's net flow per the ledger.
@@ -92,7 +125,7 @@ func reconcile(ctx context.Context, c *mongo.Collection, net map[int64]int64, a 
 		}
 		a.Accounts++
 		a.BalanceSum += acc.Balance
-		if acc.Balance != InitialBalance+net[acc.ID] {
+		if acc.Balance != a.initial()+net[acc.ID] {
 			a.Mismatched++
 		}
 	}

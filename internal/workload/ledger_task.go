@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math/rand/v2"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -67,7 +64,6 @@ func (r *ledgerRun) NewTask(_ context.Context, worker int) (engine.Task, error) 
 		summary: env.DB.Collection(SummaryCollection),
 		rnd:     datagen.Rand(env.Seed, worker), keys: datagen.Uniform{N: p.Int("accounts")},
 		buckets: p.Int("summaryBuckets"), maxAmount: p.Int("maxAmount"), maxRetries: int(p.Int("maxRetries")),
-		causes: map[string]int64{},
 	}
 	bare, err := bson.Marshal(t.entry(transfer{}))
 	if err != nil {
@@ -98,11 +94,7 @@ type ledgerTask struct {
 	buckets, maxAmount         int64
 	maxRetries                 int
 	memo                       []byte
-
-	// Counters are read by the run while the worker goes on (Counts).
-	committed, retries, commitRetries, aborts, failed atomic.Int64
-	mu                                                sync.Mutex
-	causes                                            map[string]int64
+	txns                       txnCounts
 }
 
 var _ Counter = (*ledgerTask)(nil)
@@ -112,19 +104,12 @@ var _ Counter = (*ledgerTask)(nil)
 // UnknownTransactionCommitResult. Its latency covers every retry.
 func (t *ledgerTask) Do(ctx context.Context) (int, error) {
 	tr := t.next()
-	for attempt := 0; ; attempt++ {
-		err := t.attempt(ctx, tr)
-		if err == nil {
-			t.committed.Add(1)
-			return 0, nil
-		}
-		if !transient(err) || attempt >= t.maxRetries || ctx.Err() != nil {
-			t.failed.Add(1)
-			return 0, err
-		}
-		t.retries.Add(1)
-		t.cause(cause(err))
+	write := t.perOp
+	if t.bulk {
+		write = t.clientBulk
 	}
+	x := txn{sess: t.sess, opts: t.opts, maxRetries: t.maxRetries}
+	return 0, t.txns.run(ctx, x, func(sctx context.Context) error { return write(sctx, tr) })
 }
 
 func (t *ledgerTask) next() transfer {
@@ -134,39 +119,6 @@ func (t *ledgerTask) next() transfer {
 		to = t.keys.Next(t.rnd)
 	}
 	return transfer{id: bson.NewObjectID(), from: from, to: to, amount: 1 + t.rnd.Int64N(t.maxAmount), bucket: from % t.buckets}
-}
-
-func (t *ledgerTask) attempt(ctx context.Context, tr transfer) error {
-	if err := t.sess.StartTransaction(t.opts); err != nil {
-		return err
-	}
-	sctx := mongo.NewSessionContext(ctx, t.sess)
-	write := t.perOp
-	if t.bulk {
-		write = t.clientBulk
-	}
-	if err := write(sctx, tr); err != nil {
-		t.aborts.Add(1)
-		_ = t.sess.AbortTransaction(context.WithoutCancel(ctx)) // the server aborts it anyway
-		return err
-	}
-	return t.commit(sctx)
-}
-
-// commit commits, retrying while the outcome is unknown.
-func (t *ledgerTask) commit(ctx context.Context) error {
-	for attempt := 0; ; attempt++ {
-		err := t.sess.CommitTransaction(ctx)
-		if err == nil {
-			return nil
-		}
-		if !hasLabel(err, labelUnknownCommit) || attempt >= t.maxRetries || ctx.Err() != nil {
-			t.aborts.Add(1)
-			return err
-		}
-		t.commitRetries.Add(1)
-		t.cause("commit: " + cause(err))
-	}
 }
 
 func (t *ledgerTask) perOp(ctx context.Context, tr transfer) error {
@@ -210,24 +162,9 @@ func summaryInc(amount int64) bson.D {
 	return bson.D{{Key: "$inc", Value: bson.D{{Key: "count", Value: int64(1)}, {Key: "total", Value: amount}}}}
 }
 
-func (t *ledgerTask) cause(name string) {
-	t.mu.Lock()
-	t.causes[name]++
-	t.mu.Unlock()
-}
-
 // Counts reports the worker's transactions, retries and aborts, and the
 // causes of retries. It is safe to call while the worker runs.
-func (t *ledgerTask) Counts() result.Counts {
-	c := result.Counts{Txns: result.Ptr(t.committed.Load()), Retries: result.Ptr(t.retries.Load()),
-		CommitRetries: result.Ptr(t.commitRetries.Load()), Aborts: result.Ptr(t.aborts.Load()), Failed: result.Ptr(t.failed.Load())}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.causes) > 0 {
-		c.RetryCauses = maps.Clone(t.causes)
-	}
-	return c
-}
+func (t *ledgerTask) Counts() result.Counts { return t.txns.counts() }
 
 // transient reports whether the whole transaction may be retried: the
 // server labelled it TransientTransactionError, or it is a write conflict

@@ -42,22 +42,65 @@ func Check(w io.Writer, f *File, seed int64, n int) error {
 	}
 	fmt.Fprintf(w, "\noperations (share of operations started: %s)\n", f.MixText())
 	for _, o := range f.Ops {
-		fmt.Fprintf(w, "  %s: %s on %s\n", o.Name, o.Kind, o.Coll.Name)
-		for range n {
+		if o.Kind == "transaction" {
+			steps := "steps"
+			if len(o.Steps) == 1 {
+				steps = "step"
+			}
+			fmt.Fprintf(w, "  %s: a transaction of %d %s (%s)\n", o.Name, len(o.Steps), steps, o.TxnText())
+		} else {
+			fmt.Fprintf(w, "  %s: %s on %s\n", o.Name, o.Kind, o.Coll.Name)
+		}
+		for i := range n {
 			g.Begin(o)
-			at, d := startDoc(buf[:0])
-			d = o.AppendCommand(d, g)
-			if o.WriteConcern != nil {
-				d = append(header(d, typeDocument, "writeConcern"), o.WriteConcern.Doc()...)
+			if o.Kind != "transaction" {
+				buf = command(buf[:0], o, g)
+				if _, err := fmt.Fprintf(w, "    %s\n", Render(buf)); err != nil {
+					return err
+				}
+				continue
 			}
-			if rc := o.ReadConcernDoc(); rc != nil {
-				d = append(header(d, typeDocument, "readConcern"), rc...)
-			}
-			buf = endDoc(d, at)
-			if _, err := fmt.Fprintf(w, "    %s\n", Render(buf)); err != nil {
-				return err
+			fmt.Fprintf(w, "    transaction %d:\n", i+1)
+			for _, st := range o.Steps {
+				buf = command(buf[:0], st, g)
+				if _, err := fmt.Fprintf(w, "      %s\n", Render(buf)); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// command is o's command as Check shows it, its concerns and read
+// preference included.
+func command(dst []byte, o *Op, g *Gen) []byte {
+	at, d := startDoc(dst)
+	d = o.AppendCommand(d, g)
+	if o.WriteConcern != nil {
+		d = append(header(d, typeDocument, "writeConcern"), o.WriteConcern.Doc()...)
+	}
+	if rc := o.ReadConcernDoc(); rc != nil {
+		d = append(header(d, typeDocument, "readConcern"), rc...)
+	}
+	if !o.ReadPreference.Primary() {
+		d = append(header(d, typeDocument, "$readPreference"), o.ReadPreference.Doc()...)
+	}
+	return endDoc(d, at)
+}
+
+// TxnText describes a transaction's concerns and bounds, for people.
+func (o *Op) TxnText() string {
+	rc, wc := "the connection string's", "the connection string's"
+	if o.ReadConcern != "" {
+		rc = o.ReadConcern
+	}
+	if o.WriteConcern != nil {
+		wc = Render(o.WriteConcern.Doc())
+	}
+	s := fmt.Sprintf("read concern %s, write concern %s, up to %d retries", rc, wc, o.MaxRetries)
+	if o.MaxCommitTime > 0 {
+		s += fmt.Sprintf(", commit within %v", o.MaxCommitTime)
+	}
+	return s
 }

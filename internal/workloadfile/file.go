@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -27,6 +28,9 @@ type File struct {
 	Hash        string
 	Collections []*Collection
 	Ops         []*Op
+	// Audit is what the run checks in the data after its operations
+	// (nil: nothing).
+	Audit *Audit
 
 	zipfs     []*ycsb.Zipfian // per-worker distributions, cloned by NewGen
 	maxValues int             // the most values an operation shares
@@ -76,7 +80,27 @@ type Op struct {
 	// write's (nil when not given).
 	ReadConcern  string
 	WriteConcern *WriteConcern
-	values       []namedValue
+	// ReadPreference is a read's (nil: the connection string's).
+	ReadPreference *ReadPreference
+	// ReturnNew says a findOneAndUpdate or findOneAndReplace returns the
+	// document after the write (returnDocument: after).
+	ReturnNew bool
+	// Key is a distinct's field.
+	Key string
+	// Writes are a bulkWrite's models, each an operation of kind
+	// insertOne, updateOne, updateMany, replaceOne, deleteOne or
+	// deleteMany on its collection; Namespaces are their collections, in
+	// the order of first use (a model's ns is its index there).
+	Writes     []*Op
+	Namespaces []*Collection
+	ns         int
+	// Steps are a transaction's operations, which share its values;
+	// MaxCommitTime bounds each commit (0: no bound) and MaxRetries the
+	// retries of the whole transaction, and of its commit.
+	Steps         []*Op
+	MaxCommitTime time.Duration
+	MaxRetries    int
+	values        []namedValue
 }
 
 type namedValue struct {
@@ -116,8 +140,14 @@ func (o *Op) ReadConcernDoc() []byte {
 	return endDoc(dst, at)
 }
 
-// Write says whether the operation writes.
-func (o *Op) Write() bool { return !reads[o.Kind] }
+// Write says whether the operation writes (a transaction: whether a
+// step writes).
+func (o *Op) Write() bool {
+	if o.Kind == "transaction" {
+		return slices.ContainsFunc(o.Steps, (*Op).Write)
+	}
+	return !reads[o.Kind]
+}
 
 // Documents draws how many documents an insertMany inserts.
 func (o *Op) Documents(g *Gen) int {

@@ -19,6 +19,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(shapes))
 	f.Add([]byte(base))
+	f.Add([]byte(more))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Parse("f.yaml", data)
 		if err != nil {
@@ -35,12 +36,13 @@ func FuzzParse(f *testing.F) {
 		}
 		for _, op := range file.Ops {
 			g.Begin(op)
-			at, d := startDoc(nil)
-			d = endDoc(op.AppendCommand(d, g), at)
-			if err := bson.Raw(d).Validate(); err != nil {
-				t.Fatalf("operation %s: %v", op.Name, err)
+			for _, o := range append([]*Op{op}, op.Steps...) {
+				d := command(nil, o, g)
+				if err := bson.Raw(d).Validate(); err != nil {
+					t.Fatalf("operation %s (%s): %v", op.Name, o.Kind, err)
+				}
+				_ = Render(d)
 			}
-			_ = Render(d)
 		}
 	})
 }

@@ -38,29 +38,38 @@ type parser struct {
 }
 
 var (
-	topKeys        = []string{"name", "description", "collections", "operations"}
+	topKeys        = []string{"name", "description", "collections", "operations", "audit"}
 	collectionKeys = []string{"seed", "document", "indexes"}
 	indexKeys      = []string{"keys", "name", "unique", "sparse", "partialFilterExpression", "expireAfterSeconds", "hidden",
 		"collation", "weights", "default_language", "language_override", "textIndexVersion", "2dsphereIndexVersion",
 		"bits", "min", "max", "wildcardProjection", "storageEngine"}
 	commonOpKeys = []string{"op", "collection", "weight", "values"}
 	opKeys       = map[string][]string{
-		"find":       {"filter", "projection", "sort", "limit", "skip", "hint", "readConcern"},
-		"findOne":    {"filter", "projection", "sort", "skip", "hint", "readConcern"},
-		"aggregate":  {"pipeline", "allowDiskUse", "hint", "readConcern"},
-		"insertOne":  {"document", "writeConcern"},
-		"insertMany": {"document", "count", "ordered", "writeConcern"},
-		"updateOne":  {"filter", "update", "upsert", "hint", "writeConcern"},
-		"updateMany": {"filter", "update", "upsert", "hint", "writeConcern"},
-		"replaceOne": {"filter", "replacement", "upsert", "hint", "writeConcern"},
-		"deleteOne":  {"filter", "hint", "writeConcern"},
-		"deleteMany": {"filter", "hint", "writeConcern"},
+		"find":              {"filter", "projection", "sort", "limit", "skip", "hint", "readConcern", "readPreference"},
+		"findOne":           {"filter", "projection", "sort", "skip", "hint", "readConcern", "readPreference"},
+		"aggregate":         {"pipeline", "allowDiskUse", "hint", "readConcern", "readPreference"},
+		"count":             {"filter", "skip", "limit", "hint", "readConcern", "readPreference"},
+		"distinct":          {"key", "filter", "hint", "readConcern", "readPreference"},
+		"insertOne":         {"document", "writeConcern"},
+		"insertMany":        {"document", "count", "ordered", "writeConcern"},
+		"updateOne":         {"filter", "update", "upsert", "hint", "writeConcern"},
+		"updateMany":        {"filter", "update", "upsert", "hint", "writeConcern"},
+		"replaceOne":        {"filter", "replacement", "upsert", "hint", "writeConcern"},
+		"deleteOne":         {"filter", "hint", "writeConcern"},
+		"deleteMany":        {"filter", "hint", "writeConcern"},
+		"findOneAndUpdate":  {"filter", "update", "sort", "projection", "upsert", "returnDocument", "hint", "writeConcern"},
+		"findOneAndReplace": {"filter", "replacement", "sort", "projection", "upsert", "returnDocument", "hint", "writeConcern"},
+		"findOneAndDelete":  {"filter", "sort", "projection", "hint", "writeConcern"},
+		"bulkWrite":         {"writes", "ordered", "writeConcern"},
+		"transaction":       {"steps", "readConcern", "writeConcern", "maxCommitTime", "maxRetries"},
 	}
-	opKinds = []string{"find", "findOne", "aggregate", "insertOne", "insertMany", "updateOne", "updateMany", "replaceOne", "deleteOne", "deleteMany"}
-	reads   = map[string]bool{"find": true, "findOne": true, "aggregate": true}
+	opKinds = []string{"find", "findOne", "aggregate", "count", "distinct", "insertOne", "insertMany", "updateOne", "updateMany",
+		"replaceOne", "deleteOne", "deleteMany", "findOneAndUpdate", "findOneAndReplace", "findOneAndDelete", "bulkWrite", "transaction"}
+	reads = map[string]bool{"find": true, "findOne": true, "aggregate": true, "count": true, "distinct": true}
 	// required keys of each kind (document and replacement default to
 	// the collection's document)
-	opRequired = map[string][]string{"aggregate": {"pipeline"}, "updateOne": {"update"}, "updateMany": {"update"}}
+	opRequired = map[string][]string{"aggregate": {"pipeline"}, "updateOne": {"update"}, "updateMany": {"update"},
+		"findOneAndUpdate": {"update"}, "distinct": {"key"}, "bulkWrite": {"writes"}, "transaction": {"steps"}}
 
 	opName         = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
 	readLevels     = []string{"local", "majority", "available", "linearizable", "snapshot"}
@@ -110,6 +119,9 @@ func (p *parser) parse(data []byte) {
 		return
 	}
 	p.operations(ops)
+	if a := top["audit"]; a != nil {
+		p.f.Audit = p.audit(a, "audit")
+	}
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -369,12 +381,24 @@ func (p *parser) operation(k, v *yaml.Node) *Op {
 	if !opName.MatchString(k.Value) {
 		p.errorf(k, "operations", "operation name %q is not valid: want a letter then letters, digits, _ or - (at most 64), such as byCustomer", k.Value)
 	}
+	p.values, p.valueSizes = []string{}, nil
+	op := p.op(v, path, k.Value, nil)
+	p.coll, p.values = nil, nil
+	if op != nil {
+		p.f.maxValues = max(p.f.maxValues, len(op.values))
+	}
+	return op
+}
+
+// op compiles an operation of the mix, or a step of the transaction in
+// (nil: an operation of the mix).
+func (p *parser) op(v *yaml.Node, path, name string, in *Op) *Op {
 	v = resolve(v)
 	if v.Kind != yaml.MappingNode {
 		p.errorf(v, path, "got %s: want a mapping such as {op: findOne, collection: orders, filter: {...}}", kindOf(v))
 		return nil
 	}
-	op := &Op{Name: k.Value, Weight: 1, Ordered: true}
+	op := &Op{Name: name, Weight: 1, Ordered: true, MaxRetries: defaultMaxRetries}
 	// the kind decides the valid keys
 	var kindNode *yaml.Node
 	for i := 0; i+1 < len(v.Content); i += 2 {
@@ -382,24 +406,34 @@ func (p *parser) operation(k, v *yaml.Node) *Op {
 			kindNode = resolve(v.Content[i+1])
 		}
 	}
+	kinds := opKinds
+	if in != nil {
+		kinds = stepKinds
+	}
 	if kindNode == nil {
-		p.errorf(v, path, `missing key "op": want one of %s`, strings.Join(opKinds, ", "))
+		p.errorf(v, path, `missing key "op": want one of %s`, strings.Join(kinds, ", "))
 		return nil
 	}
-	if !slices.Contains(opKinds, kindNode.Value) {
-		p.unknownValue(kindNode, path+".op", "operation", opKinds)
+	if in != nil && kindNode.Value == "transaction" {
+		p.errorf(kindNode, path+".op", "a transaction's step cannot be a transaction: want one of %s", strings.Join(kinds, ", "))
+		return nil
+	}
+	if !slices.Contains(kinds, kindNode.Value) {
+		p.unknownValue(kindNode, path+".op", "operation", kinds)
 		return nil
 	}
 	op.Kind = kindNode.Value
-	f := p.mapping(v, path, op.Kind+" key", append(slices.Clone(commonOpKeys), opKeys[op.Kind]...))
+	f := p.mapping(v, path, op.Kind+" key", p.validKeys(v, path, op.Kind, in != nil))
 	if f == nil {
 		return nil
 	}
-	if c := f["collection"]; c == nil {
-		p.errorf(v, path, `missing key "collection": want one of the collections: %s`, strings.Join(p.collNames(), ", "))
-	} else if name := p.text(c, path+".collection"); name != "" {
-		if op.Coll = p.f.Collection(name); op.Coll == nil {
-			p.unknownValue(resolve(c), path+".collection", "collection", p.collNames())
+	if op.Kind != "transaction" {
+		if c := f["collection"]; c == nil {
+			p.errorf(v, path, `missing key "collection": want one of the collections: %s`, strings.Join(p.collNames(), ", "))
+		} else if name := p.text(c, path+".collection"); name != "" {
+			if op.Coll = p.f.Collection(name); op.Coll == nil {
+				p.unknownValue(resolve(c), path+".collection", "collection", p.collNames())
+			}
 		}
 	}
 	for _, req := range opRequired[op.Kind] {
@@ -407,24 +441,26 @@ func (p *parser) operation(k, v *yaml.Node) *Op {
 			p.errorf(v, path, "missing key %q: %s needs it", req, op.Kind)
 		}
 	}
-	if w := f["weight"]; w != nil {
-		if x, ok := p.float(w, path+".weight"); ok {
-			if x < 0 {
-				p.errorf(w, path+".weight", "%v is not valid: want a weight >= 0 (its share is weight / the sum of the weights)", x)
+	if in == nil {
+		if w := f["weight"]; w != nil {
+			if x, ok := p.float(w, path+".weight"); ok {
+				if x < 0 {
+					p.errorf(w, path+".weight", "%v is not valid: want a weight >= 0 (its share is weight / the sum of the weights)", x)
+				}
+				op.Weight = x
 			}
-			op.Weight = x
+		}
+		if vs := f["values"]; vs != nil {
+			p.opValues(op, vs, path+".values")
 		}
 	}
-	p.values, p.valueSizes = []string{}, nil
-	if vs := f["values"]; vs != nil {
-		p.opValues(op, vs, path+".values")
+	if op.Kind == "transaction" {
+		p.transaction(op, f, path)
+		return op
 	}
-	if op.Coll != nil {
-		p.coll = op.Coll
-	}
+	p.coll = op.Coll
 	p.opParts(op, f, path)
-	p.coll, p.values = nil, nil
-	p.f.maxValues = max(p.f.maxValues, len(op.values))
+	p.coll = nil
 	return op
 }
 
@@ -477,7 +513,7 @@ func (p *parser) opParts(op *Op, f map[string]*yaml.Node, path string) {
 	}
 	defer p.opSize(op, f, path)
 	op.Filter = doc("filter")
-	if op.Filter == nil && op.Kind != "insertOne" && op.Kind != "insertMany" && op.Kind != "aggregate" {
+	if op.Filter == nil && !noFilter[op.Kind] {
 		op.Filter = &Template{n: &literal{t: typeDocument, raw: []byte{5, 0, 0, 0, 0}}}
 	}
 	op.Projection = lit("projection", "a projection")
@@ -496,7 +532,7 @@ func (p *parser) opParts(op *Op, f map[string]*yaml.Node, path string) {
 		}
 	}
 	if (op.Kind == "insertOne" || op.Kind == "insertMany") && op.Document == nil ||
-		op.Kind == "replaceOne" && op.Replacement == nil {
+		op.replaces() && op.Replacement == nil {
 		if op.Coll != nil && op.Coll.Doc == nil {
 			p.errorf(resolve(f["collection"]), path, "%s writes the collection's document, and collection %q has none: give it a document, or give the operation one", op.Kind, op.Coll.Name)
 		}
@@ -537,6 +573,7 @@ func (p *parser) opParts(op *Op, f map[string]*yaml.Node, path string) {
 	if n := f["writeConcern"]; n != nil {
 		op.WriteConcern = p.writeConcern(n, path+".writeConcern")
 	}
+	p.moreParts(op, f, path)
 }
 
 // bounded refuses a value that could outgrow what the server takes.
