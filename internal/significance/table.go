@@ -1,6 +1,7 @@
 package significance
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -195,4 +196,41 @@ func ratio(i Interval) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.3f–%.3f", i.Lo, i.Hi)
+}
+
+// MarshalJSON writes the row with its figures by name, a figure that is
+// not there (NaN: a missing side, no test) as null.
+func (r Row) MarshalJSON() ([]byte, error) {
+	num := func(v float64) *float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	type side struct {
+		Runs   int      `json:"runs"`
+		Median *float64 `json:"median"`
+		Lo     *float64 `json:"lo"`
+		Hi     *float64 `json:"hi"`
+	}
+	sideOf := func(s Side) side { return side{Runs: s.N, Median: num(s.Median), Lo: num(s.CI.Lo), Hi: num(s.CI.Hi)} }
+	var p *float64
+	if r.Test.Method != "" {
+		p = num(r.Test.P)
+	}
+	return json.Marshal(struct {
+		Metric    string   `json:"metric"`
+		Unit      string   `json:"unit"`
+		Base      side     `json:"base"`
+		Other     side     `json:"other"`
+		Delta     *float64 `json:"delta"`
+		Diff      *float64 `json:"diff"`
+		P         *float64 `json:"p"`
+		AdjustedP *float64 `json:"adjustedP"`
+		RatioLo   *float64 `json:"ratioLo"`
+		RatioHi   *float64 `json:"ratioHi"`
+		Verdict   Verdict  `json:"verdict"`
+		Reason    string   `json:"reason,omitempty"`
+	}{r.Metric.Name(), r.Metric.Unit, sideOf(r.Base), sideOf(r.Other), num(r.Delta), num(r.Diff), p, num(r.P),
+		num(r.Ratio.Lo), num(r.Ratio.Hi), r.Verdict, r.Reason})
 }
