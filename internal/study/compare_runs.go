@@ -53,6 +53,7 @@ func CheckJudging(j significance.Settings) error {
 type RunsComparison struct {
 	Base     string
 	BaseRuns int
+	BaseIDs  []string // the first label's runs' ids
 	Pairs    []RunsPair
 	Judging  significance.Settings
 }
@@ -61,6 +62,7 @@ type RunsComparison struct {
 type RunsPair struct {
 	Label string
 	Runs  int
+	IDs   []string // the label's runs' ids
 	Rows  []significance.Row
 }
 
@@ -69,7 +71,7 @@ type RunsPair struct {
 func (s CompareRunsStudy) Run(docs []result.Doc, where string) (RunsComparison, error) {
 	byLabel := map[string][]result.Doc{}
 	for _, d := range docs {
-		if singleRunOf(&d, s.Workload) {
+		if SingleRunOf(&d, s.Workload) {
 			byLabel[d.Label] = append(byLabel[d.Label], d)
 		}
 	}
@@ -79,20 +81,29 @@ func (s CompareRunsStudy) Run(docs []result.Doc, where string) (RunsComparison, 
 		}
 	}
 	base := byLabel[s.Labels[0]]
-	c := RunsComparison{Base: s.Labels[0], BaseRuns: len(base), Judging: s.Judging}
+	c := RunsComparison{Base: s.Labels[0], BaseRuns: len(base), BaseIDs: runIDs(base), Judging: s.Judging}
 	for _, other := range s.Labels[1:] {
 		rows, err := significance.Table(base, byLabel[other], s.Judging)
 		if err != nil {
 			return RunsComparison{}, err
 		}
-		c.Pairs = append(c.Pairs, RunsPair{Label: other, Runs: len(byLabel[other]), Rows: rows})
+		c.Pairs = append(c.Pairs, RunsPair{Label: other, Runs: len(byLabel[other]), IDs: runIDs(byLabel[other]), Rows: rows})
 	}
 	return c, nil
 }
 
-// singleRunOf says whether d is a whole, complete single run (no sweep
-// step, no client's part of a group) of workload (any when "").
-func singleRunOf(d *result.Doc, workload string) bool {
+func runIDs(docs []result.Doc) []string {
+	out := make([]string, len(docs))
+	for i := range docs {
+		out[i] = docs[i].RunID
+	}
+	return out
+}
+
+// SingleRunOf says whether d is a whole, complete single run (no sweep
+// step, no client's part of a group) of workload (any when ""): what
+// compare --runs compares.
+func SingleRunOf(d *result.Doc, workload string) bool {
 	if d.Partial || (d.Group != nil && d.Group.ClientIndex != nil) || result.VariantOf(d).Sweep != nil {
 		return false
 	}
