@@ -18,12 +18,10 @@ func (a *app) compareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Compare stored sweeps of two or more labels: saturation, p99, throughput per dollar and a verdict",
-		Long: `Compare the latest stored sweep of the first --label with each other's:
-saturation, throughput per operation type, the highest target held, price and
-operations per unit of it (every price in one currency), p99 below and above
-saturation, and a verdict to quote; at each target both ran, with repeated
-steps, every metric judged real or noise (one value per repetition). With
---runs, the labels' single runs metric by metric. Manual: docs/sweep.md.`,
+		Long: `Compare the latest stored sweep of the first --label with each other's: saturation, throughput
+per operation type, the highest target held, price and operations per unit of it (one currency), p99
+below and above saturation, a verdict to quote, and at each target both ran every metric judged real or
+noise (one value per repetition). --runs: the labels' single runs, metric by metric. Manual: docs/sweep.md.`,
 		Example: `  mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h'
   mongobench sweep --workload ycsb-f --rate auto --label r5 --price '4.00 USD/h'
   mongobench compare --label r6g --label r5 --workload ycsb-f
