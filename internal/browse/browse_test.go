@@ -3,7 +3,9 @@ package browse_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -239,5 +241,37 @@ func TestPlanPageFromStoredRuns(t *testing.T) {
 	}
 	if err := browse.Plan(&b, docs, "nope", "x"); !errors.Is(err, browse.ErrNotFound) {
 		t.Errorf("an unknown plan: got %v, want ErrNotFound", err)
+	}
+}
+
+// The form of compare --runs lists the labels with whole single runs
+// (not sweep steps, not partial runs), and the comparison refuses a label
+// without runs as not found.
+func TestCompareRunsForm(t *testing.T) {
+	doc := func(label string, rate float64) result.Doc {
+		return result.Doc{RunID: fmt.Sprintf("%s-%v", label, rate), Label: label, TestConfig: map[string]any{"workload": "kv"},
+			Schedule: result.Schedule{AchievedRate: rate, SuccessRate: rate}}
+	}
+	var docs []result.Doc
+	for _, r := range []float64{100, 101, 99, 102, 98} {
+		docs = append(docs, doc("a", r), doc("b", r*0.5))
+	}
+	step := doc("c", 1)
+	step.Variant = map[string]any{"sweep": "S"}
+	docs = append(docs, step)
+	p := browse.RunLabels(docs, []string{"a"}, "", browse.ErrTooFewLabels.Error())
+	if len(p.Labels) != 2 || p.Labels[0] != (browse.LabelRuns{Label: "a", Runs: 5, Workloads: "kv"}) || p.Base != "a" || p.Note == "" {
+		t.Errorf("form %+v", p)
+	}
+	if got := browse.DistinctLabels([]string{"a", "", "b", "a"}); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("labels %q", got)
+	}
+	var b strings.Builder
+	if err := browse.CompareRuns(&b, docs, []string{"a", "b"}, "kv", "results.jsonl"); err != nil || !strings.Contains(b.String(), "Significantly worse: b throughput") ||
+		!strings.Contains(b.String(), `href="/run/b-50"`) {
+		t.Errorf("comparison: %v\n%.600s", err, b.String())
+	}
+	if err := browse.CompareRuns(&b, docs, []string{"a", "c"}, "", "results.jsonl"); !errors.Is(err, browse.ErrNotFound) {
+		t.Errorf("a label with only sweep steps: %v, want not found", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,13 +24,14 @@ var funcs = template.FuncMap{
 	"num":    num,
 	"optnum": func(v *float64) string { return opt(v, num) },
 	"optms":  func(v *float64) string { return opt(v, ms) },
+	"has":    func(list []string, s string) bool { return slices.Contains(list, s) },
 }
 
 // pages are the templates, each with the layout.
 var pages = map[string]*template.Template{}
 
 func init() {
-	for _, name := range []string{"list", "live", "compare", "links"} {
+	for _, name := range []string{"list", "live", "compare", "links", "labels"} {
 		names := []string{"templates/layout.html", "templates/" + name + ".html"}
 		if name == "live" {
 			names = append(names, "templates/livebody.html")
@@ -76,7 +78,8 @@ type Page struct {
 	Data         any
 }
 
-// Render writes the page named name ("list", "live", "compare", "links")
+// Render writes the page named name ("list", "live", "compare", "links",
+// "labels")
 // with its data.
 func Render(w io.Writer, name string, p Page) error {
 	t, ok := pages[name]
@@ -153,7 +156,7 @@ func RunReport(w io.Writer, d *result.Doc, where string) error {
 // results are read from.
 func NavOf(doc, where string) *htmlreport.Nav {
 	nav := &htmlreport.Nav{Links: []htmlreport.Link{{Href: "/", Text: "Runs"}, {Href: "/sweeps", Text: "Sweeps"},
-		{Href: "/sla", Text: "SLA journeys"}, {Href: "/plans", Text: "Plans"}}, Note: "results: " + where}
+		{Href: "/sla", Text: "SLA journeys"}, {Href: "/plans", Text: "Plans"}, {Href: CompareRunsPath, Text: "Compare labels"}}, Note: "results: " + where}
 	if doc != "" {
 		nav.Links = append(nav.Links, htmlreport.Link{Href: "/run/" + doc, Text: "document (JSON)"})
 	}

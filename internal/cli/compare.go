@@ -18,10 +18,10 @@ func (a *app) compareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Compare stored sweeps of two or more labels: saturation, p99, throughput per dollar and a verdict",
-		Long: `Compare the latest stored sweep of the first --label with each other's:
-saturation, throughput per operation type, the highest target held, price and
-operations per unit of it (every price in one currency), p99 below and above
-saturation, and a verdict to quote. Manual: docs/sweep.md.`,
+		Long: `Compare the latest stored sweep of the first --label with each other's: saturation, throughput
+per operation type, the highest target held, price and operations per unit of it (one currency), p99
+below and above saturation, a verdict to quote, and at each target both ran every metric judged real or
+noise (one value per repetition). --runs: the labels' single runs, metric by metric. Manual: docs/sweep.md.`,
 		Example: `  mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h'
   mongobench sweep --workload ycsb-f --rate auto --label r5 --price '4.00 USD/h'
   mongobench compare --label r6g --label r5 --workload ycsb-f
@@ -49,7 +49,7 @@ func (a *app) runCompare(ctx context.Context, f *options.Compare, results storeF
 	sweeps := func(label, workload string) ([]result.Doc, error) {
 		return st.Sweeps(ctx, store.Query{Label: label, Workload: workload})
 	}
-	c, err := f.Sweeps.Run(sweeps, st.Where())
+	c, err := f.BySweeps().Run(sweeps, st.Where())
 	if errors.Is(err, study.ErrMixedWorkloads) || errors.Is(err, study.ErrMixedCurrencies) {
 		return usage(err)
 	}

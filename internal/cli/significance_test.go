@@ -1,13 +1,21 @@
 package cli_test
 
 import (
+	"context"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/testsupport/chromium"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
 )
 
@@ -72,4 +80,98 @@ func TestCompareRunsAA(t *testing.T) {
 	// A label with no single run is refused, by name.
 	o = mb(t, "compare", "--runs", "--label", "a", "--label", "nosuch", "--results-file", results)
 	wantCode(t, o, cli.ExitUsage)
+}
+
+// TestCompareRunsFindsARealChange measures three labels of five short
+// runs each, interleaved, through one loopback proxy to the real server:
+// "base" and "same" alike (A/A), "slow" with 2 ms added each way by the
+// proxy (a slower network, the only difference). compare --runs calls
+// slow's read latency worse with an adjusted p-value below 0.05, every
+// metric of same likely noise, and exits 99 with --fail-on-regression;
+// the results browser's page of the comparison, reached through its
+// form in headless Chromium, says the same.
+func TestCompareRunsFindsARealChange(t *testing.T) {
+	browser := chromium.Start(t)
+	uri := testenv.URI(t)
+	c := connect(t, uri)
+	db := testenv.DBName(t)
+	dropAfter(t, c, db)
+	proxy := startProxy(t, hostOf(t, uri))
+	via := proxied(t, uri, proxy.Addr())
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+	labels := []string{"base", "same", "slow"}
+	for i := range 5 { // the order turns each round: a drift of the machine falls on all alike
+		for k := range labels {
+			label := labels[(i+k)%len(labels)]
+			if label == "slow" {
+				proxy.Latency(2 * time.Millisecond)
+			}
+			o := mb(t, "run", "--uri", via, "--database", db, "--workload", "kv", "-p", "records=200", "-p", "readPercent=100",
+				"--rate", "200/s", "--threads", "8", "--duration", "1s", "--warmup", "200ms", "--results-file", results, "--label", label, "--no-report")
+			proxy.Pass()
+			if o.code != cli.ExitOK {
+				t.Fatalf("run %d of %s: %s", i, label, o)
+			}
+		}
+	}
+	o := mb(t, "compare", "--runs", "--label", "base", "--label", "same", "--label", "slow", "--results-file", results, "--fail-on-regression", "--report-dir", "")
+	t.Logf("base, same, slow:\n%s", o.stdout)
+	wantCode(t, o, cli.ExitVerdict)
+	if !strings.HasPrefix(o.stdout, "Significantly worse: slow p50 read (+") {
+		t.Errorf("the verdict does not name slow's p50 read first:\n%s", o.stdout)
+	}
+	section := ""
+	for _, l := range strings.Split(o.stdout, "\n") {
+		switch {
+		case strings.Contains(l, "against base (5 runs)"):
+			section = strings.Fields(l)[0]
+		case strings.HasPrefix(l, "metric ") || l == "" || strings.HasPrefix(l, "median [interval]"):
+		case section != "":
+			f := strings.Fields(l)
+			verdict := f[len(f)-1]
+			if section == "same" && verdict != "~" {
+				t.Errorf("A/A: %q is not judged likely noise", l)
+			}
+			if section == "slow" && strings.HasPrefix(l, "p50 read ") {
+				p, err := strconv.ParseFloat(f[len(f)-4], 64) // the adjusted p, before the ratio interval
+				if verdict != "worse" || err != nil || p >= 0.05 {
+					t.Errorf("slow's p50 read: %q, want worse with an adjusted p below 0.05", l)
+				}
+			}
+		}
+	}
+
+	// The same comparison in the results browser, through its form.
+	base, _ := startServe(t, "--results-file", results)
+	r := browser.OpenURL(t, base+"/compare-runs")
+	if len(r.Errors) > 0 || len(r.Requests) > 0 {
+		t.Errorf("the form: errors %q, requests %q", r.Errors, r.Requests)
+	}
+	ctx, cancel := browser.Tab()
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, time.Minute)
+	defer cancelT()
+	var page, at string
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/compare-runs"), chromedp.WaitReady(`#labels`),
+		chromedp.SetValue(`#base`, "base", chromedp.ByID),
+		chromedp.Click(`#labels input[value="slow"]`, chromedp.ByQuery),
+		chromedp.Click(`#compare-labels-submit`, chromedp.ByID),
+		chromedp.WaitReady(`#headline`, chromedp.ByID), chromedp.Location(&at), chromedp.Text(`body`, &page, chromedp.ByQuery)); err != nil {
+		t.Fatalf("form → comparison: %v", err)
+	}
+	if u, err := url.Parse(at); err != nil || !slices.Equal(u.Query()["label"], []string{"base", "slow"}) {
+		t.Errorf("the form led to %s, want base then slow", at)
+	}
+	for _, want := range []string{"Significantly worse: slow p50 read", "slow (5 runs) against base (5 runs)", "Benjamini–Hochberg"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the browser's comparison lacks %q:\n%.2000s", want, page)
+		}
+	}
+	r = browser.OpenURL(t, base+"/compare-runs?label=base&label=same")
+	if len(r.Errors) > 0 || len(r.Requests) > 0 {
+		t.Errorf("the A/A page: errors %q, requests %q", r.Errors, r.Requests)
+	}
+	if code, body := get(t, base+"/compare-runs?label=base&label=nosuch"); code != http.StatusNotFound || !strings.Contains(body, "--label nosuch") {
+		t.Errorf("a label without runs: %d %q", code, body)
+	}
 }

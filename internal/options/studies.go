@@ -167,8 +167,10 @@ type Compare struct {
 	ReportDir string
 	// compare --runs
 	Runs, FailOnRegression bool
-	MinEffect              MinEffects
-	RunsStudy              study.CompareRunsStudy
+	// how metrics are judged, per step of two sweeps and with --runs
+	MinEffect  MinEffects
+	Judging    significance.Settings
+	Correction string
 }
 
 // NewCompare is compare's flags at their defaults.
@@ -188,9 +190,10 @@ func (f *Compare) Add(fl *pflag.FlagSet) {
 	fl.StringVar(&f.ReportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")
 	fl.BoolVar(&f.Runs, "runs", false, "compare each label's stored single runs (not sweeps), metric by metric: medians, intervals, Mann–Whitney p-value, bootstrap ratio interval, ~ for likely noise")
 	fl.BoolVar(&f.FailOnRegression, "fail-on-regression", false, "with --runs: exit 99 when a metric is significantly worse by at least its minimum effect")
-	MinEffect(fl, &f.MinEffect, "with --runs: ")
-	fl.Uint64Var(&f.RunsStudy.Seed, "seed", significance.DefaultSeed, "with --runs: the bootstrap's seed")
-	fl.Float64Var(&f.RunsStudy.Alpha, "alpha", significance.DefaultAlpha, "with --runs: the p-value below which a difference is significant")
+	MinEffect(fl, &f.MinEffect, "per step of the sweeps and with --runs: ")
+	fl.Uint64Var(&f.Judging.Seed, "seed", significance.DefaultSeed, "the bootstrap's seed")
+	fl.Float64Var(&f.Judging.Alpha, "alpha", significance.DefaultAlpha, "the adjusted p-value below which a difference is significant")
+	fl.StringVar(&f.Correction, "correction", string(significance.DefaultCorrection), "how the p-values of the metrics judged together are adjusted for their number: bh (Benjamini–Hochberg), holm (Holm–Bonferroni) or none")
 }
 
 // Check says what is wrong with the flags, for the comparison they ask
@@ -199,13 +202,26 @@ func (f *Compare) Check() error {
 	if f.Runs {
 		return f.ByRuns().Check()
 	}
-	return f.Sweeps.Check()
+	return errors.Join(f.Sweeps.Check(), study.CheckJudging(f.judging()))
+}
+
+// judging is how the metrics are judged, as the flags say.
+func (f *Compare) judging() significance.Settings {
+	j := f.Judging
+	j.MinEffect, j.Correction = f.MinEffect, significance.Correction(f.Correction)
+	return j
 }
 
 // ByRuns is the comparison of the labels' single runs (compare --runs).
 func (f *Compare) ByRuns() study.CompareRunsStudy {
-	s := f.RunsStudy
-	s.Labels, s.Workload, s.MinEffect = f.Sweeps.Labels, f.Sweeps.Workload, f.MinEffect
+	return study.CompareRunsStudy{Labels: f.Sweeps.Labels, Workload: f.Sweeps.Workload, Judging: f.judging()}
+}
+
+// BySweeps is the comparison of the labels' latest sweeps, each step
+// both ran judged as the flags say.
+func (f *Compare) BySweeps() study.CompareStudy {
+	s := f.Sweeps
+	s.Judging = f.judging()
 	return s
 }
 

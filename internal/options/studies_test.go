@@ -47,8 +47,16 @@ func TestStudyFlags(t *testing.T) {
 	cr := NewCompare()
 	parse(cr.Add, "--runs", "--fail-on-regression", "--min-effect", "p99=20%", "--alpha", "0.05", "--label", "a", "--label", "b", "--workload", "kv")
 	r := cr.ByRuns()
-	if !cr.Runs || !cr.FailOnRegression || r.Alpha != 0.05 || r.MinEffect["p99"] != 0.2 || len(r.Labels) != 2 || r.Workload != "kv" || r.Seed == 0 || cr.Check() != nil {
+	if !cr.Runs || !cr.FailOnRegression || r.Judging.Alpha != 0.05 || r.Judging.MinEffect["p99"] != 0.2 || r.Judging.Corrected() != "bh" || len(r.Labels) != 2 || r.Workload != "kv" || r.Judging.Seed == 0 || cr.Check() != nil {
 		t.Errorf("compare --runs %+v", r)
+	}
+	bad := NewCompare()
+	parse(bad.Add, "--label", "a", "--label", "b", "--correction", "bonferroni")
+	if err := bad.Check(); err == nil || !strings.HasPrefix(err.Error(), "--correction: \"bonferroni\" is not a correction") {
+		t.Errorf("compare --correction bonferroni: %v", err)
+	}
+	if s := bad.BySweeps(); s.Judging.Alpha != 0.05 || s.Judging.Correction != "bonferroni" {
+		t.Errorf("sweeps' judging %+v", s.Judging)
 	}
 	cs := NewCompare()
 	parse(cs.Add, "--label", "a", "--p99", "20ms")

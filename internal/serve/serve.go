@@ -79,6 +79,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /run/{id}/live", s.liveBody)
 	mux.HandleFunc("GET /series", s.series)
 	mux.HandleFunc("GET /compare", s.compare)
+	mux.HandleFunc("GET "+browse.CompareRunsPath, s.compareRuns)
 	mux.HandleFunc("GET /sweeps", s.sweeps)
 	mux.HandleFunc("GET /sweep/{id}", s.sweep)
 	mux.HandleFunc("GET /sla", s.sla)
@@ -273,6 +274,29 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.page(w, "compare", fmt.Sprintf("%d runs compared", len(docs)), c)
+}
+
+// compareRuns serves the comparison of labels' single runs, or its form
+// when fewer than two labels are given or the form is asked for (edit).
+func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
+	docs, err := s.Store.List(r.Context(), 0)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	q := r.URL.Query()
+	labels, workload := browse.DistinctLabels(q["label"]), q.Get("workload")
+	if len(labels) < 2 || q.Has("edit") {
+		note := ""
+		if len(labels) == 1 {
+			note = browse.ErrTooFewLabels.Error()
+		}
+		s.page(w, "labels", "Compare labels' runs", browse.RunLabels(docs, labels, workload, note))
+		return
+	}
+	var b bytes.Buffer
+	err = browse.CompareRuns(&b, docs, labels, workload, s.Store.Where())
+	writeHTML(w, b.Bytes(), err)
 }
 
 func (s *Server) sweeps(w http.ResponseWriter, r *http.Request) {

@@ -177,7 +177,7 @@ func TestJudgeVerdicts(t *testing.T) {
 	if c.Verdict != TooFew || c.Reason == "" {
 		t.Errorf("3 runs a side: %s %q, want a refusal", c.Verdict, c.Reason)
 	}
-	if want := "needs at least 5 runs on each side"; !strings.Contains(c.Reason, want) {
+	if want := "needs at least 4 runs on each side"; !strings.Contains(c.Reason, want) {
 		t.Errorf("refusal %q does not say %q", c.Reason, want)
 	}
 	if c := lat.Compare(nil, slower); c.Verdict != Missing {
@@ -194,7 +194,7 @@ func TestTableOfRuns(t *testing.T) {
 		a = append(a, doc(r))
 		b = append(b, doc(r*0.8+0.1*float64(i)))
 	}
-	rows, err := Table(a, b, nil, 0, 1)
+	rows, err := Table(a, b, Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,14 +208,18 @@ func TestTableOfRuns(t *testing.T) {
 		t.Errorf("regressions %v", Regressions(rows))
 	}
 	var b2 strings.Builder
-	if err := WriteText(&b2, rows, "a", "b", 0); err != nil {
+	if err := WriteText(&b2, rows, "a", "b", Settings{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b2.String(), "worse") || !strings.Contains(b2.String(), "Mann–Whitney") {
+	if !strings.Contains(b2.String(), "worse") || !strings.Contains(b2.String(), "Mann–Whitney") || !strings.Contains(b2.String(), "Benjamini–Hochberg") {
 		t.Errorf("table:\n%s", b2.String())
 	}
-	rows, _ = Table(a[:2], b[:2], nil, 0, 1)
-	if rows[0].Verdict != TooFew || !strings.Contains(TextTable(rows, "a", "b").Rows()[0][6], "at least 5 runs") {
+	// Two metrics judged together: throughput's p (2/252) doubled.
+	if !near(rows[0].P, 2*rows[0].Test.P, 1e-12) {
+		t.Errorf("throughput adjusted p %v, want twice %v", rows[0].P, rows[0].Test.P)
+	}
+	rows, _ = Table(a[:2], b[:2], Settings{Seed: 1})
+	if r := TextTable(rows, "a", "b").Rows()[0]; rows[0].Verdict != TooFew || !strings.Contains(r[7], "at least 4 runs") || r[5] != "—" {
 		t.Errorf("two runs a side: %+v", rows[0])
 	}
 }

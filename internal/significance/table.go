@@ -1,6 +1,7 @@
 package significance
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -14,14 +15,52 @@ import (
 type Row struct {
 	Metric Metric
 	Comparison
+	judge Judge
+}
+
+// Settings are how a table judges its metrics.
+type Settings struct {
+	// MinEffect overrides the minimum effects by kind or metric name.
+	MinEffect map[string]float64
+	// Alpha is the significance level (DefaultAlpha when 0), of the
+	// p-values adjusted by Correction (DefaultCorrection when "").
+	Alpha      float64
+	Correction Correction
+	Seed       uint64 // the bootstraps' seed
+}
+
+// Corrected is the settings' correction, DefaultCorrection when unset.
+func (s Settings) Corrected() Correction {
+	if s.Correction == "" {
+		return DefaultCorrection
+	}
+	return s.Correction
+}
+
+// Level is the settings' significance level, DefaultAlpha when unset.
+func (s Settings) Level() float64 {
+	if s.Alpha > 0 {
+		return s.Alpha
+	}
+	return DefaultAlpha
 }
 
 // Table compares two sides' runs metric by metric, one value per run
-// (RunValues): every metric either side has, in table order. A metric
-// one side lacks is compared as missing, never as zero. minEffect
-// overrides the minimum effects by kind or name; alpha is the
-// significance level (DefaultAlpha when 0); seed seeds the bootstraps.
-func Table(base, other []result.Doc, minEffect map[string]float64, alpha float64, seed uint64) ([]Row, error) {
+// (RunValues), and corrects the p-values for the number of metrics
+// (Correct): every metric either side has, in table order. A metric one
+// side lacks is compared as missing, never as zero.
+func Table(base, other []result.Doc, s Settings) ([]Row, error) {
+	rows, err := Rows(base, other, s)
+	if err != nil {
+		return nil, err
+	}
+	Correct(s.Corrected(), rows)
+	return rows, nil
+}
+
+// Rows is Table before the correction: each metric judged on its own
+// p-value, for a caller that corrects several tables judged together.
+func Rows(base, other []result.Doc, s Settings) ([]Row, error) {
 	bv, err := values(base)
 	if err != nil {
 		return nil, err
@@ -50,9 +89,9 @@ func Table(base, other []result.Doc, minEffect map[string]float64, alpha float64
 		if err != nil {
 			return nil, err
 		}
-		j := JudgeFor(m, minEffect, seed)
-		j.Alpha = alpha
-		rows = append(rows, Row{Metric: m, Comparison: j.Compare(column(bv, n), column(ov, n))})
+		j := JudgeFor(m, s.MinEffect, s.Seed)
+		j.Alpha = s.Alpha
+		rows = append(rows, Row{Metric: m, Comparison: j.Compare(column(bv, n), column(ov, n)), judge: j})
 	}
 	return rows, nil
 }
@@ -91,39 +130,41 @@ func Regressions(rows []Row) []Row {
 }
 
 // TextTable lays the rows out as a table: each side's median with its
-// interval and number of runs, the difference, the U test's p-value, the
-// bootstrap interval of the ratio of medians, and the verdict ("~" when
-// the difference is likely noise).
+// interval and number of runs, the difference, the U test's p-value and
+// that p-value adjusted for the number of metrics, the bootstrap interval
+// of the ratio of medians, and the verdict ("~" when the difference is
+// likely noise).
 func TextTable(rows []Row, baseName, otherName string) *texttable.Table {
-	t := texttable.New("metric", ">"+baseName, ">"+otherName, ">delta", ">p", ">ratio interval", "verdict")
+	t := texttable.New("metric", ">"+baseName, ">"+otherName, ">delta", ">p", ">adj. p", ">ratio interval", "verdict")
 	for _, r := range rows {
-		verdict := string(r.Verdict)
-		if r.Verdict == TooFew || r.Verdict == Missing {
-			verdict = r.Reason
-		}
 		t.Add(r.Metric.Name(), sideCell(r.Base, r.Metric.Unit), sideCell(r.Other, r.Metric.Unit), delta(r.Comparison),
-			pvalue(r.Comparison), ratio(r.Ratio), verdict)
+			pvalue(r.Comparison, r.Test.P), pvalue(r.Comparison, r.P), ratio(r.Ratio), VerdictText(r.Comparison))
 	}
 	return t
 }
 
+// VerdictText is a comparison's verdict as a table shows it: the
+// verdict, or why there is none.
+func VerdictText(c Comparison) string {
+	if c.Verdict == TooFew || c.Verdict == Missing {
+		return c.Reason
+	}
+	return string(c.Verdict)
+}
+
 // WriteText writes the table and a line on how the figures were found.
-func WriteText(w io.Writer, rows []Row, baseName, otherName string, alpha float64) error {
+func WriteText(w io.Writer, rows []Row, baseName, otherName string, s Settings) error {
 	if err := TextTable(rows, baseName, otherName).WriteText(w, true); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, Legend(alpha))
+	_, err := fmt.Fprintln(w, Legend(s))
 	return err
 }
 
-// Legend says how the table's figures were found, at the significance
-// level alpha (DefaultAlpha when 0).
-func Legend(alpha float64) string {
-	if alpha <= 0 {
-		alpha = DefaultAlpha
-	}
-	return fmt.Sprintf("median [interval] (runs) of one value per run; p: Mann–Whitney U, two-sided; ratio: %g%% bootstrap interval of the ratio of medians; ~: likely noise (p ≥ %g)",
-		100*DefaultLevel, alpha)
+// Legend says how a table's figures were found and judged.
+func Legend(s Settings) string {
+	return fmt.Sprintf("median [interval] (runs) of one value per run; p: Mann–Whitney U, two-sided; adj. p: %s over the table's metrics; ratio: %g%% bootstrap interval of the ratio of medians; ~: likely noise (adj. p ≥ %g)",
+		s.Corrected().Describe(), 100*DefaultLevel, s.Level())
 }
 
 func sideCell(s Side, unit string) string {
@@ -143,11 +184,11 @@ func delta(c Comparison) string {
 	return fmt.Sprintf("%+.1f%%", 100*c.Delta)
 }
 
-func pvalue(c Comparison) string {
-	if c.Test.Method == "" {
+func pvalue(c Comparison, p float64) string {
+	if c.Test.Method == "" || math.IsNaN(p) {
 		return "—"
 	}
-	return fmt.Sprintf("%.3g", c.Test.P)
+	return fmt.Sprintf("%.3g", p)
 }
 
 func ratio(i Interval) string {
@@ -155,4 +196,41 @@ func ratio(i Interval) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.3f–%.3f", i.Lo, i.Hi)
+}
+
+// MarshalJSON writes the row with its figures by name, a figure that is
+// not there (NaN: a missing side, no test) as null.
+func (r Row) MarshalJSON() ([]byte, error) {
+	num := func(v float64) *float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	type side struct {
+		Runs   int      `json:"runs"`
+		Median *float64 `json:"median"`
+		Lo     *float64 `json:"lo"`
+		Hi     *float64 `json:"hi"`
+	}
+	sideOf := func(s Side) side { return side{Runs: s.N, Median: num(s.Median), Lo: num(s.CI.Lo), Hi: num(s.CI.Hi)} }
+	var p *float64
+	if r.Test.Method != "" {
+		p = num(r.Test.P)
+	}
+	return json.Marshal(struct {
+		Metric    string   `json:"metric"`
+		Unit      string   `json:"unit"`
+		Base      side     `json:"base"`
+		Other     side     `json:"other"`
+		Delta     *float64 `json:"delta"`
+		Diff      *float64 `json:"diff"`
+		P         *float64 `json:"p"`
+		AdjustedP *float64 `json:"adjustedP"`
+		RatioLo   *float64 `json:"ratioLo"`
+		RatioHi   *float64 `json:"ratioHi"`
+		Verdict   Verdict  `json:"verdict"`
+		Reason    string   `json:"reason,omitempty"`
+	}{r.Metric.Name(), r.Metric.Unit, sideOf(r.Base), sideOf(r.Other), num(r.Delta), num(r.Diff), p, num(r.P),
+		num(r.Ratio.Lo), num(r.Ratio.Hi), r.Verdict, r.Reason})
 }

@@ -7,11 +7,12 @@ import (
 
 // Defaults of a comparison.
 const (
-	// DefaultAlpha: a difference with p below it is significant. A
-	// comparison judges a dozen metrics at once; at 0.05 one of them
-	// would look real in about half of all A/A comparisons, at 0.01 only
-	// a complete separation of five runs a side (p = 2/252) is.
-	DefaultAlpha = 0.01
+	// DefaultAlpha: a difference whose p-value, adjusted for the number
+	// of metrics judged together (DefaultCorrection), is below it is
+	// significant. A comparison judges a dozen metrics at once: without
+	// the correction one of them would look real in about a third of all
+	// A/A comparisons of five runs a side.
+	DefaultAlpha = 0.05
 	DefaultLevel = 0.95 // the confidence of the intervals
 	DefaultSeed  = 1    // the bootstrap's seed
 )
@@ -78,8 +79,12 @@ type Comparison struct {
 	// Diff is median(other) − median(base).
 	Delta, Diff float64
 	Test        UTest
-	Ratio       Interval // bootstrap interval of median(other)/median(base)
-	Verdict     Verdict
+	// P is the p-value the verdict is judged on: the test's own, or,
+	// in a table of several metrics, adjusted for their number
+	// (Correct); NaN when no verdict is given.
+	P       float64
+	Ratio   Interval // bootstrap interval of median(other)/median(base)
+	Verdict Verdict
 	// Reason says why a verdict was refused (too few runs).
 	Reason string
 }
@@ -88,7 +93,7 @@ type Comparison struct {
 func (j Judge) Compare(base, other []float64) Comparison {
 	c := Comparison{Base: side(base, j.level()), Other: side(other, j.level())}
 	if len(base) == 0 || len(other) == 0 {
-		c.Verdict, c.Delta, c.Diff = Missing, math.NaN(), math.NaN()
+		c.Verdict, c.Delta, c.Diff, c.P = Missing, math.NaN(), math.NaN(), math.NaN()
 		c.Reason = "a side has no value"
 		return c
 	}
@@ -98,24 +103,29 @@ func (j Judge) Compare(base, other []float64) Comparison {
 		c.Delta = c.Other.Median/c.Base.Median - 1
 	}
 	c.Test = MannWhitney(base, other)
+	c.P = c.Test.P
 	c.Ratio = RatioCI(base, other, j.level(), DefaultResamples, j.Seed)
 	if SmallestP(len(base), len(other)) >= j.alpha() {
 		need := RunsNeeded(j.alpha())
-		c.Verdict = TooFew
+		c.Verdict, c.P = TooFew, math.NaN() // no p-value can be judged
 		c.Reason = fmt.Sprintf("too few runs (%d and %d): a difference at p < %g needs at least %d runs on each side", len(base), len(other), j.alpha(), need)
 		return c
 	}
-	switch {
-	case c.Test.P >= j.alpha():
-		c.Verdict = Noise
-	case !j.large(c):
-		c.Verdict = Small
-	case (c.Diff > 0) == (j.Better == HigherIsBetter):
-		c.Verdict = Better
-	default:
-		c.Verdict = Worse
-	}
+	c.Verdict = j.verdict(c)
 	return c
+}
+
+// verdict judges a comparison with both sides' values on its p-value P.
+func (j Judge) verdict(c Comparison) Verdict {
+	switch {
+	case c.P >= j.alpha():
+		return Noise
+	case !j.large(c):
+		return Small
+	case (c.Diff > 0) == (j.Better == HigherIsBetter):
+		return Better
+	}
+	return Worse
 }
 
 // large says whether a significant difference is at least the minimum

@@ -245,6 +245,9 @@ type Pair struct {
 	Matched []Matched `json:"matched"`
 	Below   int       `json:"below"`
 	Above   int       `json:"above"`
+	// Steps are the target rates both ran, each metric judged with the
+	// steps' repetitions as samples (A against B).
+	Steps []StepRows `json:"steps"`
 }
 
 // OpRatio is one operation type's throughput at saturation in both.

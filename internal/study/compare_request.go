@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/significance"
 )
 
 // CompareStudy is one invocation of mongobench compare: the latest stored
@@ -20,6 +21,9 @@ type CompareStudy struct {
 	Workload string // "": each label's latest sweep
 	Prices   Prices // prices given by label; the others come from the sweeps
 	Criteria Criteria
+	// Judging is how each step both sweeps ran is judged, the
+	// repetitions as samples.
+	Judging significance.Settings
 }
 
 // Check says what is wrong with the comparison's settings, naming their
@@ -77,7 +81,7 @@ func (s CompareStudy) Run(sweeps Sweeps, where string) (Comparison, error) {
 		}
 		cs = append(cs, c)
 	}
-	return CompareSweeps(cs, s.Criteria)
+	return CompareSweeps(cs, s.Criteria, s.Judging)
 }
 
 // WriteJSON writes the comparison as one indented JSON object: the

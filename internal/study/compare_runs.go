@@ -19,11 +19,12 @@ var ErrNoRuns = errors.New("no complete single run with this label")
 // metric by metric, one value per run (significance.Table): a real
 // difference or noise.
 type CompareRunsStudy struct {
-	Labels    []string
-	Workload  string
-	MinEffect map[string]float64 // by kind or metric; significance's defaults otherwise
-	Alpha     float64            // the p-value below which a difference is significant
-	Seed      uint64             // the bootstraps' seed
+	Labels   []string
+	Workload string
+	// Judging is how each table judges its metrics: minimum effects,
+	// the significance level of the adjusted p-values, the correction
+	// for their number, the bootstraps' seed.
+	Judging significance.Settings
 }
 
 // Check says what is wrong with the comparison's settings, naming their
@@ -32,8 +33,17 @@ func (s CompareRunsStudy) Check() error {
 	if len(s.Labels) < 2 {
 		return fmt.Errorf("--label: compare --runs needs at least two labels, got %d", len(s.Labels))
 	}
-	if s.Alpha <= 0 || s.Alpha >= 1 {
-		return fmt.Errorf("--alpha: %g is not valid: want a p-value between 0 and 1, such as 0.01", s.Alpha)
+	return CheckJudging(s.Judging)
+}
+
+// CheckJudging says what is wrong with the settings of significance,
+// naming their flags.
+func CheckJudging(j significance.Settings) error {
+	if j.Alpha <= 0 || j.Alpha >= 1 {
+		return fmt.Errorf("--alpha: %g is not valid: want a p-value between 0 and 1, such as 0.05", j.Alpha)
+	}
+	if _, err := significance.ParseCorrection(string(j.Corrected())); err != nil {
+		return fmt.Errorf("--correction: %w", err)
 	}
 	return nil
 }
@@ -43,14 +53,16 @@ func (s CompareRunsStudy) Check() error {
 type RunsComparison struct {
 	Base     string
 	BaseRuns int
+	BaseIDs  []string // the first label's runs' ids
 	Pairs    []RunsPair
-	Alpha    float64
+	Judging  significance.Settings
 }
 
 // RunsPair is one label's runs against the first label's.
 type RunsPair struct {
 	Label string
 	Runs  int
+	IDs   []string // the label's runs' ids
 	Rows  []significance.Row
 }
 
@@ -59,7 +71,7 @@ type RunsPair struct {
 func (s CompareRunsStudy) Run(docs []result.Doc, where string) (RunsComparison, error) {
 	byLabel := map[string][]result.Doc{}
 	for _, d := range docs {
-		if singleRunOf(&d, s.Workload) {
+		if SingleRunOf(&d, s.Workload) {
 			byLabel[d.Label] = append(byLabel[d.Label], d)
 		}
 	}
@@ -69,20 +81,29 @@ func (s CompareRunsStudy) Run(docs []result.Doc, where string) (RunsComparison, 
 		}
 	}
 	base := byLabel[s.Labels[0]]
-	c := RunsComparison{Base: s.Labels[0], BaseRuns: len(base), Alpha: s.Alpha}
+	c := RunsComparison{Base: s.Labels[0], BaseRuns: len(base), BaseIDs: runIDs(base), Judging: s.Judging}
 	for _, other := range s.Labels[1:] {
-		rows, err := significance.Table(base, byLabel[other], s.MinEffect, s.Alpha, s.Seed)
+		rows, err := significance.Table(base, byLabel[other], s.Judging)
 		if err != nil {
 			return RunsComparison{}, err
 		}
-		c.Pairs = append(c.Pairs, RunsPair{Label: other, Runs: len(byLabel[other]), Rows: rows})
+		c.Pairs = append(c.Pairs, RunsPair{Label: other, Runs: len(byLabel[other]), IDs: runIDs(byLabel[other]), Rows: rows})
 	}
 	return c, nil
 }
 
-// singleRunOf says whether d is a whole, complete single run (no sweep
-// step, no client's part of a group) of workload (any when "").
-func singleRunOf(d *result.Doc, workload string) bool {
+func runIDs(docs []result.Doc) []string {
+	out := make([]string, len(docs))
+	for i := range docs {
+		out[i] = docs[i].RunID
+	}
+	return out
+}
+
+// SingleRunOf says whether d is a whole, complete single run (no sweep
+// step, no client's part of a group) of workload (any when ""): what
+// compare --runs compares.
+func SingleRunOf(d *result.Doc, workload string) bool {
 	if d.Partial || (d.Group != nil && d.Group.ClientIndex != nil) || result.VariantOf(d).Sweep != nil {
 		return false
 	}
@@ -96,7 +117,7 @@ func (c RunsComparison) Regressions() []string {
 	var worse []string
 	for _, p := range c.Pairs {
 		for _, r := range significance.Regressions(p.Rows) {
-			worse = append(worse, fmt.Sprintf("%s %s (%+.1f%%, p %.3g)", p.Label, r.Metric.Name(), 100*r.Delta, r.Test.P))
+			worse = append(worse, fmt.Sprintf("%s %s (%+.1f%%, adj. p %.3g)", p.Label, r.Metric.Name(), 100*r.Delta, r.P))
 		}
 	}
 	return worse
@@ -120,7 +141,8 @@ func (c RunsComparison) View() *report.StudyView {
 		labels = append(labels, p.Label)
 	}
 	v := &report.StudyView{Title: strings.Join(labels, " vs ") + ": runs compared", Name: SafeName("compare-runs-" + strings.Join(labels, "-vs-")),
-		Intro: []report.Block{text(fmt.Sprintf("Each label's stored single runs compared with %s's, metric by metric, one value per run; a difference counts when p < %g and it is at least the metric's minimum effect.", c.Base, c.Alpha))}}
+		Intro: []report.Block{text(fmt.Sprintf("Each label's stored single runs compared with %s's, metric by metric, one value per run; a difference counts when its p-value, adjusted by %s over the table's metrics, is below %g and it is at least the metric's minimum effect.",
+			c.Base, c.Judging.Corrected().Describe(), c.Judging.Level()))}}
 	verdict := "No metric is significantly worse than " + c.Base + "'s."
 	if worse := c.Regressions(); len(worse) > 0 {
 		verdict = "Significantly worse: " + strings.Join(worse, "; ") + "."
@@ -128,7 +150,7 @@ func (c RunsComparison) View() *report.StudyView {
 	v.Verdict = []report.Block{{Text: verdict, Strong: true}}
 	for _, p := range c.Pairs {
 		v.Sections = append(v.Sections, report.Section{Title: fmt.Sprintf("%s (%d runs) against %s (%d runs)", p.Label, p.Runs, c.Base, c.BaseRuns),
-			Blocks: []report.Block{tableBlock(significance.TextTable(p.Rows, c.Base, p.Label)), text(significance.Legend(c.Alpha))}})
+			Blocks: []report.Block{tableBlock(significance.TextTable(p.Rows, c.Base, p.Label)), text(significance.Legend(c.Judging))}})
 	}
 	return v
 }

@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/significance"
 )
 
 func TestCompareRunsCheck(t *testing.T) {
-	if err := (CompareRunsStudy{Labels: []string{"a", "b"}, Alpha: 0.01}).Check(); err != nil {
+	if err := (CompareRunsStudy{Labels: []string{"a", "b"}, Judging: significance.Settings{Alpha: 0.01}}).Check(); err != nil {
 		t.Error(err)
 	}
-	if err := (CompareRunsStudy{Labels: []string{"a"}, Alpha: 0.01}).Check(); err == nil || !strings.HasPrefix(err.Error(), "--label: compare --runs needs at least two labels, got 1") {
+	if err := (CompareRunsStudy{Labels: []string{"a"}, Judging: significance.Settings{Alpha: 0.01}}).Check(); err == nil || !strings.HasPrefix(err.Error(), "--label: compare --runs needs at least two labels, got 1") {
 		t.Errorf("one label: %v", err)
 	}
-	if err := (CompareRunsStudy{Labels: []string{"a", "b"}, Alpha: 1}).Check(); err == nil || !strings.HasPrefix(err.Error(), "--alpha: 1 is not valid") {
+	if err := (CompareRunsStudy{Labels: []string{"a", "b"}, Judging: significance.Settings{Alpha: 1}}).Check(); err == nil || !strings.HasPrefix(err.Error(), "--alpha: 1 is not valid") {
 		t.Errorf("alpha 1: %v", err)
 	}
 }
@@ -40,7 +41,7 @@ func TestCompareRuns(t *testing.T) {
 	sweepStep.Variant = map[string]any{"sweep": step}
 	docs = append(docs, partial, client, sweepStep, doc("a", "ycsb-a", 1))
 
-	s := CompareRunsStudy{Labels: []string{"a", "b", "c"}, Workload: "kv", Alpha: 0.01, Seed: 1}
+	s := CompareRunsStudy{Labels: []string{"a", "b", "c"}, Workload: "kv", Judging: significance.Settings{Seed: 1}}
 	c, err := s.Run(docs, "results.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +50,7 @@ func TestCompareRuns(t *testing.T) {
 		t.Fatalf("comparison %+v, want a's 5 whole kv runs against b's and c's", c)
 	}
 	worse := c.Regressions()
-	if len(worse) != 1 || !strings.HasPrefix(worse[0], "b throughput (-20.0%, p ") {
+	if len(worse) != 1 || !strings.HasPrefix(worse[0], "b throughput (-20.0%, adj. p ") {
 		t.Errorf("regressions %v, want b's throughput only", worse)
 	}
 	if err := c.Failed(); !errors.Is(err, ErrVerdict) || !strings.Contains(err.Error(), "regression: b throughput") {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -23,6 +24,8 @@ type Contender struct {
 // first label compared with each of the others.
 type Comparison struct {
 	Criteria Criteria
+	// Judging is how each step's metrics are judged (Pair.Steps).
+	Judging  significance.Settings
 	Profiles []Profile
 	Pairs    []Pair
 	Curves   []report.Curve // one chart line per label, with its operation types
@@ -63,10 +66,12 @@ func sameCurrency(a, currencyA, priceA, b, currencyB, priceB string) error {
 	return fmt.Errorf("%w: %s's %s and %s's %s; give every price in one currency (--price LABEL=PRICE)", ErrMixedCurrencies, a, priceA, b, priceB)
 }
 
-// CompareSweeps compares the latest sweep of each contender under c.
-// The sweeps must have run one workload.
-func CompareSweeps(cs []Contender, c Criteria) (Comparison, error) {
-	out := Comparison{Criteria: c}
+// CompareSweeps compares the latest sweep of each contender under c, and
+// judges each step both ran with j (Pair.Steps). The sweeps must have
+// run one workload.
+func CompareSweeps(cs []Contender, c Criteria, j significance.Settings) (Comparison, error) {
+	out := Comparison{Criteria: c, Judging: j}
+	var runs []map[float64][]result.Doc
 	for _, ct := range cs {
 		steps := make([]Step, 0, len(ct.Docs))
 		for i := range ct.Docs {
@@ -77,6 +82,11 @@ func CompareSweeps(cs []Contender, c Criteria) (Comparison, error) {
 			steps = append(steps, s)
 		}
 		steps = LatestSweep(steps)
+		byRate, err := sweepRuns(ct.Docs, sweepID(steps))
+		if err != nil {
+			return Comparison{}, err
+		}
+		runs = append(runs, byRate)
 		out.Profiles = append(out.Profiles, ProfileOf(ct.Label, steps, ct.Price, c))
 		out.Curves = append(out.Curves, ChartCurve(ct.Label, steps))
 	}
@@ -93,10 +103,24 @@ func CompareSweeps(cs []Contender, c Criteria) (Comparison, error) {
 	if err := oneCurrency(out.Profiles); err != nil {
 		return Comparison{}, err
 	}
-	for _, p := range out.Profiles[1:] {
-		out.Pairs = append(out.Pairs, Compare(first, p, c))
+	for i, p := range out.Profiles[1:] {
+		pair := Compare(first, p, c)
+		steps, err := compareSteps(runs[0], runs[i+1], j)
+		if err != nil {
+			return Comparison{}, err
+		}
+		pair.Steps = steps
+		out.Pairs = append(out.Pairs, pair)
 	}
 	return out, nil
+}
+
+// sweepID is the id of the sweep of steps ("" for none).
+func sweepID(steps []Step) string {
+	if len(steps) == 0 {
+		return ""
+	}
+	return steps[0].Sweep
 }
 
 // WriteTables writes the profiles, then each pair's tables and verdict.

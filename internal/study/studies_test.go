@@ -13,6 +13,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
 	"github.com/mongobench/mongobench/internal/threshold"
@@ -516,7 +517,7 @@ func TestCompareSweeps(t *testing.T) {
 	older := sweep("fast", "kv", 500, "S0") // an older sweep of fast: not compared
 	fast.Docs = append(older.Docs, fast.Docs...)
 	slow.Price = usd(4)
-	c, err := CompareSweeps([]Contender{fast, slow}, sweepCriteria)
+	c, err := CompareSweeps([]Contender{fast, slow}, sweepCriteria, significance.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -533,7 +534,7 @@ func TestCompareSweeps(t *testing.T) {
 		t.Errorf("report: %d charts\n%s", len(charts), b.String())
 	}
 	other := sweep("other", "ycsb-b", 3000, "S3")
-	if _, err := CompareSweeps([]Contender{fast, other}, sweepCriteria); !errors.Is(err, ErrMixedWorkloads) ||
+	if _, err := CompareSweeps([]Contender{fast, other}, sweepCriteria, significance.Settings{}); !errors.Is(err, ErrMixedWorkloads) ||
 		err.Error() != "the latest sweeps ran different workloads (fast: kv, other: ycsb-b); choose one with --workload" {
 		t.Errorf("mixed workloads: got %v", err)
 	}
@@ -543,7 +544,7 @@ func TestCompareSweeps(t *testing.T) {
 	for i := range euro.Docs {
 		euro.Docs[i].ID = append(euro.Docs[i].ID, result.Ordered{{Key: "instance", Value: map[string]any{"cost": 290.0, "currency": "EUR"}}}...)
 	}
-	if _, err := CompareSweeps([]Contender{slow, euro}, sweepCriteria); !errors.Is(err, ErrMixedCurrencies) ||
+	if _, err := CompareSweeps([]Contender{slow, euro}, sweepCriteria, significance.Settings{}); !errors.Is(err, ErrMixedCurrencies) ||
 		err.Error() != "prices in different currencies cannot be compared: slow/old's 4 USD/h and euro's 2.9 EUR/h; give every price in one currency (--price LABEL=PRICE)" {
 		t.Errorf("mixed currencies: got %v", err)
 	}

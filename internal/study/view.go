@@ -9,6 +9,7 @@ import (
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -172,6 +173,9 @@ func (c Comparison) View() *report.StudyView {
 		Intro: []report.Block{text(fmt.Sprintf("A target holds when %s.", c.Criteria))}}
 	for _, p := range c.Pairs {
 		v.Verdict = append(v.Verdict, text(p.Verdict()))
+		if line := p.StepsVerdict(c.Judging); line != "" {
+			v.Verdict = append(v.Verdict, text(line))
+		}
 	}
 	v.Verdict = append(v.Verdict, tableBlock(profilesTable(Markdown, c.Profiles)))
 	v.Charts = report.SweepStudyCharts(labels+" ("+workload+")", c.Curves, true, ms(c.Criteria.SLA))
@@ -179,6 +183,10 @@ func (c Comparison) View() *report.StudyView {
 		blocks := []report.Block{tableBlock(ratioTable(p, Markdown))}
 		if len(p.Matched) > 0 {
 			blocks = append(blocks, tableBlock(matchedTable(p, Markdown)))
+		}
+		if slices.ContainsFunc(p.Steps, StepRows.judged) {
+			blocks = append(blocks, text(fmt.Sprintf("Each step both ran, %s's repetitions against %s's, metric by metric:", p.A.Label, p.B.Label)),
+				tableBlock(stepsTable(p)), text(significance.Legend(c.Judging)+"; the correction runs over every step's metrics together"))
 		}
 		v.Sections = append(v.Sections, report.Section{Title: CompareTitle(p), Blocks: blocks})
 	}
