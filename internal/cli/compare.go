@@ -69,7 +69,7 @@ func (a *app) runCompare(ctx context.Context, f *options.Compare, results storeF
 // compareRuns compares the first label's stored single runs with each
 // other label's, metric by metric.
 func (a *app) compareRuns(ctx context.Context, f *options.Compare, st store.Store) error {
-	docs, err := st.List(ctx, 0)
+	docs, err := st.ListLight(ctx)
 	if err != nil {
 		return err
 	}

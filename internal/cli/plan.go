@@ -43,7 +43,7 @@ func (a *app) runPlan(ctx context.Context, f *options.Plan, path string) error {
 	defer l.Close()
 	st := l.Store()
 	p := study.Plan{Spec: pl, Runs: pl.Runs, Where: st.Where(),
-		Stored: func(ctx context.Context) ([]result.Doc, error) { return st.List(ctx, 0) }}
+		Stored: func(ctx context.Context) ([]result.Doc, error) { return st.ListLight(ctx) }}
 	if f.Runs > 0 {
 		p.Runs = f.Runs
 	}

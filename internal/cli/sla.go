@@ -74,7 +74,7 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 				return usage(err)
 			}
 			return sf.with(a, cmd, func(st store.Store) error {
-				docs, err := st.List(cmd.Context(), 0)
+				docs, err := st.ListLight(cmd.Context())
 				if err != nil {
 					return err
 				}

@@ -27,6 +27,7 @@ import (
 // writes: a store.Store is a Reader, and serve never holds more.
 type Reader interface {
 	List(ctx context.Context, limit int) ([]result.Doc, error)
+	ListLight(ctx context.Context) ([]result.Doc, error)
 	ListRuns(ctx context.Context, f store.RunFilter, limit int) (store.RunList, error)
 	Get(ctx context.Context, runID string) (*result.Doc, error)
 	Sweeps(ctx context.Context, q store.Query) ([]result.Doc, error)
@@ -279,7 +280,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 // compareRuns serves the comparison of labels' single runs, or its form
 // when fewer than two labels are given or the form is asked for (edit).
 func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
-	docs, err := s.Store.List(r.Context(), 0)
+	docs, err := s.Store.ListLight(r.Context())
 	if err != nil {
 		fail(w, err)
 		return
@@ -324,7 +325,7 @@ func (s *Server) sweep(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) sla(w http.ResponseWriter, r *http.Request) {
-	docs, err := s.Store.List(r.Context(), 0)
+	docs, err := s.Store.ListLight(r.Context())
 	if err != nil {
 		fail(w, err)
 		return
@@ -351,7 +352,7 @@ func writeHTML(w http.ResponseWriter, page []byte, err error) {
 }
 
 func (s *Server) plans(w http.ResponseWriter, r *http.Request) {
-	docs, err := s.Store.List(r.Context(), 0)
+	docs, err := s.Store.ListLight(r.Context())
 	if err != nil {
 		fail(w, err)
 		return
@@ -360,7 +361,7 @@ func (s *Server) plans(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
-	docs, err := s.Store.List(r.Context(), 0)
+	docs, err := s.Store.ListLight(r.Context())
 	if err != nil {
 		fail(w, err)
 		return

@@ -17,6 +17,7 @@ import (
 type runs []result.Doc
 
 func (r runs) List(context.Context, int) ([]result.Doc, error) { return r, nil }
+func (r runs) ListLight(context.Context) ([]result.Doc, error) { return r, nil }
 func (r runs) Get(_ context.Context, id string) (*result.Doc, error) {
 	for i := range r {
 		if r[i].RunID == id {

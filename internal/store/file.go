@@ -55,6 +55,16 @@ func (f File) List(_ context.Context, limit int) ([]result.Doc, error) {
 	return docs, nil
 }
 
+// ListLight reads every line, newest run first, each without its
+// intervals and serverStatus documents.
+func (f File) ListLight(ctx context.Context) ([]result.Doc, error) {
+	docs, err := f.List(ctx, 0)
+	for i := range docs {
+		docs[i].Intervals, docs[i].BeforeStatus, docs[i].AfterStatus = nil, nil, nil
+	}
+	return docs, err
+}
+
 // Sweeps reads the matching sweep steps, oldest first.
 func (f File) Sweeps(_ context.Context, q Query) ([]result.Doc, error) {
 	docs, err := f.readAll()

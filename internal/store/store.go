@@ -51,6 +51,11 @@ type Store interface {
 	Save(ctx context.Context, d *result.Doc) error
 	// List returns the most recent runs first, at most limit (0: all).
 	List(ctx context.Context, limit int) ([]result.Doc, error)
+	// ListLight returns every run, the most recent first, without its
+	// intervals and serverStatus documents: what the studies read of
+	// stored runs (their operations with histograms, verdicts,
+	// configuration and telemetry series, which a plan averages).
+	ListLight(ctx context.Context) ([]result.Doc, error)
 	// Get returns the run with the given id (a unique prefix will do).
 	Get(ctx context.Context, runID string) (*result.Doc, error)
 	// ListRuns lists the runs a filter selects as summaries (Summary),
@@ -191,7 +196,26 @@ func (m *Mongo) Save(ctx context.Context, d *result.Doc) error {
 
 // List reads the history, newest first.
 func (m *Mongo) List(ctx context.Context, limit int) ([]result.Doc, error) {
-	opts := options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetLimit(int64(limit))
+	return m.list(ctx, options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetLimit(int64(limit)))
+}
+
+// ListLight reads the history, newest first, without intervals and
+// serverStatus documents.
+func (m *Mongo) ListLight(ctx context.Context) ([]result.Doc, error) {
+	skip := bson.D{{Key: "intervals", Value: 0}, {Key: "before_status", Value: 0}, {Key: "after_status", Value: 0}}
+	return m.list(ctx, options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetProjection(skip))
+}
+
+// lightProjection leaves out what light leaves out.
+func lightProjection() bson.D {
+	skip := bson.D{}
+	for _, f := range []string{"intervals", "metrics", "before_status", "after_status"} {
+		skip = append(skip, bson.E{Key: f, Value: 0})
+	}
+	return skip
+}
+
+func (m *Mongo) list(ctx context.Context, opts *options.FindOptionsBuilder) ([]result.Doc, error) {
 	cur, err := m.db.Collection(HistoryCollection).Find(ctx, bson.D{}, opts)
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
@@ -218,11 +242,7 @@ func (m *Mongo) Sweeps(ctx context.Context, q Query) ([]result.Doc, error) {
 	if q.Workload != "" {
 		filter = append(filter, bson.E{Key: "test_config.workload", Value: q.Workload})
 	}
-	skip := bson.D{}
-	for _, f := range []string{"intervals", "metrics", "before_status", "after_status"} {
-		skip = append(skip, bson.E{Key: f, Value: 0})
-	}
-	opts := options.Find().SetSort(bson.D{{Key: "start", Value: 1}, {Key: "_id", Value: 1}}).SetProjection(skip)
+	opts := options.Find().SetSort(bson.D{{Key: "start", Value: 1}, {Key: "_id", Value: 1}}).SetProjection(lightProjection())
 	cur, err := m.db.Collection(HistoryCollection).Find(ctx, filter, opts)
 	if err != nil {
 		return nil, fmt.Errorf("find sweeps: %w", err)
