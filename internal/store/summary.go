@@ -316,6 +316,9 @@ func (m *Mongo) ListRuns(ctx context.Context, rf RunFilter, limit int) (RunList,
 	}
 	proj := summaryProjection()
 	runs := bson.D{{Key: "runId", Value: bson.D{{Key: "$exists", Value: true}}}}
+	if complete {
+		return m.listSummaries(ctx, coll, rf, limit)
+	}
 	cur, err := coll.Find(ctx, runs, options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetProjection(proj))
 	if err != nil {
 		return RunList{}, fmt.Errorf("list runs: %w", err)
@@ -329,6 +332,71 @@ func (m *Mongo) ListRuns(ctx context.Context, rf RunFilter, limit int) (RunList,
 		all[i] = rows[i].doc()
 	}
 	return listOf(all, rf, limit), nil
+}
+
+// listSummaries lists from the complete summaries on the server: the
+// choices by distinct, the counts by count, and one page of summaries,
+// so a list of years of runs reads one page, not every summary.
+func (m *Mongo) listSummaries(ctx context.Context, coll *mongo.Collection, rf RunFilter, limit int) (RunList, error) {
+	runs := bson.D{{Key: "runId", Value: bson.D{{Key: "$exists", Value: true}}}}
+	var l RunList
+	for _, c := range []struct {
+		field string
+		into  *[]string
+	}{{"testName", &l.Choices.Tests}, {"label", &l.Choices.Labels}, {"test_config.workload", &l.Choices.Workloads}, {"tags", &l.Choices.Tags}} {
+		var vals []string
+		if err := coll.Distinct(ctx, c.field, runs).Decode(&vals); err != nil {
+			return RunList{}, fmt.Errorf("list runs: the choices of %s: %w", c.field, err)
+		}
+		*c.into = slices.DeleteFunc(vals, func(v string) bool { return v == "" })
+	}
+	l.Choices.sort()
+	total, err := coll.CountDocuments(ctx, runs)
+	if err != nil {
+		return RunList{}, fmt.Errorf("list runs: %w", err)
+	}
+	filter := rf.filter(runs)
+	matched := total
+	if len(filter) > len(runs) {
+		if matched, err = coll.CountDocuments(ctx, filter); err != nil {
+			return RunList{}, fmt.Errorf("list runs: %w", err)
+		}
+	}
+	l.Total, l.Matched = int(total), int(matched)
+	cur, err := coll.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetProjection(summaryProjection()).SetLimit(int64(limit)))
+	if err != nil {
+		return RunList{}, fmt.Errorf("list runs: %w", err)
+	}
+	var rows []stored
+	if err := cur.All(ctx, &rows); err != nil {
+		return RunList{}, fmt.Errorf("list runs: %w", err)
+	}
+	l.Runs = make([]result.Doc, len(rows))
+	for i := range rows {
+		l.Runs[i] = rows[i].doc()
+	}
+	return l, nil
+}
+
+// filter is f as a query over summaries, added to base.
+func (f RunFilter) filter(base bson.D) bson.D {
+	out := slices.Clone(base)
+	for _, e := range []struct{ key, value string }{{"testName", f.Test}, {"label", f.Label}, {"test_config.workload", f.Workload}, {"tags", f.Tag}} {
+		if e.value != "" {
+			out = append(out, bson.E{Key: e.key, Value: e.value})
+		}
+	}
+	var start bson.D
+	if !f.From.IsZero() {
+		start = append(start, bson.E{Key: "$gte", Value: f.From})
+	}
+	if !f.To.IsZero() {
+		start = append(start, bson.E{Key: "$lt", Value: f.To})
+	}
+	if start != nil {
+		out = append(out, bson.E{Key: "start", Value: start})
+	}
+	return out
 }
 
 // summariesComplete reports whether the summaries cover the history: a
