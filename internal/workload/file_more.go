@@ -144,16 +144,16 @@ func (t *fileTask) findAndModify(ctx context.Context, o *fileOp, filter bson.Raw
 	switch op.Kind {
 	case "findOneAndUpdate":
 		opts := options.FindOneAndUpdate().SetUpsert(op.Upsert).SetReturnDocument(after)
-		setFindAndModify(opts, o)
+		setReadShape(opts, o)
 		res = o.coll.FindOneAndUpdate(ctx, filter, t.update(op), opts)
 	case "findOneAndReplace":
 		opts := options.FindOneAndReplace().SetUpsert(op.Upsert).SetReturnDocument(after)
-		setFindAndModify(opts, o)
+		setReadShape(opts, o)
 		t.ubuf = op.AppendReplacement(t.ubuf[:0], t.g)
 		res = o.coll.FindOneAndReplace(ctx, filter, bson.Raw(t.ubuf), opts)
 	default:
 		opts := options.FindOneAndDelete()
-		setFindAndModify(opts, o)
+		setReadShape(opts, o)
 		res = o.coll.FindOneAndDelete(ctx, filter, opts)
 	}
 	switch err := res.Err(); {
@@ -166,9 +166,9 @@ func (t *fileTask) findAndModify(ctx context.Context, o *fileOp, filter bson.Raw
 	return nil
 }
 
-// setFindAndModify sets the sort, projection and hint a findOneAnd*'s
-// options builder shares with the others.
-func setFindAndModify[B interface {
+// setReadShape sets an operation's sort, projection and hint on the
+// driver's options builder of a find, findOne or findOneAnd*.
+func setReadShape[B interface {
 	SetSort(any) B
 	SetProjection(any) B
 	SetHint(any) B

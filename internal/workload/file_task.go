@@ -244,20 +244,12 @@ func (t *fileTask) driverDo(ctx context.Context, o *fileOp) error {
 		return t.driverMore(ctx, o, filter)
 	case "find":
 		opts := options.Find().SetLimit(op.Limit).SetSkip(op.Skip)
-		t.findOptions(o, opts)
+		setReadShape(opts, o)
 		cur, err := o.coll.Find(ctx, filter, opts)
 		return t.drain(ctx, cur, err)
 	case "findOne":
 		opts := options.FindOne().SetSkip(op.Skip)
-		if o.sort != nil {
-			opts.SetSort(o.sort)
-		}
-		if o.proj != nil {
-			opts.SetProjection(o.proj)
-		}
-		if o.hint != nil {
-			opts.SetHint(o.hint)
-		}
+		setReadShape(opts, o)
 		err := o.coll.FindOne(ctx, filter, opts).Err()
 		switch {
 		case errors.Is(err, mongo.ErrNoDocuments):
@@ -322,18 +314,6 @@ func (t *fileTask) driverDo(ctx context.Context, o *fileOp) error {
 	}
 	_, err := o.coll.DeleteMany(ctx, filter, opts)
 	return err
-}
-
-func (t *fileTask) findOptions(o *fileOp, opts *options.FindOptionsBuilder) {
-	if o.sort != nil {
-		opts.SetSort(o.sort)
-	}
-	if o.proj != nil {
-		opts.SetProjection(o.proj)
-	}
-	if o.hint != nil {
-		opts.SetHint(o.hint)
-	}
 }
 
 // drain reads every document of a cursor, counting them.
