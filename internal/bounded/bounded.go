@@ -34,7 +34,7 @@ var (
 	TemplateFile = Limit{"report templates (report --template, tables)", 4 * mB, "Markdown a person writes around its MONGO_TABLE blocks; the shipped one is a few kB"}
 	PropertyFile = Limit{"YCSB property files (-P)", 1 * mB, "YCSB's own workload files are a few kB"}
 	WorkloadFile = Limit{"workload files (run --workload FILE.yaml)", 1 * mB, "stored whole with every run's result; the shipped examples are a few kB"}
-	SampleFile   = Limit{"workload infer --from, the sample documents", 256 * mB, "a sample is modelled in memory: 100,000 documents of 2kB as Extended JSON, with room to spare"}
+	SampleFile   = Limit{"workload infer --file, the sample documents", 256 * mB, "a sample is modelled in memory: 100,000 documents of 2kB as Extended JSON, with room to spare"}
 	Credentials  = Limit{"--atlas-credentials", 64 * kB, "a key pair or a service account's id and secret"}
 	CAFile       = Limit{"a TLS CA file (tlsCAFile)", 4 * mB, "a bundle of every public CA is about 250kB"}
 	ImportFile   = Limit{"results import and --results-file, the file", 8 << 30, "ten thousand runs at about 200kB each, with room to spare; a list reads one summary per run"}

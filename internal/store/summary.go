@@ -105,6 +105,9 @@ func (f File) index() (*fileIndex, error) {
 		return nil, fmt.Errorf("read results: %w", err)
 	}
 	idx := fileIndexes.byPath[f.path]
+	if idx == nil {
+		idx = loadIndex(f.path, file, st.Size()) // another process's, when it still holds
+	}
 	switch {
 	case idx != nil && st.Size() == idx.size && st.ModTime().Equal(idx.mod):
 		return idx, nil
@@ -115,11 +118,15 @@ func (f File) index() (*fileIndex, error) {
 		cp.entries = append([]fileEntry(nil), idx.entries...)
 		idx = &cp
 	}
+	grew := idx.size != st.Size()
 	if err := idx.read(file, f.path, st.Size()); err != nil {
 		return nil, err
 	}
 	idx.mod = st.ModTime()
 	fileIndexes.byPath[f.path] = idx
+	if grew {
+		saveIndex(f.path, file, idx)
+	}
 	return idx, nil
 }
 
