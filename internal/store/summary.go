@@ -342,47 +342,74 @@ func (m *Mongo) ListRuns(ctx context.Context, rf RunFilter, limit int) (RunList,
 }
 
 // listSummaries lists from the complete summaries on the server: the
-// choices by distinct, the counts by count, and one page of summaries,
-// so a list of years of runs reads one page, not every summary.
+// choices and the total in one $group (a distinct per field is several
+// times slower on some servers), the count the filter matches, and one
+// page of summaries, so a list of years of runs reads one page, not every
+// summary.
 func (m *Mongo) listSummaries(ctx context.Context, coll *mongo.Collection, rf RunFilter, limit int) (RunList, error) {
 	runs := bson.D{{Key: "runId", Value: bson.D{{Key: "$exists", Value: true}}}}
+	set := func(field string) bson.D { return bson.D{{Key: "$addToSet", Value: "$" + field}} }
+	group := bson.D{{Key: "_id", Value: nil}, {Key: "tests", Value: set("testName")}, {Key: "labels", Value: set("label")},
+		{Key: "workloads", Value: set("test_config.workload")}, {Key: "tags", Value: set("tags")}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}
+	cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$match", Value: runs}}, {{Key: "$group", Value: group}}})
+	if err != nil {
+		return RunList{}, fmt.Errorf("list runs: the choices: %w", err)
+	}
+	var rows []struct {
+		Tests, Labels, Workloads []any
+		Tags                     [][]string
+		N                        int
+	}
+	if err := cur.All(ctx, &rows); err != nil {
+		return RunList{}, fmt.Errorf("list runs: the choices: %w", err)
+	}
 	var l RunList
-	for _, c := range []struct {
-		field string
-		into  *[]string
-	}{{"testName", &l.Choices.Tests}, {"label", &l.Choices.Labels}, {"test_config.workload", &l.Choices.Workloads}, {"tags", &l.Choices.Tags}} {
-		var vals []string
-		if err := coll.Distinct(ctx, c.field, runs).Decode(&vals); err != nil {
-			return RunList{}, fmt.Errorf("list runs: the choices of %s: %w", c.field, err)
+	if len(rows) == 1 {
+		r := rows[0]
+		l.Total = r.N
+		l.Choices.Tests, l.Choices.Labels, l.Choices.Workloads = texts(r.Tests), texts(r.Labels), texts(r.Workloads)
+		for _, tags := range r.Tags {
+			for _, t := range tags {
+				if t != "" && !slices.Contains(l.Choices.Tags, t) {
+					l.Choices.Tags = append(l.Choices.Tags, t)
+				}
+			}
 		}
-		*c.into = slices.DeleteFunc(vals, func(v string) bool { return v == "" })
 	}
 	l.Choices.sort()
-	total, err := coll.CountDocuments(ctx, runs)
-	if err != nil {
-		return RunList{}, fmt.Errorf("list runs: %w", err)
-	}
 	filter := rf.filter(runs)
-	matched := total
+	l.Matched = l.Total
 	if len(filter) > len(runs) {
-		if matched, err = coll.CountDocuments(ctx, filter); err != nil {
+		n, err := coll.CountDocuments(ctx, filter)
+		if err != nil {
 			return RunList{}, fmt.Errorf("list runs: %w", err)
 		}
+		l.Matched = int(n)
 	}
-	l.Total, l.Matched = int(total), int(matched)
-	cur, err := coll.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetProjection(summaryProjection()).SetLimit(int64(limit)))
+	cur, err = coll.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "start", Value: -1}}).SetProjection(summaryProjection()).SetLimit(int64(limit)))
 	if err != nil {
 		return RunList{}, fmt.Errorf("list runs: %w", err)
 	}
-	var rows []stored
-	if err := cur.All(ctx, &rows); err != nil {
+	var page []stored
+	if err := cur.All(ctx, &page); err != nil {
 		return RunList{}, fmt.Errorf("list runs: %w", err)
 	}
-	l.Runs = make([]result.Doc, len(rows))
-	for i := range rows {
-		l.Runs[i] = rows[i].doc()
+	l.Runs = make([]result.Doc, len(page))
+	for i := range page {
+		l.Runs[i] = page[i].doc()
 	}
 	return l, nil
+}
+
+// texts are the non-empty strings of vals.
+func texts(vals []any) []string {
+	var out []string
+	for _, v := range vals {
+		if s, ok := v.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // filter is f as a query over summaries, added to base.
