@@ -11,7 +11,7 @@ import (
 
 func indexDoc(id string, start time.Time) *result.Doc {
 	return &result.Doc{RunID: id, TestName: "kv", Label: "cached-" + id, Start: start, End: start.Add(time.Second), Duration: 1000,
-		ID: result.Ordered{{Key: "testname", Value: "kv"}, {Key: "label", Value: "cached-" + id}},
+		ID:  result.Ordered{{Key: "testname", Value: "kv"}, {Key: "label", Value: "cached-" + id}},
 		Ops: []result.OpStats{{Name: "read", Count: 10}}}
 }
 
