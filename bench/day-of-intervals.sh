@@ -24,7 +24,7 @@ bin/mongobench run --uri "$uri" --duration "$duration" --rate 1000/s -p records=
 id="20261126T000000Z-day$(printf '%05d' $((RANDOM % 100000)))"
 ms() { local s e; s=$(date +%s%N); "$@" >"$dir/out" 2>&1 || { cat "$dir/out" >&2; return 1; }; e=$(date +%s%N); echo $(((e - s) / 1000000)); }
 t_gen=$(ms "$dir/dayrun" -in "$dir/short.jsonl" -out "$dir/day.jsonl" -n "$n" -id "$id")
-size_mb=$(du -m "$dir/day.jsonl" | cut -f1)
+size_mb=$(du -mc "$dir/day.jsonl" "$dir/day.records.jsonl" | tail -1 | cut -f1)
 t_import=$(ms bin/mongobench results import --results "$uri" "$dir/day.jsonl")
 t_show=$(ms bin/mongobench results show "$id" --results "$uri" --report-dir "$dir/reports")
 grep -q "merged into intervals of" "$dir"/reports/*.md

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -15,16 +16,25 @@ import (
 )
 
 // A results file streams a run as the MongoDB store does: its intervals
-// and telemetry readings at full resolution are appended as they close,
-// as lines of their own (the records of the IntervalsCollection, each
-// beginning {"run":), before the run's own line; readers of runs skip
-// them, and `results import` puts them into the IntervalsCollection with
-// the run whose document holds its intervals coarsened. A file has no
-// row to keep current: registration and heartbeats write nothing.
+// and telemetry readings at full resolution are appended as they close
+// to the file's records file beside it (RecordsPath: the records of the
+// IntervalsCollection, one a line, each beginning {"run":), so the
+// results file itself keeps one run a line, as mongoimport and every
+// pipeline read it; `results import` puts a run's records into the
+// IntervalsCollection with the run whose document holds its intervals
+// coarsened. A file has no row to keep current: registration and
+// heartbeats write nothing. Readers of runs skip a record line wherever
+// they meet one.
 var _ Registrar = File{}
 
 // recordPrefix begins every record line (recordMeta is its first field).
 var recordPrefix = []byte(`{"run":`)
+
+// RecordsPath is the records file of the results file at path: its name
+// without .jsonl, then .records.jsonl.
+func RecordsPath(path string) string {
+	return strings.TrimSuffix(path, ".jsonl") + ".records.jsonl"
+}
 
 // isRecord reports whether a results file's line is a full-resolution
 // record rather than a run.
@@ -62,7 +72,7 @@ func (f File) Append(_ context.Context, runID string, ivs []result.Interval, rea
 	if len(buf) == 0 {
 		return nil
 	}
-	if err := appendSynced(f.path, buf[:len(buf)-1]); err != nil {
+	if err := appendSynced(RecordsPath(f.path), buf[:len(buf)-1]); err != nil {
 		return fmt.Errorf("append to run %s: %w", runID, err)
 	}
 	return nil
@@ -72,8 +82,10 @@ func (f File) Append(_ context.Context, runID string, ivs []result.Interval, rea
 // file order.
 type Records map[string][]bson.Raw
 
-// ReadRecords reads the record lines of a JSON Lines results file.
-func ReadRecords(path string) (Records, error) {
+// ReadRecords reads the records of a JSON Lines results file: its
+// records file's (none when it has none).
+func ReadRecords(results string) (Records, error) {
+	path := RecordsPath(results)
 	file, err := bounded.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
