@@ -20,11 +20,12 @@ import (
 // Streaming a run to its store while it runs (store.Registrar): a run is
 // registered as its measured phase starts, each closed interval and each
 // telemetry sample's figures are sent to the store at full resolution
-// within about a second, and its summary
-// is kept current every result.BeatEvery, so a client that dies loses at
-// most that much. The engine never waits for the store: intervals queue
-// (up to streamQueue), and those a slow store leaves behind are written
-// with the complete result.
+// within about a second, and its summary is kept current every
+// result.BeatEvery, so a client that dies loses at most that much. The
+// engine never waits for the store: records queue (up to streamQueue),
+// and those a slow store leaves behind are counted and said when the run
+// ends (a run that keeps its intervals coarsened says, in a note, how
+// many of them the store has: fullResolution).
 const (
 	streamQueue = 4096
 	streamFlush = time.Second
@@ -50,7 +51,6 @@ type stream struct {
 	mu           sync.Mutex
 	sent         int64
 	behind       int64 // intervals the queue could not take
-	readings     int64 // telemetry readings written
 	lostReadings int64 // telemetry readings the queue could not take
 	failure      error // the first failed write; the stream stops there
 	closed       bool  // the queue is closed: the run has ended
@@ -215,7 +215,6 @@ func (s *stream) write(ctx context.Context, d *result.Doc) {
 		} else {
 			s.mu.Lock()
 			s.sent += int64(len(batch))
-			s.readings += int64(len(readings))
 			s.mu.Unlock()
 		}
 		batch, readings = batch[:0], readings[:0]

@@ -50,7 +50,7 @@ func Coarsen(d *result.Doc, every time.Duration) (*result.Doc, error) {
 		return d, nil
 	}
 	out := *d
-	ivs, err := coarseIntervals(d.Start, d.Intervals, every)
+	ivs, err := coarseIntervals(d.Start, d.Intervals, every, summary)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", d.RunID, err)
 	}
@@ -87,8 +87,8 @@ func slot(start, t time.Time, every time.Duration) int64 {
 }
 
 // coarseIntervals merges the intervals that start in the same slot of
-// every from start.
-func coarseIntervals(start time.Time, ivs []result.Interval, every time.Duration) ([]result.Interval, error) {
+// every from start, each distribution kept as summarize says.
+func coarseIntervals(start time.Time, ivs []result.Interval, every time.Duration, summarize func(*hist.H) (result.Dist, error)) ([]result.Interval, error) {
 	var out []result.Interval
 	for i := 0; i < len(ivs); {
 		j := i + 1
@@ -101,7 +101,7 @@ func coarseIntervals(start time.Time, ivs []result.Interval, every time.Duration
 			i = j
 			continue
 		}
-		iv, err := timeMerge(ivs[i:j], summary)
+		iv, err := timeMerge(ivs[i:j], summarize)
 		if err != nil {
 			return nil, fmt.Errorf("interval at %s: %w", ivs[i].Start.Format(time.RFC3339), err)
 		}

@@ -103,7 +103,7 @@ func (l *Ladder) bound() error {
 	for len(l.out) > l.max {
 		l.every *= time.Duration(ladderFactors[l.step%len(ladderFactors)])
 		l.step++
-		out, err := l.regroup()
+		out, err := coarseIntervals(l.start, l.out, l.every, hist.Summarize) // histograms kept: a later step merges them again
 		if err != nil {
 			return err
 		}
@@ -113,29 +113,6 @@ func (l *Ladder) bound() error {
 	l.pending = append(l.pending[:0], l.out[n-1])
 	l.out = l.out[:n-1]
 	return nil
-}
-
-// regroup merges the kept intervals into slots of the current length.
-func (l *Ladder) regroup() ([]result.Interval, error) {
-	out := make([]result.Interval, 0, l.max+1)
-	for i := 0; i < len(l.out); {
-		j := i + 1
-		s := slot(l.start, l.out[i].Start, l.every)
-		for j < len(l.out) && slot(l.start, l.out[j].Start, l.every) == s {
-			j++
-		}
-		if j == i+1 {
-			out = append(out, l.out[i])
-		} else {
-			m, err := timeMerge(l.out[i:j], hist.Summarize)
-			if err != nil {
-				return nil, fmt.Errorf("interval at %s: %w", l.out[i].Start.Format(time.RFC3339), err)
-			}
-			out = append(out, m)
-		}
-		i = j
-	}
-	return out, nil
 }
 
 // Intervals are the intervals kept, the last one included; Every is

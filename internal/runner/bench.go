@@ -241,9 +241,8 @@ type run struct {
 	hosts   []spec.MemberHost
 	members []memberSampler
 	// bases hold each worker's counts at its first measured operation
-	// (taken[w] when it had one): the warm-up's part of its counts.
-	bases []result.Counts
-	taken []bool
+	// (nil when it had none): the warm-up's part of its counts.
+	bases []*result.Counts
 	// ladder keeps the result's intervals as they close, in constant
 	// memory (the engine forgets them); its grain thins the samplers'.
 	ladder    *merge.Ladder
@@ -317,7 +316,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	r.tasks = built
 	r.ladder, r.grain = merge.NewLadder(time.Duration(sc.Interval), r.maxPoints()), time.Duration(sc.Interval)
-	r.bases, r.taken = make([]result.Counts, len(built)), make([]bool, len(built))
+	r.bases = make([]*result.Counts, len(built))
 	res, err := engine.Run(ctx, cfg, func(worker int) (engine.Task, error) { return built[worker], nil })
 	samples := sampler.Stop()
 	r.stopMembers()

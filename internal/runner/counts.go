@@ -40,12 +40,11 @@ func (r *run) counts() result.Counts {
 			continue
 		}
 		n := c.Counts()
-		switch {
-		case w < len(r.taken) && r.taken[w]:
-			n.Sub(r.bases[w])
-		default:
-			n.Sub(n)
+		base := n // a worker that only warmed up: none of its counts
+		if w < len(r.bases) && r.bases[w] != nil {
+			base = *r.bases[w]
 		}
+		n.Sub(base)
 		sum.Add(n)
 	}
 	return sum
@@ -55,7 +54,8 @@ func (r *run) counts() result.Counts {
 // (on the worker's goroutine, read once the engine has returned).
 func (r *run) workerMeasured(w int) {
 	if c, ok := r.tasks[w].(workload.Counter); ok && w < len(r.bases) {
-		r.bases[w], r.taken[w] = c.Counts(), true
+		base := c.Counts()
+		r.bases[w] = &base
 	}
 }
 

@@ -42,7 +42,7 @@ func TestWorkloadCountsCoverTheMeasuredPhase(t *testing.T) {
 			task := &countingTask{}
 			r.tasks, tasks = append(r.tasks, task), append(tasks, task)
 		}
-		r.bases, r.taken = make([]result.Counts, len(r.tasks)), make([]bool, len(r.tasks))
+		r.bases = make([]*result.Counts, len(r.tasks))
 		res, err := engine.Run(context.Background(), cfg, func(w int) (engine.Task, error) { return tasks[w], nil })
 		if err != nil {
 			t.Fatal(err)

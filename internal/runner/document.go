@@ -56,11 +56,8 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 	d.End, d.Duration = res.End.UTC(), float64(phase)/float64(time.Millisecond)
 	d.Partial, d.PartialReason = res.Partial, res.Reason
 	d.BeforeStatus, d.AfterStatus = r.before.Doc, r.after.Doc
-	every := time.Duration(r.opts.Scenario.Interval)
-	if r.ladder != nil {
-		every = r.ladder.Every()
-	}
-	if every > time.Duration(r.opts.Scenario.Interval) {
+	base, every := time.Duration(r.opts.Scenario.Interval), r.ladder.Every()
+	if every > base {
 		samples = telemetry.Thin(samples, r.ladder.Start(), every)
 		for i := range r.members {
 			r.members[i].samples = telemetry.Thin(r.members[i].samples, r.ladder.Start(), every)
@@ -73,10 +70,9 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 		d.Schedule.TargetRate = result.F(float64(sc.Rate) / float64(g.Part().Clients)) // this client's share
 	}
 	d.Ops = r.opStats(res.Ops, phase)
-	d.Intervals = r.intervals(res, samples)
-	if r.ladder != nil && every > time.Duration(r.opts.Scenario.Interval) {
-		d.Resolution = &result.Resolution{IntervalSec: every.Seconds(), FullIntervalSec: time.Duration(r.opts.Scenario.Interval).Seconds(),
-			FullIntervals: r.ladder.Full()}
+	d.Intervals = r.intervals(samples)
+	if every > base {
+		d.Resolution = &result.Resolution{IntervalSec: every.Seconds(), FullIntervalSec: base.Seconds(), FullIntervals: r.ladder.Full()}
 	}
 	r.memberSeries(&d.Metrics, res, every)
 	d.Metrics.Members = append(d.Metrics.Members, telemetry.LagSeries(samples, res.Start, res.End, every)...)
@@ -313,25 +309,18 @@ func client(res *engine.Result) result.Client {
 	return c
 }
 
-// intervals are the result's intervals, the ladder's (the engine's own
-// when the run kept them), each with the server's and host's figures over
+// intervals are the result's intervals, those its ladder kept (the
+// engine forgets them), each with the server's and host's figures over
 // its span.
-func (r *run) intervals(res *engine.Result, samples []telemetry.Sample) []result.Interval {
-	var out []result.Interval
-	if r.ladder != nil {
-		ivs, err := r.ladder.Intervals()
-		if err == nil {
-			err = r.ladderErr
-		}
-		if err != nil {
-			r.warnings = append(r.warnings, fmt.Sprintf("the run's intervals could not be kept: %v", err))
-		}
-		out = slices.Clone(ivs)
-	} else {
-		for i := range res.Intervals {
-			out = append(out, res.Intervals[i].Result(res.Cores))
-		}
+func (r *run) intervals(samples []telemetry.Sample) []result.Interval {
+	ivs, err := r.ladder.Intervals()
+	if err == nil {
+		err = r.ladderErr
 	}
+	if err != nil {
+		r.warnings = append(r.warnings, fmt.Sprintf("the run's intervals could not be kept: %v", err))
+	}
+	out := slices.Clone(ivs)
 	for i := range out {
 		iv := &out[i]
 		iv.Server, iv.Host = telemetry.Window(samples, iv.Start, iv.Start.Add(time.Duration(iv.Seconds*float64(time.Second))))

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -128,7 +127,7 @@ func saveIndex(path string, file io.ReaderAt, idx *fileIndex) {
 	if err != nil {
 		return
 	}
-	_, err = io.Copy(tmp, bytes.NewReader(b))
+	_, err = tmp.Write(b)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/result"
@@ -122,23 +121,12 @@ func (m *Mongo) ImportRecords(ctx context.Context, runID string, recs []bson.Raw
 	if len(recs) == 0 {
 		return nil
 	}
-	coll, err := m.intervals(ctx)
-	if err != nil {
-		return err
+	docs := make([]any, len(recs))
+	for i, r := range recs {
+		docs[i] = r
 	}
-	if _, err := coll.DeleteMany(ctx, bson.D{{Key: "run.id", Value: runID}}); err != nil {
-		return fmt.Errorf("import run %s's intervals: %w", runID, err)
-	}
-	for len(recs) > 0 {
-		n := min(len(recs), recordBatch)
-		docs := make([]any, n)
-		for i := range docs {
-			docs[i] = recs[i]
-		}
-		if _, err := coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false)); err != nil {
-			return fmt.Errorf("import run %s's intervals: %w", runID, err)
-		}
-		recs = recs[n:]
+	if err := m.replaceRecords(ctx, runID, docs); err != nil {
+		return fmt.Errorf("import %w", err)
 	}
 	return nil
 }

@@ -167,22 +167,31 @@ func (m *Mongo) saveFull(ctx context.Context, d *result.Doc) (*result.Doc, error
 		// resolution to write: its run streamed that (lab's stream).
 		return b, err
 	}
+	if err := m.replaceRecords(ctx, d.RunID, records(d)); err != nil {
+		return nil, fmt.Errorf("save %w", err)
+	}
+	return b, nil
+}
+
+// replaceRecords puts a run's full-resolution records into the
+// IntervalsCollection in place of any stored before, in batches of
+// recordBatch.
+func (m *Mongo) replaceRecords(ctx context.Context, runID string, recs []any) error {
 	coll, err := m.intervals(ctx)
+	if err == nil {
+		_, err = coll.DeleteMany(ctx, bson.D{{Key: "run.id", Value: runID}})
+	}
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("run %s's intervals: %w", runID, err)
 	}
-	if _, err := coll.DeleteMany(ctx, bson.D{{Key: "run.id", Value: d.RunID}}); err != nil {
-		return nil, fmt.Errorf("save run %s's intervals: %w", d.RunID, err)
-	}
-	recs := records(d)
 	for len(recs) > 0 {
 		n := min(len(recs), recordBatch)
 		if _, err := coll.InsertMany(ctx, recs[:n], options.InsertMany().SetOrdered(false)); err != nil {
-			return nil, fmt.Errorf("save run %s's intervals: %w", d.RunID, err)
+			return fmt.Errorf("run %s's intervals: %w", runID, err)
 		}
 		recs = recs[n:]
 	}
-	return b, nil
+	return nil
 }
 
 // intervals is the IntervalsCollection, created on first use: a
