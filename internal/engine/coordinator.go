@@ -262,10 +262,11 @@ func (c *coordinator) closeLast(end time.Time) error {
 	if err := c.rotate(end); err != nil {
 		return err
 	}
+	tail := c.intervals[n-1].MaxLag
 	if err := c.intervals[n-1].absorb(&prev); err != nil {
 		return err
 	}
-	c.pace.lags = append(c.pace.lags[:len(c.pace.lags)-2], c.intervals[n-1].MaxLag)
+	c.pace.lags.joinLast(prev.MaxLag, tail, c.intervals[n-1].MaxLag)
 	c.report(n - 1)
 	return nil
 }

@@ -318,7 +318,7 @@ func TestForgottenIntervalsAreAllHanded(t *testing.T) {
 	if n != r.Ops[0].Count || n != 420 || total != r.End.Sub(r.Start) {
 		t.Errorf("handed intervals hold %d ops over %v; totals %d over %v, want 420 over the phase", n, total, r.Ops[0].Count, r.End.Sub(r.Start))
 	}
-	if got := len(r.pace.lags); got != len(handed) {
+	if got := r.pace.lags.count(); got != len(handed) {
 		t.Errorf("pace read %d intervals' lags, want all %d", got, len(handed))
 	}
 }

@@ -160,41 +160,16 @@ func fellBehind(r *Result, cfg Config) string {
 	if r.Intended > 0 && float64(r.Late) >= lateBound*float64(r.Intended) {
 		return fmt.Sprintf("%d of %d operations were sent more than %v late", r.Late, r.Intended, cfg.LateAfter)
 	}
-	lags := r.paceOf(cfg).lags
-	n := len(lags) / 3
+	lags := &r.paceOf(cfg).lags
+	n := lags.count() / 3
 	if n == 0 {
 		return ""
 	}
-	first, last := meanLag(lags[:n]), meanLag(lags[len(lags)-n:])
+	first, last := lags.meanFirst(n), lags.meanLast(n)
 	if last < lagBound || last < 2*first {
 		return ""
 	}
 	return fmt.Sprintf("schedule lag grew from %v to %v", first.Round(time.Millisecond), last.Round(time.Millisecond))
-}
-
-func meanLag(lags []time.Duration) time.Duration {
-	var sum time.Duration
-	for _, l := range lags {
-		sum += l
-	}
-	return sum / time.Duration(len(lags))
-}
-
-// pace is what the health verdict reads of every interval, kept as the
-// intervals close so a run that forgets them (Config.ForgetIntervals)
-// is judged on all of them: each interval's largest send lag, and
-// whether every worker was in flight in an interval that fell behind.
-type pace struct {
-	lags       []time.Duration
-	busyBehind bool
-}
-
-func (p *pace) add(iv *Interval, cfg Config) {
-	p.lags = append(p.lags, iv.MaxLag)
-	behind := iv.Dropped > 0 || iv.Late > 0 || iv.MaxLag > cfg.LateAfter
-	if behind && iv.PeakInFlight >= int64(cfg.Workers) {
-		p.busyBehind = true
-	}
 }
 
 // paceOf is the run's pace: the coordinator's, or one read from the
