@@ -24,14 +24,20 @@ func main() {
 	out := flag.String("out", "", "results file to write")
 	n := flag.Int("n", 86400, "one-second intervals to write")
 	id := flag.String("id", "", "the day run's id")
+	planName := flag.String("plan", "", "mark the run as this plan's run of -candidate, for plan --from-results")
+	candidate := flag.String("candidate", "", "the plan's candidate the run measured")
 	flag.Parse()
-	if err := write(*in, *out, *n, *id); err != nil {
+	var v result.Variant
+	if *planName != "" {
+		v.Plan, v.Candidate = result.Ptr(*planName), result.Ptr(*candidate)
+	}
+	if err := write(*in, *out, *n, *id, v); err != nil {
 		fmt.Fprintln(os.Stderr, "dayrun:", err)
 		os.Exit(1)
 	}
 }
 
-func write(in, out string, n int, id string) error {
+func write(in, out string, n int, id string, v result.Variant) error {
 	runs, err := store.ReadFile(in)
 	if err != nil || len(runs) == 0 {
 		return fmt.Errorf("read %s: %v (%d runs)", in, err, len(runs))
@@ -42,6 +48,7 @@ func write(in, out string, n int, id string) error {
 		return fmt.Errorf("%s: its run has no whole interval", in)
 	}
 	d.RunID, d.Label = id, "day-of-intervals"
+	d.Variant = v.Over(d.Variant)
 	d.ID = append(result.Ordered(nil), d.ID...)
 	for i := range d.ID {
 		if d.ID[i].Key == "label" {
@@ -49,7 +56,7 @@ func write(in, out string, n int, id string) error {
 		}
 	}
 	ctx, f := context.Background(), store.NewFile(out)
-	ladder := merge.NewLadder(time.Second, merge.MaxPoints-8)
+	ladder := merge.NewLadder(time.Second, merge.LadderPoints)
 	var batch []result.Interval
 	var readings []store.Reading
 	for k := range n {

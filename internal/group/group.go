@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -390,9 +391,31 @@ func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (*
 			}
 		}
 	}
+	slices.SortStableFunc(runs, func(a, b result.Doc) int { return clientIndex(a) - clientIndex(b) }) // the first client's telemetry is the group's
 	d, err := merge.Results(merge.Group{ID: id, Clients: clients}, runs)
 	if err != nil {
 		return nil, store.Latest, err
+	}
+	if r := d.Resolution; r != nil {
+		// A long group: its intervals are its clients' records merged,
+		// kept full in the store and on a ladder in the document.
+		ladder := merge.NewLadder(time.Duration(r.FullIntervalSec*float64(time.Second)), merge.LadderPoints)
+		n, complete, err := st.MergeGroupRecords(ctx, d.RunID, runs, func(iv result.Interval) error {
+			return ladder.Add(ladder.Full(), iv)
+		})
+		if err == nil {
+			d.Intervals, err = ladder.Intervals()
+		}
+		if err != nil {
+			return nil, store.Latest, err
+		}
+		r.IntervalSec, r.FullIntervals, r.Collection = ladder.Every().Seconds(), n, ""
+		if complete {
+			r.Collection = store.IntervalsCollection
+		} else {
+			d.Notes = append(d.Notes, fmt.Sprintf("Not every client's intervals reached the results store as it ran: the group's %d intervals of %g s lack those clients' missing parts, at full resolution and in this document.",
+				n, r.FullIntervalSec))
+		}
 	}
 	out, err := st.Import(ctx, d)
 	if err != nil {
@@ -402,6 +425,13 @@ func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (*
 		return d, out, err
 	}
 	return d, out, nil
+}
+
+func clientIndex(d result.Doc) int {
+	if d.Group == nil || d.Group.ClientIndex == nil {
+		return -1
+	}
+	return *d.Group.ClientIndex
 }
 
 // Merge merges and stores the group's result.

@@ -14,6 +14,11 @@ import (
 // result document holds (store.Fit); a longer run's are coarsened.
 const MaxPoints = 1000
 
+// LadderPoints is the most intervals a run's Ladder keeps: under
+// MaxPoints, so a document with its closing tail and a group's folded
+// intervals still fits without coarsening again.
+const LadderPoints = MaxPoints - 8
+
 // Granularities are the coarse interval lengths a long run's document
 // may keep, finest first: a run's intervals are merged into the finest of
 // these (a multiple of its own interval) at which the document fits.

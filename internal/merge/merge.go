@@ -57,8 +57,10 @@ func Results(g Group, clients []result.Doc) (*result.Doc, error) {
 	if d.Ops, err = ops(docs, d.End.Sub(d.Start)); err != nil {
 		return nil, err
 	}
-	if d.Intervals, err = intervals(docs); err != nil {
-		return nil, err
+	if d.Resolution = resolution(docs); d.Resolution == nil {
+		if d.Intervals, err = intervals(docs); err != nil {
+			return nil, err
+		}
 	}
 	if d.Schedule, err = schedule(docs, d); err != nil {
 		return nil, err
@@ -295,53 +297,114 @@ func mergeOps(lists [][]result.OpStats, summarize func(*hist.H) (result.Dist, er
 // intervals merges the clients' intervals that start at the same instant
 // (the group's intervals are aligned: every client's measured phase starts
 // at the same wall-clock instant). A client's closing interval that
-// absorbed a short tail overlaps the next interval of another: such an
-// interval is folded into the one it overlaps.
+// absorbed a short tail overlaps the next interval of another, and a
+// long run's client whose ladder took one more step holds intervals twice
+// as long as another's: such an interval is folded into the one it
+// overlaps.
 func intervals(docs []*result.Doc) ([]result.Interval, error) {
-	type slot struct {
-		start time.Time
-		end   time.Time
-		ivs   []result.Interval
-		cores []int
+	next := make([]func() (result.Interval, bool, error), len(docs))
+	cores := make([]int, len(docs))
+	for i, c := range docs {
+		ivs := c.Intervals
+		next[i] = func() (result.Interval, bool, error) {
+			if len(ivs) == 0 {
+				return result.Interval{}, false, nil
+			}
+			iv := ivs[0]
+			ivs = ivs[1:]
+			return iv, true, nil
+		}
+		cores[i] = c.Client.Cores
 	}
-	byStart := map[int64]*slot{}
-	for _, c := range docs {
-		for _, iv := range c.Intervals {
-			k := iv.Start.UnixNano()
-			s := byStart[k]
-			if s == nil {
-				s = &slot{start: iv.Start}
-				byStart[k] = s
-			}
-			if e := iv.Start.Add(seconds(iv.Seconds)); e.After(s.end) {
-				s.end = e
-			}
-			s.ivs = append(s.ivs, iv)
-			s.cores = append(s.cores, c.Client.Cores)
+	var out []result.Interval
+	err := Stream(next, cores, func(iv result.Interval) error {
+		out = append(out, iv)
+		return nil
+	})
+	return out, err
+}
+
+// Stream merges clients' intervals as a group's result does: next[i]
+// hands client i's intervals in time order (false when it has no more),
+// cores[i] is its client's cores, and emit receives each merged interval
+// in time order. It holds one merged interval's parts at a time, so a
+// group's full-resolution intervals merge in constant memory whatever
+// the run's length.
+func Stream(next []func() (result.Interval, bool, error), cores []int, emit func(result.Interval) error) error {
+	heads := make([]*result.Interval, len(next))
+	advance := func(i int) error {
+		iv, ok, err := next[i]()
+		heads[i] = nil
+		if ok {
+			heads[i] = &iv
+		}
+		return err
+	}
+	for i := range next {
+		if err := advance(i); err != nil {
+			return err
 		}
 	}
-	var slots []*slot
-	for _, k := range slices.Sorted(maps.Keys(byStart)) {
-		s := byStart[k]
-		if n := len(slots); n > 0 && s.start.Before(slots[n-1].end) {
-			prev := slots[n-1]
-			prev.ivs, prev.cores = append(prev.ivs, s.ivs...), append(prev.cores, s.cores...)
-			if s.end.After(prev.end) {
-				prev.end = s.end
+	var start, end time.Time
+	var ivs []result.Interval
+	var cs []int
+	flush := func() error {
+		if len(ivs) == 0 {
+			return nil
+		}
+		iv, err := mergeInterval(start, end, ivs, cs)
+		if err != nil {
+			return err
+		}
+		ivs, cs = ivs[:0], cs[:0]
+		return emit(iv)
+	}
+	for {
+		k := -1
+		for i, h := range heads {
+			if h != nil && (k < 0 || h.Start.Before(heads[k].Start)) {
+				k = i
 			}
+		}
+		if k < 0 {
+			return flush()
+		}
+		iv := *heads[k]
+		if err := advance(k); err != nil {
+			return err
+		}
+		if len(ivs) == 0 || !(iv.Start.Equal(start) || iv.Start.Before(end)) {
+			if err := flush(); err != nil {
+				return err
+			}
+			start, end = iv.Start, iv.Start
+		}
+		if e := iv.Start.Add(seconds(iv.Seconds)); e.After(end) {
+			end = e
+		}
+		ivs, cs = append(ivs, iv), append(cs, cores[k])
+	}
+}
+
+// resolution is a group's when any client's run coarsened its intervals
+// (a long run). The merged document then has no intervals yet: a
+// coarsened client's document holds its intervals without histograms
+// (Coarsen), so the group's are merged from the clients' full-resolution
+// records (Stream, the store's MergeGroupRecords) and kept on a Ladder,
+// which sets IntervalSec, FullIntervals and Collection.
+func resolution(docs []*result.Doc) *result.Resolution {
+	var r *result.Resolution
+	for _, c := range docs {
+		if c.Resolution == nil {
 			continue
 		}
-		slots = append(slots, s)
-	}
-	out := make([]result.Interval, 0, len(slots))
-	for _, s := range slots {
-		iv, err := mergeInterval(s.start, s.end, s.ivs, s.cores)
-		if err != nil {
-			return nil, err
+		if r == nil {
+			r = &result.Resolution{FullIntervalSec: c.Resolution.FullIntervalSec}
 		}
-		out = append(out, iv)
+		r.IntervalSec = max(r.IntervalSec, c.Resolution.IntervalSec)
+		r.FullIntervals = max(r.FullIntervals, c.Resolution.FullIntervals)
 	}
-	return out, nil
+	return r
 }
 
 // larger is the larger of two figures, a missing one left out; nil when

@@ -149,8 +149,12 @@ func notices(d *result.Doc) []Notice {
 		out = append(out, Notice{NoticeWarning, precisionWarning(p) + "."})
 	}
 	if r := d.Resolution; r != nil {
-		out = append(out, Notice{NoticeNote, fmt.Sprintf("A long run: its %d intervals of %g s are shown merged into intervals of %g s (histograms merged exactly); every interval at full resolution is in collection %s of the results database.",
-			r.FullIntervals, r.FullIntervalSec, r.IntervalSec, r.Collection)})
+		where := "every interval at full resolution is in collection " + r.Collection + " of the results database"
+		if r.Collection == "" {
+			where = "not all of them reached the results store at full resolution (the notes say how many did)"
+		}
+		out = append(out, Notice{NoticeNote, fmt.Sprintf("A long run: its %d intervals of %g s are shown merged into intervals of %g s (histograms merged exactly); %s.",
+			r.FullIntervals, r.FullIntervalSec, r.IntervalSec, where)})
 	}
 	return out
 }

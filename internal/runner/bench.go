@@ -528,7 +528,7 @@ func (r *run) maxPoints() int {
 	if n := r.opts.MaxPoints; n > 0 {
 		return n
 	}
-	return merge.MaxPoints - 8
+	return merge.LadderPoints
 }
 
 // onInterval keeps a closed interval in the ladder, bounds the samplers

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/mongobench/mongobench/internal/merge"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -263,11 +265,132 @@ func (m *Mongo) GroupRuns(ctx context.Context, id string) ([]result.Doc, error) 
 	docs := make([]result.Doc, len(rows))
 	for i := range rows {
 		docs[i] = rows[i].doc()
-		if err := m.full(ctx, &docs[i]); err != nil {
-			return nil, err
-		}
 	}
 	return docs, nil
+}
+
+// MergeGroupRecords writes the full-resolution records of a group's
+// merged run runID from its clients' results (as GroupRuns returns them,
+// by client index): their intervals merged as the group's document merges
+// them (merge.Stream: each client's read in time order, a coarsened
+// client's from its records, written in batches, so a day-long group
+// merges in constant memory), each also handed to each, then the first
+// client's telemetry records,
+// whose figures the merged document carries. It replaces any records a
+// previous merge of the group wrote, and returns how many intervals it
+// wrote and whether every coarsened client's full resolution was stored
+// (else some merged intervals lack that client's part).
+func (m *Mongo) MergeGroupRecords(ctx context.Context, runID string, clients []result.Doc, each func(result.Interval) error) (n int, complete bool, err error) {
+	coll, err := m.intervals(ctx)
+	if err == nil {
+		_, err = coll.DeleteMany(ctx, bson.D{{Key: "run.id", Value: runID}})
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("group run %s's intervals: %w", runID, err)
+	}
+	complete = true
+	next := make([]func() (result.Interval, bool, error), len(clients))
+	cores := make([]int, len(clients))
+	for i := range clients {
+		c := &clients[i]
+		cores[i] = c.Client.Cores
+		if c.Resolution == nil {
+			ivs := c.Intervals
+			next[i] = func() (result.Interval, bool, error) {
+				if len(ivs) == 0 {
+					return result.Interval{}, false, nil
+				}
+				iv := ivs[0]
+				ivs = ivs[1:]
+				return iv, true, nil
+			}
+			continue
+		}
+		complete = complete && c.Resolution.Collection == IntervalsCollection
+		cur, err := m.records(ctx, c.RunID, kindInterval)
+		if err != nil {
+			return 0, false, err
+		}
+		defer cur.Close(ctx)
+		next[i] = func() (result.Interval, bool, error) {
+			if !cur.Next(ctx) {
+				return result.Interval{}, false, cur.Err()
+			}
+			var r intervalRecord
+			err := cur.Decode(&r)
+			return r.Interval, err == nil, err
+		}
+	}
+	batch := make([]any, 0, recordBatch)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		_, err := coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false))
+		batch = batch[:0]
+		return err
+	}
+	err = merge.Stream(next, cores, func(iv result.Interval) error {
+		if err := each(iv); err != nil {
+			return err
+		}
+		n++
+		batch = append(batch, intervalRecord{Run: recordMeta{RunID: runID, Kind: kindInterval}, Interval: iv})
+		if len(batch) == recordBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err == nil && len(clients) > 0 {
+		err = m.copyTelemetry(ctx, coll, clients[0].RunID, runID)
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("group run %s's intervals: %w", runID, err)
+	}
+	return n, complete, nil
+}
+
+// copyTelemetry copies run from's telemetry records (every kind but
+// intervals) to run to, in batches.
+func (m *Mongo) copyTelemetry(ctx context.Context, coll *mongo.Collection, from, to string) error {
+	cur, err := m.records(ctx, from, "")
+	if err != nil {
+		return err
+	}
+	defer cur.Close(ctx)
+	batch := make([]any, 0, recordBatch)
+	for cur.Next(ctx) {
+		var rec bson.D
+		if err := cur.Decode(&rec); err != nil {
+			return err
+		}
+		rec = slices.DeleteFunc(rec, func(e bson.E) bool { return e.Key == "_id" })
+		for i, e := range rec {
+			if meta, ok := e.Value.(bson.D); ok && e.Key == "run" {
+				meta = slices.DeleteFunc(meta, func(e bson.E) bool { return e.Key == "w" })
+				for j := range meta {
+					if meta[j].Key == "id" {
+						meta[j].Value = to
+					}
+				}
+				rec[i].Value = meta
+			}
+		}
+		if batch = append(batch, rec); len(batch) == recordBatch {
+			if _, err := coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false)); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	if err := cur.Err(); err != nil || len(batch) == 0 {
+		return err
+	}
+	_, err = coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false))
+	return err
 }
 
 // ClockOffset estimates this process's clock minus the results server's,

@@ -232,20 +232,9 @@ func exists(err error) bool {
 // IntervalsCollection, in time order; none when the run's document holds
 // them itself.
 func (m *Mongo) FullIntervals(ctx context.Context, runID string) ([]result.Interval, error) {
-	filter := bson.D{{Key: "run.id", Value: runID}, {Key: "run.kind", Value: kindInterval}}
-	var row struct {
-		Live *result.Live `bson:"live"`
-	}
-	err := m.db.Collection(HistoryCollection).FindOne(ctx, bson.D{{Key: "_id", Value: runID}}, options.FindOne().SetProjection(bson.D{{Key: "live", Value: 1}})).Decode(&row)
-	switch {
-	case err != nil && !errors.Is(err, mongo.ErrNoDocuments):
-		return nil, fmt.Errorf("read run %s: %w", runID, err)
-	case row.Live != nil:
-		filter = append(filter, bson.E{Key: "run.w", Value: row.Live.Writer}) // a registered run's own records only
-	}
-	cur, err := m.db.Collection(IntervalsCollection).Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "t", Value: 1}}))
+	cur, err := m.records(ctx, runID, kindInterval)
 	if err != nil {
-		return nil, fmt.Errorf("read run %s's intervals: %w", runID, err)
+		return nil, err
 	}
 	var recs []intervalRecord
 	if err := cur.All(ctx, &recs); err != nil {
@@ -258,20 +247,30 @@ func (m *Mongo) FullIntervals(ctx context.Context, runID string) ([]result.Inter
 	return out, nil
 }
 
-// full puts back the full-resolution intervals of a run whose document
-// holds them coarsened (a group's merge merges its clients' histograms
-// interval by interval).
-func (m *Mongo) full(ctx context.Context, d *result.Doc) error {
-	if d.Resolution == nil {
-		return nil
+// records opens a cursor over a run's full-resolution records of kind
+// (kindInterval, or anything else when kind is "") in time order: a
+// registered run's own records only (its writer's), never those of a
+// client that came back under the same run id.
+func (m *Mongo) records(ctx context.Context, runID, kind string) (*mongo.Cursor, error) {
+	filter := bson.D{{Key: "run.id", Value: runID}}
+	if kind == kindInterval {
+		filter = append(filter, bson.E{Key: "run.kind", Value: kindInterval})
+	} else {
+		filter = append(filter, bson.E{Key: "run.kind", Value: bson.D{{Key: "$ne", Value: kindInterval}}})
 	}
-	ivs, err := m.FullIntervals(ctx, d.RunID)
+	var row struct {
+		Live *result.Live `bson:"live"`
+	}
+	err := m.db.Collection(HistoryCollection).FindOne(ctx, bson.D{{Key: "_id", Value: runID}}, options.FindOne().SetProjection(bson.D{{Key: "live", Value: 1}})).Decode(&row)
+	switch {
+	case err != nil && !errors.Is(err, mongo.ErrNoDocuments):
+		return nil, fmt.Errorf("read run %s: %w", runID, err)
+	case row.Live != nil:
+		filter = append(filter, bson.E{Key: "run.w", Value: row.Live.Writer})
+	}
+	cur, err := m.db.Collection(IntervalsCollection).Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "t", Value: 1}}))
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("read run %s's records: %w", runID, err)
 	}
-	if len(ivs) != d.Resolution.FullIntervals {
-		return fmt.Errorf("run %s: %d of its %d full-resolution intervals are stored", d.RunID, len(ivs), d.Resolution.FullIntervals)
-	}
-	d.Intervals, d.Resolution = ivs, nil
-	return nil
+	return cur, nil
 }

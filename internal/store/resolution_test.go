@@ -2,13 +2,16 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongobench/mongobench/internal/group"
 	"github.com/mongobench/mongobench/internal/hist"
+	"github.com/mongobench/mongobench/internal/merge"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
@@ -207,5 +210,104 @@ func TestResultsFileStreamsALongRun(t *testing.T) {
 	n, err := c.Database(dbName).Collection(store.IntervalsCollection).CountDocuments(ctx, bson.D{{Key: "run.id", Value: full.RunID}, {Key: "run.kind", Value: "telemetry"}})
 	if err != nil || n != 3 {
 		t.Errorf("%d telemetry readings imported (%v), want 3", n, err)
+	}
+}
+
+// TestLongGroupMergesItsFullResolution: a group of two long clients, each
+// stored as a long run is (a bounded document, its intervals at full
+// resolution in the intervals collection; the second client ran longer,
+// so its document is coarser), merges into a bounded group document whose
+// full resolution is the clients' records merged interval by interval:
+// every operation once, the whole-run histograms equal to those rebuilt
+// from the group's stored intervals bucket for bucket, and the first
+// client's telemetry. Merging again writes them once.
+func TestLongGroupMergesItsFullResolution(t *testing.T) {
+	ctx := context.Background()
+	c := connect(t)
+	dbName := testenv.DBName(t)
+	t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
+	st := store.NewMongo(c, dbName, "the test server")
+
+	lengths := []int{1200, 2100}
+	for i, n := range lengths {
+		d := longDoc(t, fmt.Sprintf("run-long-client-%d", i), n, []string{"READ"}, []string{result.CPUUser}, nil)
+		whole, err := merge.Rebuild(d, d.Intervals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole.Group = &result.Group{ID: "long", Clients: 2, ClientIndex: result.Ptr(i)}
+		whole.Client.Cores = 2
+		if _, err := st.Import(ctx, whole); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if _, _, err := group.Merge(ctx, st, "long", 2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs, err := st.ListLight(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d *result.Doc
+	for i := range runs {
+		if runs[i].Group != nil && runs[i].Group.ClientIndex == nil {
+			d, err = st.Get(ctx, runs[i].RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if d == nil {
+		t.Fatal("no group result stored")
+	}
+	r := d.Resolution
+	if r == nil || r.Collection != store.IntervalsCollection || r.FullIntervals != 2100 || r.FullIntervalSec != 1 || len(d.Intervals) > store.MaxPoints {
+		t.Fatalf("group document: %d intervals, resolution %+v; want at most %d, the full 2,100 of 1 s in %s", len(d.Intervals), r, store.MaxPoints, store.IntervalsCollection)
+	}
+	full, err := st.FullIntervals(ctx, d.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full) != 2100 {
+		t.Fatalf("%d full-resolution group intervals after two merges, want 2,100", len(full))
+	}
+	for k, iv := range full {
+		want := int64(200)
+		if k < 1200 {
+			want = 400
+		}
+		if iv.Ops[0].Count != want {
+			t.Fatalf("group interval %d holds %d reads, want both clients' in the first 1,200 s, the second's after", k, iv.Ops[0].Count)
+		}
+	}
+	rebuilt, err := merge.Rebuild(d, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := hist.New(), hist.New()
+	if err := hist.AddDist(want, d.Ops[0].Latency); err != nil {
+		t.Fatal(err)
+	}
+	if err := hist.AddDist(got, rebuilt.Ops[0].Latency); err != nil {
+		t.Fatal(err)
+	}
+	if d.Ops[0].Count != 3300*200 || rebuilt.Ops[0].Count != d.Ops[0].Count || !got.Equals(want) {
+		t.Errorf("group's reads: %d, rebuilt from its stored intervals %d; want %d, histograms equal bucket for bucket", d.Ops[0].Count, rebuilt.Ops[0].Count, 3300*200)
+	}
+	var coarse int64
+	for _, iv := range d.Intervals {
+		coarse += iv.Ops[0].Count
+	}
+	if coarse != d.Ops[0].Count {
+		t.Errorf("the group document's intervals hold %d reads, the run %d", coarse, d.Ops[0].Count)
+	}
+	readings, err := c.Database(dbName).Collection(store.IntervalsCollection).CountDocuments(ctx, bson.D{{Key: "run.id", Value: d.RunID}, {Key: "run.kind", Value: "series"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readings != 1200 {
+		t.Errorf("%d telemetry readings stored with the group, want the first client's 1,200", readings)
 	}
 }

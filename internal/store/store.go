@@ -110,6 +110,7 @@ type (
 		GiveUp(ctx context.Context, id, why string) (*GroupDoc, error)
 		MarkMerged(ctx context.Context, id, runID string, missing []int) error
 		GroupRuns(ctx context.Context, id string) ([]result.Doc, error)
+		MergeGroupRecords(ctx context.Context, runID string, clients []result.Doc, each func(result.Interval) error) (n int, complete bool, err error)
 		ClockOffset(ctx context.Context) (offset, uncertainty time.Duration, err error)
 	}
 )
