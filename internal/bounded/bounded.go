@@ -38,6 +38,7 @@ var (
 	Credentials  = Limit{"--atlas-credentials", 64 * kB, "a key pair or a service account's id and secret"}
 	CAFile       = Limit{"a TLS CA file (tlsCAFile)", 4 * mB, "a bundle of every public CA is about 250kB"}
 	ImportFile   = Limit{"results import and --results-file, the file", 8 << 30, "ten thousand runs at about 200kB each, with room to spare; a list reads one summary per run"}
+	RecordsFile  = Limit{"results import and --results-file, the records file (*.records.jsonl)", 64 << 30, "a run's every interval and telemetry reading, about 4kB a second: a week of 100ms intervals is about 25GB; read a line at a time"}
 	ImportLine   = Limit{"results import and --results-file, one line", 64 * mB, "one result document, at most 16MB as BSON, written as extended JSON"}
 	NodeExporter = Limit{"a node exporter's /metrics answer", 16 * mB,
 		"a host's full page is well under 1MB even with hundreds of CPUs and disks"}
@@ -49,7 +50,7 @@ var (
 
 // Limits lists every read limit, for docs/bounds.md.
 func Limits() []Limit {
-	return []Limit{ScenarioFile, TemplateFile, PropertyFile, WorkloadFile, SampleFile, Credentials, CAFile, ImportFile, ImportLine, NodeExporter, AtlasAnswer, LiveFeed, FTDCDocument}
+	return []Limit{ScenarioFile, TemplateFile, PropertyFile, WorkloadFile, SampleFile, Credentials, CAFile, ImportFile, RecordsFile, ImportLine, NodeExporter, AtlasAnswer, LiveFeed, FTDCDocument}
 }
 
 // Size writes n bytes as docs/bounds.md does (16MB, 64kB, 1GB).

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -22,7 +23,7 @@ the results store, once per run id; a newer or complete row is kept unless
 		Example: "  mongobench results import mongobench-unsaved-20240102T030405Z-ab12.jsonl",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			docs, recs, err := store.ReadFiles(files) // every file read and checked before anything connects
+			checked, err := store.CheckImports(files) // every file read and checked before anything connects
 			if err != nil {
 				return usage(err)
 			}
@@ -31,14 +32,16 @@ the results store, once per run id; a newer or complete row is kept unless
 					m = m.ReplacingPartial()
 				}
 				n := 0
-				for i, f := range files {
-					for j := range docs[i] {
-						out, err := store.ImportRun(cmd.Context(), m, &docs[i][j], recs[i])
-						if err != nil {
-							return fmt.Errorf("%s: %w", f, err)
-						}
-						fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f, docs[i][j].RunID, out)
+				for _, f := range checked {
+					if f.Records > 0 {
+						a.say("%s: importing %d full-resolution records\n", f.Path, f.Records)
+					}
+					err := f.Into(cmd.Context(), m, func(d *result.Doc, out store.Outcome) {
+						fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f.Path, d.RunID, out)
 						n++
+					})
+					if err != nil {
+						return fmt.Errorf("%s: %w", f.Path, err)
 					}
 				}
 				a.say("%d runs imported into %s\n", n, st.Where())

@@ -35,9 +35,9 @@ func TestRunIDThatIsAPathIsRefused(t *testing.T) {
 	results = strings.Replace(results, "/?", "/"+db+"?", 1)
 
 	o := mb(t, "results", "import", file, "--results", results)
-	wantCode(t, o, cli.ExitFailure)
-	if msg := errorLine(t, o, false); !strings.Contains(msg, `run id "../escaped-by-runid": want 1 to 100 letters`) {
-		t.Errorf("import: got %q, want the run id refused", msg)
+	wantCode(t, o, cli.ExitUsage) // refused as the file is checked, before anything connects
+	if msg := errorLine(t, o, false); !strings.Contains(msg, file+`:1: run id "../escaped-by-runid": want 1 to 100 letters`) {
+		t.Errorf("import: got %q, want the run id refused at its line", msg)
 	}
 
 	reports := filepath.Join(parent, "reports")

@@ -373,7 +373,7 @@ func Stream(next []func() (result.Interval, bool, error), cores []int, emit func
 		if err := advance(k); err != nil {
 			return err
 		}
-		if len(ivs) == 0 || !(iv.Start.Equal(start) || iv.Start.Before(end)) {
+		if len(ivs) == 0 || !iv.Start.Equal(start) && !iv.Start.Before(end) {
 			if err := flush(); err != nil {
 				return err
 			}

@@ -3,14 +3,12 @@ package store
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -77,56 +75,23 @@ func (f File) Append(_ context.Context, runID string, ivs []result.Interval, rea
 	return nil
 }
 
-// Records are a results file's full-resolution records, by run id, in
-// file order.
-type Records map[string][]bson.Raw
-
-// ReadRecords reads the records of a JSON Lines results file: its
-// records file's (none when it has none).
-func ReadRecords(results string) (Records, error) {
-	path := RecordsPath(results)
-	file, err := bounded.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// ImportRecords puts a batch of a run's full-resolution records (a
+// results file's) into the IntervalsCollection; a first batch replaces
+// any stored before (an import of the same file twice stores them once).
+func (m *Mongo) ImportRecords(ctx context.Context, runID string, recs []bson.Raw, first bool) error {
+	coll, err := m.intervals(ctx)
+	if err == nil && first {
+		_, err = coll.DeleteMany(ctx, bson.D{{Key: "run.id", Value: runID}})
+	}
+	if err == nil && len(recs) > 0 {
+		docs := make([]any, len(recs))
+		for i, r := range recs {
+			docs[i] = r
+		}
+		_, err = coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read results: %w", err)
-	}
-	defer func() { _ = file.Close() }() // read only
-	out := Records{}
-	_, _, err = eachLine(bounded.Reader(file, path, bounded.ImportFile), path, 0, 0, func(line int, _ int64, b []byte) error {
-		if !isRecord(b) {
-			return nil
-		}
-		var rec struct {
-			Run recordMeta `bson:"run"`
-		}
-		var raw bson.Raw
-		if err := bson.UnmarshalExtJSON(bytes.TrimSpace(b), false, &raw); err != nil {
-			return fmt.Errorf("%s:%d: not a full-resolution record: %w", path, line, err)
-		}
-		if err := bson.Unmarshal(raw, &rec); err != nil || rec.Run.RunID == "" || (rec.Run.Kind != kindInterval && rec.Run.Kind != kindTelemetry) {
-			return fmt.Errorf("%s:%d: not a full-resolution record: want run.id and run.kind %q or %q", path, line, kindInterval, kindTelemetry)
-		}
-		out[rec.Run.RunID] = append(out[rec.Run.RunID], raw)
-		return nil
-	})
-	return out, err
-}
-
-// ImportRecords puts a run's full-resolution records into the
-// IntervalsCollection in place of any stored before (an import of the
-// same file twice stores them once).
-func (m *Mongo) ImportRecords(ctx context.Context, runID string, recs []bson.Raw) error {
-	if len(recs) == 0 {
-		return nil
-	}
-	docs := make([]any, len(recs))
-	for i, r := range recs {
-		docs[i] = r
-	}
-	if err := m.replaceRecords(ctx, runID, docs); err != nil {
-		return fmt.Errorf("import %w", err)
+		return fmt.Errorf("import run %s's intervals: %w", runID, err)
 	}
 	return nil
 }

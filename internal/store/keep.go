@@ -127,34 +127,6 @@ func CheckIdentity(d *result.Doc) error {
 	return errors.Join(checks...)
 }
 
-// ReadFiles reads the runs of each JSON Lines file (ReadFile) and their
-// full-resolution records (ReadRecords), every file before any is used:
-// one bad file fails them all.
-func ReadFiles(paths []string) ([][]result.Doc, []Records, error) {
-	docs, recs := make([][]result.Doc, len(paths)), make([]Records, len(paths))
-	for i, p := range paths {
-		var err error
-		if docs[i], err = ReadFile(p); err != nil {
-			return nil, nil, err
-		}
-		if recs[i], err = ReadRecords(p); err != nil {
-			return nil, nil, err
-		}
-	}
-	return docs, recs, nil
-}
-
-// ImportRun imports a run read from a file, then, when its document
-// holds its intervals coarsened as it ran, its full-resolution records
-// from the same file.
-func ImportRun(ctx context.Context, m Importer, d *result.Doc, recs Records) (Outcome, error) {
-	out, err := m.Import(ctx, d)
-	if err != nil || d.Resolution == nil {
-		return out, err
-	}
-	return out, m.ImportRecords(ctx, d.RunID, recs[d.RunID])
-}
-
 // ReadFile reads the runs of a JSON Lines file, in either stored form
 // (results rows, keyed by test and variant, or history rows, keyed by run
 // id, as rescue files are), in file order.

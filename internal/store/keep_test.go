@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -177,9 +178,10 @@ func TestRescueRefusesPathRunID(t *testing.T) {
 	}
 }
 
-// Several files read together: each one's runs, in order; one that
-// cannot be read fails them all, naming it.
-func TestReadFiles(t *testing.T) {
+// Several files checked together: each one's runs counted; one that
+// cannot be read fails them all, naming it; a run whose id is a path is
+// refused before anything is imported.
+func TestCheckImports(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
 	for _, id := range []string{"file-a", "file-b"} {
@@ -189,12 +191,23 @@ func TestReadFiles(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	docs, _, err := store.ReadFiles(paths)
-	if err != nil || len(docs) != 2 || docs[0][0].RunID != "file-a" || docs[1][0].RunID != "file-b" {
-		t.Fatalf("ReadFiles: %v, %v", docs, err)
+	checked, err := store.CheckImports(paths)
+	if err != nil || len(checked) != 2 || checked[0].Runs != 1 || checked[1].Runs != 1 || checked[0].Path != paths[0] {
+		t.Fatalf("CheckImports: %v, %v", checked, err)
 	}
 	missing := filepath.Join(dir, "nosuch.jsonl")
-	if _, _, err := store.ReadFiles(append(paths, missing)); err == nil || !strings.Contains(err.Error(), missing) {
+	if _, err := store.CheckImports(append(paths, missing)); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("a missing file: %v, want it named", err)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	b, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, append(b, bytes.ReplaceAll(b, []byte(`"file-a"`), []byte(`"../etc/x"`))...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CheckImports([]string{bad}); err == nil || !strings.Contains(err.Error(), bad+":2") {
+		t.Errorf("a run id that is a path: %v, want %s:2 named", err, bad)
 	}
 }

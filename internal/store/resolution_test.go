@@ -162,7 +162,7 @@ func TestShortRunKeepsItsDocument(t *testing.T) {
 // MongoDB store does: its intervals and telemetry readings appended as
 // record lines as they close, then its line, its intervals coarsened as
 // it ran. Readers of the file see the one run; `results import`
-// (ReadFiles, ImportRun) stores its document and every record, once
+// (CheckImport, FileImport.Into) stores its document and every record, once
 // however often it is imported.
 func TestResultsFileStreamsALongRun(t *testing.T) {
 	ctx := context.Background()
@@ -190,17 +190,18 @@ func TestResultsFileStreamsALongRun(t *testing.T) {
 	if got, err := f.Get(ctx, full.RunID); err != nil || got.Resolution == nil {
 		t.Fatalf("get the run: %v, %+v", err, got)
 	}
-	docs, recs, err := store.ReadFiles([]string{path})
-	if err != nil || len(docs[0]) != 1 || len(recs[0][full.RunID]) != 1503 {
-		t.Fatalf("read %d runs and %d records (%v), want 1 and 1,500 intervals + 3 readings", len(docs[0]), len(recs[0][full.RunID]), err)
+	checked, err := store.CheckImport(path)
+	if err != nil || checked.Runs != 1 || checked.Records != 1503 {
+		t.Fatalf("checked %+v (%v), want 1 run, 1,500 intervals + 3 readings", checked, err)
 	}
 	c := connect(t)
 	dbName := testenv.DBName(t)
 	t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
 	st := store.NewMongo(c, dbName, "the test server")
 	for range 2 {
-		if _, err := store.ImportRun(ctx, st, &docs[0][0], recs[0]); err != nil {
-			t.Fatal(err)
+		var imported []string
+		if err := checked.Into(ctx, st, func(d *result.Doc, _ store.Outcome) { imported = append(imported, d.RunID) }); err != nil || len(imported) != 1 {
+			t.Fatalf("imported %v: %v", imported, err)
 		}
 	}
 	ivs, err := st.FullIntervals(ctx, full.RunID)

@@ -78,9 +78,10 @@ type (
 	// stored one only where a partial result never replaces a complete one.
 	Importer interface {
 		Import(ctx context.Context, d *result.Doc) (Outcome, error)
-		// ImportRecords puts a run's full-resolution records (a results
-		// file's, ReadRecords) in place of any stored before.
-		ImportRecords(ctx context.Context, runID string, recs []bson.Raw) error
+		// ImportRecords puts a batch of a run's full-resolution records
+		// (a results file's, FileImport); the first batch of an import
+		// replaces any stored before.
+		ImportRecords(ctx context.Context, runID string, recs []bson.Raw, first bool) error
 		// ReplacingPartial is the same importer, but a partial run may
 		// replace a complete row (results import --replace-partial).
 		ReplacingPartial() Importer
