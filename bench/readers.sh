@@ -45,10 +45,12 @@ with open(dst, "w") as out:
         out.write(shifted(s, runs - i) + "\n")
 PY
 echo "runs file: $(du -h "$dir/runs.jsonl" | cut -f1), $runs runs"
-t0=$(date +%s)
-bin/mongobench results import --results "$uri" "$dir/runs.jsonl" >/dev/null
-echo "imported in $(( $(date +%s) - t0 )) s"
-id="$(bin/mongobench results list --results "$uri" --limit 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["runId"])')"
+if [[ " $stores " == *" mongo "* ]]; then
+  t0=$(date +%s)
+  bin/mongobench results import --results "$uri" "$dir/runs.jsonl" >/dev/null
+  echo "imported in $(( $(date +%s) - t0 )) s"
+fi
+id="$(head -1 "$dir/runs.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["runId"])')"
 
 median() { python3 -c 'import statistics,sys; print("%.0f" % statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 # ms CMD... runs a command and prints its wall time in milliseconds.

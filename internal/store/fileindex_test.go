@@ -2,7 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -11,8 +15,11 @@ import (
 
 func indexDoc(id string, start time.Time) *result.Doc {
 	return &result.Doc{RunID: id, TestName: "kv", Label: "cached-" + id, Start: start, End: start.Add(time.Second), Duration: 1000,
-		ID:  result.Ordered{{Key: "testname", Value: "kv"}, {Key: "label", Value: "cached-" + id}},
-		Ops: []result.OpStats{{Name: "read", Count: 10}}}
+		ID:   result.Ordered{{Key: "testname", Value: "kv"}, {Key: "label", Value: "cached-" + id}},
+		Tags: []string{"nightly"}, TestConfig: map[string]any{"workload": "kv", "threads": int32(4)},
+		Group:    &result.Group{ID: "g1", Clients: 2, ClientIndex: result.Ptr(1)},
+		Schedule: result.Schedule{Mode: "open", TargetRate: result.F(100), AchievedRate: 99.5, SuccessRate: 99, FailedRate: 0.5, Workers: 4},
+		Ops:      []result.OpStats{{Name: "read", Count: 10, Latency: result.Dist{P99: result.F(1.5), P50: result.F(0.5)}}}}
 }
 
 // TestFileIndexIsCachedBetweenProcesses: a results file's index is
@@ -45,8 +52,23 @@ func TestFileIndexIsCachedBetweenProcesses(t *testing.T) {
 	}
 	defer func() { _ = file.Close() }()
 	st, _ := file.Stat()
-	if idx := loadIndex(path, file, st.Size()); idx == nil || len(idx.entries) != 2 || idx.entries[1].summary.RunID != "run-b-0002" {
+	idx := loadIndex(path, file, st.Size())
+	if idx == nil || len(idx.entries) != 2 || idx.entries[1].summary.RunID != "run-b-0002" {
 		t.Fatalf("the cached index: %+v, want the file's two runs", idx)
+	}
+	for i, id := range []string{"run-a-0001", "run-b-0002"} {
+		d := indexDoc(id, start.Add(time.Duration(i)*time.Hour))
+		if want := Summary(d); !reflect.DeepEqual(idx.entries[i].summary, want) {
+			t.Errorf("cached summary of %s:\n%+v\nwant Summary's\n%+v", id, idx.entries[i].summary, want)
+		}
+	}
+	// An index nobody wrote for a month is pruned when another is written.
+	old := filepath.Join(filepath.Dir(indexCachePath(path)), "0123456789abcdef01234567.bson")
+	if err := os.WriteFile(old, []byte("an old index"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(old, time.Now(), time.Now().Add(-indexKeep-time.Hour)); err != nil {
+		t.Fatal(err)
 	}
 	forget()
 	if err := f.Save(ctx, indexDoc("run-c-0003", start.Add(2*time.Hour))); err != nil {
@@ -54,6 +76,9 @@ func TestFileIndexIsCachedBetweenProcesses(t *testing.T) {
 	}
 	if l, err := f.ListRuns(ctx, RunFilter{}, 0); err != nil || len(l.Runs) != 3 || l.Runs[0].RunID != "run-c-0003" {
 		t.Fatalf("a later process's list: %v, %v; want the three runs, the appended one first", l.Runs, err)
+	}
+	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a month-old cached index: %v, want it pruned", err)
 	}
 	// Rewritten in place: the same length, other runs.
 	b, err := os.ReadFile(path)
