@@ -44,7 +44,7 @@ cat >"$dir/plan.yaml" <<'EOF'
 name: day-plan
 scenario: {workload: kv, rate: 1000/s, duration: 24h}
 candidates:
-  - {label: day, instance: {type: this host, vCPU: 2}, price: 100 USD/month, baseline: true}
+  - {label: day, uri: "mongodb://127.0.0.1:27017", instance: {type: this host, vCPU: 2}, price: 100 USD/month, baseline: true}
 demand:
   calibrate: {users: 1000, throughput: 50%}
   stages: [{name: next year, users: 1100}]

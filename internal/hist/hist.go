@@ -48,11 +48,11 @@ func Merge(dst, src *H) error {
 // Encode returns the histogram as base64 text of the compressed
 // HdrHistogram V2 encoding.
 func Encode(h *H) (string, error) {
-	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	s, err := encode(h)
 	if err != nil {
 		return "", fmt.Errorf("encode histogram: %w", err)
 	}
-	return string(b), nil
+	return s, nil
 }
 
 // Decode reads a histogram written by Encode (or any HdrHistogram V2
