@@ -305,16 +305,7 @@ func intervals(docs []*result.Doc) ([]result.Interval, error) {
 	next := make([]func() (result.Interval, bool, error), len(docs))
 	cores := make([]int, len(docs))
 	for i, c := range docs {
-		ivs := c.Intervals
-		next[i] = func() (result.Interval, bool, error) {
-			if len(ivs) == 0 {
-				return result.Interval{}, false, nil
-			}
-			iv := ivs[0]
-			ivs = ivs[1:]
-			return iv, true, nil
-		}
-		cores[i] = c.Client.Cores
+		next[i], cores[i] = Each(c.Intervals), c.Client.Cores
 	}
 	var out []result.Interval
 	err := Stream(next, cores, func(iv result.Interval) error {
@@ -322,6 +313,18 @@ func intervals(docs []*result.Doc) ([]result.Interval, error) {
 		return nil
 	})
 	return out, err
+}
+
+// Each hands ivs one at a time, as Stream reads a client's intervals.
+func Each(ivs []result.Interval) func() (result.Interval, bool, error) {
+	return func() (result.Interval, bool, error) {
+		if len(ivs) == 0 {
+			return result.Interval{}, false, nil
+		}
+		iv := ivs[0]
+		ivs = ivs[1:]
+		return iv, true, nil
+	}
 }
 
 // Stream merges clients' intervals as a group's result does: next[i]

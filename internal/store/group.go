@@ -295,15 +295,7 @@ func (m *Mongo) MergeGroupRecords(ctx context.Context, runID string, clients []r
 		c := &clients[i]
 		cores[i] = c.Client.Cores
 		if c.Resolution == nil {
-			ivs := c.Intervals
-			next[i] = func() (result.Interval, bool, error) {
-				if len(ivs) == 0 {
-					return result.Interval{}, false, nil
-				}
-				iv := ivs[0]
-				ivs = ivs[1:]
-				return iv, true, nil
-			}
+			next[i] = merge.Each(c.Intervals)
 			continue
 		}
 		complete = complete && c.Resolution.Collection == IntervalsCollection
