@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -300,9 +301,11 @@ func (c *Client) Finish(ctx context.Context, runID string) (*result.Doc, error) 
 		return nil, err
 	}
 	if len(pending(g)) == 0 {
-		gctx, cancel := bounded.Step(ctx, 30*time.Second)
-		defer cancel()
-		return c.Merge(gctx, g.Clients)
+		d, err := c.Merge(ctx, g.Clients) // bounded by Merge
+		if errors.Is(err, ErrMerging) {
+			return nil, nil // another client completed the group at once, and merges
+		}
+		return d, err
 	}
 	if ctx.Err() != nil {
 		return nil, nil
@@ -321,6 +324,9 @@ func (c *Client) Finish(ctx context.Context, runID string) (*result.Doc, error) 
 		c.say("group %s: client %s stopped answering (no heartbeat for %v); merging without it\n", c.ID, list(left), c.timeout())
 		var err error
 		merged, err = c.Merge(ctx, g.Clients)
+		if errors.Is(err, ErrMerging) {
+			return true, nil // another client merges
+		}
 		return true, err
 	})
 	return merged, err
@@ -340,12 +346,15 @@ func (c *Client) Result(ctx context.Context) (*result.Doc, error) {
 			runID = g.Merged
 			return true, nil
 		}
-		if time.Since(since) <= c.timeout() {
-			return false, nil
+		if time.Since(since) <= c.timeout() || g.Merging != nil && time.Since(g.Merging.At) <= claimStale {
+			return false, nil // not overdue, or a client is merging (a long group's merge takes minutes)
 		}
 		c.say("group %s: no merged result stored within %v; merging it here\n", c.ID, c.timeout())
 		d, err := c.Merge(ctx, g.Clients)
-		if err == nil {
+		switch {
+		case errors.Is(err, ErrMerging):
+			return false, nil // another client began merging meanwhile
+		case err == nil:
 			runID = d.RunID
 		}
 		return true, err
@@ -377,13 +386,69 @@ func pending(g *store.GroupDoc) []int {
 	return out
 }
 
+// ErrMerging is a merge refused because another client is merging the
+// group's result now.
+var ErrMerging = errors.New("another client is merging the group's result")
+
+// A merge claims its group (store.ClaimMerge) and renews the claim every
+// claimRenew while it merges; a claim not renewed for claimStale is a
+// merging client that died.
+const (
+	claimStale = time.Minute
+	claimRenew = claimStale / 4
+)
+
 // Merge builds the group's result from its clients' stored results and
-// stores it; `mongobench results merge` runs it too.
-func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (*result.Doc, store.Outcome, error) {
-	runs, err := st.GroupRuns(ctx, id)
+// stores it; `mongobench results merge` runs it too. It claims the merge
+// first (ErrMerging while another client merges), and takes at most 30 s
+// plus 2 ms per full-resolution interval of its clients (a long group
+// merges its clients' records: minutes for a day's), or bounded.Grace
+// once ctx ends.
+func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (d *result.Doc, out store.Outcome, err error) {
+	token := fmt.Sprintf("%d/%d", os.Getpid(), time.Now().UnixNano())
+	switch ok, err := st.ClaimMerge(ctx, id, token, time.Now(), claimStale); {
+	case errors.Is(err, store.ErrNotFound): // imported runs: no coordination document to claim
+	case err != nil:
+		return nil, store.Latest, err
+	case !ok:
+		return nil, store.Latest, fmt.Errorf("group %s: %w", id, ErrMerging)
+	default:
+		defer func() {
+			if err != nil { // the claim ends now, not when it goes stale
+				rctx, cancel := bounded.Step(ctx, 10*time.Second)
+				_ = st.ReleaseMerge(rctx, id, token)
+				cancel()
+			}
+		}()
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			t := time.NewTicker(claimRenew)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					_, _ = st.ClaimMerge(ctx, id, token, time.Now(), claimStale) // a failed renewal: the claim lapses, another client may merge
+				}
+			}
+		}()
+	}
+	rctx, cancel := bounded.Step(ctx, 30*time.Second)
+	runs, err := st.GroupRuns(rctx, id)
+	cancel()
 	if err != nil {
 		return nil, store.Latest, err
 	}
+	full := 0
+	for _, r := range runs {
+		if r.Resolution != nil {
+			full += r.Resolution.FullIntervals
+		}
+	}
+	ctx, cancel = bounded.Step(ctx, 30*time.Second+time.Duration(full)*2*time.Millisecond)
+	defer cancel()
 	if clients == 0 {
 		for _, r := range runs {
 			if r.Group != nil {
@@ -392,7 +457,7 @@ func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (*
 		}
 	}
 	slices.SortStableFunc(runs, func(a, b result.Doc) int { return clientIndex(a) - clientIndex(b) }) // the first client's telemetry is the group's
-	d, err := merge.Results(merge.Group{ID: id, Clients: clients}, runs)
+	d, err = merge.Results(merge.Group{ID: id, Clients: clients}, runs)
 	if err != nil {
 		return nil, store.Latest, err
 	}
@@ -413,11 +478,11 @@ func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (*
 		if complete {
 			r.Collection = store.IntervalsCollection
 		} else {
-			d.Notes = append(d.Notes, fmt.Sprintf("Not every client's intervals reached the results store as it ran: the group's %d intervals of %g s lack those clients' missing parts, at full resolution and in this document.",
+			d.Notes = append(d.Notes, fmt.Sprintf("Not every client's intervals are in the results store (a client's stream missed some, or they were removed since): the group's %d intervals of %g s lack their parts, at full resolution and in this document; each client's own result says what it sent.",
 				n, r.FullIntervalSec))
 		}
 	}
-	out, err := st.Import(ctx, d)
+	out, err = st.Import(ctx, d)
 	if err != nil {
 		return nil, out, err
 	}

@@ -297,10 +297,8 @@ func mergeOps(lists [][]result.OpStats, summarize func(*hist.H) (result.Dist, er
 // intervals merges the clients' intervals that start at the same instant
 // (the group's intervals are aligned: every client's measured phase starts
 // at the same wall-clock instant). A client's closing interval that
-// absorbed a short tail overlaps the next interval of another, and a
-// long run's client whose ladder took one more step holds intervals twice
-// as long as another's: such an interval is folded into the one it
-// overlaps.
+// absorbed a short tail overlaps the next interval of another: such an
+// interval is folded into the one it overlaps.
 func intervals(docs []*result.Doc) ([]result.Interval, error) {
 	next := make([]func() (result.Interval, bool, error), len(docs))
 	cores := make([]int, len(docs))

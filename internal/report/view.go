@@ -151,7 +151,7 @@ func notices(d *result.Doc) []Notice {
 	if r := d.Resolution; r != nil {
 		where := "every interval at full resolution is in collection " + r.Collection + " of the results database"
 		if r.Collection == "" {
-			where = "not all of them reached the results store at full resolution (the notes say how many did)"
+			where = "not all of them are in the results store at full resolution (the notes say more)"
 		}
 		out = append(out, Notice{NoticeNote, fmt.Sprintf("A long run: its %d intervals of %g s are shown merged into intervals of %g s (histograms merged exactly); %s.",
 			r.FullIntervals, r.FullIntervalSec, r.IntervalSec, where)})

@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -124,7 +126,7 @@ func indexCachePath(path string) string {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(dir, "mongobench", "file-index", hex.EncodeToString(sum[:12])+".bson")
+	return filepath.Join(dir, "mongobench", fmt.Sprintf("file-index-v%d", indexVersion), hex.EncodeToString(sum[:12])+".bson")
 }
 
 // tailHash hashes the indexTail bytes of file before size.
@@ -164,6 +166,8 @@ func loadIndex(path string, file io.ReaderAt, size int64) *fileIndex {
 		}
 		idx.entries[i] = fileEntry{offset: e.Offset, length: e.Length, line: e.Line, summary: e.Summary.doc()}
 	}
+	now := time.Now()
+	_ = os.Chtimes(cache, now, now) // in use: not pruned (pruneIndexes)
 	return idx
 }
 
@@ -208,20 +212,21 @@ func saveIndex(path string, file io.ReaderAt, idx *fileIndex) {
 	pruneIndexes(filepath.Dir(cache), time.Now().Add(-indexKeep))
 }
 
-// indexKeep is how long a cached index nobody writes again is kept: the
+// indexKeep is how long a cached index nobody writes or reads is kept: the
 // index of a results file long gone (a test's, a deleted one) does not
 // stay in the cache directory for ever.
 const indexKeep = 30 * 24 * time.Hour
 
-// pruneIndexes removes the cached indexes in dir last written before
-// cutoff.
+// pruneIndexes removes the cached indexes in dir last written or read
+// before cutoff, and any temporary file a writer left there.
 func pruneIndexes(dir string, cutoff time.Time) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && filepath.Ext(e.Name()) == ".bson" && info.ModTime().Before(cutoff) {
+		ours := filepath.Ext(e.Name()) == ".bson" || strings.HasPrefix(e.Name(), ".index-")
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && ours && info.ModTime().Before(cutoff) {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}

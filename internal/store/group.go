@@ -42,6 +42,16 @@ type GroupDoc struct {
 	// clients it lacks.
 	Merged  string `bson:"merged,omitempty"`
 	Missing []int  `bson:"missing,omitempty"`
+	// Merging is the claim of the client merging the group's result
+	// now (ClaimMerge), renewed while it merges.
+	Merging *MergeClaim `bson:"merging,omitempty"`
+}
+
+// MergeClaim is one merge's claim on its group: its token and when it
+// was last renewed.
+type MergeClaim struct {
+	Token string    `bson:"token"`
+	At    time.Time `bson:"at"`
 }
 
 // GroupMember is one client's registration and progress.
@@ -228,10 +238,52 @@ func (m *Mongo) GiveUp(ctx context.Context, id, why string) (*GroupDoc, error) {
 	return m.Group(ctx, id)
 }
 
+// ClaimMerge claims the merge of group id's result for token at now, or
+// renews token's claim: it fails (false) while another merge's claim was
+// renewed within stale, so one client merges at a time and a merge that
+// takes minutes (a long group's records) is not started again by a
+// client tired of waiting. ErrNotFound: the group has no coordination
+// document (its runs were imported).
+func (m *Mongo) ClaimMerge(ctx context.Context, id, token string, now time.Time, stale time.Duration) (bool, error) {
+	filter := bson.D{{Key: "_id", Value: id}, {Key: "$or", Value: bson.A{
+		bson.D{{Key: "merging", Value: bson.D{{Key: "$exists", Value: false}}}},
+		bson.D{{Key: "merging.token", Value: token}},
+		bson.D{{Key: "merging.at", Value: bson.D{{Key: "$lt", Value: now.Add(-stale)}}}},
+	}}}
+	_, err := m.setGroup(ctx, filter, bson.D{{Key: "merging", Value: MergeClaim{Token: token, At: now}}})
+	if errors.Is(err, ErrNotFound) {
+		if _, gerr := m.Group(ctx, id); gerr != nil {
+			return false, gerr // no such group (ErrNotFound), or the store failed
+		}
+		return false, nil // claimed by another merge
+	}
+	return err == nil, err
+}
+
+// ReleaseMerge ends token's claim on group id's merge (a merge that
+// failed), so the next may start at once.
+func (m *Mongo) ReleaseMerge(ctx context.Context, id, token string) error {
+	_, err := m.groups().UpdateOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "merging.token", Value: token}},
+		bson.D{{Key: "$unset", Value: bson.D{{Key: "merging", Value: ""}}}})
+	if err != nil {
+		return fmt.Errorf("update group: %w", err)
+	}
+	return nil
+}
+
 // MarkMerged records the group's stored result and the clients it lacks.
+// The merge's claim ends with it.
 func (m *Mongo) MarkMerged(ctx context.Context, id, runID string, missing []int) error {
-	_, err := m.setGroup(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "merged", Value: runID}, {Key: "missing", Value: missing}})
-	return err
+	res, err := m.groups().UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{
+		{Key: "$set", Value: bson.D{{Key: "merged", Value: runID}, {Key: "missing", Value: missing}}},
+		{Key: "$unset", Value: bson.D{{Key: "merging", Value: ""}}}})
+	switch {
+	case err != nil:
+		return fmt.Errorf("update group: %w", err)
+	case res.MatchedCount == 0:
+		return fmt.Errorf("group: %w", ErrNotFound)
+	}
+	return nil
 }
 
 func (m *Mongo) setGroup(ctx context.Context, filter, set bson.D) (*GroupDoc, error) {
@@ -278,8 +330,9 @@ func (m *Mongo) GroupRuns(ctx context.Context, id string) ([]result.Doc, error) 
 // client's telemetry records,
 // whose figures the merged document carries. It replaces any records a
 // previous merge of the group wrote, and returns how many intervals it
-// wrote and whether every coarsened client's full resolution was stored
-// (else some merged intervals lack that client's part).
+// wrote and whether every coarsened client's full resolution was there
+// (its run streamed every interval and the store holds them all; else
+// some merged intervals lack that client's part).
 func (m *Mongo) MergeGroupRecords(ctx context.Context, runID string, clients []result.Doc, each func(result.Interval) error) (n int, complete bool, err error) {
 	coll, err := m.intervals(ctx)
 	if err == nil {
@@ -288,8 +341,8 @@ func (m *Mongo) MergeGroupRecords(ctx context.Context, runID string, clients []r
 	if err != nil {
 		return 0, false, fmt.Errorf("group run %s's intervals: %w", runID, err)
 	}
-	complete = true
 	next := make([]func() (result.Interval, bool, error), len(clients))
+	read := make([]*int, len(clients)) // a coarsened client's records read
 	cores := make([]int, len(clients))
 	for i := range clients {
 		c := &clients[i]
@@ -298,18 +351,19 @@ func (m *Mongo) MergeGroupRecords(ctx context.Context, runID string, clients []r
 			next[i] = merge.Each(c.Intervals)
 			continue
 		}
-		complete = complete && c.Resolution.Collection == IntervalsCollection
 		cur, err := m.records(ctx, c.RunID, kindInterval)
 		if err != nil {
 			return 0, false, err
 		}
 		defer cur.Close(ctx)
+		read[i] = new(int)
 		next[i] = func() (result.Interval, bool, error) {
 			if !cur.Next(ctx) {
 				return result.Interval{}, false, cur.Err()
 			}
 			var r intervalRecord
 			err := cur.Decode(&r)
+			*read[i]++
 			return r.Interval, err == nil, err
 		}
 	}
@@ -341,6 +395,12 @@ func (m *Mongo) MergeGroupRecords(ctx context.Context, runID string, clients []r
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("group run %s's intervals: %w", runID, err)
+	}
+	complete = true
+	for i, c := range clients {
+		if r := c.Resolution; r != nil && (r.Collection != IntervalsCollection || *read[i] != r.FullIntervals) {
+			complete = false // its stream missed intervals, or they were removed since
+		}
 	}
 	return n, complete, nil
 }

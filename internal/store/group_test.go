@@ -71,3 +71,51 @@ func TestRegisterGroupClaimsIndexOnce(t *testing.T) {
 		t.Errorf("another index: %v", err)
 	}
 }
+
+// One merge at a time: a claim on a group's merge refuses another token
+// while it is renewed, is taken over once stale, ends with the merged
+// result or its release, and names a group that does not exist.
+func TestClaimMergeOnceAtATime(t *testing.T) {
+	ctx := context.Background()
+	c := connect(t)
+	dbName := testenv.DBName(t)
+	t.Cleanup(func() { _ = c.Database(dbName).Drop(context.Background()) })
+	st := store.NewMongo(c, dbName, "the test server")
+	now := time.Now()
+	me := store.GroupMember{Host: "h", PID: 1, Registered: now, Heartbeat: now}
+	if _, err := st.RegisterGroup(ctx, "claims", 2, "kv", 0, me); err != nil {
+		t.Fatal(err)
+	}
+	claim := func(token string, at time.Time) bool {
+		t.Helper()
+		ok, err := st.ClaimMerge(ctx, "claims", token, at, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !claim("a", now) || claim("b", now.Add(30*time.Second)) {
+		t.Fatal("a claims the merge; b, 30 s later, must be refused")
+	}
+	if !claim("a", now.Add(50*time.Second)) || claim("b", now.Add(100*time.Second)) {
+		t.Fatal("a renews its claim at 50 s; b must still be refused at 100 s")
+	}
+	if !claim("b", now.Add(111*time.Second)) {
+		t.Fatal("a's claim, not renewed for over a minute, must pass to b")
+	}
+	if err := st.ReleaseMerge(ctx, "claims", "a"); err != nil || claim("c", now.Add(112*time.Second)) {
+		t.Fatalf("a's release (%v) must leave b's claim in place", err)
+	}
+	if err := st.ReleaseMerge(ctx, "claims", "b"); err != nil || !claim("c", now.Add(113*time.Second)) {
+		t.Fatalf("b's release (%v) must free the merge at once", err)
+	}
+	if err := st.MarkMerged(ctx, "claims", "run-merged", nil); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := st.Group(ctx, "claims"); err != nil || g.Merging != nil || g.Merged != "run-merged" || !claim("d", now.Add(114*time.Second)) {
+		t.Fatalf("after the merge: %+v (%v), want no claim left, and a later merge free to claim", g, err)
+	}
+	if _, err := st.ClaimMerge(ctx, "nosuch", "a", now, time.Minute); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a group that does not exist: %v, want ErrNotFound", err)
+	}
+}

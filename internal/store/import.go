@@ -72,30 +72,42 @@ func CheckImport(path string) (*FileImport, error) {
 }
 
 // Into imports the checked file into m: first the records it carries,
-// in batches of recordBatch per run (each run's first batch replacing
-// any records stored before, so a file imported twice stores them once),
-// then its runs in file order, each handed to done with its outcome.
+// in batches of at most recordBatch of one run (each run's first batch
+// replacing any records stored before, so a file imported twice stores
+// them once), then its runs in file order, each handed to done with its
+// outcome.
 func (fi *FileImport) Into(ctx context.Context, m Importer, done func(d *result.Doc, out Outcome)) error {
-	pending := map[string][]bson.Raw{}
+	// A run's records are contiguous in a file one run wrote at a time:
+	// a run's batch is written when it is full or another run's record
+	// comes, so at most one batch is held whatever the file holds.
+	var batch []bson.Raw
+	var batchRun string
 	started := map[string]bool{}
-	flush := func(runID string) error {
-		err := m.ImportRecords(ctx, runID, pending[runID], !started[runID])
-		started[runID], pending[runID] = true, pending[runID][:0]
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		err := m.ImportRecords(ctx, batchRun, batch, !started[batchRun])
+		started[batchRun], batch = true, batch[:0]
 		return err
 	}
 	err := eachRecord(fi.Path, func(runID string, rec bson.Raw) error {
 		if !fi.coarse[runID] {
 			return nil
 		}
-		if pending[runID] = append(pending[runID], rec); len(pending[runID]) == recordBatch {
-			return flush(runID)
+		if runID != batchRun {
+			if err := flush(); err != nil {
+				return err
+			}
+			batchRun = runID
+		}
+		if batch = append(batch, rec); len(batch) == recordBatch {
+			return flush()
 		}
 		return ctx.Err()
 	})
-	for runID, recs := range pending {
-		if err == nil && len(recs) > 0 {
-			err = flush(runID)
-		}
+	if err == nil {
+		err = flush()
 	}
 	if err != nil {
 		return err

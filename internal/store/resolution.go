@@ -248,10 +248,17 @@ func (m *Mongo) FullIntervals(ctx context.Context, runID string) ([]result.Inter
 }
 
 // records opens a cursor over a run's full-resolution records of kind
-// (kindInterval, or anything else when kind is "") in time order: a
+// (kindInterval, in time order, or any other kind when kind is ""): a
 // registered run's own records only (its writer's), never those of a
 // client that came back under the same run id.
 func (m *Mongo) records(ctx context.Context, runID, kind string) (*mongo.Cursor, error) {
+	var opts []options.Lister[options.FindOptions]
+	if kind == kindInterval {
+		// Intervals in time order, through the index (run.id, run.kind, t);
+		// other records are copied whole, in any order (no blocking sort
+		// of a day of readings).
+		opts = append(opts, options.Find().SetSort(bson.D{{Key: "t", Value: 1}}))
+	}
 	filter := bson.D{{Key: "run.id", Value: runID}}
 	if kind == kindInterval {
 		filter = append(filter, bson.E{Key: "run.kind", Value: kindInterval})
@@ -268,7 +275,7 @@ func (m *Mongo) records(ctx context.Context, runID, kind string) (*mongo.Cursor,
 	case row.Live != nil:
 		filter = append(filter, bson.E{Key: "run.w", Value: row.Live.Writer})
 	}
-	cur, err := m.db.Collection(IntervalsCollection).Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "t", Value: 1}}))
+	cur, err := m.db.Collection(IntervalsCollection).Find(ctx, filter, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("read run %s's records: %w", runID, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -310,5 +311,16 @@ func TestLongGroupMergesItsFullResolution(t *testing.T) {
 	}
 	if readings != 1200 {
 		t.Errorf("%d telemetry readings stored with the group, want the first client's 1,200", readings)
+	}
+	// A client's records removed since it ran: the merge says so.
+	if _, err := c.Database(dbName).Collection(store.IntervalsCollection).DeleteMany(ctx, bson.D{{Key: "run.id", Value: "run-long-client-1"}, {Key: "run.kind", Value: "interval"}, {Key: "t", Value: bson.D{{Key: "$gte", Value: d.Start.Add(2000 * time.Second)}}}}); err != nil {
+		t.Fatal(err)
+	}
+	again, _, err := group.Merge(ctx, st, "long", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := again.Resolution; r == nil || r.Collection != "" || r.FullIntervals != 2000 || !strings.Contains(strings.Join(again.Notes, " "), "Not every client's intervals are in the results store") {
+		t.Errorf("a merge missing a client's records: resolution %+v, notes %q; want no collection claimed and a note", r, again.Notes)
 	}
 }

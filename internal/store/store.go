@@ -109,6 +109,8 @@ type (
 		MarkPrepared(ctx context.Context, id string, at time.Time) error
 		ChooseStart(ctx context.Context, id string, at time.Time) (*GroupDoc, error)
 		GiveUp(ctx context.Context, id, why string) (*GroupDoc, error)
+		ClaimMerge(ctx context.Context, id, token string, now time.Time, stale time.Duration) (bool, error)
+		ReleaseMerge(ctx context.Context, id, token string) error
 		MarkMerged(ctx context.Context, id, runID string, missing []int) error
 		GroupRuns(ctx context.Context, id string) ([]result.Doc, error)
 		MergeGroupRecords(ctx context.Context, runID string, clients []result.Doc, each func(result.Interval) error) (n int, complete bool, err error)
