@@ -23,8 +23,9 @@ const (
 
 // encoder is one encoding's reusable state.
 type encoder struct {
-	payload, compressed bytes.Buffer
-	z                   *zlib.Writer
+	varints    []byte
+	compressed bytes.Buffer
+	z          *zlib.Writer
 }
 
 var encoders = sync.Pool{New: func() any {
@@ -44,7 +45,7 @@ func encode(h *H) (string, error) {
 		n-- // the library writes counts up to the maximum's
 	}
 	counts = counts[:max(n, 1)]
-	var varints []byte
+	varints := e.varints[:0]
 	for i := 0; i < len(counts); {
 		c := counts[i]
 		i++
@@ -64,7 +65,7 @@ func encode(h *H) (string, error) {
 	if ratio == 0 {
 		ratio = 1
 	}
-	e.payload.Reset()
+	e.varints = varints
 	var head [40]byte
 	binary.BigEndian.PutUint32(head[0:], uint32(v2Cookie))
 	binary.BigEndian.PutUint32(head[4:], uint32(len(varints)))
@@ -73,12 +74,12 @@ func encode(h *H) (string, error) {
 	binary.BigEndian.PutUint64(head[16:], uint64(s.LowestTrackableValue))
 	binary.BigEndian.PutUint64(head[24:], uint64(s.HighestTrackableValue))
 	binary.BigEndian.PutUint64(head[32:], math.Float64bits(ratio))
-	e.payload.Write(head[:])
-	e.payload.Write(varints)
 	e.compressed.Reset()
 	e.z.Reset(&e.compressed)
-	if _, err := e.z.Write(e.payload.Bytes()); err != nil {
-		return "", err
+	for _, b := range [][]byte{head[:], varints} {
+		if _, err := e.z.Write(b); err != nil {
+			return "", err
+		}
 	}
 	if err := e.z.Close(); err != nil {
 		return "", err

@@ -334,15 +334,12 @@ func (m *Mongo) GroupRuns(ctx context.Context, id string) ([]result.Doc, error) 
 // (its run streamed every interval and the store holds them all; else
 // some merged intervals lack that client's part).
 func (m *Mongo) MergeGroupRecords(ctx context.Context, runID string, clients []result.Doc, each func(result.Interval) error) (n int, complete bool, err error) {
-	coll, err := m.intervals(ctx)
-	if err == nil {
-		_, err = coll.DeleteMany(ctx, bson.D{{Key: "run.id", Value: runID}})
-	}
+	w, err := m.newRecordWriter(ctx, runID)
 	if err != nil {
 		return 0, false, fmt.Errorf("group run %s's intervals: %w", runID, err)
 	}
 	next := make([]func() (result.Interval, bool, error), len(clients))
-	read := make([]*int, len(clients)) // a coarsened client's records read
+	read := make([]int, len(clients)) // a coarsened client's records read
 	cores := make([]int, len(clients))
 	for i := range clients {
 		c := &clients[i]
@@ -356,49 +353,35 @@ func (m *Mongo) MergeGroupRecords(ctx context.Context, runID string, clients []r
 			return 0, false, err
 		}
 		defer cur.Close(ctx)
-		read[i] = new(int)
 		next[i] = func() (result.Interval, bool, error) {
 			if !cur.Next(ctx) {
 				return result.Interval{}, false, cur.Err()
 			}
 			var r intervalRecord
 			err := cur.Decode(&r)
-			*read[i]++
+			read[i]++
 			return r.Interval, err == nil, err
 		}
-	}
-	batch := make([]any, 0, recordBatch)
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		_, err := coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false))
-		batch = batch[:0]
-		return err
 	}
 	err = merge.Stream(next, cores, func(iv result.Interval) error {
 		if err := each(iv); err != nil {
 			return err
 		}
 		n++
-		batch = append(batch, intervalRecord{Run: recordMeta{RunID: runID, Kind: kindInterval}, Interval: iv})
-		if len(batch) == recordBatch {
-			return flush()
-		}
-		return nil
+		return w.add(ctx, intervalRecord{Run: recordMeta{RunID: runID, Kind: kindInterval}, Interval: iv})
 	})
-	if err == nil {
-		err = flush()
-	}
 	if err == nil && len(clients) > 0 {
-		err = m.copyTelemetry(ctx, coll, clients[0].RunID, runID)
+		err = m.copyTelemetry(ctx, w, clients[0].RunID, runID)
+	}
+	if err == nil {
+		err = w.flush(ctx)
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("group run %s's intervals: %w", runID, err)
 	}
 	complete = true
 	for i, c := range clients {
-		if r := c.Resolution; r != nil && (r.Collection != IntervalsCollection || *read[i] != r.FullIntervals) {
+		if r := c.Resolution; r != nil && (r.Collection != IntervalsCollection || read[i] != r.FullIntervals) {
 			complete = false // its stream missed intervals, or they were removed since
 		}
 	}
@@ -406,14 +389,13 @@ func (m *Mongo) MergeGroupRecords(ctx context.Context, runID string, clients []r
 }
 
 // copyTelemetry copies run from's telemetry records (every kind but
-// intervals) to run to, in batches.
-func (m *Mongo) copyTelemetry(ctx context.Context, coll *mongo.Collection, from, to string) error {
+// intervals) to run to, through w.
+func (m *Mongo) copyTelemetry(ctx context.Context, w *recordWriter, from, to string) error {
 	cur, err := m.records(ctx, from, "")
 	if err != nil {
 		return err
 	}
 	defer cur.Close(ctx)
-	batch := make([]any, 0, recordBatch)
 	for cur.Next(ctx) {
 		var rec bson.D
 		if err := cur.Decode(&rec); err != nil {
@@ -431,18 +413,11 @@ func (m *Mongo) copyTelemetry(ctx context.Context, coll *mongo.Collection, from,
 				rec[i].Value = meta
 			}
 		}
-		if batch = append(batch, rec); len(batch) == recordBatch {
-			if _, err := coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false)); err != nil {
-				return err
-			}
-			batch = batch[:0]
+		if err := w.add(ctx, rec); err != nil {
+			return err
 		}
 	}
-	if err := cur.Err(); err != nil || len(batch) == 0 {
-		return err
-	}
-	_, err = coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false))
-	return err
+	return cur.Err()
 }
 
 // ClockOffset estimates this process's clock minus the results server's,

@@ -177,21 +177,58 @@ func (m *Mongo) saveFull(ctx context.Context, d *result.Doc) (*result.Doc, error
 // IntervalsCollection in place of any stored before, in batches of
 // recordBatch.
 func (m *Mongo) replaceRecords(ctx context.Context, runID string, recs []any) error {
+	w, err := m.newRecordWriter(ctx, runID)
+	for _, r := range recs {
+		if err != nil {
+			break
+		}
+		err = w.add(ctx, r)
+	}
+	if err == nil {
+		err = w.flush(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("run %s's intervals: %w", runID, err)
+	}
+	return nil
+}
+
+// recordWriter writes a run's full-resolution records into the
+// IntervalsCollection in place of any stored before (deleted when it is
+// made), in batches of recordBatch: it holds one batch however many it
+// writes.
+type recordWriter struct {
+	coll  *mongo.Collection
+	batch []any
+}
+
+func (m *Mongo) newRecordWriter(ctx context.Context, runID string) (*recordWriter, error) {
 	coll, err := m.intervals(ctx)
 	if err == nil {
 		_, err = coll.DeleteMany(ctx, bson.D{{Key: "run.id", Value: runID}})
 	}
 	if err != nil {
-		return fmt.Errorf("run %s's intervals: %w", runID, err)
+		return nil, err
 	}
-	for len(recs) > 0 {
-		n := min(len(recs), recordBatch)
-		if _, err := coll.InsertMany(ctx, recs[:n], options.InsertMany().SetOrdered(false)); err != nil {
-			return fmt.Errorf("run %s's intervals: %w", runID, err)
-		}
-		recs = recs[n:]
+	return &recordWriter{coll: coll, batch: make([]any, 0, recordBatch)}, nil
+}
+
+// add writes rec, with the batch it completes.
+func (w *recordWriter) add(ctx context.Context, rec any) error {
+	if w.batch = append(w.batch, rec); len(w.batch) == recordBatch {
+		return w.flush(ctx)
 	}
 	return nil
+}
+
+// flush writes the records added since the last batch.
+func (w *recordWriter) flush(ctx context.Context) error {
+	if len(w.batch) == 0 {
+		return nil
+	}
+	_, err := w.coll.InsertMany(ctx, w.batch, options.InsertMany().SetOrdered(false))
+	w.batch = w.batch[:0]
+	return err
 }
 
 // intervals is the IntervalsCollection, created on first use: a
@@ -252,16 +289,14 @@ func (m *Mongo) FullIntervals(ctx context.Context, runID string) ([]result.Inter
 // registered run's own records only (its writer's), never those of a
 // client that came back under the same run id.
 func (m *Mongo) records(ctx context.Context, runID, kind string) (*mongo.Cursor, error) {
+	filter := bson.D{{Key: "run.id", Value: runID}}
 	var opts []options.Lister[options.FindOptions]
 	if kind == kindInterval {
 		// Intervals in time order, through the index (run.id, run.kind, t);
 		// other records are copied whole, in any order (no blocking sort
 		// of a day of readings).
-		opts = append(opts, options.Find().SetSort(bson.D{{Key: "t", Value: 1}}))
-	}
-	filter := bson.D{{Key: "run.id", Value: runID}}
-	if kind == kindInterval {
 		filter = append(filter, bson.E{Key: "run.kind", Value: kindInterval})
+		opts = append(opts, options.Find().SetSort(bson.D{{Key: "t", Value: 1}}))
 	} else {
 		filter = append(filter, bson.E{Key: "run.kind", Value: bson.D{{Key: "$ne", Value: kindInterval}}})
 	}
