@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -23,8 +24,11 @@ the results store, once per run id; a newer or complete row is kept unless
 		Example: "  mongobench results import mongobench-unsaved-20240102T030405Z-ab12.jsonl",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			checked, err := store.CheckImports(files) // every file read and checked before anything connects
-			if err != nil {
+			checked, err := store.CheckImports(cmd.Context(), files) // every file read and checked before anything connects
+			switch {
+			case cmd.Context().Err() != nil:
+				return fmt.Errorf("%w: checking %s; nothing was imported", errInterrupted, strings.Join(files, ", "))
+			case err != nil:
 				return usage(err)
 			}
 			return a.withImporter(cmd.Context(), resultsURI, "import loads runs into", func(st store.Store, m store.Importer) error {
@@ -40,7 +44,10 @@ the results store, once per run id; a newer or complete row is kept unless
 						fmt.Fprintf(a.stdout, "%s: run %s imported (%s)\n", f.Path, d.RunID, out)
 						n++
 					})
-					if err != nil {
+					switch {
+					case cmd.Context().Err() != nil:
+						return fmt.Errorf("%w: importing %s after %d runs; importing it again finishes it (a run is stored once however often it is imported)", errInterrupted, f.Path, n)
+					case err != nil:
 						return fmt.Errorf("%s: %w", f.Path, err)
 					}
 				}

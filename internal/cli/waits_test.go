@@ -3,9 +3,11 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -246,4 +248,55 @@ func hostname(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// Ctrl-C during `results import` (while its files are checked, or while
+// runs are stored) ends it within 2 s, exit 130, saying how far it got;
+// importing the file again finishes it, every run stored once.
+func TestInterruptDuringImport(t *testing.T) {
+	uri := testenv.URI(t)
+	c := connect(t, uri)
+	line, err := os.ReadFile("testdata/schema-v1-run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line = bytes.TrimSpace(bytes.SplitN(line, []byte("\n"), 2)[0])
+	var d struct {
+		RunID string `json:"runId"`
+	}
+	if err := json.Unmarshal(line, &d); err != nil {
+		t.Fatal(err)
+	}
+	const runs = 200
+	prefix := fmt.Sprintf("%s-i%d-", d.RunID, time.Now().UnixNano()%1e9) // this test's runs alone
+	var b bytes.Buffer
+	for i := range runs {
+		b.Write(bytes.ReplaceAll(line, []byte(`"`+d.RunID+`"`), fmt.Appendf(nil, `"%s%03d"`, prefix, i)))
+		b.WriteByte('\n')
+	}
+	file := filepath.Join(t.TempDir(), "runs.jsonl")
+	if err := os.WriteFile(file, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	results := uri // the results database, mongobench, of the test server
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var at time.Time
+	go func() {
+		time.Sleep(500 * time.Millisecond)
+		at = time.Now()
+		cancel()
+	}()
+	code, stderr, took := mainUntil(t, ctx, func() time.Time { return at }, 10*time.Second, "results", "import", file, "--results", results)
+	t.Logf("Ctrl-C 0.5 s into an import of %d runs: ended %v after, exit %d", runs, took.Round(time.Millisecond), code)
+	if code != cli.ExitInterrupted || took > 2*time.Second || !strings.Contains(stderr, "interrupted: ") {
+		t.Errorf("exit %d %v after the interrupt, want %d within 2s, saying it was interrupted; stderr:\n%s", code, took, cli.ExitInterrupted, stderr)
+	}
+	o := mb(t, "results", "import", file, "--results", results)
+	wantCode(t, o, cli.ExitOK)
+	n, err := c.Database("mongobench").Collection(store.HistoryCollection).CountDocuments(context.Background(),
+		bson.D{{Key: "_id", Value: bson.D{{Key: "$regex", Value: "^" + regexp.QuoteMeta(prefix)}}}})
+	if err != nil || n != runs {
+		t.Errorf("after importing again: %d runs stored (%v), want %d", n, err, runs)
+	}
 }

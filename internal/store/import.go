@@ -30,11 +30,11 @@ type FileImport struct {
 
 // CheckImports checks each file (CheckImport), every file before any is
 // used: one bad file fails them all.
-func CheckImports(paths []string) ([]*FileImport, error) {
+func CheckImports(ctx context.Context, paths []string) ([]*FileImport, error) {
 	out := make([]*FileImport, len(paths))
 	for i, p := range paths {
 		var err error
-		if out[i], err = CheckImport(p); err != nil {
+		if out[i], err = CheckImport(ctx, p); err != nil {
 			return nil, err
 		}
 	}
@@ -42,10 +42,14 @@ func CheckImports(paths []string) ([]*FileImport, error) {
 }
 
 // CheckImport reads a results file and its records file line by line
-// and checks every line, keeping only which runs' records to carry.
-func CheckImport(path string) (*FileImport, error) {
+// and checks every line, keeping only which runs' records to carry; it
+// stops at the line it reads when ctx ends.
+func CheckImport(ctx context.Context, path string) (*FileImport, error) {
 	fi := &FileImport{Path: path, coarse: map[string]bool{}}
 	err := eachOf(path, path, false, func(line int, b []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		d, err := decodeLine(b, path, line)
 		if err == nil {
 			err = CheckIdentity(&d)
@@ -66,7 +70,7 @@ func CheckImport(path string) (*FileImport, error) {
 		if fi.coarse[runID] {
 			fi.Records++
 		}
-		return nil
+		return ctx.Err()
 	})
 	return fi, err
 }

@@ -191,12 +191,12 @@ func TestCheckImports(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	checked, err := store.CheckImports(paths)
+	checked, err := store.CheckImports(context.Background(), paths)
 	if err != nil || len(checked) != 2 || checked[0].Runs != 1 || checked[1].Runs != 1 || checked[0].Path != paths[0] {
 		t.Fatalf("CheckImports: %v, %v", checked, err)
 	}
 	missing := filepath.Join(dir, "nosuch.jsonl")
-	if _, err := store.CheckImports(append(paths, missing)); err == nil || !strings.Contains(err.Error(), missing) {
+	if _, err := store.CheckImports(context.Background(), append(paths, missing)); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("a missing file: %v, want it named", err)
 	}
 	bad := filepath.Join(dir, "bad.jsonl")
@@ -207,7 +207,7 @@ func TestCheckImports(t *testing.T) {
 	if err := os.WriteFile(bad, append(b, bytes.ReplaceAll(b, []byte(`"file-a"`), []byte(`"../etc/x"`))...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.CheckImports([]string{bad}); err == nil || !strings.Contains(err.Error(), bad+":2") {
+	if _, err := store.CheckImports(context.Background(), []string{bad}); err == nil || !strings.Contains(err.Error(), bad+":2") {
 		t.Errorf("a run id that is a path: %v, want %s:2 named", err, bad)
 	}
 }

@@ -191,7 +191,7 @@ func TestResultsFileStreamsALongRun(t *testing.T) {
 	if got, err := f.Get(ctx, full.RunID); err != nil || got.Resolution == nil {
 		t.Fatalf("get the run: %v, %+v", err, got)
 	}
-	checked, err := store.CheckImport(path)
+	checked, err := store.CheckImport(ctx, path)
 	if err != nil || checked.Runs != 1 || checked.Records != 1503 {
 		t.Fatalf("checked %+v (%v), want 1 run, 1,500 intervals + 3 readings", checked, err)
 	}
