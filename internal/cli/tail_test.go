@@ -17,7 +17,8 @@ import (
 // a burst of writes hits the server's disk: the updates that wait behind
 // it are the run's tail, and the diagnosis names the burst, with its
 // evidence, in the summary and in the stored document (make demo's
-// second 12, made to happen).
+// second 12, made to happen). The test judges properties that hold on a
+// busy machine, not a rank among equally true causes.
 func TestTailExplainedByDiskBurst(t *testing.T) {
 	h := testenv.Own(t, server.Options{SyncOnCommit: true})
 	uri := h.URI
@@ -84,8 +85,22 @@ func TestTailExplainedByDiskBurst(t *testing.T) {
 	disk := func(series string) bool {
 		return strings.Contains(series, "diskWrite") || strings.Contains(series, "diskIops")
 	}
-	if len(tl.Causes) == 0 || !disk(tl.Causes[0].Series) {
-		t.Fatalf("tail causes %+v: want the disk burst first", tl.Causes)
+	// Several series can hold the whole tail (the disk's bytes, its I/Os,
+	// the iowait they cause): the disk must be among those with the
+	// highest tail share, whichever of the equals is named first.
+	if len(tl.Causes) == 0 {
+		t.Fatalf("no tail cause: want the disk burst among them")
+	}
+	top := 0.0
+	for _, c := range tl.Causes {
+		top = max(top, c.TailShare)
+	}
+	found := false
+	for _, c := range tl.Causes {
+		found = found || (disk(c.Series) && c.TailShare == top)
+	}
+	if !found {
+		t.Fatalf("tail causes %+v: want the disk burst among those with the highest tail share (%v)", tl.Causes, top)
 	}
 	writes := false
 	for _, c := range tl.Causes {

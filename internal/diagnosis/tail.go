@@ -186,7 +186,7 @@ func Tail(d *result.Doc) *result.Tail {
 		total += weights[i]
 	}
 	for _, s := range series {
-		if c, ok := bestCondition(s, per, above, weights, total); ok {
+		if c, ok := bestCondition(s, per, above, weights, total); ok && !serverHeldLag(d, c) {
 			t.Causes = append(t.Causes, c)
 		}
 	}
@@ -206,6 +206,24 @@ func Tail(d *result.Doc) *result.Tail {
 	}
 	t.Line = "p99 tail: " + t.Causes[0].Evidence
 	return t
+}
+
+// serverHeldLag says whether a cause is the client's send lag in
+// intervals where every worker of an open-loop schedule was in flight:
+// the schedule fell behind because the workers waited on the server, so
+// the lag is a consequence of the server's latency, not a cause of the
+// tail (the diagnosis's schedule rule says the same of the whole run).
+func serverHeldLag(d *result.Doc, c result.TailCause) bool {
+	if c.Series != "intervals.client.maxLagMs" || d.Schedule.Mode != "open" || d.Schedule.Workers <= 0 || len(c.Intervals) == 0 {
+		return false
+	}
+	for _, i := range c.Intervals {
+		p := d.Intervals[i].PeakInFlight
+		if p == nil || *p < int64(d.Schedule.Workers) {
+			return false
+		}
+	}
+	return true
 }
 
 // tailCounts counts, per interval, the operations above their type's

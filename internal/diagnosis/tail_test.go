@@ -232,3 +232,36 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// A client send lag that bursts where the tail is, while every worker was
+// in flight, is the server's latency holding the schedule back: it is
+// not offered as the tail's cause. The same lag with workers free is.
+func TestTailSendLagOfBusyWorkersIsNotACause(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		inFlight int64
+		want     bool
+	}{
+		{"every worker in flight", 64, false},
+		{"workers free", 10, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := tailDoc(t, []int{6, 7, 16}, func(i int, iv *result.Interval) {
+				p := int64(5)
+				if in(i, 6, 7, 16) {
+					iv.MaxLag = 30
+					p = tc.inFlight
+				}
+				iv.PeakInFlight = &p
+			})
+			tl := Diagnose(d, Limits{}).Tail
+			got := false
+			for _, c := range tl.Causes {
+				got = got || c.Series == "intervals.client.maxLagMs"
+			}
+			if got != tc.want {
+				t.Errorf("client send lag among the causes %+v: %v, want %v", tl.Causes, got, tc.want)
+			}
+		})
+	}
+}
