@@ -107,3 +107,7 @@ func (t *timerFD) wait() {
 }
 
 func (t *timerFD) close() error { return t.f.Close() }
+
+// SleepUntil is the precise sleep the open-loop pacers use, for the noise
+// canary to measure how late this host wakes a paced operation.
+func SleepUntil(at time.Time) { sleepUntil(at) }
