@@ -52,3 +52,34 @@ var CanaryFigures = []CanaryFigure{
 	{"wakeLateP50Us", "µs", func(c Canary) *float64 { return c.WakeP50Us }},
 	{"wakeLateP99Us", "µs", func(c Canary) *float64 { return c.WakeP99Us }},
 }
+
+// A run's validity, judged before any statistic sees it.
+const (
+	Valid   = "valid"
+	Suspect = "suspect"
+	Invalid = "invalid"
+)
+
+// Validity says whether a run counts: valid, suspect (it counts, with a
+// warning) or invalid (left out of comparisons, change points, SLAs and
+// plans unless asked for), with each rule that judged it.
+type Validity struct {
+	State string         `bson:"state" json:"state"`
+	Rules []ValidityRule `bson:"rules" json:"rules"`
+}
+
+// ValidityRule is one rule's judgement: its outcome (valid, suspect,
+// invalid, or "not judged" when the run lacks its figure, with Evidence
+// saying which), the figure it read and the bounds it held it to.
+type ValidityRule struct {
+	Rule     string   `bson:"rule" json:"rule"`
+	Outcome  string   `bson:"outcome" json:"outcome"`
+	Value    *float64 `bson:"value,omitempty" json:"value,omitempty"`
+	Unit     string   `bson:"unit,omitempty" json:"unit,omitempty"`
+	Suspect  *float64 `bson:"suspectAt,omitempty" json:"suspectAt,omitempty"`
+	Invalid  *float64 `bson:"invalidAt,omitempty" json:"invalidAt,omitempty"`
+	Evidence string   `bson:"evidence" json:"evidence"`
+}
+
+// NotJudged is the outcome of a rule whose figure the run does not hold.
+const NotJudged = "not judged"

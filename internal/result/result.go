@@ -58,6 +58,11 @@ type Doc struct {
 	// Diagnosis says what limited the run; absent on documents stored
 	// before it was computed.
 	Diagnosis *Diagnosis `bson:"diagnosis,omitempty" json:"diagnosis,omitempty"`
+	// Validity says whether the run counts (valid, suspect, invalid) and
+	// why; absent on documents stored before it was judged (they count).
+	Validity *Validity `bson:"validity,omitempty" json:"validity,omitempty"`
+	// Canary is the client host's noise measured around the run.
+	Canary *Noise `bson:"canary,omitempty" json:"canary,omitempty"`
 	// Group is set on the results of a run group: each client's own, and
 	// the group's merged one.
 	Group *Group `bson:"group,omitempty" json:"group,omitempty"`

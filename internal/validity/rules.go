@@ -1,0 +1,235 @@
+package validity
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// The interval figures the rules read (telemetry's keys, as stored).
+const (
+	keySteal     = "cpuStealPct"
+	keySwapIn    = "swapInPagesPerSec"
+	keySwapOut   = "swapOutPagesPerSec"
+	keyCache     = "cacheBytes"
+	keyCacheMax  = "cacheMaxBytes"
+	uptimeMillis = "uptimeMillis"
+	uptimeSecs   = "uptime"
+)
+
+func clientSaturated(d *result.Doc) (float64, string, bool) {
+	c := d.Client
+	switch {
+	case c.NotJudged != "":
+		return 0, "the client's headroom was not judged: " + c.NotJudged, false
+	case c.ClientBound:
+		return 1, "client-bound: " + strings.Join(c.Reasons, "; "), true
+	}
+	return 0, fmt.Sprintf("the client kept its schedule (client CPU %s%% of its cores)", num(c.CPUPercent)), true
+}
+
+func clientImprecise(d *result.Doc) (float64, string, bool) {
+	p := d.Schedule.Precision
+	if p == nil || !p.Judged || p.Share == nil || p.SendLagP99 == nil {
+		if p != nil && p.Note != "" {
+			return 0, "the client's precision was not judged: " + p.Note, false
+		}
+		return 0, "the client's precision was not judged (a closed loop, or nothing succeeded)", false
+	}
+	ev := fmt.Sprintf("send lag p99 %s ms is %s%% of %s's p50", num(*p.SendLagP99), num(100**p.Share), p.Op)
+	if !p.Flagged {
+		if p.Note != "" {
+			ev += " (" + p.Note + ")"
+		}
+		return 0, ev, true
+	}
+	return 1, ev, true
+}
+
+// intervalMean is the mean of an interval figure over the intervals that
+// hold it, and how many do.
+func intervalMean(d *result.Doc, host bool, keys ...string) (float64, int) {
+	var sum float64
+	n := 0
+	for _, iv := range d.Intervals {
+		m := iv.Server
+		if host {
+			m = iv.Host
+		}
+		var v float64
+		ok := true
+		for _, k := range keys {
+			x, has := m[k]
+			ok = ok && has
+			v += x
+		}
+		if ok {
+			sum += v
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return sum / float64(n), n
+}
+
+func cpuSteal(d *result.Doc) (float64, string, bool) {
+	m, n := intervalMean(d, true, keySteal)
+	if n == 0 {
+		return 0, "the run has no host CPU steal figure (no host telemetry of the server's host)", false
+	}
+	return m, fmt.Sprintf("mean CPU steal %s%% over %d intervals", num(m), n), true
+}
+
+func swapping(d *result.Doc) (float64, string, bool) {
+	m, n := intervalMean(d, true, keySwapIn, keySwapOut)
+	if n == 0 {
+		return 0, "the run has no swap figures (no host telemetry of the server's host)", false
+	}
+	return m, fmt.Sprintf("%s pages swapped in and out per second on average over %d intervals", num(m), n), true
+}
+
+// uptime is a serverStatus document's uptime in seconds.
+func uptime(doc map[string]any) (float64, bool) {
+	if v, ok := number(doc[uptimeMillis]); ok {
+		return v / 1000, true
+	}
+	return number(doc[uptimeSecs])
+}
+
+func serverRestarted(d *result.Doc) (float64, string, bool) {
+	before, ok1 := uptime(d.BeforeStatus)
+	after, ok2 := uptime(d.AfterStatus)
+	if !ok1 || !ok2 {
+		return 0, "the server's serverStatus has no uptime before and after the run", false
+	}
+	secs := d.Duration / 1000
+	lost := max(before+secs-after, 0)
+	return lost, fmt.Sprintf("uptime %ss before the measured phase, %ss after it, %ss apart", num(before), num(after), num(secs)), true
+}
+
+func memberLag(d *result.Doc) (float64, string, bool) {
+	worst, who := math.NaN(), ""
+	for _, s := range d.Metrics.Members {
+		if s.Name != result.ReplicationLag {
+			continue
+		}
+		for _, p := range s.DataPoints {
+			if p.Value != nil && (math.IsNaN(worst) || *p.Value > worst) {
+				worst, who = *p.Value, s.Member
+			}
+		}
+	}
+	if math.IsNaN(worst) {
+		return 0, "the run has no replication lag series (a standalone, or no member's telemetry)", false
+	}
+	return worst, fmt.Sprintf("largest lag %s s, of %s", num(worst), who), true
+}
+
+func cacheOverfull(d *result.Doc) (float64, string, bool) {
+	worst, n := math.NaN(), 0
+	for _, iv := range d.Intervals {
+		c, ok1 := iv.Server[keyCache]
+		m, ok2 := iv.Server[keyCacheMax]
+		if !ok1 || !ok2 || m <= 0 {
+			continue
+		}
+		n++
+		if v := 100 * c / m; math.IsNaN(worst) || v > worst {
+			worst = v
+		}
+	}
+	if n == 0 {
+		return 0, "the run has no cache figures (the server does not report its storage engine's cache)", false
+	}
+	return worst, fmt.Sprintf("the cache held at most %s%% of its configured size over %d intervals", num(worst), n), true
+}
+
+// telemetrySilent is the largest share of intervals a source that
+// answered at least once left without figures.
+func telemetrySilent(d *result.Doc) (float64, string, bool) {
+	if len(d.Intervals) == 0 {
+		return 0, "the run has no intervals", false
+	}
+	worst, which, judged := 0.0, "", false
+	for _, src := range []struct {
+		name string
+		has  func(result.Interval) bool
+	}{
+		{"the host's", func(iv result.Interval) bool { return len(iv.Host) > 0 }},
+		{"the server's", func(iv result.Interval) bool { return len(iv.Server) > 0 }},
+	} {
+		n := 0
+		for _, iv := range d.Intervals {
+			if src.has(iv) {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		judged = true
+		if s := 100 * float64(len(d.Intervals)-n) / float64(len(d.Intervals)); s > worst {
+			worst, which = s, src.name
+		}
+	}
+	if !judged {
+		return 0, "no telemetry source answered during the run", false
+	}
+	if which == "" {
+		return 0, "every source that answered did so in every interval", true
+	}
+	return worst, fmt.Sprintf("%s figures are missing from %s%% of the intervals", which, num(worst)), true
+}
+
+// fewOperations counts the operation types whose successes are too few
+// for a p99 other than their maximum.
+func fewOperations(d *result.Doc) (float64, string, bool) {
+	var few []string
+	n := 0
+	for _, op := range d.Ops {
+		if op.Count == 0 {
+			continue
+		}
+		n++
+		if op.Count < minOpsForP99 {
+			few = append(few, fmt.Sprintf("%s %d", op.Name, op.Count))
+		}
+	}
+	if n == 0 {
+		return 0, "no operation succeeded", false
+	}
+	if len(few) == 0 {
+		return 0, fmt.Sprintf("every operation type has at least %d successes", minOpsForP99), true
+	}
+	return float64(len(few)), "too few successes for a p99: " + strings.Join(few, ", "), true
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+func num(v float64) string {
+	switch {
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return fmt.Sprintf("%.0f", v)
+	case math.Abs(v) >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case math.Abs(v) >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}

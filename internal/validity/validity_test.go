@@ -1,0 +1,135 @@
+package validity
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
+)
+
+// quietRun is a valid run: ten intervals with host and server figures,
+// 1,000 reads, a judged precise client, a server that kept running.
+func quietRun() *result.Doc {
+	d := &result.Doc{Duration: 10000,
+		Ops:          []result.OpStats{{Name: "read", Count: 1000}},
+		Client:       result.Client{CPUPercent: 12},
+		BeforeStatus: map[string]any{"uptimeMillis": int64(100_000)},
+		AfterStatus:  map[string]any{"uptimeMillis": int64(110_050)},
+		Schedule: result.Schedule{Mode: "open", Precision: &result.Precision{Judged: true, SendLagP99: result.F(0.02),
+			Share: result.F(0.05), Op: "read", Bound: 0.1}},
+	}
+	for i := range 10 {
+		d.Intervals = append(d.Intervals, result.Interval{Start: time.Unix(int64(i), 0), Seconds: 1,
+			Host:   map[string]float64{keySteal: 0.5, keySwapIn: 0, keySwapOut: 0},
+			Server: map[string]float64{keyCache: 500, keyCacheMax: 1000}})
+	}
+	return d
+}
+
+func outcome(v result.Validity, rule string) result.ValidityRule {
+	for _, r := range v.Rules {
+		if r.Rule == rule {
+			return r
+		}
+	}
+	return result.ValidityRule{}
+}
+
+func TestJudge(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		change  func(d *result.Doc)
+		state   string
+		rule    string
+		outcome string
+		ev      string
+	}{
+		{"quiet", func(*result.Doc) {}, result.Valid, CPUSteal, result.Valid, "mean CPU steal 0.50%"},
+		{"client starved", func(d *result.Doc) {
+			d.Client.ClientBound, d.Client.Reasons = true, []string{"client CPU 97% of its 2 cores"}
+		}, result.Invalid, ClientSaturated, result.Invalid, "client CPU 97%"},
+		{"imprecise client", func(d *result.Doc) {
+			d.Schedule.Precision.Share, d.Schedule.Precision.Flagged = result.F(0.6), true
+		}, result.Suspect, ClientImprecise, result.Suspect, "60% of read's p50"},
+		{"steal", func(d *result.Doc) {
+			for i := range d.Intervals {
+				d.Intervals[i].Host[keySteal] = 25
+			}
+		}, result.Invalid, CPUSteal, result.Invalid, "25%"},
+		{"restarted", func(d *result.Doc) { d.AfterStatus["uptimeMillis"] = int64(3_000) }, result.Invalid, ServerRestarted, result.Invalid, "uptime 100s before"},
+		{"uptime in seconds", func(d *result.Doc) {
+			d.BeforeStatus, d.AfterStatus = map[string]any{"uptime": 100.0}, map[string]any{"uptime": 110.0}
+		}, result.Valid, ServerRestarted, result.Valid, ""},
+		{"no uptime", func(d *result.Doc) { d.BeforeStatus = nil }, result.Valid, ServerRestarted, result.NotJudged, "no uptime"},
+		{"cache over", func(d *result.Doc) { d.Intervals[3].Server[keyCache] = 1020 }, result.Suspect, CacheOverfull, result.Suspect, "102%"},
+		{"swapping", func(d *result.Doc) {
+			for i := range d.Intervals {
+				d.Intervals[i].Host[keySwapIn] = 2000
+			}
+		}, result.Invalid, Swapping, result.Invalid, "2000 pages"},
+		{"host source died", func(d *result.Doc) {
+			for i := 3; i < 10; i++ {
+				d.Intervals[i].Host = nil
+			}
+		}, result.Suspect, TelemetrySilent, result.Suspect, "the host's figures are missing from 70%"},
+		{"few operations", func(d *result.Doc) {
+			d.Ops = append(d.Ops, result.OpStats{Name: "scan", Count: 40})
+		}, result.Suspect, FewOperations, result.Suspect, "scan 40"},
+		{"member lagging", func(d *result.Doc) {
+			d.Metrics.Members = []result.Series{{Name: result.ReplicationLag, Member: "b:27017",
+				DataPoints: []result.DataPoint{{Value: result.F(2)}, {Value: result.F(75)}}}}
+		}, result.Invalid, MemberLag, result.Invalid, "75 s, of b:27017"},
+		{"standalone", func(*result.Doc) {}, result.Valid, MemberLag, result.NotJudged, "no replication lag series"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := quietRun()
+			tc.change(d)
+			v := Judge(d, Default())
+			r := outcome(v, tc.rule)
+			if v.State != tc.state || r.Outcome != tc.outcome || !strings.Contains(r.Evidence, tc.ev) {
+				t.Errorf("state %s, %s %s %q; want %s, %s %q\n%s", v.State, tc.rule, r.Outcome, r.Evidence, tc.state, tc.outcome, tc.ev, Line(v))
+			}
+		})
+	}
+}
+
+func TestParseAndOff(t *testing.T) {
+	b := Default()
+	if err := Parse(b, "cpu-steal=1,2"); err != nil {
+		t.Fatal(err)
+	}
+	d := quietRun()
+	for i := range d.Intervals {
+		d.Intervals[i].Host[keySteal] = 1.5
+	}
+	if v := Judge(d, b); v.State != result.Suspect {
+		t.Errorf("steal 1.5%% with bounds 1,2: %s, want suspect", Line(v))
+	}
+	if err := Parse(b, "cpu-steal=off"); err != nil {
+		t.Fatal(err)
+	}
+	if v := Judge(d, b); v.State != result.Valid {
+		t.Errorf("steal off: %s, want valid", Line(v))
+	}
+	for _, bad := range []string{"steal=5", "cpu-steal", "cpu-steal=NaN", "cpu-steal=-1", "cpu-steal=5,2", "cpu-steal=1,2,3", "cpu-steal=+Inf"} {
+		if err := Parse(Default(), bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+}
+
+func TestCounts(t *testing.T) {
+	d := quietRun()
+	if !Counts(d, false) {
+		t.Error("a run stored before validity was judged must count")
+	}
+	d.Validity = &result.Validity{State: result.Invalid}
+	if Counts(d, false) || !Counts(d, true) {
+		t.Error("an invalid run counts only when invalid runs are asked for")
+	}
+	d.Validity.State = result.Suspect
+	if !Counts(d, false) {
+		t.Error("a suspect run counts")
+	}
+}
