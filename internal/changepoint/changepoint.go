@@ -16,8 +16,13 @@
 // every night tests more often than one pass over a finished series
 // does; the confirmation and the minimum of values on each side
 // (MinSize) bring the false alarms on series without a change back to
-// those of one pass (see the package's tests for the figures). The
-// package is pure: no I/O, no randomness.
+// those of one pass (see the package's tests for the figures).
+//
+// Confirmation takes about nine nights, so a step is also raised as a
+// candidate as soon as three nights after it all leave the range the
+// series had (an exact permutation test: Watch). A candidate may still
+// be withdrawn; a confirmed change point never moves. The package is
+// pure: no I/O, no randomness.
 package changepoint
 
 import (
@@ -34,6 +39,8 @@ const (
 	DefaultP       = 0.001
 	DefaultMinSize = 5
 	DefaultConfirm = 5
+	// DefaultCandidateAfter: a step is a candidate three nights after it.
+	DefaultCandidateAfter = 3
 )
 
 // Options tune the detector; zero values take the defaults.
@@ -50,6 +57,9 @@ type Options struct {
 	// Confirm is how many nights in a row a change point must be found,
 	// at the same index, before it is accepted.
 	Confirm int
+	// CandidateAfter is the fewest values after a change for it to be
+	// raised as a candidate (reported, not yet confirmed).
+	CandidateAfter int
 }
 
 func (o Options) withDefaults() Options {
@@ -64,6 +74,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Confirm <= 0 {
 		o.Confirm = DefaultConfirm
+	}
+	if o.CandidateAfter <= 0 {
+		o.CandidateAfter = DefaultCandidateAfter
 	}
 	if o.Window < 2*o.MinSize {
 		o.Window = 2 * o.MinSize
@@ -121,35 +134,49 @@ type Point struct {
 
 // Detect finds the change points of x, oldest first.
 func Detect(x []float64, o Options) []Point {
+	return Watch(x, o, nil)
+}
+
+// Watch finds the change points of x as Detect does, reading it night by
+// night, and after each night n (x[:n] read) hands night the change
+// points accepted so far and the candidates open then. A candidate is
+// what a person is told before a change is confirmed: a step is raised
+// CandidateAfter nights after it when those nights all left the range
+// the series had, kept open while the values after it still differ, and
+// then confirmed (accepted, never moved again) or withdrawn. A nil night
+// only detects; the change points are the same either way.
+func Watch(x []float64, o Options, night func(n int, accepted []Point, candidates []Candidate)) []Point {
 	o = o.withDefaults()
 	var accepted []Point
+	var open []Candidate
 	start := 0
-	streak := map[int]int{} // nights in a row each candidate was found
-	for n := start + 2*o.MinSize; n <= len(x); n++ {
-		lo := max(start, n-o.Window)
-		if n-lo < 2*o.MinSize {
-			continue
-		}
-		seg := x[lo:n]
-		next := map[int]int{}
-		last := -1
-		for _, cp := range merge(seg, split(seg, o), o) {
-			at := lo + cp
-			next[at] = streak[at] + 1
-			if next[at] >= o.Confirm {
-				last = at
+	streak := map[int]int{} // nights in a row each split was found
+	for n := 2; n <= len(x); n++ {
+		if lo := max(start, n-o.Window); n-lo >= 2*o.MinSize {
+			seg := x[lo:n]
+			next := map[int]int{}
+			last := -1
+			for _, cp := range merge(seg, split(seg, o), o) {
+				at := lo + cp
+				next[at] = streak[at] + 1
+				if next[at] >= o.Confirm {
+					last = at
+				}
+			}
+			streak = next
+			if last >= 0 {
+				for _, at := range sortedKeys(next) {
+					if at <= last && next[at] >= o.Confirm {
+						accepted = append(accepted, Point{Index: at, Found: n})
+					}
+				}
+				start, streak = last, map[int]int{}
 			}
 		}
-		streak = next
-		if last < 0 {
-			continue
+		if night != nil {
+			open = candidates(x[:n], start, accepted, open, o)
+			night(n, accepted, open)
 		}
-		for _, at := range sortedKeys(next) {
-			if at <= last && next[at] >= o.Confirm {
-				accepted = append(accepted, Point{Index: at, Found: n})
-			}
-		}
-		start, streak = last, map[int]int{}
 	}
 	idx := make([]int, len(accepted))
 	for i, p := range accepted {
@@ -159,6 +186,102 @@ func Detect(x []float64, o Options) []Point {
 		accepted[i].Stats = around(x, idx, i, o.Window)
 	}
 	return accepted
+}
+
+// Candidate is a change not yet confirmed: the first value after it
+// (Index), the night it was raised (Raised: how many values the series
+// had then) and its values before and after as of the latest night. It
+// may still be withdrawn; a confirmed change point never moves.
+type Candidate struct {
+	Index  int
+	Raised int
+	Stats  Stats
+}
+
+// candidateKeepP is the largest p-value at which an open candidate
+// with at least MinSize values after it stays open: its values after
+// must still differ from those before.
+const candidateKeepP = 0.01
+
+// candidates carries the open candidates to the last value of x: each
+// kept while it is not confirmed (an accepted change point within two
+// values of it), its values after still differ from those before, and
+// it has not waited past the nights a confirmation takes; then, when
+// none is open, a new tail candidate if the series' newest values raise
+// one.
+func candidates(x []float64, start int, accepted []Point, open []Candidate, o Options) []Candidate {
+	n := len(x)
+	var out []Candidate
+	for _, c := range open {
+		if c.Index <= start || confirmed(c.Index, accepted) {
+			continue
+		}
+		after := n - c.Index
+		lo := max(start, c.Index-o.Window)
+		c.Stats = compare(x[lo:c.Index], x[c.Index:min(n, c.Index+o.Window)])
+		if (after >= o.MinSize && c.Stats.P > candidateKeepP) || after > 2*(o.MinSize+o.Confirm) {
+			continue
+		}
+		out = append(out, c)
+	}
+	if len(out) > 0 {
+		// One change at a time: until the open candidate is confirmed or
+		// withdrawn, the values after it are its own, and a later tail
+		// would be judged against values that already changed.
+		return out
+	}
+	for k := o.CandidateAfter; k < o.MinSize; k++ {
+		at := n - k
+		lo := max(start, at-o.Window)
+		if at-lo < o.MinSize || confirmed(at, accepted) {
+			continue
+		}
+		before, after := x[lo:at], x[at:]
+		if TailP(len(before), k) > o.P || !beyond(before, after) {
+			continue
+		}
+		st := compare(before, after)
+		if st.Magnitude() > o.MinMagnitude {
+			out = append(out, Candidate{Index: at, Raised: n, Stats: st})
+			break
+		}
+	}
+	return out
+}
+
+func confirmed(at int, accepted []Point) bool {
+	for _, p := range accepted {
+		if abs(p.Index-at) <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// TailP is the chance, with no change, that the newest k of n+k values
+// all lie beyond every one of the n before them, on either side: the
+// exact permutation probability 2·k!·n!/(n+k)! of the k extreme ranks.
+func TailP(n, k int) float64 {
+	p := 2.0
+	for i := 1; i <= k; i++ {
+		p *= float64(i) / float64(n+i)
+	}
+	return min(p, 1)
+}
+
+// beyond says whether every value of after lies on one side of every
+// value of before.
+func beyond(before, after []float64) bool {
+	bmin, bmax := slices.Min(before), slices.Max(before)
+	amin, amax := slices.Min(after), slices.Max(after)
+	return amin > bmax || amax < bmin
 }
 
 // around compares the values on each side of change point i of idx:

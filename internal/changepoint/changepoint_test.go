@@ -71,13 +71,6 @@ func score(found []Point, truth []int, margin int) (hits, falses int) {
 	return hits, falses
 }
 
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
-
 type figures struct {
 	precision, recall, exact float64
 	delay                    float64 // mean values between a change and its acceptance
@@ -232,5 +225,170 @@ func TestMinMagnitudeDropsSmallChanges(t *testing.T) {
 	}
 	if ps := Detect(x, Options{MinMagnitude: 0.05}); len(ps) != 0 {
 		t.Fatalf("minimum magnitude 5%%: %v, want none", indexes(ps))
+	}
+}
+
+// candidateFigures are the candidates' own: how soon after a step one is
+// raised (median nights from the step), the share of raised candidates
+// that are near a true change, and the share of A/A series that raise
+// one.
+type candidateFigures struct {
+	medianDelay, precision, aaSeries float64
+	medianConfirm                    float64
+}
+
+// raised lists each candidate episode once: its index and the night it
+// was first raised (a candidate within margin of an earlier one is the
+// same episode).
+func raised(x []float64, o Options) (eps [][2]int, accepted []Point) {
+	accepted = Watch(x, o, func(n int, _ []Point, cs []Candidate) {
+		for _, c := range cs {
+			seen := false
+			for _, e := range eps {
+				seen = seen || abs(e[0]-c.Index) <= 2
+			}
+			if !seen {
+				eps = append(eps, [2]int{c.Index, n})
+			}
+		}
+	})
+	return eps, accepted
+}
+
+func evaluateCandidates(seed uint64, trials int, step float64, nz noise, o Options) candidateFigures {
+	r := rand.New(rand.NewPCG(seed, 2))
+	truth := []int{30, 60, 90}
+	var delays, confirms []float64
+	good, all := 0, 0
+	for range trials {
+		eps, acc := raised(series(r, 120, truth, step, nz), o)
+		for _, c := range truth {
+			for _, e := range eps {
+				if abs(e[0]-c) <= 2 {
+					delays = append(delays, float64(e[1]-c))
+					break
+				}
+			}
+			for _, p := range acc {
+				if abs(p.Index-c) <= 2 {
+					confirms = append(confirms, float64(p.Found-c))
+					break
+				}
+			}
+		}
+		for _, e := range eps {
+			all++
+			for _, c := range truth {
+				if abs(e[0]-c) <= 2 {
+					good++
+					break
+				}
+			}
+		}
+	}
+	var f candidateFigures
+	slices.Sort(delays)
+	slices.Sort(confirms)
+	if len(delays) > 0 {
+		f.medianDelay = delays[len(delays)/2]
+	}
+	if len(confirms) > 0 {
+		f.medianConfirm = confirms[len(confirms)/2]
+	}
+	if all > 0 {
+		f.precision = float64(good) / float64(all)
+	}
+	alarmed := 0
+	for range trials {
+		if eps, _ := raised(series(r, 120, nil, 0, nz), o); len(eps) > 0 {
+			alarmed++
+		}
+	}
+	f.aaSeries = float64(alarmed) / float64(trials)
+	return f
+}
+
+// TestCandidatesWithinThreeNights measures the candidates on the same
+// synthetic series as TestDetectorPrecisionRecall: a 10% step is raised
+// as a candidate a median of at most three nights after it, confirmed
+// later, and the candidates' precision and A/A alarms stay bounded.
+func TestCandidatesWithinThreeNights(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures 1,200 series")
+	}
+	for _, c := range []struct {
+		nz           noise
+		minPrecision float64
+		maxAA        float64
+	}{
+		{noise{"normal", 0.01, normal}, 0.9, 0.2},
+		{noise{"normal", 0.025, normal}, 0.9, 0.2},
+		{noise{"normal", 0.05, normal}, 0.6, 0.3},
+		{noise{"long-tailed", 0.01, longTailed}, 0.9, 0.2},
+		{noise{"long-tailed", 0.025, longTailed}, 0.85, 0.2},
+		{noise{"long-tailed", 0.05, longTailed}, 0.6, 0.3},
+	} {
+		f := evaluateCandidates(7, 100, 0.10, c.nz, Options{})
+		t.Logf("10%% steps, %-11s noise %4.1f%%: candidate a median %.0f nights after the step, confirmed %.0f; candidates' precision %.3f; A/A: %.3f of series with a candidate",
+			c.nz.name, 100*c.nz.level, f.medianDelay, f.medianConfirm, f.precision, f.aaSeries)
+		if c.nz.level <= 0.025 && f.medianDelay > 3 {
+			t.Errorf("%s %.1f%%: candidate a median %.0f nights after the step, want at most 3", c.nz.name, 100*c.nz.level, f.medianDelay)
+		}
+		if f.precision < c.minPrecision || f.aaSeries > c.maxAA {
+			t.Errorf("%s %.1f%%: candidates' precision %.3f (want ≥ %.2f), A/A series with a candidate %.3f (want ≤ %.2f)",
+				c.nz.name, 100*c.nz.level, f.precision, c.minPrecision, f.aaSeries, c.maxAA)
+		}
+	}
+}
+
+// A clean step is raised three nights after it, stays open until it is
+// confirmed, and then is a change point, not a candidate; watching the
+// nights changes no change point.
+func TestCandidateRaisedThenConfirmed(t *testing.T) {
+	x := make([]float64, 60)
+	for i := range x {
+		x[i] = 100 + float64(i%3)
+		if i >= 40 {
+			x[i] = 120 + float64(i%3)
+		}
+	}
+	raisedAt, confirmedAt := -1, -1
+	got := Watch(x, Options{}, func(n int, acc []Point, cs []Candidate) {
+		for _, c := range cs {
+			if c.Index != 40 {
+				t.Fatalf("night %d: candidate at %d, want 40", n, c.Index)
+			}
+			if raisedAt < 0 {
+				raisedAt = n
+			}
+		}
+		if len(acc) > 0 && confirmedAt < 0 {
+			confirmedAt = n
+			if len(cs) > 0 {
+				t.Errorf("night %d: confirmed and still a candidate: %+v", n, cs)
+			}
+		}
+		if raisedAt > 0 && confirmedAt < 0 && len(cs) == 0 {
+			t.Errorf("night %d: the candidate vanished before it was confirmed", n)
+		}
+	})
+	if raisedAt != 43 {
+		t.Errorf("raised after %d values, want 43 (three nights after the step)", raisedAt)
+	}
+	if len(got) != 1 || got[0].Index != 40 || got[0].Found != confirmedAt {
+		t.Fatalf("change points %+v, want one at 40 found on night %d", got, confirmedAt)
+	}
+	if want := Detect(x, Options{}); !slices.EqualFunc(want, got, func(a, b Point) bool { return a.Index == b.Index && a.Found == b.Found }) {
+		t.Errorf("Watch %+v, Detect %+v: watching changed the change points", got, want)
+	}
+}
+
+func TestTailP(t *testing.T) {
+	// 25 values, then 3 beyond them all: 2·3!·25!/28!.
+	if got, want := TailP(25, 3), 2*6.0/(28*27*26); math.Abs(got-want) > 1e-15 {
+		t.Errorf("TailP(25, 3) = %v, want %v", got, want)
+	}
+	if TailP(1, 1) != 1 {
+		t.Errorf("TailP(1, 1) = %v, want 1 (capped)", TailP(1, 1))
 	}
 }
