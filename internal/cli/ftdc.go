@@ -38,7 +38,7 @@ maximum; --html writes its charts over time. Manual: docs/ftdc.md.`,
 			if p.Done(); err != nil {
 				return ftdcError(cmd.Context(), err)
 			}
-			w.Versions = info.Versions
+			w.Versions, w.VersionsFromSamples, w.Roles, w.Layouts = info.Versions, info.VersionsFromSamples, info.Roles, info.Layouts
 			sum := w.Summary(f.Metrics)
 			if f.HTML != "" {
 				if err := lab.WriteFile(f.HTML, func(out io.Writer) error { return htmlreport.FTDC(out, sum, w.Charts(f.Metrics)) }); err != nil {

@@ -150,8 +150,8 @@ func TestFTDCSummary(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, o.stdout)
 		}
 	}
-	if lines := strings.Split(strings.TrimSpace(o.stdout), "\n"); len(lines) != 8 || !strings.HasPrefix(lines[6], "inserts ") ||
-		!strings.HasPrefix(lines[7], "disk writes ") || !strings.HasSuffix(lines[7], "200") {
+	if lines := strings.Split(strings.TrimSpace(o.stdout), "\n"); len(lines) != 9 || !strings.HasPrefix(lines[7], "inserts ") ||
+		!strings.HasPrefix(lines[8], "disk writes ") || !strings.HasSuffix(lines[8], "200") {
 		t.Errorf("want the two figures' rows:\n%s", o.stdout)
 	}
 }
@@ -228,5 +228,48 @@ func TestFTDCPageInBrowser(t *testing.T) {
 	}
 	if !strings.Contains(string(html), `"shade":[[19,22]]`) {
 		t.Error("the checkpoint's seconds are not shaded")
+	}
+}
+
+// An 8.0 mongos writes its samples in the role-split layout (its
+// serverStatus under router, systemMetrics under common, buildInfo under
+// the metadata's common): `mongobench ftdc` reads the router's figures
+// and the version, and says they are the router's.
+func TestFTDCMongosRoleSplit(t *testing.T) {
+	s := ftdcwrite.State{V8: true, Split: "router", Version: "8.0.8", Connections: 40, NumCPUs: 2, MemTotalKB: 8 << 20, MemAvailableKB: 4 << 20}
+	var samples []bson.D
+	for i := range 30 {
+		samples = append(samples, ftdcwrite.Sample(ftdcT0.Add(time.Duration(i)*time.Second), s))
+		s.Queries += 500
+		s.ReadOps += 500
+		s.ReadMicros += 500 * 2000
+		s.UserMs += 1000
+		s.IdleMs += 1000
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "metrics.2026-03-01T12-00-00Z-00000"), ftdcwrite.File(ftdcwrite.Metadata(s), samples, 299), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := mb(t, "ftdc", dir, "--metric", "queries", "--metric", "read latency", "--metric", "host CPU user")
+	wantCode(t, o, cli.ExitOK)
+	for _, want := range []string{"server version: 8.0.8", "figures from: mongos router (8.0's role-split layout", "samples: 30 (29 intervals)"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, o.stdout)
+		}
+	}
+	o = mb(t, "ftdc", dir, "--json")
+	wantCode(t, o, cli.ExitOK)
+	var sum ftdcSummary
+	if err := json.Unmarshal([]byte(o.stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		want float64
+	}{{"queries", 500}, {"read latency", 2}, {"host CPU user", 50}} {
+		n, got := sum.figure(t, c.name)
+		if n != 29 || got[0] != c.want || got[3] != c.want {
+			t.Errorf("%s: %d values %v, want 29 of %v", c.name, n, got, c.want)
+		}
 	}
 }

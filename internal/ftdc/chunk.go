@@ -31,6 +31,7 @@ type Chunk struct {
 	// server's uint64 (two's complement of the int64 it extracted).
 	values []uint64
 	index  map[string]int
+	layout *Layout
 }
 
 // Value is metric m's value in sample s.

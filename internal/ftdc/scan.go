@@ -28,12 +28,53 @@ type Scan struct {
 // Info is what a scan saw besides the samples.
 type Info struct {
 	// Versions are the server versions the metadata documents name
-	// (buildInfo.version), in order, each once.
-	Versions []string
+	// (buildInfo.version, flat or under common), in order, each once;
+	// files without metadata (an interim file) give those their samples'
+	// serverStatus.version names (VersionsFromSamples is then true).
+	Versions            []string
+	VersionsFromSamples bool
+	// Roles are the roles the samples' figures come from (Layout.Role,
+	// refined by the metadata's getCmdLineOpts), in order, each once.
+	Roles []string
+	// Layouts says which layouts the samples have: "flat", "role-split"
+	// (8.0's common, shard, router), each once.
+	Layouts []string
 	// Files and Chunks count what was read and decoded; Skipped counts
 	// the files left unread because their samples all lie outside the
 	// window (their names give their first sample's time).
 	Files, Chunks, Skipped int
+
+	metaRole       string
+	sampleVersions []string
+}
+
+// sample notes what a decoded chunk says of its server.
+func (i *Info) sample(c *Chunk) {
+	l := c.Layout()
+	role := l.Role
+	if i.metaRole != "" && role != RoleRouter {
+		role = i.metaRole
+	}
+	if role != "" && !slices.Contains(i.Roles, role) {
+		i.Roles = append(i.Roles, role)
+	}
+	layout := "flat"
+	if l.Split {
+		layout = "role-split"
+	}
+	if !slices.Contains(i.Layouts, layout) {
+		i.Layouts = append(i.Layouts, layout)
+	}
+	if v, ok := l.String(c.Reference, SectionServerStatus, "version"); ok && !slices.Contains(i.sampleVersions, v) {
+		i.sampleVersions = append(i.sampleVersions, v)
+	}
+}
+
+// settle takes the samples' versions when no metadata named one.
+func (i *Info) settle() {
+	if len(i.Versions) == 0 && len(i.sampleVersions) > 0 {
+		i.Versions, i.VersionsFromSamples = i.sampleVersions, true
+	}
 }
 
 // archiveTime is an archive file's first sample's time, from its name
@@ -72,6 +113,7 @@ func (s Scan) Run(fn func(*Chunk, Document) error) (Info, error) {
 			return err
 		}
 		info.Chunks++
+		info.sample(c)
 		return fn(c, d)
 	}
 	for _, f := range files {
@@ -91,7 +133,9 @@ func (s Scan) Run(fn func(*Chunk, Document) error) (Info, error) {
 			return info, err
 		}
 	}
-	return info, flush()
+	err := flush()
+	info.settle()
+	return info, err
 }
 
 // file reads one file's documents.
@@ -107,10 +151,11 @@ func (s Scan) file(r *Reader, info *Info, pending **Document, flush func() error
 		progress(r.Offset())
 		switch d.Kind {
 		case KindMetadata:
-			if v, err := d.Doc.LookupErr("buildInfo", "version"); err == nil {
-				if str, ok := v.StringValueOK(); ok && !slices.Contains(info.Versions, str) {
-					info.Versions = append(info.Versions, str)
-				}
+			if v, ok := MetadataVersion(d.Doc); ok && !slices.Contains(info.Versions, v) {
+				info.Versions = append(info.Versions, v)
+			}
+			if r, ok := MetadataRole(d.Doc); ok {
+				info.metaRole = r
 			}
 		case KindMetricChunk:
 			// A chunk's samples start at its _id and end before the

@@ -18,8 +18,14 @@ import (
 type FTDCWindow struct {
 	// Path is the directory (or file) read.
 	Path string
-	// Versions are the server versions its metadata names.
-	Versions []string
+	// Versions are the server versions its metadata names, or its
+	// samples' serverStatus when no metadata does (VersionsFromSamples).
+	Versions            []string
+	VersionsFromSamples bool
+	// Roles are the roles the figures come from (mongos router, shard
+	// member, config server, replica-set member, standalone); Layouts
+	// the sample layouts read (flat, role-split).
+	Roles, Layouts []string
 	// Samples counts the samples read in the window.
 	Samples int
 	// Start is the first interval's start; ends[i] is interval i's end.
@@ -206,18 +212,24 @@ type FTDCStat struct {
 // FTDCSummary is what `mongobench ftdc` prints: the window, the server's
 // version, the number of samples and each figure's statistics.
 type FTDCSummary struct {
-	Path      string     `json:"path"`
-	From      time.Time  `json:"from"`
-	To        time.Time  `json:"to"`
-	Versions  []string   `json:"serverVersions"`
-	Samples   int        `json:"samples"`
-	Intervals int        `json:"intervals"`
-	Figures   []FTDCStat `json:"figures"`
+	Path     string    `json:"path"`
+	From     time.Time `json:"from"`
+	To       time.Time `json:"to"`
+	Versions []string  `json:"serverVersions"`
+	// VersionsFromSamples: no metadata document named a version, so the
+	// samples' serverStatus.version did.
+	VersionsFromSamples bool       `json:"versionsFromSamples,omitempty"`
+	Roles               []string   `json:"roles"`
+	Layouts             []string   `json:"layouts"`
+	Samples             int        `json:"samples"`
+	Intervals           int        `json:"intervals"`
+	Figures             []FTDCStat `json:"figures"`
 }
 
 // Summary summarises the figures named (every figure when none is).
 func (w *FTDCWindow) Summary(names []string) FTDCSummary {
-	s := FTDCSummary{Path: w.Path, From: w.Start, To: w.End(), Versions: w.Versions, Samples: w.Samples, Intervals: len(w.ends)}
+	s := FTDCSummary{Path: w.Path, From: w.Start, To: w.End(), Versions: w.Versions, VersionsFromSamples: w.VersionsFromSamples,
+		Roles: w.Roles, Layouts: w.Layouts, Samples: w.Samples, Intervals: len(w.ends)}
 	for _, f := range FTDCFigures {
 		if len(names) > 0 && !slices.Contains(names, f.Name) {
 			continue
@@ -265,7 +277,22 @@ func (s FTDCSummary) version() string {
 	if len(s.Versions) == 0 {
 		return "not in the files read"
 	}
+	if s.VersionsFromSamples {
+		return strings.Join(s.Versions, ", ") + " (from the samples' serverStatus; the files hold no metadata)"
+	}
 	return strings.Join(s.Versions, ", ")
+}
+
+// role says which role the figures are from, and in which layout.
+func (s FTDCSummary) role() string {
+	if len(s.Roles) == 0 {
+		return "not in the files read"
+	}
+	out := strings.Join(s.Roles, ", ")
+	if slices.Contains(s.Layouts, "role-split") {
+		out += " (8.0's role-split layout: its serverStatus under " + map[bool]string{true: "router", false: "shard"}[slices.Contains(s.Roles, "mongos router")] + ", systemMetrics under common)"
+	}
+	return out
 }
 
 // table is the figures' table; the cells say missing as c does.
@@ -287,6 +314,7 @@ func (s FTDCSummary) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "FTDC %s\n", s.Path)
 	fmt.Fprintf(w, "window: %s\n", s.window())
 	fmt.Fprintf(w, "server version: %s\n", s.version())
+	fmt.Fprintf(w, "figures from: %s\n", s.role())
 	fmt.Fprintf(w, "samples: %d (%d intervals)\n\n", s.Samples, s.Intervals)
 	return s.table(texttable.TextCells).WriteText(w, true)
 }
@@ -294,7 +322,7 @@ func (s FTDCSummary) WriteText(w io.Writer) error {
 // WriteMarkdown writes the summary as Markdown, the HTML page's text.
 func (s FTDCSummary) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(w, "# FTDC: %s\n\n", texttable.Escape(s.Path))
-	fmt.Fprintf(w, "- window: %s\n- server version: %s\n- samples: %d (%d intervals)\n\n", s.window(), texttable.Escape(s.version()), s.Samples, s.Intervals)
+	fmt.Fprintf(w, "- window: %s\n- server version: %s\n- figures from: %s\n- samples: %d (%d intervals)\n\n", s.window(), texttable.Escape(s.version()), texttable.Escape(s.role()), s.Samples, s.Intervals)
 	if err := s.table(texttable.MarkdownCells).WriteMarkdown(w); err != nil {
 		return err
 	}
@@ -310,7 +338,7 @@ const ftdcIntro = "The same figures second by second, on one time axis (the curs
 // the samples, the figures' table, then its charts over time.
 func (s FTDCSummary) View(charts []TimeChart) *StudyView {
 	v := &StudyView{Title: "FTDC: " + s.Path, Name: "ftdc",
-		Intro:   []Block{{Items: []string{"window: " + s.window(), "server version: " + s.version(), fmt.Sprintf("samples: %d (%d intervals)", s.Samples, s.Intervals)}}},
+		Intro:   []Block{{Items: []string{"window: " + s.window(), "server version: " + s.version(), "figures from: " + s.role(), fmt.Sprintf("samples: %d (%d intervals)", s.Samples, s.Intervals)}}},
 		Verdict: []Block{{Table: s.table(texttable.MarkdownCells)}, {Text: ftdcNote}},
 	}
 	for i := range charts {

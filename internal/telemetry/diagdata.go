@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/ftdc"
 )
 
 // SourceFTDC marks host readings taken from the server's own full-time
@@ -101,27 +102,31 @@ func (d *DiagnosticData) latest(ctx context.Context) (bson.Raw, error) {
 }
 
 // SampleFromDiagnosticData reads one FTDC sample document
-// (getDiagnosticData's data) as the sampler's: its serverStatus section
-// as the serverStatus reply (Source "ftdc"), with the replication lag of
-// each secondary from its replSetGetStatus section, and its host
-// (HostFromDiagnosticData), both stamped with the sample's start. A
-// sample without serverStatus gives a Status without Doc (its figures
-// missing); the error is the host's.
+// (getDiagnosticData's data) as the sampler's, by the code that reads a
+// file's samples: the document is a chunk of one sample
+// (ftdc.SampleChunk) read by FTDCSamples, its sections found by the same
+// layout (flat, or role-split on 8.0's mongos, config servers and shard
+// members). Its serverStatus section is the serverStatus reply (Source
+// "ftdc"), with the replication lag of each secondary from its
+// replSetGetStatus section, and its host (HostFromDiagnosticData), both
+// stamped with the sample's start. A sample without serverStatus gives a
+// Status without Doc (its figures missing); the error is the host's.
 func SampleFromDiagnosticData(doc bson.Raw) (Status, HostSample, error) {
-	host, err := HostFromDiagnosticData(doc)
-	if host.Time.IsZero() {
-		return Status{}, host, err
+	c, err := ftdc.SampleChunk(doc)
+	if err != nil {
+		return Status{}, HostSample{}, fmt.Errorf("getDiagnosticData: the sample: %w", err)
 	}
-	st := Status{Time: host.Time, Source: SourceFTDC}
-	if ss, e := doc.LookupErr("serverStatus"); e == nil && ss.Type == bson.TypeEmbeddedDocument {
-		if d, e := plainDoc(bson.Raw(ss.Value)); e == nil {
-			st.Doc = d
-		}
+	smps := FTDCSamples(c)
+	if len(smps) != 1 {
+		return Status{}, HostSample{}, errors.New("getDiagnosticData: the sample has no start date")
 	}
-	if rs, e := doc.LookupErr("replSetGetStatus"); e == nil && rs.Type == bson.TypeEmbeddedDocument {
-		st.Lags = ReplicationLags(bson.Raw(rs.Value))
+	s := smps[0]
+	st := s.Status
+	st.Time, st.Source = s.Time, SourceFTDC
+	if s.Host == nil {
+		return st, HostSample{Time: s.Time, Source: SourceFTDC}, errors.New("getDiagnosticData: the sample has no systemMetrics (a mongos without an FTDC directory, or a platform the server does not read)")
 	}
-	return st, host, err
+	return st, *s.Host, nil
 }
 
 // ReplicationLags reads each secondary's replication lag, in seconds,
@@ -130,11 +135,6 @@ func SampleFromDiagnosticData(doc bson.Raw) (Status, HostSample, error) {
 // it; a secondary ahead of the primary's last heard optime lags 0. Nil
 // when the reply names no primary (no lag can be told) or no secondary.
 func ReplicationLags(rs bson.Raw) map[string]float64 {
-	type member struct {
-		name  string
-		state int64
-		at    time.Time
-	}
 	arr, err := rs.LookupErr("members")
 	if err != nil || arr.Type != bson.TypeArray {
 		return nil
@@ -143,8 +143,7 @@ func ReplicationLags(rs bson.Raw) map[string]float64 {
 	if err != nil {
 		return nil
 	}
-	var members []member
-	var primary *member
+	var members []replMember
 	for _, v := range vals {
 		m, ok := v.DocumentOK()
 		if !ok {
@@ -156,9 +155,24 @@ func ReplicationLags(rs bson.Raw) map[string]float64 {
 		if name == "" || !ok || od.Type != bson.TypeDateTime {
 			continue
 		}
-		members = append(members, member{name: name, state: state, at: od.Time()})
-		if state == replPrimary {
-			primary = &members[len(members)-1]
+		members = append(members, replMember{name: name, state: state, at: od.Time()})
+	}
+	return lagsOf(members)
+}
+
+// replMember is one member of a replSetGetStatus reply.
+type replMember struct {
+	name  string
+	state int64
+	at    time.Time
+}
+
+// lagsOf is each secondary's lag behind the primary (ReplicationLags).
+func lagsOf(members []replMember) map[string]float64 {
+	var primary *replMember
+	for i := range members {
+		if members[i].state == replPrimary {
+			primary = &members[i]
 		}
 	}
 	if primary == nil {
@@ -186,66 +200,26 @@ const (
 
 // HostFromDiagnosticData reads a host sample from one FTDC sample
 // document (getDiagnosticData's data, or a sample decoded from an FTDC
-// file): its start time, and from systemMetrics (field names of the
-// server's ftdc_system_stats_linux.cpp and procparser.cpp) cpu.*_ms and
-// num_cpus, the busiest disk of disks.<device> (the physical disks the
-// server lists; the one with the most sectors moved since boot stands for
-// the data disk) and memory.MemTotal_kb and MemAvailable_kb.
+// file), as SampleFromDiagnosticData does: its start time, and from
+// systemMetrics (field names of the server's ftdc_system_stats_linux.cpp
+// and procparser.cpp) cpu.*_ms and num_cpus, the busiest disk of
+// disks.<device> (the physical disks the server lists; the one with the
+// most sectors moved since boot stands for the data disk) and
+// memory.MemTotal_kb and MemAvailable_kb.
 func HostFromDiagnosticData(doc bson.Raw) (HostSample, error) {
-	start, err := doc.LookupErr("start")
-	if err != nil || start.Type != bson.TypeDateTime {
-		return HostSample{}, errors.New("getDiagnosticData: the sample has no start date")
-	}
-	s := HostSample{Time: start.Time(), Source: SourceFTDC}
-	sm, err := doc.LookupErr("systemMetrics")
-	if err != nil || sm.Type != bson.TypeEmbeddedDocument {
-		return s, errors.New("getDiagnosticData: the sample has no systemMetrics (a mongos without an FTDC directory, or a platform the server does not read)")
-	}
-	return hostFromSystemMetrics(s, rawFields(sm.Value)), nil
+	_, h, err := SampleFromDiagnosticData(doc)
+	return h, err
 }
 
-// systemMetrics reads the fields of a sample's systemMetrics section:
-// from a document (getDiagnosticData's answer) or from a decoded FTDC
-// chunk's columns.
+// systemMetrics reads the fields of a sample's systemMetrics section
+// from a decoded FTDC chunk's columns (a file's chunk, or a live
+// getDiagnosticData sample as a chunk of one).
 type systemMetrics interface {
 	// number is the value at a dotted path under systemMetrics.
 	number(path string) (float64, bool)
 	// children are the names of the documents under a path (disks'
 	// devices), in order.
 	children(path string) []string
-}
-
-// rawFields reads systemMetrics from its BSON document.
-type rawFields bson.Raw
-
-func (r rawFields) number(path string) (float64, bool) {
-	v, err := bson.Raw(r).LookupErr(strings.Split(path, ".")...)
-	if err != nil {
-		return 0, false
-	}
-	switch v.Type {
-	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
-		return v.AsFloat64OK()
-	}
-	return 0, false
-}
-
-func (r rawFields) children(path string) []string {
-	v, err := bson.Raw(r).LookupErr(strings.Split(path, ".")...)
-	if err != nil || v.Type != bson.TypeEmbeddedDocument {
-		return nil
-	}
-	elems, err := bson.Raw(v.Value).Elements()
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range elems {
-		if e.Value().Type == bson.TypeEmbeddedDocument {
-			out = append(out, e.Key())
-		}
-	}
-	return out
 }
 
 // hostFromSystemMetrics fills s from systemMetrics (field names of the

@@ -1,9 +1,12 @@
 package telemetry
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongobench/mongobench/internal/ftdc"
 	"github.com/mongobench/mongobench/internal/result"
@@ -19,22 +22,29 @@ var statusPrefixes = []string{
 	"metrics.operation.writeConflicts", "metrics.getLastError.wtime.",
 }
 
-const (
-	ftdcStatus = "serverStatus."
-	ftdcSystem = "systemMetrics."
-)
-
 // FTDCSamples returns the samples of a decoded FTDC chunk as the
 // sampler's: each sample's serverStatus (the sections ServerFigures
 // reads, each field under its dotted path, the first of duplicate keys)
-// marked with Source "ftdc", and its host from systemMetrics, both at
-// the sample's own start. A chunk whose samples have no start field
-// gives none.
+// marked with Source "ftdc", the replication lag of each secondary from
+// its replSetGetStatus, and its host from systemMetrics, all at the
+// sample's own start. The sections are found where the chunk's layout
+// puts them (ftdc.Layout: flat, or under the role-split layout's
+// common, shard or router). A chunk whose samples have no start field
+// gives none. A live getDiagnosticData sample is read by this same
+// function, as a chunk of one sample (SampleFromDiagnosticData).
 func FTDCSamples(c *ftdc.Chunk) []Sample {
 	times := c.Times()
 	if times == nil {
 		return nil
 	}
+	layout := c.Layout()
+	prefix := func(section string) string {
+		if p, ok := layout.Path(section); ok {
+			return p + "."
+		}
+		return ""
+	}
+	ftdcStatus, ftdcSystem := prefix(ftdc.SectionServerStatus), prefix(ftdc.SectionSystemMetrics)
 	type field struct {
 		key string
 		m   int
@@ -46,7 +56,7 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 	for m, metric := range c.Metrics {
 		p := metric.Path
 		switch {
-		case strings.HasPrefix(p, ftdcStatus):
+		case ftdcStatus != "" && strings.HasPrefix(p, ftdcStatus):
 			k := p[len(ftdcStatus):]
 			if seen[k] || !wanted(k) {
 				continue
@@ -56,7 +66,7 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 			if rest, ok := strings.CutPrefix(k, opcountersSection+"."); ok && !strings.Contains(rest, ".") {
 				opcounters = append(opcounters, field{rest, m})
 			}
-		case strings.HasPrefix(p, ftdcSystem):
+		case ftdcSystem != "" && strings.HasPrefix(p, ftdcSystem):
 			k := p[len(ftdcSystem):]
 			if _, dup := sys.index[k]; !dup {
 				sys.index[k] = m
@@ -68,6 +78,7 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 			}
 		}
 	}
+	members := chunkMembers(c, layout)
 	out := make([]Sample, 0, c.Samples)
 	for s, at := range times {
 		smp := Sample{Time: at}
@@ -83,7 +94,7 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 				}
 				doc[opcountersSection] = ops
 			}
-			smp.Status = Status{Time: at, Doc: doc, Source: SourceFTDC}
+			smp.Status = Status{Time: at, Doc: doc, Source: SourceFTDC, Lags: members.lags(s)}
 		}
 		if len(sys.index) > 0 {
 			sys.sample = s
@@ -93,6 +104,61 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 		out = append(out, smp)
 	}
 	return out
+}
+
+// replMembers are the members a chunk's replSetGetStatus lists: their
+// names from the reference sample (names are not metrics), their state
+// and optimeDate from each sample's metrics.
+type replMembers struct {
+	c     *ftdc.Chunk
+	names []string
+	state []int // metric of each member's state
+	at    []int // metric of each member's optimeDate
+}
+
+func chunkMembers(c *ftdc.Chunk, layout ftdc.Layout) replMembers {
+	out := replMembers{c: c}
+	rs, ok := layout.Document(c.Reference, ftdc.SectionReplSetGetStatus)
+	path, _ := layout.Path(ftdc.SectionReplSetGetStatus)
+	if !ok {
+		return out
+	}
+	arr, err := rs.LookupErr("members")
+	if err != nil || arr.Type != bson.TypeArray {
+		return out
+	}
+	vals, err := arr.Array().Values()
+	if err != nil {
+		return out
+	}
+	for i, v := range vals {
+		m, ok := v.DocumentOK()
+		if !ok {
+			continue
+		}
+		name, _ := m.Lookup("name").StringValueOK()
+		base := fmt.Sprintf("%s.members.%d.", path, i)
+		st, at := c.Find(base+"state"), c.Find(base+"optimeDate")
+		if name == "" || st < 0 || at < 0 || c.Metrics[at].Type != bson.TypeDateTime {
+			continue
+		}
+		out.names = append(out.names, name)
+		out.state = append(out.state, st)
+		out.at = append(out.at, at)
+	}
+	return out
+}
+
+// lags are the secondaries' lags in sample s (lagsOf).
+func (r replMembers) lags(s int) map[string]float64 {
+	if len(r.names) == 0 {
+		return nil
+	}
+	ms := make([]replMember, len(r.names))
+	for i, n := range r.names {
+		ms[i] = replMember{name: n, state: r.c.Value(r.state[i], s), at: time.UnixMilli(r.c.Value(r.at[i], s))}
+	}
+	return lagsOf(ms)
 }
 
 func wanted(path string) bool {

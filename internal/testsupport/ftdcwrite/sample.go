@@ -18,6 +18,14 @@ type State struct {
 	// (wiredTiger.transaction.transaction checkpoint currently running,
 	// wiredTiger.concurrentTransactions).
 	V8 bool
+	// Split writes 8.0's role-split layout (collector.cpp's
+	// multi-service schema): "router" for a mongos (serverStatus under
+	// router), "shard" for a shard member (serverStatus and
+	// replSetGetStatus under shard); systemMetrics under common either
+	// way. Empty: the flat layout of every version.
+	Split string
+	// Version overrides the version the samples and metadata name.
+	Version string
 
 	Inserts, Queries, Updates       int64
 	ReadOps, ReadMicros             int64 // opLatencies.reads
@@ -73,7 +81,8 @@ func Sample(t time.Time, s State) bson.D {
 	}
 	ss := bson.D{
 		{Key: "host", Value: "db1:27017"},
-		{Key: "version", Value: map[bool]string{true: "8.0.4", false: "7.0.12"}[s.V8]},
+		{Key: "process", Value: map[bool]string{true: "mongos", false: "mongod"}[s.Split == "router"]},
+		{Key: "version", Value: s.version()},
 		{Key: "connections", Value: bson.D{{Key: "current", Value: int32(s.Connections)}, {Key: "totalCreated", Value: s.ConnectionsCreated}}},
 		{Key: "globalLock", Value: bson.D{{Key: "currentQueue", Value: bson.D{{Key: "total", Value: int32(s.Queued)}}}}},
 		{Key: "opLatencies", Value: bson.D{
@@ -110,17 +119,55 @@ func Sample(t time.Time, s State) bson.D {
 		}},
 		{Key: "end", Value: at},
 	}
-	return bson.D{
-		{Key: "start", Value: at},
-		{Key: "serverStatus", Value: append(bson.D{{Key: "start", Value: at}}, append(ss, bson.E{Key: "end", Value: at})...)},
-		{Key: "systemMetrics", Value: sys},
-		{Key: "end", Value: at},
+	status := bson.E{Key: "serverStatus", Value: append(bson.D{{Key: "start", Value: at}}, append(ss, bson.E{Key: "end", Value: at})...)}
+	system := bson.E{Key: "systemMetrics", Value: sys}
+	role := func(name string, sections ...bson.E) bson.E {
+		d := bson.D{{Key: "start", Value: at}}
+		d = append(d, sections...)
+		return bson.E{Key: name, Value: append(d, bson.E{Key: "end", Value: at})}
 	}
+	switch s.Split {
+	case "router":
+		return bson.D{{Key: "start", Value: at}, role("router", status), role("common", system), {Key: "end", Value: at}}
+	case "shard":
+		return bson.D{{Key: "start", Value: at}, role("shard", status, ReplSetStatus(t)), role("common", system), {Key: "end", Value: at}}
+	}
+	return bson.D{{Key: "start", Value: at}, status, system, {Key: "end", Value: at}}
+}
+
+// ReplSetStatus is a replSetGetStatus section of a three-member set
+// whose secondaries lag 1.5 s and 0.25 s behind the primary at t.
+func ReplSetStatus(t time.Time) bson.E {
+	at := func(d time.Duration) bson.DateTime { return bson.NewDateTimeFromTime(t.Add(-d)) }
+	member := func(name string, state int32, lag time.Duration) bson.D {
+		return bson.D{{Key: "name", Value: name}, {Key: "health", Value: 1.0}, {Key: "state", Value: state}, {Key: "optimeDate", Value: at(lag)}}
+	}
+	return bson.E{Key: "replSetGetStatus", Value: bson.D{
+		{Key: "start", Value: bson.NewDateTimeFromTime(t)},
+		{Key: "set", Value: "rs0"},
+		{Key: "members", Value: bson.A{
+			member("db1:27017", 1, 0), member("db2:27017", 2, 1500*time.Millisecond), member("db3:27017", 2, 250*time.Millisecond),
+		}},
+		{Key: "ok", Value: 1.0},
+		{Key: "end", Value: bson.NewDateTimeFromTime(t)},
+	}}
+}
+
+func (s State) version() string {
+	if s.Version != "" {
+		return s.Version
+	}
+	return map[bool]string{true: "8.0.4", false: "7.0.12"}[s.V8]
 }
 
 // Metadata is the metadata document of a server of the state's version.
+// Under the role-split layout, buildInfo is under common.
 func Metadata(s State) bson.D {
-	return bson.D{{Key: "buildInfo", Value: bson.D{{Key: "version", Value: map[bool]string{true: "8.0.4", false: "7.0.12"}[s.V8]}}}}
+	build := bson.E{Key: "buildInfo", Value: bson.D{{Key: "version", Value: s.version()}}}
+	if s.Split != "" {
+		return bson.D{{Key: "common", Value: bson.D{build}}}
+	}
+	return bson.D{build}
 }
 
 func b2i(b bool) int32 {
