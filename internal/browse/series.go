@@ -28,7 +28,7 @@ func SeriesReport(w io.Writer, docs []result.Doc, runID string, stored []changes
 	if of == nil {
 		return fmt.Errorf("run %q: %w", runID, ErrNotFound)
 	}
-	series, err := changes.Group(docs, nil)
+	series, err := changes.Group(docs, nil, false)
 	if err != nil {
 		return err
 	}

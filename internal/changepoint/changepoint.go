@@ -199,8 +199,8 @@ type Candidate struct {
 }
 
 // candidateKeepP is the largest p-value at which an open candidate
-// with at least MinSize values after it stays open: its values after
-// must still differ from those before.
+// with at least MinSize values after it stays open: its newest MinSize
+// values must still differ from those before it.
 const candidateKeepP = 0.01
 
 // candidates carries the open candidates to the last value of x: each
@@ -218,9 +218,18 @@ func candidates(x []float64, start int, accepted []Point, open []Candidate, o Op
 		}
 		after := n - c.Index
 		lo := max(start, c.Index-o.Window)
-		c.Stats = compare(x[lo:c.Index], x[c.Index:min(n, c.Index+o.Window)])
-		if (after >= o.MinSize && c.Stats.P > candidateKeepP) || after > 2*(o.MinSize+o.Confirm) {
+		before := x[lo:c.Index]
+		c.Stats = compare(before, x[c.Index:min(n, c.Index+o.Window)])
+		if after > 2*(o.MinSize+o.Confirm) {
 			continue
+		}
+		if after >= o.MinSize {
+			// The newest values must still differ from those before: a
+			// few nights out of line that came back are no change.
+			recent := compare(before, x[n-o.MinSize:])
+			if recent.P > candidateKeepP || recent.Magnitude() <= o.MinMagnitude {
+				continue
+			}
 		}
 		out = append(out, c)
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 // Status is where a change is in its triage.
@@ -134,13 +135,14 @@ type Series struct {
 }
 
 // Group sorts whole, complete runs into series: a run group's clients'
-// own results and partial runs are left out. tags are the tags that
-// part series: a run's key carries those of them it has.
-func Group(docs []result.Doc, tags []string) ([]Series, error) {
+// own results and partial runs are left out, and so are runs judged
+// invalid unless includeInvalid (validity.Counts). tags are the tags
+// that part series: a run's key carries those of them it has.
+func Group(docs []result.Doc, tags []string, includeInvalid bool) ([]Series, error) {
 	byKey := map[string]*Series{}
 	for i := range docs {
 		d := &docs[i]
-		if d.Partial || (d.Group != nil && d.Group.ClientIndex != nil) {
+		if d.Partial || (d.Group != nil && d.Group.ClientIndex != nil) || !validity.Counts(d, includeInvalid) {
 			continue
 		}
 		k := keyOf(d, tags)

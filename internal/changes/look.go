@@ -9,6 +9,7 @@ import (
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 // Look is one look for change points over stored runs, as 'mongobench
@@ -20,6 +21,8 @@ type Look struct {
 	Options
 	// All lists hidden changes too.
 	All bool
+	// IncludeInvalid counts the runs judged invalid too.
+	IncludeInvalid bool
 }
 
 // Check says what is wrong with the look's settings, naming the flag.
@@ -44,27 +47,35 @@ type Found struct {
 	// Changes are every change found, merged with the stored triage
 	// (Merge): what to store.
 	Changes []Change
-	// Shown are the changes listed: all but the hidden ones, unless All
-	// (never nil: none is an empty list).
+	// Shown are the changes listed: all but the hidden ones and the
+	// withdrawn candidates, unless All (never nil: none is an empty list).
 	Shown []Change
 	// Alerts are the new regressions not alerted on before.
 	Alerts []Change
+	// Invalid counts the runs left out as invalid.
+	Invalid int
 }
 
 // Run looks at docs, the stored runs oldest first, with stored, the
 // stored changes, at now.
 func (l Look) Run(docs []result.Doc, stored []Change, now time.Time) (Found, error) {
-	series, err := Group(docs, l.Tags)
+	series, err := Group(docs, l.Tags, l.IncludeInvalid)
 	if err != nil {
 		return Found{}, err
+	}
+	invalid := 0
+	for i := range docs {
+		if !validity.Counts(&docs[i], l.IncludeInvalid) {
+			invalid++
+		}
 	}
 	var found []Change
 	for _, s := range series {
 		found = append(found, Find(s, l.Options)...)
 	}
-	f := Found{Series: series, Changes: Merge(stored, found, now), Shown: []Change{}}
+	f := Found{Series: series, Changes: Merge(stored, found, now), Shown: []Change{}, Invalid: invalid}
 	for _, c := range f.Changes {
-		if c.Status != Hidden || l.All {
+		if (c.Status != Hidden && c.Stage != Withdrawn) || l.All {
 			f.Shown = append(f.Shown, c)
 		}
 		if c.Alerts() {
@@ -98,8 +109,16 @@ func (f Found) WriteText(w io.Writer) error {
 	for _, s := range f.Series {
 		runs += len(s.Runs)
 	}
-	if _, err := fmt.Fprintf(w, "%d series, %d runs: %d change(s)\n", len(f.Series), runs, len(f.Shown)); err != nil || len(f.Shown) == 0 {
+	if _, err := fmt.Fprintf(w, "%d series, %d runs: %d change(s)\n", len(f.Series), runs, len(f.Shown)); err != nil {
 		return err
+	}
+	if f.Invalid > 0 {
+		if _, err := fmt.Fprintf(w, "%d run(s) judged invalid left out (--include-invalid counts them)\n", f.Invalid); err != nil {
+			return err
+		}
+	}
+	if len(f.Shown) == 0 {
+		return nil
 	}
 	return Table(f.Shown).WriteText(w, true)
 }

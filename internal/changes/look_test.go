@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 func TestLookCheck(t *testing.T) {
@@ -67,5 +69,122 @@ func TestLookTriage(t *testing.T) {
 	look.All = true
 	if f, _ = look.Run(docs, stored, now); len(f.Shown) != 1 {
 		t.Errorf("a hidden change with All: %d shown", len(f.Shown))
+	}
+}
+
+// Night by night, a step is a candidate three nights after it, alerts
+// then, keeps its id and its triage when it is confirmed, and alerts no
+// more; a change stored before candidates existed keeps its id.
+func TestCandidateThenConfirmed(t *testing.T) {
+	docs := nights(45, func(i int) float64 {
+		if i >= 30 {
+			return 900
+		}
+		return 1000
+	}, same)
+	look := Look{Tags: []string{"ci"}, Options: Options{Window: 50, P: 0.001, Metrics: []string{"throughput"}}}
+	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	var stored []Change
+	raised, confirmed, alerts := -1, -1, 0
+	var id string
+	for n := 20; n <= len(docs); n++ {
+		now := t0.Add(time.Duration(n) * 24 * time.Hour)
+		f, err := look.Run(docs[:n], stored, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range f.Alerts {
+			alerts++
+			at := now
+			for i := range f.Changes {
+				if f.Changes[i].ID == c.ID {
+					f.Changes[i].Alerted = &at
+				}
+			}
+		}
+		for _, c := range f.Changes {
+			switch {
+			case c.Stage == Candidate && raised < 0:
+				raised, id = n, c.ID
+				if c.FirstChanged.ID != "run030" || c.Direction != "regression" {
+					t.Errorf("night %d: candidate %+v, want the regression at run030", n, c)
+				}
+			case c.Stage == Confirmed && confirmed < 0:
+				confirmed = n
+				if c.ID != id {
+					t.Errorf("confirmed as %s, raised as %s: want one id", c.ID, id)
+				}
+			}
+		}
+		stored = f.Changes
+	}
+	if raised != 33 || confirmed <= raised || alerts != 1 {
+		t.Errorf("raised on night %d (want 33), confirmed on %d, %d alerts (want 1)", raised, confirmed, alerts)
+	}
+
+	// A change stored by a version without candidates, under the id of
+	// its first changed run, keeps that id and its triage.
+	old := ID(Key{Test: "kv", Label: "nightly", Variant: `{}`, Tags: []string{"ci"}}, "throughput", "run030")
+	f, err := look.Run(docs, []Change{{ID: old, Status: Acknowledged, Why: "known"}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Changes) != 1 || f.Changes[0].ID != old || f.Changes[0].Status != Acknowledged {
+		t.Errorf("changes %+v, want the stored change %s acknowledged", f.Changes, old)
+	}
+}
+
+// A candidate that does not hold is withdrawn: stored as such, not
+// listed, and it alerts no more.
+func TestCandidateWithdrawn(t *testing.T) {
+	docs := nights(40, func(i int) float64 {
+		if i >= 30 && i < 33 {
+			return 900
+		}
+		return 1000
+	}, same)
+	look := Look{Tags: []string{"ci"}, Options: Options{Window: 50, P: 0.001, Metrics: []string{"throughput"}}}
+	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	f, err := look.Run(docs[:33], nil, now)
+	if err != nil || len(f.Changes) != 1 || f.Changes[0].Stage != Candidate {
+		t.Fatalf("after three low nights: %+v, %v; want a candidate", f.Changes, err)
+	}
+	f, err = look.Run(docs, f.Changes, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Changes) != 1 || f.Changes[0].Stage != Withdrawn || len(f.Shown) != 0 || len(f.Alerts) != 0 {
+		t.Errorf("after seven more normal nights: changes %+v, shown %d, alerts %d; want it withdrawn, not shown", f.Changes, len(f.Shown), len(f.Alerts))
+	}
+}
+
+// Runs judged invalid raise no alarm: left out (and counted), unless
+// asked for.
+func TestInvalidRunsRaiseNoAlarm(t *testing.T) {
+	docs := nights(36, func(i int) float64 {
+		if i >= 33 {
+			return 500 // a client host starved on the last three nights
+		}
+		return 1000
+	}, same)
+	for i := 33; i < 36; i++ {
+		docs[i].Validity = &result.Validity{State: result.Invalid}
+	}
+	look := Look{Tags: []string{"ci"}, Options: Options{Window: 50, P: 0.001, Metrics: []string{"throughput"}}}
+	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	f, err := look.Run(docs, nil, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := f.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Changes) != 0 || f.Invalid != 3 || !strings.Contains(b.String(), "3 run(s) judged invalid left out") {
+		t.Errorf("changes %+v, %d invalid; text %q: want no change, three runs left out", f.Changes, f.Invalid, b.String())
+	}
+	look.IncludeInvalid = true
+	if f, _ = look.Run(docs, nil, now); len(f.Changes) != 1 || f.Changes[0].Stage != Candidate {
+		t.Errorf("with the invalid runs: %+v, want their drop as a candidate", f.Changes)
 	}
 }

@@ -8,12 +8,12 @@ import (
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
-// Table lists changes, one a row: id, status, series, metric, before →
-// after, change, p, suspect range and what changed across it.
+// Table lists changes, one a row: id, stage, status, series, metric,
+// before → after, change, p, suspect range and what changed across it.
 func Table(cs []Change) *texttable.Table {
-	t := texttable.New("id", "status", "series", "metric", ">before", ">after", ">change", ">p", "direction", "suspect runs", "configuration")
+	t := texttable.New("id", "stage", "status", "series", "metric", ">before", ">after", ">change", ">p", "direction", "suspect runs", "configuration")
 	for _, c := range cs {
-		t.Add(c.ID, string(c.Status), c.Series.String(), c.Metric,
+		t.Add(c.ID, c.StageName(), string(c.Status), c.Series.String(), c.Metric,
 			figure(c.Before, c.Unit), figure(c.After, c.Unit), Percent(c.Change), fmt.Sprintf("%.2g", c.P), c.Direction,
 			c.LastStable.ID+" → "+c.FirstChanged.ID, strings.Join(c.ConfigChanges, "; "))
 	}

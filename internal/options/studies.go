@@ -246,6 +246,7 @@ func (f *Changes) Add(fl *pflag.FlagSet) {
 	MinEffect(fl, &f.MinEffect, "")
 	fl.BoolVar(&f.FailOnNew, "fail-on-new", false, "exit 99 on a new regression not failed on before")
 	fl.BoolVar(&f.Look.All, "all", false, "list hidden changes too")
+	fl.BoolVar(&f.Look.IncludeInvalid, "include-invalid", false, "count the runs judged invalid too (docs/validity.md)")
 	fl.BoolVar(&f.JSON, "json", false, "print the changes as JSON")
 	fl.StringVar(&f.ReportDir, "report-dir", "mongobench-reports", "directory for changes.md and changes.html, each changed series' chart with its change points marked (empty: none)")
 }

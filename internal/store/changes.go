@@ -98,7 +98,7 @@ func (m *Mongo) PutChanges(ctx context.Context, cs []changes.Change) error {
 			{Key: "runsBefore", Value: c.RunsBefore}, {Key: "runsAfter", Value: c.RunsAfter},
 			{Key: "change", Value: c.Change}, {Key: "magnitude", Value: c.Magnitude}, {Key: "p", Value: c.P},
 			{Key: "lastStable", Value: c.LastStable}, {Key: "firstChanged", Value: c.FirstChanged},
-			{Key: "configChanges", Value: c.ConfigChanges},
+			{Key: "configChanges", Value: c.ConfigChanges}, {Key: "stage", Value: c.StageName()},
 		}
 		onInsert := bson.D{{Key: "status", Value: c.Status}, {Key: "found", Value: c.Found}}
 		if c.Why != "" {
