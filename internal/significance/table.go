@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/texttable"
@@ -15,7 +16,15 @@ import (
 type Row struct {
 	Metric Metric
 	Comparison
-	judge Judge
+	// Spread is the runs' relative spread (Spread); Needed, for a metric
+	// not decided (likely noise, or too few runs), how many runs a side
+	// would find a change of its minimum effect (Needed), 0 when the
+	// spread or the minimum effect gives no answer.
+	Spread float64
+	Needed int
+	base   []float64
+	other  []float64
+	judge  Judge
 }
 
 // Settings are how a table judges its metrics.
@@ -55,7 +64,30 @@ func Table(base, other []result.Doc, s Settings) ([]Row, error) {
 		return nil, err
 	}
 	Correct(s.Corrected(), rows)
+	for i := range rows {
+		r := &rows[i]
+		r.Spread = Spread(r.base, r.other)
+		if r.Verdict == Noise || r.Verdict == TooFew {
+			r.Needed = Needed(r.Spread, r.judge.MinEffect, s.Level(), len(rows))
+		}
+	}
 	return rows, nil
+}
+
+// Undecided says, for the metrics a table could not decide, how many
+// runs a side would: "" when every metric is decided or none can say.
+func Undecided(rows []Row, s Settings) string {
+	var parts []string
+	for _, r := range rows {
+		if r.Needed > 0 {
+			parts = append(parts, fmt.Sprintf("%s about %d (a %.0f%% change, spread %.1f%%)", r.Metric.Name(), r.Needed, 100*r.judge.MinEffect, 100*r.Spread))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("runs a side to decide what is undecided, at α %g over %d metrics with %.0f%% power: %s",
+		s.Level(), len(rows), 100*Power, strings.Join(parts, "; "))
 }
 
 // Rows is Table before the correction: each metric judged on its own
@@ -91,7 +123,8 @@ func Rows(base, other []result.Doc, s Settings) ([]Row, error) {
 		}
 		j := JudgeFor(m, s.MinEffect, s.Seed)
 		j.Alpha = s.Alpha
-		rows = append(rows, Row{Metric: m, Comparison: j.Compare(column(bv, n), column(ov, n)), judge: j})
+		b, o := column(bv, n), column(ov, n)
+		rows = append(rows, Row{Metric: m, Comparison: j.Compare(b, o), base: b, other: o, judge: j})
 	}
 	return rows, nil
 }
@@ -231,6 +264,8 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		RatioHi   *float64 `json:"ratioHi"`
 		Verdict   Verdict  `json:"verdict"`
 		Reason    string   `json:"reason,omitempty"`
+		Spread    *float64 `json:"spread"`
+		Needed    int      `json:"runsNeeded,omitempty"`
 	}{r.Metric.Name(), r.Metric.Unit, sideOf(r.Base), sideOf(r.Other), num(r.Delta), num(r.Diff), p, num(r.P),
-		num(r.Ratio.Lo), num(r.Ratio.Hi), r.Verdict, r.Reason})
+		num(r.Ratio.Lo), num(r.Ratio.Hi), r.Verdict, r.Reason, num(r.Spread), r.Needed})
 }
