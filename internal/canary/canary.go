@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"slices"
 	"time"
 
@@ -63,9 +64,6 @@ func Take(ctx context.Context, s Sizes) (result.Canary, error) {
 	return c, nil
 }
 
-// spinSink keeps the loop's result alive so the compiler keeps the loop.
-var spinSink uint64
-
 // spin runs n steps of xorshift64: integer work with no memory traffic.
 func spin(n int) {
 	x := uint64(88172645463325252)
@@ -74,7 +72,7 @@ func spin(n int) {
 		x ^= x >> 7
 		x ^= x << 17
 	}
-	spinSink += x
+	runtime.KeepAlive(x) // so the compiler keeps the loop
 }
 
 func cpu(ctx context.Context, s Sizes, c *result.Canary) error {
@@ -111,7 +109,7 @@ func memory(ctx context.Context, s Sizes, c *result.Canary) error {
 		}
 		per = append(per, float64(time.Since(t).Nanoseconds())/float64(s.MemReads))
 	}
-	spinSink += uint64(i)
+	runtime.KeepAlive(i)
 	c.MemNs, c.MemMB = result.F(quantile(per, 0.5)), s.MemMB
 	return nil
 }
