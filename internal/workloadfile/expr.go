@@ -359,12 +359,18 @@ func (p *parser) checkDrawn() {
 			continue
 		}
 		for i := range int64(checkDraws) {
+			if p.ctx.Err() != nil {
+				return
+			}
 			buf = g.Seed(buf[:0], c, 1, i)
 			buf = g.Doc(buf[:0], c)
 		}
 	}
 	for _, o := range p.f.Ops {
 		for range checkDraws / 4 {
+			if p.ctx.Err() != nil {
+				return
+			}
 			g.Begin(o)
 			for _, t := range []*Template{o.Filter, o.Update, o.Replacement, o.Document, o.Pipeline} {
 				if t != nil {

@@ -215,7 +215,11 @@ func (p *parser) sampleGen(n *yaml.Node, path string) node {
 	}
 	from := resolve(f["from"])
 	if from.Kind != yaml.SequenceNode || len(from.Content) == 0 {
-		p.errorf(from, path+".from", "got %s: want a non-empty list of documents", kindOf(from))
+		got := kindOf(from)
+		if from.Kind == yaml.SequenceNode {
+			got = "an empty list"
+		}
+		p.errorf(from, path+".from", "got %s: want a non-empty list of documents", got)
 		return nullNode
 	}
 	lit := p.literal

@@ -46,8 +46,15 @@ func (l *literal) size() int64 { return int64(len(l.raw)) }
 
 func (d *docNode) size() int64 {
 	s := int64(5)
-	for _, f := range d.fields {
+	for i, f := range d.fields {
+		if d.pad != nil && i == d.pad.field {
+			s = add(s, int64(2+len(f.key)+5)) // the pad's empty string: widened to the target below
+			continue
+		}
 		s = add(s, elementSize(f.key, f.v))
+	}
+	if d.pad != nil {
+		return max(s, d.pad.target) // a pad fills the document to its target, and no further
 	}
 	return s
 }
