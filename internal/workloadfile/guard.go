@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -69,10 +70,8 @@ func docWriteProblem(doc []byte, depth int) string {
 		switch {
 		case key == "$out":
 			why = targetProblem(t, v)
-		case key == "$merge" && t == typeDocument:
-			why = fieldProblem(v, "into")
 		case key == "$merge":
-			why = targetProblem(t, v)
+			why = mergeProblem(t, v)
 		}
 		if why != "" {
 			return key + ": " + why
@@ -103,6 +102,19 @@ func targetProblem(t byte, v []byte) string {
 		return fieldProblem(v, "coll")
 	}
 	return "" // the server refuses a target of another type
+}
+
+// mergeProblem applies the rule to $merge's argument: a collection's
+// name, or a document whose into is the target (and which names no
+// database of its own).
+func mergeProblem(t byte, v []byte) string {
+	if t != typeDocument {
+		return targetProblem(t, v)
+	}
+	if hasField(v, "db") {
+		return namesDatabase
+	}
+	return fieldProblem(v, "into")
 }
 
 // fieldProblem applies targetProblem to a document's field key.
@@ -205,7 +217,7 @@ func (p *parser) target(n *yaml.Node, path string, merge bool) {
 			switch {
 			case merge && k.Value == "into":
 				p.target(v, path+".into", false)
-			case !merge && k.Value == "db":
+			case k.Value == "db":
 				p.errorf(k, path, "%s", namesDatabase)
 			case !merge && k.Value == "coll":
 				p.target(v, path+".coll", false)
@@ -229,8 +241,8 @@ func (p *parser) generatedTarget(n *yaml.Node, path string, merge bool) {
 			return // the compile reports it
 		}
 		why := targetProblem(t, raw)
-		if merge && t == typeDocument {
-			why = fieldProblem(raw, "into")
+		if merge {
+			why = mergeProblem(t, raw)
 		}
 		if why != "" {
 			p.errorf(n, tpath, "%s", why)
@@ -247,12 +259,35 @@ func (p *parser) generatedTarget(n *yaml.Node, path string, merge bool) {
 		if v := p.valueNode(n.Value); v != nil {
 			p.target(v, tpath+" "+n.Value, merge)
 		}
-	case "!string", "!seq", "!fake", "!date":
+	case "!string", "!seq", "!fake", "!date", "!now", "!pad":
 		// text names a collection of the data database; the rule judges
-		// each name when it is generated
+		// each name when it is generated, and here what text can show
+		if why := textProblem(n); why != "" {
+			p.errorf(n, tpath, "%s", why)
+		}
 	default:
 		p.errorf(n, path, unknowable, n.Tag)
 	}
+}
+
+// textProblem applies the rule to what a text generator's fixed part
+// shows: a !seq's prefix, a !date's layout.
+func textProblem(n *yaml.Node) string {
+	switch n.Tag {
+	case "!seq":
+		if pr := fieldNode(n, "prefix"); pr != nil {
+			return nameProblem(resolve(pr).Value + "0")
+		}
+	case "!date":
+		if f := fieldNode(n, "format"); f != nil {
+			layout := resolve(f).Value
+			if l, ok := dateLayouts[layout]; ok {
+				layout = l
+			}
+			return nameProblem(time.Date(2031, 7, 9, 13, 45, 56, 0, time.UTC).Format(layout))
+		}
+	}
+	return ""
 }
 
 // choiceItems returns the values a !choice chooses from.

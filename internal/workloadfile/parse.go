@@ -244,6 +244,7 @@ func (p *parser) collections(n *yaml.Node) {
 			c.Doc = p.template(d, path+".document", false)
 			c.noID = withoutID(c.Doc)
 			p.bounded(d, path+".document", c.Doc.size(), maxDocument, "a document")
+			p.deep(d, path+".document", c.Doc)
 			p.coll = nil
 		} else if c.Seed > 0 && !c.broken { // an unknown key may be the document
 			p.errorf(keys[i], path, "seeds %d documents but has no document: want document: {...}, the shape of its documents", c.Seed)
@@ -275,6 +276,8 @@ func badCollection(name string) string {
 		return "the name of mongobench's ownership marker is reserved"
 	case len(name) > 120:
 		return "a name of at most 120 bytes"
+	case strings.HasPrefix(name, ".") || strings.Contains(name, ".."):
+		return "a name that neither starts with a dot nor holds two dots together (MongoDB refuses the namespace)"
 	}
 	return ""
 }
@@ -618,6 +621,7 @@ func (p *parser) opSize(op *Op, f map[string]*yaml.Node, path string) {
 	}{{"filter", op.Filter}, {"update", op.Update}, {"replacement", op.Replacement}, {"document", op.Document}, {"pipeline", op.Pipeline}} {
 		if part.t != nil && f[part.key] != nil {
 			p.bounded(f[part.key], path+"."+part.key, part.t.size(), maxDocument, "a "+part.key)
+			p.deep(f[part.key], path+"."+part.key, part.t)
 		}
 	}
 	if op.Kind == "insertMany" && f["count"] != nil && op.Coll != nil {
