@@ -316,11 +316,12 @@ func (d *docNode) appendSlow(dst []byte, g *Gen) []byte {
 // fill widens a document's empty pad at ins to reach its target size.
 func (d *docNode) fill(dst []byte, at, ins int, g *Gen) []byte {
 	natural := len(dst) - at
-	if g.x != nil && g.x.checking {
+	if g.x != nil && g.x.checking { // the check needs the natural sizes alone: it widens nothing
 		d.pad.drawn++
 		d.pad.sum += float64(max(natural, int(d.pad.target)))
 		d.pad.natural += float64(natural)
 		d.pad.most = max(d.pad.most, natural)
+		return dst
 	}
 	need := int(d.pad.target) - natural
 	if need <= 0 {

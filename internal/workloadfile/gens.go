@@ -613,7 +613,7 @@ func offset(s string) (time.Duration, bool) {
 	units := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}
 	u, ok := units[s[len(s)-1]]
 	v, err := strconv.ParseInt(s[1:len(s)-1], 10, 64)
-	if !ok || err != nil || v < 0 || v > 1e6 {
+	if !ok || err != nil || v < 0 || v > 1e6 || v > int64(math.MaxInt64/u) { // a Duration holds ±292 years
 		return 0, false
 	}
 	if s[0] == '-' {
