@@ -67,10 +67,10 @@ func docWriteProblem(doc []byte, depth int) string {
 		}
 		v = v[:n]
 		var why string
-		switch {
-		case key == "$out":
+		switch key {
+		case "$out":
 			why = targetProblem(t, v)
-		case key == "$merge":
+		case "$merge":
 			why = mergeProblem(t, v)
 		}
 		if why != "" {
