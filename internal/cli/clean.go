@@ -2,6 +2,8 @@ package cli
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -46,7 +48,13 @@ func (a *app) workloadsCmd() *cobra.Command {
 		RunE:    func(*cobra.Command, []string) error { return builtin.Registry().WriteList(a.stdout) },
 	}
 	cmd.AddCommand(&cobra.Command{Use: "check FILE", Short: "Check a workload file without a server and print what it would send (docs/workload-files.md)",
-		Args: cobra.ExactArgs(1), RunE: func(_ *cobra.Command, args []string) error { return workloadfile.CheckFile(a.stdout, args[0]) }})
+		Args: cobra.ExactArgs(1), RunE: func(cmd *cobra.Command, args []string) error {
+			err := workloadfile.CheckFile(cmd.Context(), a.stdout, args[0])
+			if errors.Is(err, context.Canceled) {
+				return fmt.Errorf("%w: checking %s", errInterrupted, args[0])
+			}
+			return err
+		}})
 	var o options.Infer
 	infer := &cobra.Command{Use: "infer", Args: cobra.NoArgs, Short: "Write a workload file whose documents match a collection's or a file's (docs/workload-files.md)",
 		RunE: func(cmd *cobra.Command, _ []string) error {

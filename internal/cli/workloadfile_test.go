@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -212,6 +213,25 @@ func TestWorkloadCheck(t *testing.T) {
 	wantCode(t, o, cli.ExitUsage)
 	if !strings.Contains(o.stderr, path+`:1:28: collections.t: unknown collection key "documnt" (did you mean "document"?`) {
 		t.Errorf("stderr: %s", o.stderr)
+	}
+}
+
+// TestWorkloadCheckHostile: a stage that writes into another database
+// through a tag exits 2, located; a check whose context ends exits 130.
+func TestWorkloadCheckHostile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.yaml")
+	write(t, path, "collections: {orders: {seed: 5, document: {_id: !seq , q: 1}}}\noperations:\n"+
+		"  agg: {op: aggregate, collection: orders, pipeline: [{$match: {}}, {$out: !ejson '{\"db\":\"victimdb\",\"coll\":\"orders\"}'}]}\n")
+	o := mb(t, "workload", "check", path)
+	wantCode(t, o, cli.ExitUsage)
+	if !strings.Contains(o.stderr, path+":3:76: operations.agg.pipeline[1].$out: !ejson: a stage that writes may only name a collection") {
+		t.Errorf("stderr: %s", o.stderr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	if code := cli.Main(ctx, []string{"workload", "check", "../../workloads/orders.yaml"}, &out, &errOut); code != cli.ExitInterrupted {
+		t.Errorf("exit %d, want %d: %s", code, cli.ExitInterrupted, errOut.String())
 	}
 }
 

@@ -48,6 +48,9 @@ func workloadError(reg Registry, workload string) *Error {
 	if workload == "" {
 		return &Error{Problem: "no workload is given", Want: oneOf("", workloads(reg))}
 	}
+	if strings.ContainsAny(workload, `/\`) { // a path: a workload file without its extension
+		return invalid(workload, "a workload file whose name ends in .yaml or .yml, or a built-in workload: "+oneOf("", workloads(reg)))
+	}
 	return invalid(workload, oneOf(workload, workloads(reg)))
 }
 

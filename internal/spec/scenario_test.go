@@ -64,6 +64,8 @@ func TestValidateFlagErrors(t *testing.T) {
 		{[][2]string{{"workload", "kv"}, {"name", ""}}, "", `--name: "" is not valid: want a non-empty name`},
 		{[][2]string{{"rate", "5"}}, "", `--workload: no workload is given: want one of kv, ycsb`},
 		{[][2]string{{"workload", "kvs"}}, "", `--workload: "kvs" is not valid: want one of kv, ycsb (did you mean "kv"?)`},
+		{[][2]string{{"workload", "/tmp/noext"}}, "", `--workload: "/tmp/noext" is not valid: want a workload file whose name ends in .yaml or .yml, or a built-in workload: one of kv, ycsb`},
+		{[][2]string{{"workload", "/dev/zero"}}, "", `--workload: "/dev/zero" is not valid: want a workload file whose name ends in .yaml or .yml`},
 		{[][2]string{{"workload", "kv"}}, "records=0", `-p records: "0" is not valid: want an integer between 1 and 100000000`},
 	}
 	for _, tc := range tests {

@@ -180,6 +180,9 @@ func (t *fileTask) wireDo(ctx context.Context, o *fileOp) error {
 		msg, db = o.op.AppendBulkWrite(msg, t.db, t.g), "admin"
 	default:
 		msg = o.op.AppendCommand(msg, t.g)
+		if err := t.g.Refused(); err != nil { // a generated pipeline that would write elsewhere: not sent
+			return err
+		}
 	}
 	msg = conn.AppendFieldsConcern(msg, db, o.retry, o.concern)
 	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
@@ -263,7 +266,11 @@ func (t *fileTask) driverDo(ctx context.Context, o *fileOp) error {
 		if o.hint != nil {
 			opts.SetHint(o.hint)
 		}
-		cur, err := o.coll.Aggregate(ctx, rawArray(op.Pipeline.Append(nil, g)), opts)
+		pipeline := op.Pipeline.Append(nil, g)
+		if err := g.Refused(); err != nil { // a generated pipeline that would write elsewhere: not sent
+			return err
+		}
+		cur, err := o.coll.Aggregate(ctx, rawArray(pipeline), opts)
 		return t.drain(ctx, cur, err)
 	case "insertOne":
 		t.ubuf = op.AppendDocument(t.ubuf[:0], g)

@@ -1,29 +1,41 @@
 package workloadfile
 
 import (
+	"context"
 	"fmt"
 	"io"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // CheckFile reads and checks the workload file at path, and writes what
 // it would do (Check) with seed 1 and three samples of each thing. Its
 // error is bad input (a *spec.Error, whose message is the file's
-// problems, each located).
-func CheckFile(w io.Writer, path string) error {
-	f, err := ReadFile(path)
+// problems, each located), or ctx's error when it ends first.
+func CheckFile(ctx context.Context, w io.Writer, path string) error {
+	data, err := bounded.ReadFile(path, bounded.WorkloadFile)
 	if err != nil {
+		err = fmt.Errorf("read workload file: %w", err)
 		return &spec.Error{Problem: err.Error(), Err: err}
 	}
-	return Check(w, f, 1, 3)
+	f, err := ParseContext(ctx, path, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &spec.Error{Problem: err.Error(), Err: err}
+	}
+	return Check(ctx, w, f, 1, 3)
 }
 
 // Check writes what a checked file would do, without a server: each
 // collection with its seed, its indexes and its first n seed documents,
 // then each operation with its share of the mix and n of its commands,
-// generated values filled in (seeded by seed, so two checks agree).
-func Check(w io.Writer, f *File, seed int64, n int) error {
+// generated values filled in (seeded by seed, so two checks agree). It
+// stops with ctx's error when ctx ends, and with a *spec.Error when a
+// command it draws would write outside the data database.
+func Check(ctx context.Context, w io.Writer, f *File, seed int64, n int) error {
 	fmt.Fprintf(w, "%s: %d collections, %d operations (sha256 %s)\n", f.Name, len(f.Collections), len(f.Ops), f.Hash[:12])
 	if f.Description != "" {
 		fmt.Fprintf(w, "  %s\n", f.Description)
@@ -36,11 +48,25 @@ func Check(w io.Writer, f *File, seed int64, n int) error {
 			fmt.Fprintf(w, "  index %s\n", Render(ix))
 		}
 		for i := range min(int64(n), c.Seed) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			buf = g.Seed(buf[:0], c, seed, i)
 			fmt.Fprintf(w, "  seed document %d (%d bytes): %s\n", i, len(buf), Render(buf))
 		}
 	}
 	fmt.Fprintf(w, "\noperations (share of operations started: %s)\n", f.MixText())
+	show := func(o *Op, indent string) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		buf = command(buf[:0], o, g)
+		if err := g.Refused(); err != nil {
+			return &spec.Error{Problem: err.Error(), Err: err}
+		}
+		_, err := fmt.Fprintf(w, "%s%s\n", indent, Render(buf))
+		return err
+	}
 	for _, o := range f.Ops {
 		if o.Kind == "transaction" {
 			steps := "steps"
@@ -54,16 +80,14 @@ func Check(w io.Writer, f *File, seed int64, n int) error {
 		for i := range n {
 			g.Begin(o)
 			if o.Kind != "transaction" {
-				buf = command(buf[:0], o, g)
-				if _, err := fmt.Fprintf(w, "    %s\n", Render(buf)); err != nil {
+				if err := show(o, "    "); err != nil {
 					return err
 				}
 				continue
 			}
 			fmt.Fprintf(w, "    transaction %d:\n", i+1)
 			for _, st := range o.Steps {
-				buf = command(buf[:0], st, g)
-				if _, err := fmt.Fprintf(w, "      %s\n", Render(buf)); err != nil {
+				if err := show(st, "      "); err != nil {
 					return err
 				}
 			}

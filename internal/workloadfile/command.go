@@ -152,6 +152,9 @@ func withoutID(t *Template) *Template {
 		}
 		return &Template{n: d}
 	case *literal:
+		if n.t != typeDocument || len(n.raw) < 5 { // a document the file failed to give
+			return t
+		}
 		at, dst := startDoc(nil)
 		body := n.raw[4 : len(n.raw)-1]
 		for len(body) > 0 {

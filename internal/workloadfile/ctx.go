@@ -27,6 +27,9 @@ type Gen struct {
 	buf  []byte
 	now  func() time.Time
 	x    *exprState // the file's expressions' state (nil: none evaluated yet)
+	// refused is why the command last generated may not be sent (nil:
+	// it may); Refused reads it
+	refused error
 }
 
 // NewGen returns the generator of worker (distinct per worker,

@@ -2,6 +2,7 @@ package workloadfile
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.yaml.in/yaml/v3"
@@ -16,17 +17,32 @@ func (p *parser) ejson(n *yaml.Node, path string) node {
 		p.errorf(n, path, "got %s: want one value as Extended JSON text, such as '{\"$oid\": \"65a1b2c3d4e5f60718293a4b\"}'", kindOf(n))
 		return nullNode
 	}
-	var doc bson.Raw
-	if err := bson.UnmarshalExtJSON([]byte(`{"v": `+n.Value+`}`), false, &doc); err != nil {
-		p.errorf(n, path, "not Extended JSON: %v: want one value such as '{\"$numberDecimal\": \"1.5\"}'", err)
+	t, raw, err := readEJSON(n.Value)
+	if err != nil {
+		p.errorf(n, path, "%v", err)
 		return nullNode
+	}
+	return &literal{t: t, raw: raw}
+}
+
+// readEJSON reads one value written as Extended JSON: its BSON type and
+// bytes.
+func readEJSON(text string) (byte, []byte, error) {
+	var doc bson.Raw
+	if err := bson.UnmarshalExtJSON([]byte(`{"v": `+text+`}`), false, &doc); err != nil {
+		return 0, nil, fmt.Errorf("not Extended JSON: %w: want one value such as '{\"$numberDecimal\": \"1.5\"}'", err)
 	}
 	v, err := doc.LookupErr("v")
 	if err != nil {
-		p.errorf(n, path, "not one Extended JSON value: %v", err)
-		return nullNode
+		return 0, nil, fmt.Errorf("not one Extended JSON value: %w", err)
 	}
-	return &literal{t: byte(v.Type), raw: v.Value}
+	return byte(v.Type), v.Value, nil
+}
+
+// ejsonValue is readEJSON's value, ok false when the text is not one.
+func ejsonValue(text string) (byte, []byte, bool) {
+	t, raw, err := readEJSON(text)
+	return t, raw, err == nil
 }
 
 // valueLen is the length in bytes of a BSON value of type t at the start

@@ -316,11 +316,12 @@ func (d *docNode) appendSlow(dst []byte, g *Gen) []byte {
 // fill widens a document's empty pad at ins to reach its target size.
 func (d *docNode) fill(dst []byte, at, ins int, g *Gen) []byte {
 	natural := len(dst) - at
-	if g.x != nil && g.x.checking {
+	if g.x != nil && g.x.checking { // the check needs the natural sizes alone: it widens nothing
 		d.pad.drawn++
 		d.pad.sum += float64(max(natural, int(d.pad.target)))
 		d.pad.natural += float64(natural)
 		d.pad.most = max(d.pad.most, natural)
+		return dst
 	}
 	need := int(d.pad.target) - natural
 	if need <= 0 {
@@ -358,17 +359,28 @@ func (p *parser) checkDrawn() {
 		if c.Doc == nil {
 			continue
 		}
+		drawn := 0
 		for i := range int64(checkDraws) {
+			if p.ctx.Err() != nil || drawn > drawBudget {
+				break
+			}
 			buf = g.Seed(buf[:0], c, 1, i)
+			drawn += len(buf)
 			buf = g.Doc(buf[:0], c)
+			drawn += len(buf)
 		}
 	}
 	for _, o := range p.f.Ops {
+		drawn := 0
 		for range checkDraws / 4 {
+			if p.ctx.Err() != nil || drawn > drawBudget {
+				break
+			}
 			g.Begin(o)
 			for _, t := range []*Template{o.Filter, o.Update, o.Replacement, o.Document, o.Pipeline} {
 				if t != nil {
 					buf = t.Append(buf[:0], g)
+					drawn += len(buf)
 				}
 			}
 		}
@@ -396,8 +408,14 @@ func (p *parser) checkDrawn() {
 	}
 }
 
-// checkDraws is how many documents the check draws of each collection.
-const checkDraws = 200
+// checkDraws is how many documents the check draws of each collection,
+// and drawBudget the bytes after which it draws no more of one (a few
+// documents of 16 MB): the check's time grows with the file, not with
+// the sizes it names.
+const (
+	checkDraws = 200
+	drawBudget = 64 << 20
+)
 
 func sampleOf(e *exprGen) string {
 	if len(e.names) == 0 {

@@ -1,6 +1,7 @@
 package workloadfile
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -169,7 +170,13 @@ func ReadFile(path string) (*File, error) {
 // Parse checks a workload file's text and compiles it. The error, if
 // any, joins every problem found, each located file:line:column.
 func Parse(name string, data []byte) (*File, error) {
-	p := &parser{file: name}
+	return ParseContext(context.Background(), name, data)
+}
+
+// ParseContext is Parse that stops with ctx's error when ctx ends first
+// (the check's draws of a large file take a while).
+func ParseContext(ctx context.Context, name string, data []byte) (*File, error) {
+	p := &parser{file: name, ctx: ctx}
 	sum := sha256.Sum256(data)
 	f := &File{Text: data, Hash: hex.EncodeToString(sum[:]), epoch: uint32(time.Now().Unix())}
 	f.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
@@ -178,6 +185,9 @@ func Parse(name string, data []byte) (*File, error) {
 	p.unplacedPads()
 	if len(p.errs) == 0 {
 		p.checkDrawn()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if err := join(p.errs); err != nil {
 		return nil, err
@@ -216,15 +226,43 @@ func (f *File) OpNames() []string {
 
 // Mix is each operation's share of operations started, by name.
 func (f *File) Mix() map[string]float64 {
-	total := 0.0
-	for _, o := range f.Ops {
-		total += o.Weight
-	}
+	cum := cumulative(f.weights())
 	m := make(map[string]float64, len(f.Ops))
-	for _, o := range f.Ops {
-		m[o.Name] = o.Weight / total
+	for i, o := range f.Ops {
+		prev := 0.0
+		if i > 0 {
+			prev = cum[i-1]
+		}
+		m[o.Name] = (cum[i] - prev) / cum[len(cum)-1]
 	}
 	return m
+}
+
+func (f *File) weights() []float64 {
+	w := make([]float64, len(f.Ops))
+	for i, o := range f.Ops {
+		w[i] = o.Weight
+	}
+	return w
+}
+
+// cumulative is the running sum of weights, each first divided by the
+// largest, so no sum overflows however large the weights (two weights
+// of 1e308 are half each).
+func cumulative(weights []float64) []float64 {
+	top := 0.0
+	for _, w := range weights {
+		top = max(top, w)
+	}
+	cum := make([]float64, len(weights))
+	total := 0.0
+	for i, w := range weights {
+		if top > 0 {
+			total += w / top
+		}
+		cum[i] = total
+	}
+	return cum
 }
 
 // MixText states the mix: "read 50%, update 50%".
@@ -242,13 +280,7 @@ type Picker struct{ cum []float64 }
 
 // Picker returns the mix's picker.
 func (f *File) Picker() Picker {
-	cum := make([]float64, len(f.Ops))
-	total := 0.0
-	for i, o := range f.Ops {
-		total += o.Weight
-		cum[i] = total
-	}
-	return Picker{cum: cum}
+	return Picker{cum: cumulative(f.weights())}
 }
 
 // Next returns the index of the next operation.

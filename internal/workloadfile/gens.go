@@ -1,6 +1,7 @@
 package workloadfile
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -224,8 +225,53 @@ func (p *parser) dist(n *yaml.Node, f map[string]*yaml.Node, path string, unboun
 		p.errorf(f["min"], path, "min %d is above max %d", d.min, d.max)
 		return &dist{kind: distConstant, min: d.min}
 	}
+	if why := spanProblem(d); why != "" {
+		at := f["max"]
+		if at == nil {
+			at = f["min"]
+		}
+		if at == nil {
+			at = n
+		}
+		p.errorf(at, path, "%s", why)
+		return &dist{kind: distConstant, min: d.min, max: d.min, bounded: true}
+	}
 	p.distOptions(d, f, path)
 	return d
+}
+
+// maxSpan bounds the range of the distributions that count their values
+// (zipfian, hotspot, sequential) and how far a sequence may run: 2^62
+// values, so no count or step overflows an int64. A uniform or normal
+// draw takes the whole int64 range.
+const maxSpan = 1 << 62
+
+// spanProblem says why a distribution's range is not valid ("" when it
+// is).
+func spanProblem(d *dist) string {
+	span := uint64(d.max) - uint64(d.min) // unsigned: never overflows
+	switch d.kind {
+	case distZipfian, distHotspot:
+		if span >= maxSpan {
+			return fmt.Sprintf("a %s from %d to %d: want a range of fewer than 2^62 values", d.kind, d.min, d.max)
+		}
+	case distSequential:
+		if d.bounded && span >= maxSpan {
+			return fmt.Sprintf("a sequence from %d to %d: want a range of fewer than 2^62 values", d.min, d.max)
+		}
+		return seqStartProblem(d.min)
+	}
+	return ""
+}
+
+// seqStartProblem says why a sequence's start is not valid: it leaves
+// fewer than 2^62 values before the largest int64, where it would wrap
+// to negative numbers.
+func seqStartProblem(start int64) string {
+	if start > math.MaxInt64-maxSpan {
+		return fmt.Sprintf("a sequence starting at %d could pass the largest int64 and wrap to negative numbers: want a start of at most %d", start, int64(math.MaxInt64-maxSpan))
+	}
+	return ""
 }
 
 // distOptions reads a distribution's own keys and makes its state.
@@ -255,11 +301,6 @@ func (p *parser) distOptions(d *dist, f map[string]*yaml.Node, path string) {
 				theta = ycsb.ZipfianConstant
 			}
 		}
-		if d.max-d.min < 0 || d.max-d.min >= math.MaxInt64/2 {
-			p.errorf(f["max"], path, "a zipfian from %d to %d: want a range of fewer than 2^62 values", d.min, d.max)
-			d.kind = distUniform
-			return
-		}
 		d.zipf = len(p.f.zipfs)
 		p.f.zipfs = append(p.f.zipfs, ycsb.NewZipfianZeta(d.min, d.max, theta, zeta(d.max-d.min+1, theta)))
 	case distHotspot:
@@ -272,7 +313,7 @@ func (p *parser) distOptions(d *dist, f map[string]*yaml.Node, path string) {
 		}
 		d.hot = ycsb.NewHotspot(d.min, d.max, hot, share)
 	case distNormal:
-		d.mean, d.sd = float64(d.min)/2+float64(d.max)/2, float64(d.max-d.min)/6
+		d.mean, d.sd = float64(d.min)/2+float64(d.max)/2, float64(d.max)/6-float64(d.min)/6
 		if m := f["mean"]; m != nil {
 			d.mean, _ = p.float(m, path+".mean")
 		}
@@ -292,6 +333,12 @@ func (p *parser) distOptions(d *dist, f map[string]*yaml.Node, path string) {
 // length reads a length or count: an integer, or a distribution
 // {min, max, dist}; least is its smallest valid value.
 func (p *parser) length(n *yaml.Node, path string, least int64) *dist {
+	return p.ranged(n, path, least, maxLength, fmt.Sprintf("lengths from %d to %d", least, int64(maxLength)))
+}
+
+// ranged reads a length or count from least to most (want says what is
+// valid, for the message).
+func (p *parser) ranged(n *yaml.Node, path string, least, most int64, want string) *dist {
 	n = resolve(n)
 	var d *dist
 	if n.Kind == yaml.ScalarNode {
@@ -311,8 +358,12 @@ func (p *parser) length(n *yaml.Node, path string, least int64) *dist {
 		}
 		d = p.dist(n, f, path, false)
 	}
-	if d.min < least || d.max > maxLength {
-		p.errorf(n, path, "from %d to %d is not valid: want lengths from %d to %d", d.min, d.max, least, int64(maxLength))
+	if d.min < least || d.max > most {
+		got := fmt.Sprintf("from %d to %d", d.min, d.max)
+		if d.min == d.max {
+			got = strconv.FormatInt(d.min, 10)
+		}
+		p.errorf(n, path, "%s is not valid: want %s", got, want)
 		return &dist{kind: distConstant, min: least, max: least}
 	}
 	return d
@@ -354,16 +405,16 @@ func (p *parser) floatGen(n *yaml.Node, path string) node {
 		}
 		d.kind = k.Value
 	}
-	if d.kind == distNormal {
-		d.min, d.max = int64(math.Floor(g.min)), int64(math.Ceil(g.max))
-	}
-	p.distOptions(d, f, path)
+	p.distOptions(d, f, path) // a normal's mean and sd default over [0, floatSteps]: set below
 	if d.kind == distNormal {
 		if f["mean"] == nil {
-			d.mean = (g.min + g.max) / 2
+			d.mean = g.min/2 + g.max/2
 		}
 		if f["stddev"] == nil {
-			d.sd = (g.max - g.min) / 6
+			d.sd = g.max/6 - g.min/6
+			if d.sd <= 0 {
+				p.errorf(f["max"], path, "the normal's standard deviation is %v (min = max): want max above min, or a stddev", d.sd)
+			}
 		}
 	}
 	g.d = d
@@ -379,6 +430,9 @@ func (p *parser) seqGen(n *yaml.Node, path string) node {
 	case n.Kind == yaml.ScalarNode && n.Value == "":
 	case n.Kind == yaml.ScalarNode:
 		s.d.min, _ = p.int(n, path)
+		if why := seqStartProblem(s.d.min); why != "" {
+			p.errorf(n, path, "%s", why)
+		}
 	default:
 		f := p.args(n, path, []string{"start", "prefix"})
 		if f == nil {
@@ -386,6 +440,9 @@ func (p *parser) seqGen(n *yaml.Node, path string) node {
 		}
 		if st := f["start"]; st != nil {
 			s.d.min, _ = p.int(st, path+".start")
+			if why := seqStartProblem(s.d.min); why != "" {
+				p.errorf(st, path+".start", "%s", why)
+			}
 		}
 		if pr := f["prefix"]; pr != nil {
 			s.prefix, s.text = resolve(pr).Value, true
@@ -463,7 +520,10 @@ func (p *parser) choiceGen(n *yaml.Node, path string) node {
 	for i, it := range from.Content {
 		c.items = append(c.items, p.value(it, path+"["+itoa(int64(i))+"]"))
 	}
-	total := 0.0
+	ws := make([]float64, len(c.items))
+	for i := range ws {
+		ws[i] = 1
+	}
 	if weights != nil {
 		w := resolve(weights)
 		if w.Kind != yaml.SequenceNode || len(w.Content) != len(c.items) {
@@ -475,18 +535,13 @@ func (p *parser) choiceGen(n *yaml.Node, path string) node {
 			if v < 0 {
 				p.errorf(x, path+".weights", "%v is not valid: want weights >= 0", v)
 			}
-			total += max(v, 0)
-			c.cum = append(c.cum, total)
+			ws[i] = max(v, 0)
 		}
-		if total <= 0 {
-			p.errorf(w, path+".weights", "every weight is 0: want at least one above 0")
-			return nullNode
-		}
-		return c
 	}
-	for range c.items {
-		total++
-		c.cum = append(c.cum, total)
+	c.cum = cumulative(ws)
+	if c.cum[len(c.cum)-1] <= 0 {
+		p.errorf(weights, path+".weights", "every weight is 0: want at least one above 0")
+		return nullNode
 	}
 	return c
 }
@@ -558,7 +613,7 @@ func offset(s string) (time.Duration, bool) {
 	units := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}
 	u, ok := units[s[len(s)-1]]
 	v, err := strconv.ParseInt(s[1:len(s)-1], 10, 64)
-	if !ok || err != nil || v < 0 || v > 1e6 {
+	if !ok || err != nil || v < 0 || v > 1e6 || v > int64(math.MaxInt64/u) { // a Duration holds ±292 years
 		return 0, false
 	}
 	if s[0] == '-' {

@@ -2,7 +2,9 @@ package workloadfile
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"slices"
@@ -17,6 +19,7 @@ import (
 // parser walks a workload file's YAML nodes, compiling what is valid and
 // recording every problem.
 type parser struct {
+	ctx  context.Context // the check's draws stop when it ends
 	file string
 	f    *File
 	errs []*Error
@@ -27,6 +30,7 @@ type parser struct {
 	coll       *Collection
 	values     []string
 	valueSizes []int64
+	valueNodes []*yaml.Node
 	inValues   bool
 	literal    string
 	nodes      int // values compiled
@@ -240,6 +244,7 @@ func (p *parser) collections(n *yaml.Node) {
 			c.Doc = p.template(d, path+".document", false)
 			c.noID = withoutID(c.Doc)
 			p.bounded(d, path+".document", c.Doc.size(), maxDocument, "a document")
+			p.deep(d, path+".document", c.Doc)
 			p.coll = nil
 		} else if c.Seed > 0 && !c.broken { // an unknown key may be the document
 			p.errorf(keys[i], path, "seeds %d documents but has no document: want document: {...}, the shape of its documents", c.Seed)
@@ -271,6 +276,8 @@ func badCollection(name string) string {
 		return "the name of mongobench's ownership marker is reserved"
 	case len(name) > 120:
 		return "a name of at most 120 bytes"
+	case strings.HasPrefix(name, ".") || strings.Contains(name, ".."):
+		return "a name that neither starts with a dot nor holds two dots together (MongoDB refuses the namespace)"
 	}
 	return ""
 }
@@ -381,7 +388,7 @@ func (p *parser) operation(k, v *yaml.Node) *Op {
 	if !opName.MatchString(k.Value) {
 		p.errorf(k, "operations", "operation name %q is not valid: want a letter then letters, digits, _ or - (at most 64), such as byCustomer", k.Value)
 	}
-	p.values, p.valueSizes = []string{}, nil
+	p.values, p.valueSizes, p.valueNodes = []string{}, nil, nil
 	op := p.op(v, path, k.Value, nil)
 	p.coll, p.values = nil, nil
 	if op != nil {
@@ -491,6 +498,7 @@ func (p *parser) opValues(op *Op, n *yaml.Node, path string) {
 		op.values = append(op.values, namedValue{name: k.Value, gen: g})
 		p.values = append(p.values, k.Value)
 		p.valueSizes = append(p.valueSizes, sizeOf(g))
+		p.valueNodes = append(p.valueNodes, vals[i])
 	}
 	p.inValues = false
 }
@@ -524,11 +532,20 @@ func (p *parser) opParts(op *Op, f map[string]*yaml.Node, path string) {
 	op.Replacement = doc("replacement")
 	op.Document = doc("document")
 	if n := f["pipeline"]; n != nil {
-		if r := resolve(n); r.Kind != yaml.SequenceNode {
+		if r := resolve(n); r.Kind != yaml.SequenceNode || isGenerator(r) {
 			p.errorf(r, path+".pipeline", "got %s: want a list of stages such as [{$match: {...}}, {$group: {...}}]", kindOf(r))
 		} else {
+			before := len(p.errs)
 			p.stages(r, path+".pipeline")
 			op.Pipeline = p.template(n, path+".pipeline", true)
+			op.Pipeline.path = path + ".pipeline"
+			if l, ok := op.Pipeline.n.(*literal); ok {
+				if why := writeProblem(l.raw); why != "" && len(p.errs) == before {
+					p.errorf(r, path+".pipeline", "%s", why)
+				}
+			} else {
+				op.Pipeline.guard = true
+			}
 		}
 	}
 	if (op.Kind == "insertOne" || op.Kind == "insertMany") && op.Document == nil ||
@@ -562,10 +579,7 @@ func (p *parser) opParts(op *Op, f map[string]*yaml.Node, path string) {
 		}
 	}
 	if n := f["count"]; n != nil {
-		op.Count = p.length(n, path+".count", 1)
-		if op.Count.max > maxInsertMany {
-			p.errorf(n, path+".count", "up to %d documents: want at most %d an insertMany (one command)", op.Count.max, maxInsertMany)
-		}
+		op.Count = p.ranged(n, path+".count", 1, maxInsertMany, fmt.Sprintf("a count of documents from 1 to %d (an insertMany is one command)", maxInsertMany))
 	}
 	if n := f["readConcern"]; n != nil {
 		op.ReadConcern = p.readConcern(n, path+".readConcern")
@@ -579,7 +593,11 @@ func (p *parser) opParts(op *Op, f map[string]*yaml.Node, path string) {
 // bounded refuses a value that could outgrow what the server takes.
 func (p *parser) bounded(n *yaml.Node, path string, size, limit int64, what string) {
 	if size > limit {
-		p.errorf(resolve(n), path, "%s of up to %s: want at most %s (narrow the lengths and sizes)", what, bytesText(size), bytesText(limit))
+		got, want := bytesText(size), bytesText(limit)
+		if got == want { // too close to tell apart in MB
+			got, want = strconv.FormatInt(size, 10)+" bytes", strconv.FormatInt(limit, 10)+" bytes"
+		}
+		p.errorf(resolve(n), path, "%s of up to %s: want at most %s (narrow the lengths and sizes)", what, got, want)
 	}
 }
 
@@ -603,6 +621,7 @@ func (p *parser) opSize(op *Op, f map[string]*yaml.Node, path string) {
 	}{{"filter", op.Filter}, {"update", op.Update}, {"replacement", op.Replacement}, {"document", op.Document}, {"pipeline", op.Pipeline}} {
 		if part.t != nil && f[part.key] != nil {
 			p.bounded(f[part.key], path+"."+part.key, part.t.size(), maxDocument, "a "+part.key)
+			p.deep(f[part.key], path+"."+part.key, part.t)
 		}
 	}
 	if op.Kind == "insertMany" && f["count"] != nil && op.Coll != nil {
@@ -617,50 +636,18 @@ func (p *parser) opSize(op *Op, f map[string]*yaml.Node, path string) {
 	}
 }
 
-// stages checks a pipeline's stages: $out and $merge may only name a
-// collection of the data database.
+// stages checks a pipeline's stages: each a mapping of one key, written
+// as such (generators go in its values), and one that writes names a
+// collection of the data database (stageTargets).
 func (p *parser) stages(n *yaml.Node, path string) {
 	for i, st := range n.Content {
 		st = resolve(st)
 		spath := path + "[" + itoa(int64(i)) + "]"
-		if st.Kind != yaml.MappingNode || len(st.Content) != 2 {
-			p.errorf(st, spath, "got %s: want a stage, a mapping of one key such as {$match: {...}}", kindOf(st))
+		if st.Kind != yaml.MappingNode || len(st.Content) != 2 || isGenerator(st) {
+			p.errorf(st, spath, "got %s: want a stage, a mapping of one key such as {$match: {...}} (generators go in its values)", kindOf(st))
 			continue
 		}
-		name, arg := st.Content[0].Value, resolve(st.Content[1])
-		switch name {
-		case "$out":
-			p.outTarget(arg, spath+".$out", "db", "coll")
-		case "$merge":
-			if arg.Kind == yaml.MappingNode {
-				for j := 0; j+1 < len(arg.Content); j += 2 {
-					if arg.Content[j].Value == "into" {
-						p.outTarget(resolve(arg.Content[j+1]), spath+".$merge.into", "db", "coll")
-					}
-				}
-			} else {
-				p.outTarget(arg, spath+".$merge", "db", "coll")
-			}
-		}
-	}
-}
-
-// outTarget refuses a $out or $merge into another database, or into the
-// ownership marker.
-func (p *parser) outTarget(n *yaml.Node, path, dbKey, collKey string) {
-	coll := n.Value
-	if n.Kind == yaml.MappingNode {
-		for j := 0; j+1 < len(n.Content); j += 2 {
-			switch n.Content[j].Value {
-			case dbKey:
-				p.errorf(n.Content[j], path, "a stage that writes may only name a collection: the run writes into its own data database alone")
-			case collKey:
-				coll = n.Content[j+1].Value
-			}
-		}
-	}
-	if coll == markerCollection || strings.HasPrefix(coll, "system.") {
-		p.errorf(n, path, "%q is not a collection the workload may write", coll)
+		p.stageTargets(st.Content[0].Value, st.Content[1], spath)
 	}
 }
 

@@ -64,7 +64,7 @@ func (d *dist) quantile(g *Gen) float64 {
 	if i >= len(d.q)-1 {
 		return d.q[len(d.q)-1]
 	}
-	return d.q[i] + (u-float64(i))*(d.q[i+1]-d.q[i])
+	return lerp(d.q[i], d.q[i+1], u-float64(i))
 }
 
 // dateLayouts are the named layouts of a date written as text.

@@ -1,6 +1,7 @@
 package workloadfile
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
@@ -38,7 +39,7 @@ func renderDoc(b *strings.Builder, doc []byte, array bool) {
 	first := true
 	for len(body) > 0 {
 		t := body[0]
-		end := strings.IndexByte(string(body[1:]), 0)
+		end := bytes.IndexByte(body[1:], 0) // not string(body[1:]): that copies the rest, per element
 		if end < 0 {
 			break
 		}
@@ -72,9 +73,9 @@ func renderValue(b *strings.Builder, t byte, v []byte) int {
 		return 8
 	case typeString:
 		n := u32()
-		s := string(v[4 : 4+n-1])
-		if len(s) > maxShown {
-			s = s[:maxShown] + "…"
+		s := string(v[4 : 4+min(n-1, maxShown+4)])
+		if n-1 > maxShown {
+			s = strings.ToValidUTF8(s[:maxShown], "") + "…"
 		}
 		b.WriteString(strconv.Quote(s))
 		return 4 + n

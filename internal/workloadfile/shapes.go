@@ -193,9 +193,10 @@ const sampleDocument = "a !sample document"
 // _id: seed document i is the (i mod n)th, with the id of index i; an
 // insert at run time takes one at random.
 type sampleGen struct {
-	id   node
-	docs [][]byte // each document's elements, without its _id
-	max  int64
+	id     node
+	docs   [][]byte // each document's elements, without its _id
+	max    int64
+	levels int // the most levels of documents and arrays one opens
 }
 
 func (p *parser) sampleGen(n *yaml.Node, path string) node {
@@ -215,7 +216,11 @@ func (p *parser) sampleGen(n *yaml.Node, path string) node {
 	}
 	from := resolve(f["from"])
 	if from.Kind != yaml.SequenceNode || len(from.Content) == 0 {
-		p.errorf(from, path+".from", "got %s: want a non-empty list of documents", kindOf(from))
+		got := kindOf(from)
+		if from.Kind == yaml.SequenceNode {
+			got = "an empty list"
+		}
+		p.errorf(from, path+".from", "got %s: want a non-empty list of documents", got)
 		return nullNode
 	}
 	lit := p.literal
@@ -234,6 +239,7 @@ func (p *parser) sampleGen(n *yaml.Node, path string) node {
 		body = body[4 : len(body)-1]
 		s.docs = append(s.docs, body)
 		s.max = max(s.max, int64(len(body)))
+		s.levels = max(s.levels, l.depth())
 	}
 	p.literal = lit
 	if len(s.docs) == 0 {
@@ -274,7 +280,7 @@ func shapesWithoutID(n node) node {
 		}
 		return c
 	case *sampleGen:
-		return &sampleGen{docs: n.docs, max: n.max}
+		return &sampleGen{docs: n.docs, max: n.max, levels: n.levels}
 	}
 	return n
 }

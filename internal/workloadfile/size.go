@@ -1,6 +1,10 @@
 package workloadfile
 
-import "math"
+import (
+	"math"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // A document is at most 16 MB (the server's maxBsonObjectSize), a
 // message 48 MB.
@@ -46,8 +50,15 @@ func (l *literal) size() int64 { return int64(len(l.raw)) }
 
 func (d *docNode) size() int64 {
 	s := int64(5)
-	for _, f := range d.fields {
+	for i, f := range d.fields {
+		if d.pad != nil && i == d.pad.field {
+			s = add(s, int64(2+len(f.key)+5)) // the pad's empty string: widened to the target below
+			continue
+		}
 		s = add(s, elementSize(f.key, f.v))
+	}
+	if d.pad != nil {
+		return max(s, d.pad.target) // a pad fills the document to its target, and no further
 	}
 	return s
 }
@@ -109,3 +120,97 @@ func (o *objectGen) size() int64 {
 
 // Size is the most bytes the template's value can take.
 func (t *Template) size() int64 { return sizeOf(t.n) }
+
+// maxDepth is how deeply a stored document may nest: MongoDB takes no
+// more than 100 levels of documents and arrays, the document itself the
+// first.
+const maxDepth = 100
+
+// nested is a node that knows how many levels of documents and arrays
+// its value can open.
+type nested interface {
+	depth() int
+}
+
+// depthOf is the most levels of documents and arrays a node's value can
+// open (0: a scalar, or a value whose depth is known only when it is
+// drawn, as an !expr's).
+func depthOf(n node) int {
+	if d, ok := n.(nested); ok {
+		return d.depth()
+	}
+	return 0
+}
+
+func (l *literal) depth() int {
+	if l.t != typeDocument && l.t != typeArray {
+		return 0
+	}
+	return bsonDepth(l.raw, 0)
+}
+
+// bsonDepth is the levels a BSON document or array opens, counted up to
+// just past maxDepth.
+func bsonDepth(doc []byte, level int) int {
+	if level > maxDepth || len(doc) < 5 {
+		return level + 1
+	}
+	deepest := level + 1
+	body := doc[4 : len(doc)-1]
+	for len(body) > 0 {
+		t := body[0]
+		end := 1
+		for end < len(body) && body[end] != 0 {
+			end++
+		}
+		if end >= len(body) {
+			break
+		}
+		n := valueLen(t, body[end+1:])
+		if n < 0 {
+			break
+		}
+		if t == typeDocument || t == typeArray {
+			deepest = max(deepest, bsonDepth(body[end+1:end+1+n], level+1))
+		}
+		body = body[end+1+n:]
+	}
+	return deepest
+}
+
+func (d *docNode) depth() int {
+	m := 0
+	for _, f := range d.fields {
+		m = max(m, depthOf(f.v))
+	}
+	return 1 + m
+}
+
+func (a *arrayNode) depth() int {
+	m := 0
+	for _, it := range a.items {
+		m = max(m, depthOf(it))
+	}
+	return 1 + m
+}
+
+func (c *choiceGen) depth() int {
+	m := 0
+	for _, it := range c.items {
+		m = max(m, depthOf(it))
+	}
+	return m
+}
+
+func (m *maybeGen) depth() int  { return depthOf(m.v) }
+func (a *arrayGen) depth() int  { return 1 + depthOf(a.of) }
+func (o *objectGen) depth() int { return 1 + depthOf(o.of) }
+func (s *sampleGen) depth() int { return s.levels }
+func (t *Template) depth() int  { return depthOf(t.n) }
+
+// deep refuses a stored document that nests more than MongoDB takes.
+func (p *parser) deep(n *yaml.Node, path string, t *Template) {
+	if t != nil && t.depth() > maxDepth {
+		p.errorf(resolve(n), path, "a document nested more than %d levels deep (documents and arrays, the document itself the first): want at most %d", maxDepth, maxDepth)
+	}
+}

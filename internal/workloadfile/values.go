@@ -80,10 +80,25 @@ func (a *arrayNode) appendValue(dst []byte, g *Gen) []byte {
 type Template struct {
 	n     node
 	array bool
+	// guard: it is a pipeline with generated values, which passes the
+	// rule of where a pipeline may write each time (guard.go); path names
+	// it
+	guard bool
+	path  string
 }
 
 // Append appends the template's value (a BSON document or array) to dst.
+// A pipeline that would write outside the data database is replaced by
+// an empty one, and g.Refused says why.
 func (t *Template) Append(dst []byte, g *Gen) []byte {
+	if !t.guard {
+		return t.append(dst, g)
+	}
+	start := len(dst)
+	return t.guarded(t.append(dst, g), start, g)
+}
+
+func (t *Template) append(dst []byte, g *Gen) []byte {
 	switch n := t.n.(type) {
 	case *literal:
 		return append(dst, n.raw...)
@@ -119,17 +134,23 @@ func (d *dist) next(g *Gen) int64 {
 	case distConstant:
 		return d.min
 	case distUniform:
-		return d.min + g.r.Int64N(d.max-d.min+1)
+		// the span counted unsigned: the full int64 range is 2^64 values
+		span := uint64(d.max) - uint64(d.min)
+		if span == math.MaxUint64 {
+			return int64(g.r.Uint64())
+		}
+		return int64(uint64(d.min) + g.r.Uint64N(span+1))
 	case distZipfian:
 		return g.zipf[d.zipf].Next(g.r)
 	case distHotspot:
 		return d.hot.Next(g.r)
 	case distNormal:
-		v := math.Round(d.mean + d.sd*g.r.NormFloat64())
-		return int64(min(max(v, float64(d.min)), float64(d.max)))
+		return clampInt(d.mean+d.sd*g.r.NormFloat64(), d.min, d.max)
 	case distQuantiles:
-		return int64(math.Round(d.quantile(g)))
+		return clampInt(d.quantile(g), d.min, d.max)
 	}
+	// sequential (its range, and its start, are below 2^62 apart from
+	// the largest int64: it never wraps)
 	// sequential: the seed's documents by their index, then one shared
 	// sequence after them
 	n := g.index
@@ -140,6 +161,18 @@ func (d *dist) next(g *Gen) int64 {
 		return d.min + n%(d.max-d.min+1)
 	}
 	return d.min + n
+}
+
+// clampInt rounds v to the nearest integer of [lo, hi].
+func clampInt(v float64, lo, hi int64) int64 {
+	v = math.Round(v)
+	switch {
+	case !(v > float64(lo)): // NaN too
+		return lo
+	case v >= float64(hi): // float64(hi) may round above hi
+		return hi
+	}
+	return int64(v)
 }
 
 type intGen struct {
@@ -168,16 +201,20 @@ func (f *floatGen) element(dst []byte, key string, g *Gen) []byte {
 	var v float64
 	switch f.d.kind {
 	case distUniform:
-		v = f.min + g.r.Float64()*(f.max-f.min)
+		v = lerp(f.min, f.max, g.r.Float64())
 	case distNormal:
-		v = min(max(f.d.mean+f.d.sd*g.r.NormFloat64(), f.min), f.max)
+		v = f.d.mean + f.d.sd*g.r.NormFloat64()
 	case distQuantiles:
 		v = f.d.quantile(g)
 	default:
-		v = f.min + float64(f.d.next(g))*(f.max-f.min)/floatSteps
+		v = lerp(f.min, f.max, float64(f.d.next(g))/floatSteps)
 	}
-	return appendDouble(header(dst, typeDouble, key), v)
+	return appendDouble(header(dst, typeDouble, key), min(max(v, f.min), f.max))
 }
+
+// lerp is the value a share t of the way from lo to hi, finite for any
+// finite bounds (hi - lo itself may overflow).
+func lerp(lo, hi, t float64) float64 { return lo*(1-t) + hi*t }
 
 // keyed is a collection's _id generator whose seeded values follow from
 // the document's index, so !key can name a seeded document.
