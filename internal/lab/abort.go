@@ -10,6 +10,7 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -63,7 +64,7 @@ func (w *abortWatch) interval(*engine.Interval) {
 		return
 	}
 	w.mu.Lock()
-	w.reason = fmt.Sprintf("aborted after %s of the measured phase: %s cannot hold", v.Elapsed.Round(time.Millisecond), VerdictList(failed))
+	w.reason = fmt.Sprintf("aborted after %s of the measured phase: %s cannot hold", v.Elapsed.Round(time.Millisecond), study.VerdictList(failed))
 	w.mu.Unlock()
 	w.cancel()
 }

@@ -225,7 +225,8 @@ func (l *Lab) Reports() []string { return l.reports }
 
 // Env is the seam a study runs through, over the workloads of reg.
 func (l *Lab) Env(reg *workload.Registry) study.Env {
-	env := study.Env{Measure: l.measurer(reg), Keep: l.keep, Registry: reg, Say: l.ui.Say, Step: l.ui.Step, OnTarget: l.onTarget}
+	env := study.Env{Measure: l.measurer(reg), Keep: l.keep, Registry: reg, Say: l.ui.Say, Step: l.ui.Step, OnTarget: l.onTarget, Audit: l.LedgerAudit,
+		Stored: l.store.ListLight, Where: l.store.Where()}
 	if l.opts.Group.grouped() {
 		env.Merged = l.merged
 	}

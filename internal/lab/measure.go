@@ -148,16 +148,6 @@ func (l *Lab) keep(ctx context.Context, d *result.Doc) error {
 	return nil
 }
 
-// VerdictList lists verdicts on one line: "p99 < 5ms: 7.1 ms (READ);
-// errors < 1: 3 errors".
-func VerdictList(vs []result.ThresholdVerdict) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = v.Expression + ": " + threshold.Measured(v)
-	}
-	return strings.Join(parts, "; ")
-}
-
 // VerdictLine is a run's verdicts on one line: "thresholds: PASS p99 <
 // 5ms: 3.2 ms (READ); FAIL errors < 1: 3 errors".
 func VerdictLine(vs []result.ThresholdVerdict) string {
@@ -188,16 +178,6 @@ func (l *Lab) Outcome(err error) error {
 		return study.VerdictFailed("run %s %s; %s", a.runID, a.reason, kept)
 	}
 	return study.VerdictFailed("run %s %s; %v", a.runID, a.reason, err) // the store failed: err says where the result went
-}
-
-// ThresholdsFailed is the failed verdict of a run whose thresholds did
-// not all hold, nil when they did.
-func ThresholdsFailed(d *result.Doc) error {
-	failed := threshold.Failed(d.Thresholds)
-	if len(failed) == 0 {
-		return nil
-	}
-	return study.VerdictFailed("run %s: %d of %d thresholds failed: %s", d.RunID, len(failed), len(d.Thresholds), VerdictList(failed))
 }
 
 // plural says how many runs failed their thresholds.
