@@ -39,23 +39,32 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 	var md bool
 	cmd := &cobra.Command{
 		Use:   "journey",
-		Short: "One row per --stage of stored SLA runs, in the order they were run",
+		Short: "One row per --stage, mode and rate of stored SLA runs, in the order the stages were run",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := sla.Check(); err != nil {
-				return usage(err)
-			}
 			return sf.with(a, cmd, func(st store.Store) error {
 				docs, err := st.ListLight(cmd.Context())
 				if err != nil {
 					return err
 				}
-				return study.WriteJourneyOf(a.stdout, md, docs, sla, st.Where())
+				v, err := study.JourneyOf(docs, sla, st.Where())
+				if err != nil {
+					return err
+				}
+				if !md {
+					return v.Text(a.stdout)
+				}
+				b, _, err := v.Markdown()
+				if err != nil {
+					return err
+				}
+				_, err = a.stdout.Write(b)
+				return err
 			})
 		},
 	}
 	sf.add(cmd)
-	options.SLABounds(cmd.Flags(), &sla, "the SLA to count passes against, e.g. 20ms (required)")
-	cmd.Flags().BoolVar(&md, "markdown", false, "print a Markdown table")
+	options.SLABounds(cmd.Flags(), &sla, "judge every stage's runs under this SLA, e.g. 20ms (default: each run by the verdict stored with it)")
+	cmd.Flags().BoolVar(&md, "markdown", false, "print the journey as a Markdown report")
 	return cmd
 }

@@ -2,7 +2,6 @@ package study
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -114,16 +113,6 @@ func (c Calibration) Next(tried []Trial) (float64, bool) {
 // trial is the step as a search sees it.
 func (s ThreadStep) trial() Trial {
 	return Trial{Value: float64(s.Threads), Held: true, Achieved: s.Achieved, P99: s.P99}
-}
-
-// WriteCalibration writes one line per step (threads, achieved rate, gain
-// over the step before, p99, errors, the knee marked) and the knee.
-func WriteCalibration(w io.Writer, f Format, steps []ThreadStep, c Calibration) error {
-	if err := writeTable(calibrationTable(f, steps, c), w, f); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\n%s\n", KneeLine(steps, c))
-	return err
 }
 
 // calibrationTable is the table of steps WriteCalibration writes, the

@@ -2,21 +2,12 @@ package study
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/texttable"
 )
-
-// WriteProfiles writes one line per label: its sweep, steps, price,
-// saturation throughput and the target it was reached at, each operation
-// type's throughput there, the highest target that held and the
-// operations per dollar.
-func WriteProfiles(w io.Writer, f Format, ps []Profile) error {
-	return writeTable(profilesTable(f, ps), w, f)
-}
 
 // profilesTable is the table WriteProfiles writes.
 func profilesTable(f Format, ps []Profile) *table {
@@ -52,24 +43,6 @@ func profilesTable(f Format, ps []Profile) *table {
 		t.Add(append(row, optThousands(cl, p.MaxHeld), cl.Opt(p.OpsPerDollar, compact))...)
 	}
 	return t
-}
-
-// WritePair writes the ratio table of p (saturation throughput, each
-// operation type's throughput at saturation, highest target held, price,
-// operations per dollar, p99 below and above saturation: A, B and A
-// against B), the table of the target rates both ran, and the verdict.
-func WritePair(w io.Writer, f Format, p Pair) error {
-	if err := writeTable(ratioTable(p, f), w, f); err != nil {
-		return err
-	}
-	if len(p.Matched) > 0 {
-		fmt.Fprintln(w)
-		if err := writeTable(matchedTable(p, f), w, f); err != nil {
-			return err
-		}
-	}
-	_, err := fmt.Fprintf(w, "\n%s\n", p.Verdict())
-	return err
 }
 
 func ratioTable(p Pair, f Format) *table {

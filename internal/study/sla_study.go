@@ -2,7 +2,6 @@ package study
 
 import (
 	"context"
-	"io"
 
 	"github.com/mongobench/mongobench/internal/result"
 
@@ -140,28 +139,6 @@ func (r SLAResult) trial(tps float64) Trial {
 
 // Summaries are the runs summed up per mode and rate.
 func (r SLAResult) Summaries() []Summary { return Summarize(r.Runs, r.Study.SLA) }
-
-// WriteTables writes the runs, the summary per mode and rate, and with
-// several rates the scaling table.
-func (r SLAResult) WriteTables(w io.Writer, f Format) error {
-	sums := r.Summaries()
-	if err := WriteRuns(w, f, r.Runs, r.Study.SLA); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(w, "\n"); err != nil {
-		return err
-	}
-	if err := WriteSummary(w, f, sums); err != nil {
-		return err
-	}
-	if distinctRates(r.Runs) > 1 {
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return err
-		}
-		return WriteScaling(w, f, sums, r.Study.SLA)
-	}
-	return nil
-}
 
 func distinctRates(runs []Run) int {
 	seen := map[float64]bool{}

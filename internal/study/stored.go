@@ -115,7 +115,8 @@ func (r SLAResult) Key() (stage, sla string) { return r.Study.Stage, r.storedSpe
 // answer first: a row per stage, SLA, mode and rate in the order the
 // stages were run, with how many runs passed (by their stored verdicts)
 // and whether the mode held there; each stage's study links to its own
-// page (link). where names the results store.
+// page (link; nil: no links, as on a terminal). where names the results
+// store.
 func JourneyView(studies []SLAResult, where string, link func(SLAResult) string) *report.StudyView {
 	v := &report.StudyView{Title: "SLA journey", Name: "sla-journey",
 		Intro: []report.Block{text(fmt.Sprintf("The SLA runs (mongobench sla) stored in %s, stage by stage in the order run. "+
@@ -139,8 +140,10 @@ func JourneyView(studies []SLAResult, where string, link func(SLAResult) string)
 		if stage == "" {
 			stage = "(no stage)"
 		}
-		v.Runs = append(v.Runs, report.Link{Text: "stage " + stage, Href: link(st),
-			Note: fmt.Sprintf("%d runs against %s", len(st.Runs), st.Study.SLA)})
+		if link != nil {
+			v.Runs = append(v.Runs, report.Link{Text: "stage " + stage, Href: link(st),
+				Note: fmt.Sprintf("%d runs against %s", len(st.Runs), st.Study.SLA)})
+		}
 	}
 	v.Verdict = []report.Block{tableBlock(t)}
 	return v

@@ -3,7 +3,6 @@ package study
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -148,19 +147,4 @@ func (s SweepStudy) variant(index, rep int) result.Variant {
 		v.Instance = &result.Instance{Cost: result.Ptr(p.CentsPerHour()), Price: p.String(), Currency: p.Currency}
 	}
 	return v
-}
-
-// WriteTables writes the table of steps with the saturation and the
-// highest target held, and with repetitions the spread per rate.
-func (r SweepResult) WriteTables(w io.Writer, f Format) error {
-	if err := WriteSweep(w, f, r.Steps, r.Study.Criteria); err != nil {
-		return err
-	}
-	if r.Study.Repeat > 1 {
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return err
-		}
-		return WriteSpread(w, f, Spreads(r.Steps))
-	}
-	return nil
 }

@@ -1,7 +1,6 @@
 package study
 
 import (
-	"io"
 	"strconv"
 
 	"github.com/mongobench/mongobench/internal/texttable"
@@ -30,14 +29,6 @@ func cellsFor(f Format) texttable.Cells {
 type table = texttable.Table
 
 func newTable(cols ...string) *table { return texttable.New(cols...) }
-
-// writeTable renders t in format f, header included.
-func writeTable(t *table, w io.Writer, f Format) error {
-	if f == Markdown {
-		return t.WriteMarkdown(w)
-	}
-	return t.WriteText(w, true)
-}
 
 // sig3 formats v to three significant figures (texttable.Sig3).
 func sig3(v float64) string { return texttable.Sig3(v) }
