@@ -8,9 +8,9 @@ import (
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/report"
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // checked makes a command's lab Options, made from its option set o,
@@ -50,9 +50,9 @@ func (a *app) ui() lab.UI {
 	}
 }
 
-// abortJudged, when set (by tests, OnAbortJudged), is handed each
-// cumulative document the abort judge judges.
-var abortJudged func(*result.Doc)
+// abortJudged, when set (by tests, OnAbortJudged), is handed each run's
+// cumulative figures the abort judge judges.
+var abortJudged func(threshold.Figures)
 
 // servers says where the embedded server and local profiles live.
 func (a *app) servers() lab.Servers { return lab.Servers{Dir: serverDir(), Env: serverEnv()} }

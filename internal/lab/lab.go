@@ -112,9 +112,10 @@ type UI struct {
 	// WarnURI warns about a connection string given (options the driver
 	// ignores, w=0); nil: no warnings.
 	WarnURI func(uri string)
-	// AbortJudged, when set, is handed each cumulative document the
-	// abort judge judges (the tests that compare it with the stored one).
-	AbortJudged func(*result.Doc)
+	// AbortJudged, when set, is handed each run's cumulative figures the
+	// abort judge judges (the tests that compare them with the stored
+	// document's).
+	AbortJudged func(threshold.Figures)
 	// ToolVersion is stored with every result.
 	ToolVersion string
 }

@@ -133,7 +133,7 @@ func Judge(r Run, s SLA) Verdict {
 		return Verdict{Reasons: []string{"no verdict stored with the run under this SLA"}}
 	}
 	ts := s.Thresholds()
-	reasons := runReasons(r, ts, judged(ts, r.Bounds, r.doc))
+	reasons := runReasons(r, ts, judged(ts, r.Bounds, r.figures))
 	if r.Partial {
 		reasons = append(reasons, "run stopped early")
 	}

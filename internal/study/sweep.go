@@ -232,7 +232,7 @@ func Holds(s Step, c Criteria) (bool, []string) {
 		return false, []string{"no verdict stored with the run"}
 	}
 	ts := c.Thresholds()
-	reasons := stepReasons(s, ts, judged(ts, s.Bounds, s.doc))
+	reasons := stepReasons(s, ts, judged(ts, s.Bounds, s.figures))
 	switch {
 	case s.Partial && s.Missing != "":
 		reasons = append(reasons, "group result partial: "+s.Missing)
