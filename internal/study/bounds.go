@@ -23,6 +23,9 @@ import (
 // Thresholds are the criteria as a threshold set: "rate >= 95%", with an
 // SLA "p99 <= 20ms" (every operation type), and "errors <= 1%".
 func (c Criteria) Thresholds() []threshold.Threshold {
+	if ts, err := threshold.ParseAll(c.stored); err == nil && len(ts) > 0 {
+		return ts // as the steps' verdicts judged them
+	}
 	exprs := []string{"rate >= " + percent(c.fraction()) + "%"}
 	if c.SLA > 0 {
 		exprs = append(exprs, "p99 <= "+c.SLA.String())
@@ -44,6 +47,9 @@ func (c Criteria) Expressions() string {
 // ("p95 <= 10ms", "p99 <= 20ms", "p999 <= 50ms"), "rate >= 99%" and
 // "errors == 0" (no failed transactions).
 func (s SLA) Thresholds() []threshold.Threshold {
+	if ts, err := threshold.ParseAll(s.stored); err == nil && len(ts) > 0 {
+		return ts // as the runs' verdicts judged them
+	}
 	var exprs []string
 	for _, c := range s.checks(Run{}) {
 		exprs = append(exprs, c.name+" <= "+c.limit.String())

@@ -96,7 +96,7 @@ func (s SLAStudy) one(ctx context.Context, env Env, res *SLAResult, tps float64,
 	}
 	v := Judge(r, s.SLA)
 	d.TestResults.SLA = &result.SLAVerdict{Spec: s.SLA.String(), Pass: v.Pass, Reasons: v.Reasons}
-	r.Verdict = d.TestResults.SLA
+	r.Verdict, r.Judged = d.TestResults.SLA, Judged(d.TestResults.Bounds, "", nil)
 	if err := env.Keep(ctx, d); err != nil {
 		return err
 	}

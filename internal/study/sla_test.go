@@ -2,6 +2,7 @@ package study
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func TestParseSLA(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got != tt.want {
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ParseSLA(%q, %q, %q) = %+v, %v; want %+v, nil", tt.p99, tt.p95, tt.p999, got, err, tt.want)
 		}
 	}

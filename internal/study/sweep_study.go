@@ -117,7 +117,7 @@ func (s SweepStudy) step(ctx context.Context, env Env, res *SweepResult, rate fl
 	}
 	ok, reasons := Holds(st, s.Criteria)
 	d.TestResults.Sweep = &result.SweepVerdict{ID: s.ID, Step: st.Index, Criteria: s.Criteria.String(), Holds: ok, Reasons: reasons}
-	st.Verdict = d.TestResults.Sweep
+	st.Verdict, st.Judged = d.TestResults.Sweep, Judged(d.TestResults.Bounds, "", nil)
 	if err := env.Keep(ctx, d); err != nil {
 		return st, err
 	}
