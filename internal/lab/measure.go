@@ -98,11 +98,11 @@ func (l *Lab) thresholdsOf(sc *spec.Scenario) []threshold.Threshold {
 // judge is the one judge of a run: it evaluates the thresholds of sc
 // (its own and the command's) on d, stores the verdicts with it and says
 // them on one line; and the bounds of the study the run belongs to
-// (sc.Bounds), on the same document, into testResults.bounds, which the
+// (sc.StudyThresholds), on the same document, into testResults.bounds, which the
 // study words its verdict from.
 func (l *Lab) judge(d *result.Doc, sc *spec.Scenario) {
-	if len(sc.Bounds) > 0 && (d.Group == nil || d.Group.ClientIndex == nil) { // a client's own part: the group's result is judged
-		d.TestResults.Bounds = threshold.Evaluate(sc.Bounds, d)
+	if len(sc.StudyThresholds) > 0 && (d.Group == nil || d.Group.ClientIndex == nil) { // a client's own part: the group's result is judged
+		d.TestResults.Bounds = threshold.Evaluate(sc.StudyThresholds, d)
 	}
 	ts := l.thresholdsOf(sc)
 	if len(ts) == 0 {

@@ -20,10 +20,10 @@ type Study interface {
 	// Name names the study in its failed verdict ("sweep s-…", "sla");
 	// "" for a single run, whose verdict names the run.
 	Name() string
-	// Bounds are the study's own bounds as thresholds (a sweep's
-	// criteria, an SLA's bounds), judged by the lab on each of its runs
-	// (spec.Scenario.Bounds); nil when it has none.
-	Bounds() []threshold.Threshold
+	// Thresholds are the study's own thresholds (a sweep's criteria, an
+	// SLA), judged by the lab on each of its runs
+	// (spec.Scenario.StudyThresholds); nil when it has none.
+	Thresholds() []threshold.Threshold
 	// Check says what is wrong with the study's settings and the
 	// scenarios it builds from the workloads of reg, and whether the
 	// command's thresholds ts apply to them, before anything connects.
@@ -105,8 +105,8 @@ func (s Single) Study() Study { return singleStudy{s} }
 
 type singleStudy struct{ s Single }
 
-func (singleStudy) Name() string                  { return "" }
-func (singleStudy) Bounds() []threshold.Threshold { return nil }
+func (singleStudy) Name() string                      { return "" }
+func (singleStudy) Thresholds() []threshold.Threshold { return nil }
 func (x singleStudy) Check(reg spec.Registry, ts []threshold.Threshold) error {
 	return CheckThresholds(reg, x.s.Scenario, x.s.Scenario.Rate > 0, ts...)
 }
@@ -124,8 +124,8 @@ func (l Load) Study() Study { return loadStudy{l} }
 
 type loadStudy struct{ l Load }
 
-func (loadStudy) Name() string                  { return "" }
-func (loadStudy) Bounds() []threshold.Threshold { return nil }
+func (loadStudy) Name() string                      { return "" }
+func (loadStudy) Thresholds() []threshold.Threshold { return nil }
 func (x loadStudy) Check(reg spec.Registry, ts []threshold.Threshold) error {
 	sc, err := x.l.Scenario(reg)
 	if err != nil {
@@ -147,13 +147,13 @@ func (s SweepStudy) Study() Study { return sweepStudy{s} }
 
 type sweepStudy struct{ s SweepStudy }
 
-func (x sweepStudy) Name() string                  { return "sweep " + x.s.ID }
-func (x sweepStudy) Bounds() []threshold.Threshold { return x.s.Criteria.Thresholds() }
+func (x sweepStudy) Name() string                      { return "sweep " + x.s.ID }
+func (x sweepStudy) Thresholds() []threshold.Threshold { return x.s.Criteria.Thresholds() }
 func (x sweepStudy) Check(reg spec.Registry, ts []threshold.Threshold) error {
 	if err := x.s.Check(Env{Registry: reg}); err != nil {
 		return err
 	}
-	return checkBase(reg, x.s.Base, true, ts)
+	return checkBase(reg, x.s.Base, true, slices.Concat(x.Thresholds(), ts))
 }
 
 func (x sweepStudy) Run(ctx context.Context, env Env) (Outcome, error) {
@@ -170,13 +170,13 @@ func (s SLAStudy) Study() Study { return slaStudy{s} }
 
 type slaStudy struct{ s SLAStudy }
 
-func (slaStudy) Name() string                    { return "sla" }
-func (x slaStudy) Bounds() []threshold.Threshold { return x.s.SLA.Thresholds() }
+func (slaStudy) Name() string                        { return "sla" }
+func (x slaStudy) Thresholds() []threshold.Threshold { return x.s.SLA.Thresholds() }
 func (x slaStudy) Check(reg spec.Registry, ts []threshold.Threshold) error {
 	if err := x.s.Check(Env{Registry: reg}); err != nil {
 		return err
 	}
-	return checkBase(reg, x.s.Base, true, ts)
+	return checkBase(reg, x.s.Base, true, slices.Concat(x.Thresholds(), ts))
 }
 
 func (x slaStudy) Run(ctx context.Context, env Env) (Outcome, error) {
@@ -201,8 +201,8 @@ func (c CalibrateStudy) Study() Study { return calibrateStudy{c} }
 
 type calibrateStudy struct{ c CalibrateStudy }
 
-func (x calibrateStudy) Name() string                { return "calibrate " + x.c.ID }
-func (calibrateStudy) Bounds() []threshold.Threshold { return nil }
+func (x calibrateStudy) Name() string                    { return "calibrate " + x.c.ID }
+func (calibrateStudy) Thresholds() []threshold.Threshold { return nil }
 func (x calibrateStudy) Check(reg spec.Registry, ts []threshold.Threshold) error {
 	if err := x.c.Check(Env{Registry: reg}); err != nil {
 		return err
@@ -236,7 +236,7 @@ func (c Catalog) Study() Study { return catalogStudy{c} }
 type catalogStudy struct{ c Catalog }
 
 func (catalogStudy) Name() string                                     { return "catalog run" }
-func (catalogStudy) Bounds() []threshold.Threshold                    { return nil }
+func (catalogStudy) Thresholds() []threshold.Threshold                { return nil }
 func (catalogStudy) Check(spec.Registry, []threshold.Threshold) error { return nil }
 
 func (x catalogStudy) Run(ctx context.Context, env Env) (Outcome, error) {
@@ -257,8 +257,8 @@ func (p Plan) Study() Study { return planStudy{p} }
 
 type planStudy struct{ p Plan }
 
-func (x planStudy) Name() string                { return "plan " + x.p.Spec.Name }
-func (planStudy) Bounds() []threshold.Threshold { return nil }
+func (x planStudy) Name() string                    { return "plan " + x.p.Spec.Name }
+func (planStudy) Thresholds() []threshold.Threshold { return nil }
 func (x planStudy) Check(reg spec.Registry, ts []threshold.Threshold) error {
 	return CheckThresholds(reg, x.p.Spec.Scenario, x.p.Spec.Scenario.Rate > 0, ts...)
 }

@@ -111,7 +111,7 @@ func (s SLAStudy) one(ctx context.Context, env Env, res *SLAResult, tps float64,
 func (s SLAStudy) scenario(env Env, tps float64, mode string, rep int) (*spec.Scenario, error) {
 	return s.Base.scenario(env, func(sc *spec.Scenario) {
 		sc.Rate, sc.Repetition = spec.Rate(tps), rep
-		sc.Bounds = s.SLA.Thresholds() // judged by the lab on the run's result
+		sc.StudyThresholds = s.SLA.Thresholds() // judged by the lab on the run's result
 	}, "mode="+mode)
 }
 

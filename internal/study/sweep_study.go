@@ -135,7 +135,7 @@ func (s SweepStudy) step(ctx context.Context, env Env, res *SweepResult, rate fl
 func (s SweepStudy) scenario(env Env, rate float64, rep int) (*spec.Scenario, error) {
 	return s.Base.scenario(env, func(sc *spec.Scenario) {
 		sc.Rate, sc.Repetition = spec.Rate(rate), rep
-		sc.Bounds = s.Criteria.Thresholds() // judged by the lab on the step's result
+		sc.StudyThresholds = s.Criteria.Thresholds() // judged by the lab on the step's result
 	})
 }
 

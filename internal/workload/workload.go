@@ -238,7 +238,7 @@ func (r *Registry) WriteList(w io.Writer) error {
 			return err
 		}
 		for _, p := range wl.Params() {
-			if _, err := fmt.Fprintf(w, "  -p %-14s %-8s default %-7s %s%s\n", p.Name+"=", p.Kind, p.Default, p.Help, p.Bounds()); err != nil {
+			if _, err := fmt.Fprintf(w, "  -p %-14s %-8s default %-7s %s%s\n", p.Name+"=", p.Kind, p.Default, p.Help, p.Limits()); err != nil {
 				return err
 			}
 		}

@@ -10,14 +10,14 @@ import (
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
-// The studies' bounds are thresholds: a sweep's criteria and an SLA's
-// bounds are written as threshold sets, handed to the lab with each
-// run's scenario (spec.Scenario.Bounds) and judged there with the run's
-// own thresholds, on the same result (testResults.bounds). The reasons a
-// study gives for a failed bound are its own words for the verdicts;
+// A study's own thresholds: a sweep's criteria and an SLA are written
+// as threshold sets, handed to the lab with each run's scenario
+// (spec.Scenario.StudyThresholds) and judged there with the run's own
+// thresholds, on the same result (testResults.bounds). The reasons a
+// study gives for a failed threshold are its own words for the verdicts;
 // judging across runs (the majority of repetitions, the highest rate
-// held) is the study's. Only a stored run read under other bounds than
-// it was measured with (compare --sla, sla journey --p99) has them
+// held) is the study's. Only a stored run read under other thresholds
+// than it was measured with (compare --sla, sla journey --p99) has them
 // judged here, on its stored figures.
 
 // Thresholds are the criteria as a threshold set: "rate >= 95%", with an
