@@ -117,8 +117,8 @@ func (s ThreadStep) trial() Trial {
 
 // calibrationTable is the table of steps WriteCalibration writes, the
 // knee marked.
-func calibrationTable(f Format, steps []ThreadStep, c Calibration) *table {
-	cl := cellsFor(f)
+func calibrationTable(steps []ThreadStep, c Calibration) *table {
+	cl := cells
 	knee, found := c.Knee(steps)
 	t := newTable(">threads", ">achieved/s", ">gain", ">p99 ms", ">errors", "")
 	for i, s := range steps {

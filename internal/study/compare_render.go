@@ -10,8 +10,8 @@ import (
 )
 
 // profilesTable is the table WriteProfiles writes.
-func profilesTable(f Format, ps []Profile) *table {
-	cl := cellsFor(f)
+func profilesTable(ps []Profile) *table {
+	cl := cells
 	var ops []string
 	for _, p := range ps {
 		for _, o := range p.Ops {
@@ -45,8 +45,8 @@ func profilesTable(f Format, ps []Profile) *table {
 	return t
 }
 
-func ratioTable(p Pair, f Format) *table {
-	cl := cellsFor(f)
+func ratioTable(p Pair) *table {
+	cl := cells
 	a, b := p.A, p.B
 	t := newTable("", ">"+a.Label, ">"+b.Label, ">"+a.Label+" vs "+b.Label)
 	t.Add("saturation ops/s", thousands(a.Saturation), thousands(b.Saturation), ratioCell(cl, p.Saturation))
@@ -78,8 +78,8 @@ func ratioTable(p Pair, f Format) *table {
 // matchedTable lists the target rates both ran: each label's achieved
 // rate and every operation type's p99, the p99 of A against B, and who
 // kept up.
-func matchedTable(p Pair, f Format) *table {
-	cl := cellsFor(f)
+func matchedTable(p Pair) *table {
+	cl := cells
 	a, b := p.A.Label, p.B.Label
 	var ops []string
 	for _, m := range p.Matched {

@@ -17,8 +17,8 @@ const (
 )
 
 // runsTable is the table WriteRuns writes.
-func runsTable(f Format, runs []Run, s SLA) *table {
-	c := cellsFor(f)
+func runsTable(runs []Run, s SLA) *table {
+	c := cells
 	t := newTable("mode", ">TPS", ">run", ">p50 ms", ">p95 ms", ">p99 ms", ">max ms",
 		">achieved/s", ">retries", ">commit retries", ">server ops/txn", "verdict")
 	for _, r := range sortedRuns(runs) {
@@ -41,8 +41,8 @@ func sortedRuns(runs []Run) []Run {
 }
 
 // summaryTable is the table WriteSummary writes.
-func summaryTable(f Format, sums []Summary) *table {
-	c := cellsFor(f)
+func summaryTable(sums []Summary) *table {
+	c := cells
 	cols := []string{"metric"}
 	for _, s := range sums {
 		cols = append(cols, ">"+s.Mode+" @ "+thousands(s.TPS)+" TPS")
@@ -65,8 +65,8 @@ func metricRow(name string, sums []Summary, cell func(Summary) string) []string 
 }
 
 // scalingTable is the table WriteScaling writes.
-func scalingTable(f Format, sums []Summary) *table {
-	c := cellsFor(f)
+func scalingTable(sums []Summary) *table {
+	c := cells
 	modes, rates := modesAndRates(sums)
 	cols := []string{">target TPS"}
 	for _, m := range modes {
@@ -128,8 +128,8 @@ func scalingNote(s SLA) string {
 }
 
 // settingsTable is the table of how each mode's transactions ran.
-func settingsTable(f Format, runs []Run) *table {
-	c := cellsFor(f)
+func settingsTable(runs []Run) *table {
+	c := cells
 	t := newTable("mode", ">runs", "read concern asked", "read concern sent", "write concern")
 	var modes []string
 	byMode := map[string][]Run{}

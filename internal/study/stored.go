@@ -114,7 +114,7 @@ func JourneyView(studies []SLAResult, where string, link func(SLAResult) string)
 		return v
 	}
 	t := newTable("stage", "SLA", "mode", ">TPS", ">passed", "held", ">p99 median ms")
-	c := cellsFor(Markdown)
+	c := cells
 	for _, st := range studies {
 		for _, sum := range st.Summaries() {
 			held := "no"
@@ -221,7 +221,7 @@ func storedCandidates(ans plan.Answer) *table {
 		cols = append(cols, ">"+op+" p95 ms", ">"+op+" p99 ms")
 	}
 	t := newTable(cols...)
-	c := cellsFor(Markdown)
+	c := cells
 	for _, as := range ans.Assessments {
 		row := []string{as.Name, strconv.Itoa(as.Repetitions), texttable.Thousands(as.Throughput), texttable.Thousands(as.ThroughputMin),
 			texttable.Thousands(as.ThroughputMax), c.Num(as.ServerCPU), sig3(100 * as.ErrorRate)}

@@ -11,8 +11,8 @@ import (
 )
 
 // sweepTable is the table of steps writeSweepTable writes.
-func sweepTable(f Format, steps []Step, c Criteria) *table {
-	cl := cellsFor(f)
+func sweepTable(steps []Step, c Criteria) *table {
+	cl := cells
 	sorted := slices.Clone(steps)
 	slices.SortStableFunc(sorted, func(a, b Step) int {
 		return cmp.Or(cmp.Compare(a.Rate, b.Rate), cmp.Compare(a.Rep, b.Rep))
@@ -137,8 +137,8 @@ var spreadNote = fmt.Sprintf("p99 is each run's highest p99 over its operation t
 	markFail, percent(P99Variation))
 
 // spreadTable is the table WriteSpread writes.
-func spreadTable(f Format, spreads []Spread) *table {
-	cl := cellsFor(f)
+func spreadTable(spreads []Spread) *table {
+	cl := cells
 	t := newTable(">target/s", ">runs",
 		">achieved mean/s", ">sd", ">min", ">max", ">CV",
 		">p99 mean ms", ">sd", ">min", ">max", ">CV", "p99 stable")
