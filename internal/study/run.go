@@ -56,9 +56,9 @@ type Run struct {
 	// Verdict is the SLA study's verdict stored with the run
 	// (testResults.sla); nil before it is judged.
 	Verdict *result.SLAVerdict
-	// Bounds are the verdicts of the SLA's bounds, judged by the lab on
-	// the run's result (testResults.bounds).
-	Bounds []result.ThresholdVerdict
+	// StudyVerdicts are the verdicts of the SLA's thresholds, judged by
+	// the lab on the run's result (testResults.bounds).
+	StudyVerdicts []result.ThresholdVerdict
 	// Judged are the thresholds the stored verdict judged (Judged).
 	Judged []string
 }
@@ -85,7 +85,7 @@ func RunOf(d *result.Doc) (Run, error) {
 	}
 	r := Run{RunID: d.RunID, Mode: mode, Stage: stage, TPS: tps, Rep: d.Repetition,
 		Start: d.Start, Achieved: d.Schedule.AchievedRate, Partial: d.Partial, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.SLA,
-		Bounds: d.TestResults.Bounds}
+		StudyVerdicts: d.TestResults.Bounds}
 	if v := d.TestResults.SLA; v != nil {
 		r.Judged = Judged(d.TestResults.Bounds, v.Spec, legacySLA)
 	}

@@ -118,7 +118,7 @@ func (v Verdict) String() string {
 
 // Judge decides whether r meets s: the verdicts of s's thresholds
 // (SLA.Thresholds), which the lab judged on the run's result
-// (Run.Bounds); a stored run read under another SLA than it was
+// (Run.StudyVerdicts); a stored run read under another SLA than it was
 // measured with (sla journey --p99) has them judged on its stored
 // figures. A bound is met when the percentile is at
 // most the bound; a percentile that was not recorded fails; a run that
@@ -135,7 +135,7 @@ func Judge(r Run, s SLA) Verdict {
 		return Verdict{Reasons: []string{"no verdict stored with the run under this SLA"}}
 	}
 	ts := s.Thresholds()
-	reasons := runReasons(r, ts, judged(ts, r.Bounds, r.figures))
+	reasons := runReasons(r, ts, judged(ts, r.StudyVerdicts, r.figures))
 	if r.Partial {
 		reasons = append(reasons, "run stopped early")
 	}

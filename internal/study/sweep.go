@@ -80,9 +80,9 @@ type Step struct {
 	// Verdict is the sweep's verdict stored with the run
 	// (testResults.sweep); nil before it is judged.
 	Verdict *result.SweepVerdict
-	// Bounds are the verdicts of the sweep's criteria, judged by the lab
-	// on the run's result (testResults.bounds).
-	Bounds []result.ThresholdVerdict
+	// StudyVerdicts are the verdicts of the sweep's criteria, judged by
+	// the lab on the run's result (testResults.bounds).
+	StudyVerdicts []result.ThresholdVerdict
 	// Judged are the thresholds the stored verdict judged (Judged).
 	Judged []string
 }
@@ -106,7 +106,7 @@ func StepOf(d *result.Doc) (Step, error) {
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
 		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
 		Label: d.Label, Workload: workload, Cost: cost, Currency: currency, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.Sweep,
-		Bounds: d.TestResults.Bounds}
+		StudyVerdicts: d.TestResults.Bounds}
 	if v := d.TestResults.Sweep; v != nil {
 		s.Judged = Judged(d.TestResults.Bounds, v.Criteria, legacyCriteria)
 	}
@@ -246,7 +246,7 @@ func (c Criteria) String() string {
 
 // Holds decides whether step s meets c, and if not, why: the verdicts of
 // c's thresholds (Criteria.Thresholds), which the lab judged on the
-// step's result (Step.Bounds), the step complete (a run group's step
+// step's result (Step.StudyVerdicts), the step complete (a run group's step
 // with every client), and its own thresholds held. A stored step read
 // under other criteria than it was measured with (compare --sla) has
 // them judged on its stored figures.
@@ -261,7 +261,7 @@ func Holds(s Step, c Criteria) (bool, []string) {
 		return false, []string{"no verdict stored with the run"}
 	}
 	ts := c.Thresholds()
-	reasons := stepReasons(s, ts, judged(ts, s.Bounds, s.figures))
+	reasons := stepReasons(s, ts, judged(ts, s.StudyVerdicts, s.figures))
 	switch {
 	case s.Partial && s.Missing != "":
 		reasons = append(reasons, "group result partial: "+s.Missing)
