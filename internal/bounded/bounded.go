@@ -3,8 +3,8 @@
 // exporter's page. Beyond its limit a read stops with one clear error
 // naming what was read and the bound; a path that is not a regular file
 // (a FIFO, a device such as /dev/zero) is refused before it is opened,
-// so it can neither block nor grow without end. docs/bounds.md lists the
-// limits (spec.Bounds includes them).
+// so it can neither block nor grow without end. docs/limits.md lists the
+// limits (spec.Limits includes them).
 package bounded
 
 import (
@@ -18,7 +18,7 @@ import (
 
 // A Limit is the most bytes one kind of input can be, and why.
 type Limit struct {
-	What string // the input, as docs/bounds.md names it
+	What string // the input, as docs/limits.md names it
 	Max  int64  // bytes
 	Why  string
 }
@@ -48,12 +48,12 @@ var (
 		"the server writes each as BSON, at most 16MB, and a metric chunk holds at most 10MB uncompressed; the files themselves are read a document at a time, whatever their size"}
 )
 
-// Limits lists every read limit, for docs/bounds.md.
+// Limits lists every read limit, for docs/limits.md.
 func Limits() []Limit {
 	return []Limit{ScenarioFile, TemplateFile, PropertyFile, WorkloadFile, SampleFile, Credentials, CAFile, ImportFile, RecordsFile, ImportLine, NodeExporter, AtlasAnswer, LiveFeed, FTDCDocument}
 }
 
-// Size writes n bytes as docs/bounds.md does (16MB, 64kB, 1GB).
+// Size writes n bytes as docs/limits.md does (16MB, 64kB, 1GB).
 func Size(n int64) string {
 	switch {
 	case n >= 1<<30 && n%(1<<30) == 0:

@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"context"
-	"errors"
-
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
 	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
 
@@ -23,24 +19,14 @@ Manual: docs/calibrate.md.`,
   mongobench calibrate --workload kv --max-threads 64 --duration 10s --min-gain 0.1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.YCSB(ycsbprops.Calibrate, cmd.Flags(), f.Base); err != nil {
+			reg := a.workloads()
+			if err := f.YCSB(ycsbprops.Calibrate, cmd.Flags(), f.Base, reg); err != nil {
 				return usage(err)
 			}
-			return a.runCalibrate(cmd.Context(), f)
+			lo, err := f.Options(cmd.Context(), env)
+			return a.measure(cmd.Context(), f.Calibrate().Study(), reg, &f.Measure, lo, err)
 		},
 	}
 	f.Add(cmd.Flags())
 	return cmd
-}
-
-func (a *app) runCalibrate(ctx context.Context, f *options.Calibrate) error {
-	c := f.Calibrate()
-	reg := builtin.Registry()
-	l, err := a.openOn(ctx, &f.Study, reg, c.Check, options.StudyThresholds(reg, f.Base, &f.Params, false))
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	res, err := c.Run(ctx, l.Env(reg))
-	return l.Outcome(errors.Join(err, a.finishStudy(l, &f.Measure, len(res.Steps), res.View)))
 }

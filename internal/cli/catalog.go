@@ -2,15 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/catalog"
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 func (a *app) catalogCmd() *cobra.Command {
@@ -61,23 +58,6 @@ func (a *app) runCatalog(ctx context.Context, f options.Catalog, names []string)
 		return usage(err)
 	}
 	lo, targets, scale, err := f.Options(ctx, env)
-	if lo, err = a.checked(&f.Measure, lo, err); err != nil {
-		return err
-	}
-	l, err := a.open(ctx, lo)
-	if err != nil {
-		return err
-	}
-	defer l.Close()
 	c := study.Catalog{Tests: tests, Targets: targets, Scale: scale, Database: f.Database}
-	docs, err := c.Run(ctx, l.Env(builtin.Registry()))
-	if f.JSON {
-		return l.Outcome(errors.Join(err, store.WriteJSON(a.stdout, study.Flat(docs))))
-	}
-	for i, t := range tests {
-		if len(docs[i]) > 0 {
-			_ = study.WriteCatalogTable(a.stdout, t, docs[i], len(targets) > 1)
-		}
-	}
-	return l.Outcome(study.Ends(err, "catalog run", l.ThresholdsVerdict))
+	return a.measure(ctx, c.Study(), a.workloads(), &f.Measure, lo, err)
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
 	"github.com/mongobench/mongobench/internal/workloadfile"
 )
 
@@ -45,7 +44,7 @@ func (a *app) workloadsCmd() *cobra.Command {
 		Aliases: []string{"workload"},
 		Short:   "List the workloads and their parameters (-p name=value); 'workload check FILE' checks a workload file",
 		Args:    cobra.NoArgs,
-		RunE:    func(*cobra.Command, []string) error { return builtin.Registry().WriteList(a.stdout) },
+		RunE:    func(*cobra.Command, []string) error { return a.workloads().WriteList(a.stdout) },
 	}
 	cmd.AddCommand(&cobra.Command{Use: "check FILE", Short: "Check a workload file without a server and print what it would send (docs/workload-files.md)",
 		Args: cobra.ExactArgs(1), RunE: func(cmd *cobra.Command, args []string) error {

@@ -19,6 +19,7 @@ import (
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // Version is the tool's version, set at build time with
@@ -56,6 +57,7 @@ type app struct {
 	// statusInterval how often a run prints a status line when it is not.
 	term           terminal
 	statusInterval time.Duration
+	registry       *workload.Registry // workloads(): built once
 }
 
 // Main runs the command line and returns the exit code.

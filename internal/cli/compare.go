@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
@@ -56,14 +57,8 @@ func (a *app) runCompare(ctx context.Context, f *options.Compare, results storeF
 	if err != nil {
 		return err
 	}
-	if f.JSON {
-		return c.WriteJSON(a.stdout)
-	}
-	v := c.View()
-	if err := v.Text(a.stdout); err != nil {
-		return err
-	}
-	return a.writeReport(f.ReportDir, v)
+	out := study.Outcome{Answer: c.JSON(), View: func([]report.Link) *report.StudyView { return c.View() }}
+	return a.finish(finishing{JSON: f.JSON, ReportDir: f.ReportDir}, out, nil)
 }
 
 // compareRuns compares the first label's stored single runs with each
@@ -80,11 +75,8 @@ func (a *app) compareRuns(ctx context.Context, f *options.Compare, st store.Stor
 	if err != nil {
 		return err
 	}
-	v := c.View()
-	if err := v.Text(a.stdout); err != nil {
-		return err
-	}
-	if err := a.writeReport(f.ReportDir, v); err != nil || !f.FailOnRegression {
+	out := study.Outcome{Answer: c.JSON(), View: func([]report.Link) *report.StudyView { return c.View() }}
+	if err := a.finish(finishing{JSON: f.JSON, ReportDir: f.ReportDir}, out, nil); err != nil || !f.FailOnRegression {
 		return err
 	}
 	return c.Failed()

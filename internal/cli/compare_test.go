@@ -55,7 +55,7 @@ func TestCompare(t *testing.T) {
 	}
 
 	// Prices given on the command line win over the stored ones.
-	o = mb(t, "compare", "--label", "fast", "--label", "slow", "--price", "fast=4 USD/h", "--results-file", file, "--json")
+	o = mb(t, "compare", "--label", "fast", "--label", "slow", "--price", "fast=4 USD/h", "--results-file", file, "--json", "--report-dir", t.TempDir())
 	wantCode(t, o, cli.ExitOK)
 	var got struct {
 		Profiles []struct {

@@ -1,10 +1,10 @@
 package cli
 
-import "github.com/mongobench/mongobench/internal/result"
+import "github.com/mongobench/mongobench/internal/threshold"
 
-// OnAbortJudged hands f each cumulative document the --abort-on-fail
-// watch judges, until the returned func is called.
-func OnAbortJudged(f func(*result.Doc)) (restore func()) {
+// OnAbortJudged hands f each run's cumulative figures the
+// --abort-on-fail watch judges, until the returned func is called.
+func OnAbortJudged(f func(threshold.Figures)) (restore func()) {
 	abortJudged = f
 	return func() { abortJudged = nil }
 }

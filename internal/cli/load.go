@@ -1,15 +1,9 @@
 package cli
 
 import (
-	"context"
-	"errors"
-	"fmt"
-
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
@@ -27,48 +21,18 @@ with docs/s and MB/s; 'run' loads unmeasured before its run phase unless
   mongobench load -P workloads/workloada -p recordcount=100000 -p threadcount=8`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.YCSBLoad(cmd.Flags(), &f.Workload); err != nil {
+			loads := builtin.YCSBLoads()
+			if err := f.YCSBLoad(cmd.Flags(), &f.Workload, loads); err != nil {
 				return usage(err)
 			}
-			return a.runLoad(cmd.Context(), &f)
+			ld, err := f.Load()
+			if err != nil {
+				return usage(err)
+			}
+			lo, err := f.Options(cmd.Context(), env)
+			return a.measure(cmd.Context(), ld.Study(), loads, &f.Measure, lo, err)
 		},
 	}
 	f.Add(cmd.Flags())
 	return cmd
-}
-
-func (a *app) runLoad(ctx context.Context, f *options.Load) error {
-	ld, checkTs, err := f.Load()
-	if err != nil {
-		return usage(err)
-	}
-	check := func(env study.Env) error { _, err := ld.Scenario(env.Registry); return err }
-	reg := builtin.YCSBLoads()
-	l, err := a.openOn(ctx, &f.Study, reg, check, checkTs)
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	if err := check(l.Env(reg)); err != nil {
-		return usage(err)
-	}
-	d, err := ld.Run(ctx, l.Env(reg))
-	if d == nil {
-		return l.Outcome(err)
-	}
-	if f.JSON {
-		if jerr := a.printJSON(d); jerr != nil {
-			return errors.Join(err, jerr)
-		}
-	} else {
-		fmt.Fprintln(a.stdout, study.LoadLine(d))
-	}
-	a.say("result %s stored in %s\n", d.RunID, l.Store().Where())
-	for _, p := range l.Reports() {
-		a.sayReport(p)
-	}
-	if err != nil {
-		return l.Outcome(err)
-	}
-	return lab.ThresholdsFailed(d)
 }

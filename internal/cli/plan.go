@@ -2,14 +2,11 @@ package cli
 
 import (
 	"context"
-	"errors"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 func (a *app) planCmd() *cobra.Command {
@@ -32,39 +29,15 @@ Manual: docs/plan.md.`,
 }
 
 func (a *app) runPlan(ctx context.Context, f *options.Plan, path string) error {
-	pl, lo, err := f.Options(ctx, path, env)
-	if lo, err = a.checked(&f.Measure, lo, err); err != nil {
-		return err
-	}
-	l, err := a.open(ctx, lo)
+	reg := a.workloads()
+	pl, lo, err := f.Options(ctx, path, env, reg)
 	if err != nil {
+		_, err = a.checked(&f.Measure, lo, err)
 		return err
 	}
-	defer l.Close()
-	st := l.Store()
-	p := study.Plan{Spec: pl, Runs: pl.Runs, Where: st.Where(),
-		Stored: func(ctx context.Context) ([]result.Doc, error) { return st.ListLight(ctx) }}
+	p := study.Plan{Spec: pl, Runs: pl.Runs, FromResults: f.FromResults}
 	if f.Runs > 0 {
 		p.Runs = f.Runs
 	}
-	var runErr error
-	if !f.FromResults {
-		runErr = l.Outcome(p.Measure(ctx, l.Env(builtin.Registry())))
-		if errors.Is(runErr, study.ErrStopped) {
-			return runErr
-		}
-	}
-	ans, err := p.Answer(ctx)
-	if err != nil {
-		return errors.Join(runErr, err)
-	}
-	verdict := func() (bool, string) { return study.PlanVerdict(ans) }
-	if f.JSON {
-		return study.Ends(errors.Join(runErr, a.writeJSON(ans)), "plan "+pl.Name, verdict)
-	}
-	v := study.PlanView(pl, ans, nil)
-	if err := v.Text(a.stdout); err != nil {
-		return err
-	}
-	return study.Ends(errors.Join(runErr, a.writeReport(lo.ReportDir, v)), "plan "+pl.Name, verdict)
+	return a.measure(ctx, p.Study(), reg, &f.Measure, lo, nil)
 }

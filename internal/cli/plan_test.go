@@ -56,7 +56,7 @@ func TestPlan(t *testing.T) {
 
 	o = mb(t, "plan", planFile, "--results-file", results, "--report-dir", reports, "--repeat", "1")
 	wantCode(t, o, 0)
-	o = mb(t, "plan", planFile, "--results-file", results, "--from-results", "--json")
+	o = mb(t, "plan", planFile, "--results-file", results, "--from-results", "--json", "--report-dir", t.TempDir())
 	wantCode(t, o, 0)
 	if strings.Contains(o.stderr, "starting a server") {
 		t.Errorf("--from-results started a server\n%s", o)
@@ -203,7 +203,7 @@ func TestPlanFromStoredSeedStudy(t *testing.T) {
 			t.Errorf("output lacks %q\n%s", want, o)
 		}
 	}
-	o = mb(t, "plan", seedPlanFile(t, "1390"), "--from-results", "--results-file", results, "--json")
+	o = mb(t, "plan", seedPlanFile(t, "1390"), "--from-results", "--results-file", results, "--json", "--report-dir", t.TempDir())
 	wantCode(t, o, 0)
 	var ans struct{ Stages []struct{ Choice string } }
 	if err := json.Unmarshal([]byte(o.stdout), &ans); err != nil {
@@ -265,7 +265,7 @@ func TestPlanShippedExample(t *testing.T) {
 		t.Errorf("report's ratios: %v\n%s", ratios, md)
 	}
 
-	o = mb(t, "plan", planFile, "--from-results", "--results-file", results, "--json")
+	o = mb(t, "plan", planFile, "--from-results", "--results-file", results, "--json", "--report-dir", t.TempDir())
 	wantCode(t, o, 0)
 	var ans struct {
 		OpsPerUser  float64

@@ -9,6 +9,7 @@ import (
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 type storeFlags struct{ uri, file string }
@@ -92,7 +93,7 @@ func (a *app) resultsShowCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return a.showRun(d, asJSON, reports)
+				return a.finish(finishing{JSON: asJSON, RunReports: reports}, study.Outcome{Run: d}, nil)
 			})
 		},
 	}

@@ -1,16 +1,10 @@
 package cli
 
 import (
-	"context"
-	"errors"
-
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 func (a *app) runCmd() *cobra.Command {
@@ -31,42 +25,15 @@ marked partial. Manual: docs/run.md; shared options: docs/options.md.`,
   mongobench run --workload ycsb-b --rate 1000/s --threshold 'p99(READ) < 5ms' --threshold 'errors < 0.1%' --abort-on-fail`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, where, err := rf.Scenario(cmd.Flags(), args)
+			reg := a.workloads()
+			sc, where, err := rf.Scenario(cmd.Flags(), args, reg)
 			if err != nil {
 				return usage(err)
 			}
 			lo, err := rf.Options(cmd.Context(), cmd.Flags(), where, env)
-			if lo, err = a.checked(&rf.Measure, lo, err); err != nil {
-				return err
-			}
-			return a.runScenario(cmd.Context(), sc, lo, rf.JSON)
+			return a.measure(cmd.Context(), study.Single{Scenario: sc}.Study(), reg, &rf.Measure, lo, err)
 		},
 	}
 	rf.Add(cmd.Flags(), options.Help{ReportDir: "mongobench-reports", JSON: "print the result document as JSON instead of the summary"})
 	return cmd
-}
-
-// runScenario runs sc as a one-run study through the lab opened with lo.
-func (a *app) runScenario(ctx context.Context, sc *spec.Scenario, lo lab.Options, asJSON bool) error {
-	if err := options.CheckThresholds(builtin.Registry(), sc, sc.Rate > 0, lo.Thresholds...); err != nil {
-		return usage(err)
-	}
-	l, err := a.open(ctx, lo)
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	d, err := study.Single{Scenario: sc}.Run(ctx, l.Env(builtin.Registry()))
-	if d == nil {
-		return l.Outcome(err)
-	}
-	err = study.StoppedEarly(d, err) // the store failed after it stopped early: still exit 130
-	if serr := a.showRun(d, asJSON, l.Reports()); serr != nil {
-		return errors.Join(err, serr)
-	}
-	if err == nil {
-		a.say("result %s stored in %s\n", d.RunID, l.Store().Where())
-		return lab.ThresholdsFailed(d)
-	}
-	return l.Outcome(err)
 }

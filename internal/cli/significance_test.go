@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"os"
@@ -141,6 +142,28 @@ func TestCompareRunsFindsARealChange(t *testing.T) {
 				}
 			}
 		}
+	}
+
+	// --json prints the same comparison as JSON, never the table, and
+	// keeps the verdict's exit code.
+	o = mb(t, "compare", "--runs", "--label", "base", "--label", "slow", "--results-file", results, "--fail-on-regression", "--report-dir", "", "--json")
+	wantCode(t, o, cli.ExitVerdict)
+	var got struct {
+		Base  string
+		Pairs []struct {
+			Label   string
+			Metrics []struct{ Metric, Verdict string }
+		}
+	}
+	if err := json.Unmarshal([]byte(o.stdout), &got); err != nil || got.Base != "base" || len(got.Pairs) != 1 || got.Pairs[0].Label != "slow" {
+		t.Fatalf("compare --runs --json: %v\n%s", err, o.stdout)
+	}
+	worse := false
+	for _, m := range got.Pairs[0].Metrics {
+		worse = worse || m.Metric == "p50 read" && m.Verdict == "worse"
+	}
+	if !worse {
+		t.Errorf("compare --runs --json: slow's p50 read is not worse:\n%s", o.stdout)
 	}
 
 	// The same comparison in the results browser, through its form.

@@ -1,17 +1,11 @@
 package cli
 
 import (
-	"context"
-	"errors"
-
 	"github.com/spf13/cobra"
 
-	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 func (a *app) slaCmd() *cobra.Command {
@@ -29,36 +23,14 @@ Manual: docs/sla.md.`,
   mongobench sla --rate 500 --p99 20ms --repeat 5 --require 5/5 --threshold 'svc.p99(txn) < 10ms'
   mongobench sla journey`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSLA(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			lo, err := f.Options(cmd.Context(), env)
+			return a.measure(cmd.Context(), f.SLA().Study(), a.workloads(), &f.Measure, lo, err)
+		},
 	}
 	f.Add(cmd.Flags())
 	cmd.AddCommand(a.slaJourneyCmd())
 	return cmd
-}
-
-func (a *app) runSLA(ctx context.Context, f *options.SLA) error {
-	s := f.SLA()
-	reg := builtin.Registry()
-	l, err := a.openOn(ctx, &f.Study, reg, s.Check, options.StudyThresholds(reg, f.Base, &f.Params, true))
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	res, err := s.Run(ctx, l.Env(reg))
-	return l.Outcome(study.Ends(errors.Join(err, a.finishSLA(ctx, l, f, res)), "sla", res.Verdict))
-}
-
-// finishSLA audits the ledger, prints the study's view and writes the
-// SLA report.
-func (a *app) finishSLA(ctx context.Context, l *lab.Lab, f *options.SLA, res study.SLAResult) error {
-	var audit string
-	if len(res.Runs) > 0 {
-		audit = l.LedgerAudit(ctx, f.Database)
-	}
-	if f.JSON && audit != "" { // no tables: the audit goes to stderr
-		a.say("audit: %s\n", audit)
-	}
-	return a.finishStudy(l, &f.Measure, len(res.Runs), func(runs []report.Link) *report.StudyView { return res.View(audit, runs) })
 }
 
 func (a *app) slaJourneyCmd() *cobra.Command {
@@ -67,23 +39,32 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 	var md bool
 	cmd := &cobra.Command{
 		Use:   "journey",
-		Short: "One row per --stage of stored SLA runs, in the order they were run",
+		Short: "One row per --stage, mode and rate of stored SLA runs, in the order the stages were run",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := sla.Check(); err != nil {
-				return usage(err)
-			}
 			return sf.with(a, cmd, func(st store.Store) error {
 				docs, err := st.ListLight(cmd.Context())
 				if err != nil {
 					return err
 				}
-				return study.WriteJourneyOf(a.stdout, md, docs, sla, st.Where())
+				v, err := study.JourneyOf(docs, sla, st.Where())
+				if err != nil {
+					return err
+				}
+				if !md {
+					return v.Text(a.stdout)
+				}
+				b, _, err := v.Markdown()
+				if err != nil {
+					return err
+				}
+				_, err = a.stdout.Write(b)
+				return err
 			})
 		},
 	}
 	sf.add(cmd)
-	options.SLABounds(cmd.Flags(), &sla, "the SLA to count passes against, e.g. 20ms (required)")
-	cmd.Flags().BoolVar(&md, "markdown", false, "print a Markdown table")
+	options.SLABounds(cmd.Flags(), &sla, "judge every stage's runs under this SLA, e.g. 20ms (default: each run by the verdict stored with it)")
+	cmd.Flags().BoolVar(&md, "markdown", false, "print the journey as a Markdown report")
 	return cmd
 }

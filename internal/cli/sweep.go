@@ -1,14 +1,9 @@
 package cli
 
 import (
-	"context"
-	"errors"
-
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
 	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
 
@@ -29,25 +24,14 @@ held. Manual: docs/sweep.md; with --clients: docs/groups.md.`,
   mongobench sweep --workload ycsb-c --rate auto --start-rate 20000 --clients 4 --client-index 0 --group c-sweep-1 --results mongodb://results.example/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.YCSB(ycsbprops.Sweep, cmd.Flags(), f.Base); err != nil {
+			reg := a.workloads()
+			if err := f.YCSB(ycsbprops.Sweep, cmd.Flags(), f.Base, reg); err != nil {
 				return usage(err)
 			}
-			return a.runSweep(cmd.Context(), f)
+			lo, err := f.Options(cmd.Context(), env)
+			return a.measure(cmd.Context(), f.Sweep().Study(), reg, &f.Measure, lo, err)
 		},
 	}
 	f.Add(cmd.Flags())
 	return cmd
-}
-
-func (a *app) runSweep(ctx context.Context, f *options.Sweep) error {
-	s := f.Sweep()
-	reg := builtin.Registry()
-	l, err := a.openOn(ctx, &f.Study, reg, s.Check, options.StudyThresholds(reg, f.Base, &f.Params, true))
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	res, err := s.Run(ctx, l.Env(reg))
-	err = errors.Join(err, a.finishStudy(l, &f.Measure, len(res.Steps), res.View))
-	return l.Outcome(study.Ends(err, "sweep "+s.ID, res.Verdict))
 }

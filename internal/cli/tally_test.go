@@ -21,6 +21,7 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/testsupport/prometheus"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // tallyWorkloads is every built-in workload, sized to set up in a
@@ -60,8 +61,8 @@ func TestLiveFiguresEqualStored(t *testing.T) {
 		t.Run(w.name, func(t *testing.T) {
 			addr := prometheus.FreeAddr(t)
 			file := filepath.Join(t.TempDir(), "results.jsonl")
-			var judged *result.Doc
-			defer cli.OnAbortJudged(func(d *result.Doc) { judged = d })()
+			var judged *threshold.Figures
+			defer cli.OnAbortJudged(func(f threshold.Figures) { judged = &f })()
 			scrapes := scrape(t, addr)
 			args := append([]string{"run", "--uri", uri, "--database", db, "--rate", "200", "--duration", "2s",
 				"--warmup", "500ms", "--interval", "400ms", "--results-file", file, "--no-report", "--metrics-addr", addr,
@@ -86,7 +87,7 @@ func TestLiveFiguresEqualStored(t *testing.T) {
 			if judged == nil {
 				t.Fatalf("the abort judge judged nothing")
 			}
-			if j := storedView(judged); j.String() != want.withoutSchedule().String() {
+			if j := judgedView(*judged); j.String() != want.withoutSchedule().String() {
 				t.Errorf("the abort judge's last figures:\n got %s\nwant %s", j, want.withoutSchedule())
 			}
 		})
@@ -133,8 +134,34 @@ func opFigures(name string, count, parts int64, errs map[string]int64) string {
 }
 
 func storedView(d *result.Doc) figures {
+	f := opsView(d.Ops)
+	if d.TestResults.NOps != nil {
+		f.completed = *d.TestResults.NOps
+	}
+	f.achieved = d.Schedule.AchievedRate
+	f.late, f.dropped, f.intervals = d.Schedule.Late, d.Schedule.Dropped, int64(len(d.Intervals))
+	if d.Intervals == nil {
+		f = f.withoutSchedule()
+	}
+	return f
+}
+
+// judgedView is what the abort judge judged: its operations, the
+// operations they completed (parts left out) and the achieved rate.
+func judgedView(j threshold.Figures) figures {
+	f := opsView(j.Ops)
+	for _, op := range j.Ops {
+		n, _ := op.Whole()
+		f.completed += n
+	}
+	f.achieved = j.AchievedRate
+	return f.withoutSchedule()
+}
+
+// opsView is the figures of each operation type.
+func opsView(ops []result.OpStats) figures {
 	var f figures
-	for _, op := range d.Ops {
+	for _, op := range ops {
 		var parts int64
 		if op.Parts != nil {
 			parts = op.Parts.Count
@@ -143,14 +170,6 @@ func storedView(d *result.Doc) figures {
 		f.ops = append(f.ops, opFigures(op.Name, op.Count, parts, map[string]int64{
 			"timeout": e.Timeout, "network": e.Network, "writeConflict": e.WriteConflict,
 			"duplicateKey": e.DuplicateKey, "overload": e.Overload, "other": e.Other}))
-	}
-	if d.TestResults.NOps != nil {
-		f.completed = *d.TestResults.NOps
-	}
-	f.achieved = d.Schedule.AchievedRate
-	f.late, f.dropped, f.intervals = d.Schedule.Late, d.Schedule.Dropped, int64(len(d.Intervals))
-	if d.Intervals == nil {
-		f = f.withoutSchedule()
 	}
 	return f
 }

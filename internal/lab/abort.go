@@ -10,6 +10,7 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -29,7 +30,7 @@ type abortWatch struct {
 	settle time.Duration
 	cancel context.CancelFunc
 	tally  *engine.Tally
-	judged func(*result.Doc) // told each document judged; nil: no one
+	judged func(threshold.Figures) // told each run's figures judged; nil: no one
 
 	mu     sync.Mutex
 	reason string // why the run was stopped; "" while it runs
@@ -51,7 +52,7 @@ func (w *abortWatch) interval(*engine.Interval) {
 		return
 	}
 	v := w.tally.View()
-	d, err := w.doc(v)
+	d, err := w.figures(v)
 	if err != nil {
 		return // a histogram that cannot be read judges nothing
 	}
@@ -63,31 +64,26 @@ func (w *abortWatch) interval(*engine.Interval) {
 		return
 	}
 	w.mu.Lock()
-	w.reason = fmt.Sprintf("aborted after %s of the measured phase: %s cannot hold", v.Elapsed.Round(time.Millisecond), VerdictList(failed))
+	w.reason = fmt.Sprintf("aborted after %s of the measured phase: %s cannot hold", v.Elapsed.Round(time.Millisecond), study.VerdictList(failed))
 	w.mu.Unlock()
 	w.cancel()
 }
 
-// doc is the tally's figures as a result document, for the thresholds
-// to judge: its operations, counts and achieved rate as the stored
-// document will have them.
-func (w *abortWatch) doc(v *engine.TallyView) (*result.Doc, error) {
-	d := &result.Doc{
-		Duration:    float64(v.Elapsed) / float64(time.Millisecond),
-		Schedule:    result.Schedule{Mode: "closed", AchievedRate: v.AchievedRate()},
-		TestResults: result.TestResults{NOps: result.Ptr(v.Completed())},
-	}
+// figures are the tally's figures the thresholds read: its operations
+// and achieved rate as the stored document will have them.
+func (w *abortWatch) figures(v *engine.TallyView) (threshold.Figures, error) {
+	f := threshold.Figures{Measured: v.Elapsed > 0, AchievedRate: v.AchievedRate()}
 	for i := range v.Ops {
 		s, err := v.Ops[i].Result(v.Elapsed)
 		if err != nil {
-			return nil, err
+			return f, err
 		}
-		d.Ops = append(d.Ops, s)
+		f.Ops = append(f.Ops, s)
 	}
 	if w.rate > 0 {
-		d.Schedule.Mode, d.Schedule.TargetRate = "open", &w.rate
+		f.TargetRate = &w.rate
 	}
-	return d, nil
+	return f, nil
 }
 
 // stopped returns why the run was stopped, "" when it was not.
@@ -117,7 +113,7 @@ func (w *abortWatch) mark(d *result.Doc) {
 // --abort-on-fail and thresholds to judge, the watch that stops it,
 // judging the run's tally; the watch is nil otherwise, and its methods
 // then do nothing.
-func abortOn(ctx context.Context, sc *spec.Scenario, ts []threshold.Threshold, abort bool, tally *engine.Tally, judged func(*result.Doc)) (context.Context, *abortWatch, context.CancelFunc) {
+func abortOn(ctx context.Context, sc *spec.Scenario, ts []threshold.Threshold, abort bool, tally *engine.Tally, judged func(threshold.Figures)) (context.Context, *abortWatch, context.CancelFunc) {
 	if !abort || len(ts) == 0 {
 		return ctx, nil, func() {}
 	}

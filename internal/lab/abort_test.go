@@ -7,7 +7,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/hist"
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
@@ -24,8 +23,13 @@ func TestAbortWatchReadsTheTally(t *testing.T) {
 	tally := engine.NewTally()
 	w := newAbortWatch(&spec.Scenario{Rate: 100, Duration: spec.Duration(time.Minute)}, ts, func() {}, tally)
 	var got []string
-	w.judged = func(d *result.Doc) {
-		got = append(got, fmt.Sprintf("nOps %d, %.2f ops/s, %s %d", *d.TestResults.NOps, d.Schedule.AchievedRate, d.Ops[0].Name, d.Ops[0].Count))
+	w.judged = func(f threshold.Figures) {
+		var completed int64
+		for _, op := range f.Ops {
+			n, _ := op.Whole()
+			completed += n
+		}
+		got = append(got, fmt.Sprintf("nOps %d, %.2f ops/s, %s %d", completed, f.AchievedRate, f.Ops[0].Name, f.Ops[0].Count))
 	}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	h := hist.New()

@@ -112,9 +112,10 @@ type UI struct {
 	// WarnURI warns about a connection string given (options the driver
 	// ignores, w=0); nil: no warnings.
 	WarnURI func(uri string)
-	// AbortJudged, when set, is handed each cumulative document the
-	// abort judge judges (the tests that compare it with the stored one).
-	AbortJudged func(*result.Doc)
+	// AbortJudged, when set, is handed each run's cumulative figures the
+	// abort judge judges (the tests that compare them with the stored
+	// document's).
+	AbortJudged func(threshold.Figures)
 	// ToolVersion is stored with every result.
 	ToolVersion string
 }
@@ -225,7 +226,8 @@ func (l *Lab) Reports() []string { return l.reports }
 
 // Env is the seam a study runs through, over the workloads of reg.
 func (l *Lab) Env(reg *workload.Registry) study.Env {
-	env := study.Env{Measure: l.measurer(reg), Keep: l.keep, Registry: reg, Say: l.ui.Say, Step: l.ui.Step, OnTarget: l.onTarget}
+	env := study.Env{Measure: l.measurer(reg), Keep: l.keep, Registry: reg, Say: l.ui.Say, Step: l.ui.Step, OnTarget: l.onTarget, Audit: l.LedgerAudit,
+		Stored: l.store.ListLight, Where: l.store.Where()}
 	if l.opts.Group.grouped() {
 		env.Merged = l.merged
 	}

@@ -98,11 +98,11 @@ func (l *Lab) thresholdsOf(sc *spec.Scenario) []threshold.Threshold {
 // judge is the one judge of a run: it evaluates the thresholds of sc
 // (its own and the command's) on d, stores the verdicts with it and says
 // them on one line; and the bounds of the study the run belongs to
-// (sc.Bounds), on the same document, into testResults.bounds, which the
+// (sc.StudyThresholds), on the same document, into testResults.bounds, which the
 // study words its verdict from.
 func (l *Lab) judge(d *result.Doc, sc *spec.Scenario) {
-	if len(sc.Bounds) > 0 && (d.Group == nil || d.Group.ClientIndex == nil) { // a client's own part: the group's result is judged
-		d.TestResults.Bounds = threshold.Evaluate(sc.Bounds, d)
+	if len(sc.StudyThresholds) > 0 && (d.Group == nil || d.Group.ClientIndex == nil) { // a client's own part: the group's result is judged
+		d.TestResults.Bounds = threshold.Evaluate(sc.StudyThresholds, d)
 	}
 	ts := l.thresholdsOf(sc)
 	if len(ts) == 0 {
@@ -148,16 +148,6 @@ func (l *Lab) keep(ctx context.Context, d *result.Doc) error {
 	return nil
 }
 
-// VerdictList lists verdicts on one line: "p99 < 5ms: 7.1 ms (READ);
-// errors < 1: 3 errors".
-func VerdictList(vs []result.ThresholdVerdict) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = v.Expression + ": " + threshold.Measured(v)
-	}
-	return strings.Join(parts, "; ")
-}
-
 // VerdictLine is a run's verdicts on one line: "thresholds: PASS p99 <
 // 5ms: 3.2 ms (READ); FAIL errors < 1: 3 errors".
 func VerdictLine(vs []result.ThresholdVerdict) string {
@@ -188,16 +178,6 @@ func (l *Lab) Outcome(err error) error {
 		return study.VerdictFailed("run %s %s; %s", a.runID, a.reason, kept)
 	}
 	return study.VerdictFailed("run %s %s; %v", a.runID, a.reason, err) // the store failed: err says where the result went
-}
-
-// ThresholdsFailed is the failed verdict of a run whose thresholds did
-// not all hold, nil when they did.
-func ThresholdsFailed(d *result.Doc) error {
-	failed := threshold.Failed(d.Thresholds)
-	if len(failed) == 0 {
-		return nil
-	}
-	return study.VerdictFailed("run %s: %d of %d thresholds failed: %s", d.RunID, len(failed), len(d.Thresholds), VerdictList(failed))
 }
 
 // plural says how many runs failed their thresholds.

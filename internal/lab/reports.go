@@ -13,7 +13,6 @@ import (
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/within"
 )
 
@@ -73,20 +72,6 @@ func WriteStudyReport(dir string, v *report.StudyView) (string, error) {
 	}
 	files = append(files, file{path: v.Name + ".html", data: page.Bytes()})
 	return writeReportFiles(dir, v.Name, md, files)
-}
-
-// WriteStudyReport writes a study's report, name.md and name.html, into
-// the report directory; view is handed the links to the runs' reports
-// this command wrote. "" and no error without a report directory.
-func (l *Lab) WriteStudyReport(view func(runs []report.Link) *report.StudyView) (string, error) {
-	if l.opts.ReportDir == "" {
-		return "", nil
-	}
-	runs := make([]string, len(l.reports))
-	for i, p := range l.reports {
-		runs[i] = filepath.Base(p)
-	}
-	return WriteStudyReport(l.opts.ReportDir, view(study.RunFiles(runs)))
 }
 
 // WriteDocument writes a rendered Markdown document (a filled template)

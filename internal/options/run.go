@@ -10,7 +10,7 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
+	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
 
@@ -64,10 +64,9 @@ func (r *Run) Add(fl *pflag.FlagSet, h Help) {
 
 // Scenario builds run's scenario from an optional scenario file (args)
 // or YCSB property files, then the flags of fs, then -p parameters, and
-// validates it; the file's Where (its uri, results, node exporters), or
-// the property files' URI, comes with it.
-func (r *Run) Scenario(fs *pflag.FlagSet, args []string) (*spec.Scenario, spec.Where, error) {
-	reg := builtin.Registry()
+// validates it against the workloads of reg; the file's Where (its uri,
+// results, node exporters), or the property files' URI, comes with it.
+func (r *Run) Scenario(fs *pflag.FlagSet, args []string, reg *workload.Registry) (*spec.Scenario, spec.Where, error) {
 	sc, where := &spec.Scenario{}, spec.Where{}
 	params := r.Params
 	var errs []error

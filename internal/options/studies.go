@@ -17,9 +17,8 @@ import (
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/threshold"
+
 	"github.com/mongobench/mongobench/internal/workload"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
 
 // Sweep is sweep's flags: the target rates (a list, or auto and its
@@ -275,12 +274,12 @@ func (f *Plan) Add(fl *pflag.FlagSet) {
 		NoGroup: "plan cannot run as a run group (it alternates candidates, each started for its runs); run a candidate with 'mongobench run --clients N'"})
 }
 
-// Options reads the plan file at path and checks it with the flags (its
-// candidates' CPU sets unless nothing runs, the thresholds against its
-// scenario), and makes the lab's Options: every candidate a target of
-// its own, no live metrics when nothing runs.
-func (f *Plan) Options(ctx context.Context, path string, env Env) (*spec.Plan, lab.Options, error) {
-	pl, err := spec.ParsePlanFile(path, builtin.Registry())
+// Options reads the plan file at path with the workloads of reg and
+// checks it with the flags (its candidates' CPU sets unless nothing
+// runs), and makes the lab's Options: every candidate a target of its
+// own, no live metrics when nothing runs.
+func (f *Plan) Options(ctx context.Context, path string, env Env, reg *workload.Registry) (*spec.Plan, lab.Options, error) {
+	pl, err := spec.ParsePlanFile(path, reg)
 	if err != nil {
 		return nil, lab.Options{}, err
 	}
@@ -289,9 +288,6 @@ func (f *Plan) Options(ctx context.Context, path string, env Env) (*spec.Plan, l
 	}
 	lo, err := f.Measure.Options(ctx, env)
 	if err != nil {
-		return nil, lo, err
-	}
-	if err := CheckThresholds(builtin.Registry(), pl.Scenario, pl.Scenario.Rate > 0, lo.Thresholds...); err != nil {
 		return nil, lo, err
 	}
 	if !f.FromResults {
@@ -322,20 +318,12 @@ func (f *Load) Add(fl *pflag.FlagSet) {
 }
 
 // Load is the measured load the flags ask for (after YCSBLoad has read
-// -P), with the check of its thresholds against its scenario.
-func (f *Load) Load() (study.Load, func([]threshold.Threshold) error, error) {
+// -P).
+func (f *Load) Load() (study.Load, error) {
 	if f.Workload == "" {
-		return study.Load{}, nil, errors.New("--workload: required, one of ycsb-a … ycsb-f")
+		return study.Load{}, errors.New("--workload: required, one of ycsb-a … ycsb-f")
 	}
-	ld := study.Load{Workload: f.Workload, Params: f.Params, Database: f.Database, Label: f.Label}
-	checkTs := func(ts []threshold.Threshold) error {
-		reg := builtin.YCSBLoads()
-		if sc, err := ld.Scenario(reg); err == nil { // else the study's check says what is wrong
-			return CheckThresholds(reg, sc, false, ts...)
-		}
-		return nil
-	}
-	return ld, checkTs, nil
+	return study.Load{Workload: f.Workload, Params: f.Params, Database: f.Database, Label: f.Label}, nil
 }
 
 // FTDC is ftdc's flags: the window of the files to read, the figures to

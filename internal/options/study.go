@@ -9,7 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/workload/builtin"
+	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
 
@@ -66,11 +66,11 @@ func (f *Study) Options(ctx context.Context, env Env) (lab.Options, error) {
 // their flags were given, the parameters, the target's URI and options,
 // and the label unless --uri and --label were given. Without -P it does
 // nothing.
-func (f *Study) YCSB(cmd ycsbprops.Command, fs *pflag.FlagSet, base *spec.Scenario) error {
+func (f *Study) YCSB(cmd ycsbprops.Command, fs *pflag.FlagSet, base *spec.Scenario, reg *workload.Registry) error {
 	if len(f.Files) == 0 {
 		return nil
 	}
-	s, err := ycsbprops.Read(cmd, f.Files, f.Params, base.Workload, builtin.Registry())
+	s, err := ycsbprops.Read(cmd, f.Files, f.Params, base.Workload, reg)
 	if err != nil {
 		return err
 	}
@@ -88,12 +88,12 @@ func (f *Study) YCSB(cmd ycsbprops.Command, fs *pflag.FlagSet, base *spec.Scenar
 }
 
 // YCSBLoad sets the load command's workload and flags from the property
-// files and -p.
-func (f *Study) YCSBLoad(fs *pflag.FlagSet, workload *string) error {
+// files and -p; loads is the registry of the load workloads.
+func (f *Study) YCSBLoad(fs *pflag.FlagSet, workload *string, loads *workload.Registry) error {
 	if len(f.Files) == 0 {
 		return nil
 	}
-	s, err := ycsbprops.Read(ycsbprops.Load, f.Files, f.Params, *workload, builtin.YCSBLoads())
+	s, err := ycsbprops.Read(ycsbprops.Load, f.Files, f.Params, *workload, loads)
 	if err != nil {
 		return err
 	}

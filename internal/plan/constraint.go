@@ -93,17 +93,17 @@ func carries(ts []threshold.Threshold, headroom float64) bool {
 // type is judged per type the candidate or the baseline has.
 func check(ts []threshold.Threshold, m, base Measured) []Check {
 	var out []Check
-	md, bd := m.doc(), base.doc()
+	md, bd := m.figures(), base.figures()
 	for _, t := range ts {
 		switch {
 		case t.Kind == threshold.Headroom:
 		case t.Kind == threshold.Latency && t.Op == "":
 			for _, op := range sortedKeys(base.Latency, m.Latency) {
 				tt := t.ForOp(op)
-				out = append(out, checkOf(tt, tt.EvaluateAgainst(md, bd)))
+				out = append(out, checkOf(tt, tt.EvaluateAgainst(md, &bd)))
 			}
 		default:
-			out = append(out, checkOf(t, t.EvaluateAgainst(md, bd)))
+			out = append(out, checkOf(t, t.EvaluateAgainst(md, &bd)))
 		}
 	}
 	return out
@@ -171,17 +171,16 @@ func beyond(t threshold.Threshold) string {
 	return "against"
 }
 
-// doc is the candidate's figures as a result document, for its
-// constraints to be judged on: each operation type's merged latency and
-// its counts, and the throughput.
-func (m Measured) doc() *result.Doc {
-	d := &result.Doc{Duration: 1, Schedule: result.Schedule{Mode: "closed", AchievedRate: m.Throughput}}
+// figures are what the candidate's constraints read: each operation
+// type's merged latency and its counts, and the throughput.
+func (m Measured) figures() threshold.Figures {
+	f := threshold.Figures{Measured: true, AchievedRate: m.Throughput}
 	for _, name := range sortedKeys(m.Latency, countsAsDists(m.Counts)) {
 		c := m.Counts[name]
-		d.Ops = append(d.Ops, result.OpStats{Name: name, Count: c.Completed - c.Failed,
+		f.Ops = append(f.Ops, result.OpStats{Name: name, Count: c.Completed - c.Failed,
 			Errors: result.Errors{Total: c.Failed}, Latency: m.Latency[name]})
 	}
-	return d
+	return f
 }
 
 // countsAsDists lists the operation types counted, for sortedKeys.

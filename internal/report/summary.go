@@ -54,7 +54,7 @@ func (v *RunView) Text(w io.Writer) error {
 		lines = onlyLines
 		for _, b := range s.Brief {
 			if b.Table != nil && ew.err == nil {
-				ew.err = b.Table.WriteText(ew.w, !b.Bare)
+				ew.err = TextTable(b.Table).WriteText(ew.w, !b.Bare)
 				continue
 			}
 			textBlock(ew, b)

@@ -35,9 +35,9 @@ func (s *Scenario) Describe() string {
 	return b.String()
 }
 
-// Bounds says the parameter's bounds for a listing of parameters, such as
+// Limits says the parameter's bounds for a listing of parameters, such as
 // " (1 to 100)", " (at least 1)" or " (at most 100)"; "" without any.
-func (p ParamSpec) Bounds() string {
+func (p ParamSpec) Limits() string {
 	switch {
 	case p.Min != "" && p.Max != "":
 		return fmt.Sprintf(" (%s to %s)", p.Min, p.Max)

@@ -31,8 +31,8 @@ func TestParamSpecBounds(t *testing.T) {
 		{ParamSpec{Max: "16MB"}, " (at most 16MB)"},
 		{ParamSpec{}, ""},
 	} {
-		if got := tc.p.Bounds(); got != tc.want {
-			t.Errorf("%+v.Bounds() = %q, want %q", tc.p, got, tc.want)
+		if got := tc.p.Limits(); got != tc.want {
+			t.Errorf("%+v.Limits() = %q, want %q", tc.p, got, tc.want)
 		}
 	}
 }

@@ -139,7 +139,7 @@ func CheckParamSpecs(specs []ParamSpec) error {
 			bad("an enum needs Values")
 			continue
 		}
-		if msg := p.checkBounds(); msg != "" {
+		if msg := p.checkLimits(); msg != "" {
 			bad("%s", msg)
 			continue
 		}
@@ -150,7 +150,7 @@ func CheckParamSpecs(specs []ParamSpec) error {
 	return joinErrors(errs)
 }
 
-func (p ParamSpec) checkBounds() string {
+func (p ParamSpec) checkLimits() string {
 	if !p.numeric() {
 		if p.Min != "" || p.Max != "" {
 			return "Min and Max apply to numeric kinds only"

@@ -57,11 +57,11 @@ type Scenario struct {
 	// Thresholds are judged on the run's result and stored with it; a
 	// failed one makes the run's verdict fail (see package threshold).
 	Thresholds []threshold.Threshold
-	// Bounds are the bound set of the study the run belongs to (a sweep's
-	// criteria, an SLA's bounds): judged on the run's result with its
-	// thresholds and stored with it (testResults.bounds), they place the
-	// run in its study without failing the run's own verdict.
-	Bounds []threshold.Threshold
+	// StudyThresholds are the thresholds of the study the run belongs to
+	// (a sweep's criteria, an SLA): judged on the run's result with its
+	// own thresholds and stored with it (testResults.bounds), they place
+	// the run in its study without failing the run's own verdict.
+	StudyThresholds []threshold.Threshold
 
 	src *origin // where each setting came from, for error messages
 }
@@ -88,7 +88,7 @@ func (s *Scenario) Clone() *Scenario {
 	c := *s
 	c.Tags = slices.Clone(s.Tags)
 	c.Thresholds = slices.Clone(s.Thresholds)
-	c.Bounds = slices.Clone(s.Bounds)
+	c.StudyThresholds = slices.Clone(s.StudyThresholds)
 	c.Params = maps.Clone(s.Params)
 	if s.src != nil {
 		src := *s.src
@@ -165,7 +165,7 @@ var fields = []struct{ key, want string }{
 const wantURI = "a MongoDB URI such as mongodb://localhost:27017/ or mongodb+srv://cluster.example.net/"
 
 func want(key string) string {
-	if w, ok := boundedWants[key]; ok {
+	if w, ok := limitedWants[key]; ok {
 		return w
 	}
 	for _, f := range fields {
@@ -493,7 +493,7 @@ func (s *Scenario) problems(reg Registry) []*Error {
 	check("tags", !slices.Contains(s.Tags, ""), strings.Join(s.Tags, ","))
 	check("repetition", s.Repetition >= 0, strconv.Itoa(s.Repetition))
 	errs = append(errs, s.workloadProblems(reg)...)
-	return append(errs, s.boundProblems()...)
+	return append(errs, s.limitProblems()...)
 }
 
 func (s *Scenario) workloadProblems(reg Registry) []*Error {

@@ -2,7 +2,6 @@ package study
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -116,20 +115,10 @@ func (s ThreadStep) trial() Trial {
 	return Trial{Value: float64(s.Threads), Held: true, Achieved: s.Achieved, P99: s.P99}
 }
 
-// WriteCalibration writes one line per step (threads, achieved rate, gain
-// over the step before, p99, errors, the knee marked) and the knee.
-func WriteCalibration(w io.Writer, f Format, steps []ThreadStep, c Calibration) error {
-	if err := writeTable(calibrationTable(f, steps, c), w, f); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\n%s\n", KneeLine(steps, c))
-	return err
-}
-
 // calibrationTable is the table of steps WriteCalibration writes, the
 // knee marked.
-func calibrationTable(f Format, steps []ThreadStep, c Calibration) *table {
-	cl := cellsFor(f)
+func calibrationTable(steps []ThreadStep, c Calibration) *table {
+	cl := cells
 	knee, found := c.Knee(steps)
 	t := newTable(">threads", ">achieved/s", ">gain", ">p99 ms", ">errors", "")
 	for i, s := range steps {

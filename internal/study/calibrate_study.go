@@ -2,7 +2,6 @@ package study
 
 import (
 	"context"
-	"io"
 	"strconv"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -86,9 +85,4 @@ func (c CalibrateStudy) step(ctx context.Context, env Env, res *CalibrateResult,
 // scenario is the closed-loop scenario of one step.
 func (c CalibrateStudy) scenario(env Env, threads float64) (*spec.Scenario, error) {
 	return c.Base.scenario(env, func(sc *spec.Scenario) { sc.Threads = int(threads) })
-}
-
-// WriteTables writes the table of steps and the knee.
-func (r CalibrateResult) WriteTables(w io.Writer, f Format) error {
-	return WriteCalibration(w, f, r.Steps, r.Study.Search)
 }

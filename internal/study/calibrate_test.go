@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
@@ -89,15 +90,11 @@ func TestKneeLine(t *testing.T) {
 	}
 }
 
-func TestWriteCalibrationGolden(t *testing.T) {
-	for _, f := range []struct {
-		name string
-		f    Format
-	}{{"calibrate.txt", Text}, {"calibrate.md", Markdown}} {
-		var buf bytes.Buffer
-		if err := WriteCalibration(&buf, f.f, curve(), cal); err != nil {
-			t.Fatal(err)
-		}
-		golden.Check(t, f.name, buf.Bytes())
+func TestCalibrationViewGolden(t *testing.T) {
+	var buf bytes.Buffer
+	res := CalibrateResult{Study: CalibrateStudy{Search: cal, Base: Base{Scenario: &spec.Scenario{Workload: "kv"}}}, Steps: curve()}
+	if err := res.View(nil).Text(&buf); err != nil {
+		t.Fatal(err)
 	}
+	golden.Check(t, "calibrate.txt", buf.Bytes())
 }

@@ -3,16 +3,16 @@ package study
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mongobench/mongobench/internal/catalog"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Catalog runs tests of the catalog (the sections of the MongoDB
@@ -211,19 +211,41 @@ var catalogRateColumns = map[catalog.Measure][]string{
 	catalog.Queries: {"nQueries", "QueriesPerSecond", "DocsPerSecond"},
 }
 
-// WriteCatalogTable writes a test's terminal table, one row per result:
-// the test's variant columns (and the label, when labelled: results of
-// several targets), threads, its rates, and the p50/p99 of its first
-// operation type.
-func WriteCatalogTable(w io.Writer, t catalog.Test, docs []*result.Doc, labelled bool) error {
-	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+// View is the catalog's view: a section per test that ran, its table
+// one row per result: the test's variant columns (and the label when the
+// catalog ran on several targets), threads, its rates, and the p50/p99
+// of its first operation type.
+func (c Catalog) View(docs [][]*result.Doc, runs []report.Link) *report.StudyView {
+	var names []string
+	v := &report.StudyView{Runs: runs}
+	for i, t := range c.Tests {
+		if i >= len(docs) || len(docs[i]) == 0 {
+			continue
+		}
+		names = append(names, t.Name)
+		v.Sections = append(v.Sections, report.Section{Title: t.Name, Blocks: []report.Block{tableBlock(CatalogTable(t, docs[i], len(c.Targets) > 1))}})
+	}
+	v.Title = "Catalog: " + strings.Join(names, ", ")
+	v.Name = "catalog-" + strings.Join(names, "-")
+	if len(docs) > 0 && len(docs[0]) > 0 {
+		v.Name += "-" + docs[0][0].RunID
+	}
+	return v
+}
+
+// CatalogTable is a test's table, one row per result (View); a value
+// not measured is an empty cell.
+func CatalogTable(t catalog.Test, docs []*result.Doc, labelled bool) *texttable.Table {
 	cols := t.Columns
 	if labelled && !slices.Contains(cols, "label") {
 		cols = append([]string{"label"}, cols...)
 	}
-	fmt.Fprintf(tw, "%s\n", t.Name)
 	head := append(append(append([]string{"order"}, cols...), "threads"), catalogRateColumns[t.Measure]...)
-	fmt.Fprintln(tw, strings.Join(append(head, "op", "p50 ms", "p99 ms"), "\t")+"\t")
+	head = append(head, "op", "p50 ms", "p99 ms")
+	for i := range head {
+		head[i] = ">" + head[i]
+	}
+	tb := texttable.New(head...)
 	for _, d := range docs {
 		order := fmt.Sprint(d.Variant["order"])
 		if d.Partial {
@@ -239,13 +261,13 @@ func WriteCatalogTable(w io.Writer, t catalog.Test, docs []*result.Doc, labelled
 		}
 		if len(d.Ops) > 0 {
 			op := d.Ops[0]
-			row = append(row, op.Name, latencyCell(op.Latency.P50), latencyCell(op.Latency.P99))
+			row = append(row, op.Name, texttable.MarkdownCells.Opt(op.Latency.P50, msText), texttable.MarkdownCells.Opt(op.Latency.P99, msText))
 		} else {
-			row = append(row, "—", "—", "—")
+			row = append(row, "", "", "")
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		tb.Add(row...)
 	}
-	return tw.Flush()
+	return tb
 }
 
 // catalogField reads a column of the catalog's table: the label, or a
@@ -268,12 +290,12 @@ func catalogField(d *result.Doc, path string) any {
 	return v
 }
 
-// catalogCell formats a stored value for the terminal: rates with one
-// decimal below 100, whole numbers above, and a dash for a missing value.
+// catalogCell formats a stored value: rates with one decimal below 100,
+// whole numbers above, and an empty cell for a missing value.
 func catalogCell(v any) string {
 	switch x := v.(type) {
 	case nil:
-		return "—"
+		return ""
 	case float64:
 		if x < 100 {
 			return strconv.FormatFloat(x, 'f', 1, 64)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/catalog"
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
@@ -300,11 +301,21 @@ func catalogTables(t *testing.T) []catalogTable {
 	}
 }
 
+// catalogView is the view of a catalog that ran test, on two targets
+// when labelled.
+func catalogView(test catalog.Test, docs []*result.Doc, labelled bool) *report.StudyView {
+	c := study.Catalog{Tests: []catalog.Test{test}, Targets: []spec.Target{{}}}
+	if labelled {
+		c.Targets = append(c.Targets, spec.Target{})
+	}
+	return c.View([][]*result.Doc{docs}, nil)
+}
+
 // TestWriteCatalogTable renders the tables of catalogTables.
 func TestWriteCatalogTable(t *testing.T) {
 	var b bytes.Buffer
 	for _, c := range catalogTables(t) {
-		if err := study.WriteCatalogTable(&b, c.test, c.docs, c.labelled); err != nil {
+		if err := catalogView(c.test, c.docs, c.labelled).Text(&b); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -336,7 +347,7 @@ func TestWriteCatalogTableMarksPartialRows(t *testing.T) {
 		{Variant: map[string]any{"order": 1, "numberOfThreads": 20}, Partial: true},
 	}
 	var b bytes.Buffer
-	if err := study.WriteCatalogTable(&b, test, docs, false); err != nil {
+	if err := catalogView(test, docs, false).Text(&b); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Count(b.String(), "(partial)"); got != 1 {

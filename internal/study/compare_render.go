@@ -2,7 +2,6 @@ package study
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,17 +9,9 @@ import (
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
-// WriteProfiles writes one line per label: its sweep, steps, price,
-// saturation throughput and the target it was reached at, each operation
-// type's throughput there, the highest target that held and the
-// operations per dollar.
-func WriteProfiles(w io.Writer, f Format, ps []Profile) error {
-	return writeTable(profilesTable(f, ps), w, f)
-}
-
 // profilesTable is the table WriteProfiles writes.
-func profilesTable(f Format, ps []Profile) *table {
-	cl := cellsFor(f)
+func profilesTable(ps []Profile) *table {
+	cl := cells
 	var ops []string
 	for _, p := range ps {
 		for _, o := range p.Ops {
@@ -54,26 +45,8 @@ func profilesTable(f Format, ps []Profile) *table {
 	return t
 }
 
-// WritePair writes the ratio table of p (saturation throughput, each
-// operation type's throughput at saturation, highest target held, price,
-// operations per dollar, p99 below and above saturation: A, B and A
-// against B), the table of the target rates both ran, and the verdict.
-func WritePair(w io.Writer, f Format, p Pair) error {
-	if err := writeTable(ratioTable(p, f), w, f); err != nil {
-		return err
-	}
-	if len(p.Matched) > 0 {
-		fmt.Fprintln(w)
-		if err := writeTable(matchedTable(p, f), w, f); err != nil {
-			return err
-		}
-	}
-	_, err := fmt.Fprintf(w, "\n%s\n", p.Verdict())
-	return err
-}
-
-func ratioTable(p Pair, f Format) *table {
-	cl := cellsFor(f)
+func ratioTable(p Pair) *table {
+	cl := cells
 	a, b := p.A, p.B
 	t := newTable("", ">"+a.Label, ">"+b.Label, ">"+a.Label+" vs "+b.Label)
 	t.Add("saturation ops/s", thousands(a.Saturation), thousands(b.Saturation), ratioCell(cl, p.Saturation))
@@ -105,8 +78,8 @@ func ratioTable(p Pair, f Format) *table {
 // matchedTable lists the target rates both ran: each label's achieved
 // rate and every operation type's p99, the p99 of A against B, and who
 // kept up.
-func matchedTable(p Pair, f Format) *table {
-	cl := cellsFor(f)
+func matchedTable(p Pair) *table {
+	cl := cells
 	a, b := p.A.Label, p.B.Label
 	var ops []string
 	for _, m := range p.Matched {

@@ -1,10 +1,8 @@
 package study
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -84,10 +82,8 @@ func (s CompareStudy) Run(sweeps Sweeps, where string) (Comparison, error) {
 	return CompareSweeps(cs, s.Criteria, s.Judging)
 }
 
-// WriteJSON writes the comparison as one indented JSON object: the
-// criteria, the profiles and the pairs.
-func (c Comparison) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"criteria": c.Criteria.String(), "profiles": c.Profiles, "pairs": c.Pairs})
+// JSON is the comparison as --json prints it: its criteria, profiles
+// and pairs.
+func (c Comparison) JSON() any {
+	return map[string]any{"criteria": c.Criteria.String(), "profiles": c.Profiles, "pairs": c.Pairs}
 }

@@ -3,6 +3,7 @@ package study
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/report"
@@ -153,4 +154,58 @@ func (c RunsComparison) View() *report.StudyView {
 			Blocks: []report.Block{tableBlock(significance.TextTable(p.Rows, c.Base, p.Label)), text(significance.Legend(c.Judging))}})
 	}
 	return v
+}
+
+// JSON is the comparison as --json prints it: the first label and its
+// runs, then per other label its runs and each metric's medians, change,
+// p-value (adjusted for the table's number of metrics), ratio interval
+// and verdict; a figure that is not defined (no value, a zero base) is
+// null, never 0.
+func (c RunsComparison) JSON() any {
+	type metric struct {
+		Metric     string   `json:"metric"`
+		Unit       string   `json:"unit"`
+		BaseMedian *float64 `json:"baseMedian"`
+		Median     *float64 `json:"median"`
+		Change     *float64 `json:"change"`
+		P          *float64 `json:"p"`
+		RatioLo    *float64 `json:"ratioLo"`
+		RatioHi    *float64 `json:"ratioHi"`
+		Verdict    string   `json:"verdict"`
+		Reason     string   `json:"reason,omitempty"`
+	}
+	type pair struct {
+		Label   string   `json:"label"`
+		Runs    []string `json:"runs"`
+		Metrics []metric `json:"metrics"`
+	}
+	out := struct {
+		Base  string   `json:"base"`
+		Runs  []string `json:"runs"`
+		Pairs []pair   `json:"pairs"`
+	}{Base: c.Base, Runs: c.BaseIDs, Pairs: []pair{}}
+	for _, p := range c.Pairs {
+		pp := pair{Label: p.Label, Runs: p.IDs, Metrics: []metric{}}
+		for _, r := range p.Rows {
+			m := metric{Metric: r.Metric.Name(), Unit: r.Metric.Unit, Verdict: string(r.Verdict), Reason: r.Reason,
+				Change: finite(r.Delta), P: finite(r.P), RatioLo: finite(r.Ratio.Lo), RatioHi: finite(r.Ratio.Hi)}
+			if r.Base.N > 0 {
+				m.BaseMedian = finite(r.Base.Median)
+			}
+			if r.Other.N > 0 {
+				m.Median = finite(r.Other.Median)
+			}
+			pp.Metrics = append(pp.Metrics, m)
+		}
+		out.Pairs = append(out.Pairs, pp)
+	}
+	return out
+}
+
+// finite is v, or nil when it is not a finite number.
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
 }

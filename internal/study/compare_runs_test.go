@@ -1,7 +1,9 @@
 package study
 
 import (
+	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -77,5 +79,24 @@ func TestCompareRuns(t *testing.T) {
 	s.Labels = []string{"a", "nosuch"}
 	if _, err := s.Run(docs, "results.jsonl"); !errors.Is(err, ErrNoRuns) || !strings.Contains(err.Error(), "--label nosuch: ") {
 		t.Errorf("a label with no run: %v", err)
+	}
+}
+
+// TestRunsComparisonJSON: --json of compare --runs encodes a figure that
+// is not defined (a zero base, too few runs) as null, never 0 or an
+// error.
+func TestRunsComparisonJSON(t *testing.T) {
+	c := RunsComparison{Base: "a", BaseIDs: []string{"r1"}, Pairs: []RunsPair{{Label: "b", IDs: []string{"r2"}, Rows: []significance.Row{
+		{Metric: significance.Metric{Stat: "p99", Op: "read", Unit: "ms"}, Comparison: significance.Comparison{
+			Base: significance.Side{N: 1, Median: 2}, Other: significance.Side{N: 1, Median: 3}, Delta: 0.5, P: math.NaN(),
+			Ratio: significance.Interval{Lo: math.NaN(), Hi: math.Inf(1)}, Verdict: significance.TooFew, Reason: "too few runs"}},
+	}}}}
+	b, err := json.Marshal(c.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"base":"a","runs":["r1"],"pairs":[{"label":"b","runs":["r2"],"metrics":[{"metric":"p99 read","unit":"ms","baseMedian":2,"median":3,"change":0.5,"p":null,"ratioLo":null,"ratioHi":null,"verdict":"too few","reason":"too few runs"}]}]}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
 	}
 }

@@ -3,7 +3,6 @@ package study
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/report"
@@ -121,26 +120,6 @@ func sweepID(steps []Step) string {
 		return ""
 	}
 	return steps[0].Sweep
-}
-
-// WriteTables writes the profiles, then each pair's tables and verdict.
-func (c Comparison) WriteTables(w io.Writer, f Format) error {
-	if err := WriteProfiles(w, f, c.Profiles); err != nil {
-		return err
-	}
-	for _, p := range c.Pairs {
-		title := "\n" + CompareTitle(p) + "\n\n"
-		if f == Markdown {
-			title = "\n## " + CompareTitle(p) + "\n\n"
-		}
-		if _, err := io.WriteString(w, title); err != nil {
-			return err
-		}
-		if err := WritePair(w, f, p); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func (c Comparison) labels() []string {

@@ -167,20 +167,11 @@ func TestCostOf(t *testing.T) {
 func TestWriteCompareGolden(t *testing.T) {
 	a, b := ProfileOf("r6g", r6gSteps(), nil, cmpCrit), ProfileOf("r5", r5Steps(), nil, cmpCrit)
 	p := Compare(a, b, cmpCrit)
-	for _, f := range []struct {
-		name string
-		f    Format
-	}{{"compare.txt", Text}, {"compare.md", Markdown}} {
-		var buf bytes.Buffer
-		if err := WriteProfiles(&buf, f.f, []Profile{a, b}); err != nil {
-			t.Fatal(err)
-		}
-		buf.WriteString("\n")
-		if err := WritePair(&buf, f.f, p); err != nil {
-			t.Fatal(err)
-		}
-		golden.Check(t, f.name, buf.Bytes())
+	var buf bytes.Buffer
+	if err := (Comparison{Criteria: cmpCrit, Profiles: []Profile{a, b}, Pairs: []Pair{p}}).View().Text(&buf); err != nil {
+		t.Fatal(err)
 	}
+	golden.Check(t, "compare.txt", buf.Bytes())
 }
 
 func TestLatestSweep(t *testing.T) {

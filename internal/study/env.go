@@ -49,6 +49,13 @@ type Env struct {
 	// Step is told of each run before it is measured: its place in the
 	// study, for a header line and an estimate of the time left.
 	Step func(StepInfo)
+	// Stored reads the stored runs (without their intervals) of the
+	// results store named Where: a plan answers from them.
+	Stored func(ctx context.Context) ([]result.Doc, error)
+	Where  string
+	// Audit audits the ledger workload's accounts in the data database
+	// db of the target after the runs, in one line; nil: no audit.
+	Audit func(ctx context.Context, db string) string
 }
 
 // StepInfo is a run a study is about to measure.
@@ -110,12 +117,16 @@ func VerdictFailed(format string, args ...any) error {
 }
 
 // Ends is how a study ends: with err when it failed or was
-// interrupted, else with a failed verdict when its own verdict fails.
+// interrupted, else with a failed verdict when its own verdict fails,
+// said after the study's name (none: the verdict names what failed).
 func Ends(err error, name string, verdict func() (bool, string)) error {
 	if err != nil {
 		return err
 	}
 	if ok, why := verdict(); !ok {
+		if name == "" {
+			return VerdictFailed("%s", why)
+		}
 		return VerdictFailed("%s: %s", name, why)
 	}
 	return nil

@@ -114,8 +114,8 @@ func (l *lab) measure(_ context.Context, sc *spec.Scenario, typed result.Variant
 		d.Ops[0].Latency.Count = count
 	}
 	// The study's bounds, judged as the lab's measurer judges them.
-	if len(sc.Bounds) > 0 {
-		d.TestResults.Bounds = threshold.Evaluate(sc.Bounds, d)
+	if len(sc.StudyThresholds) > 0 {
+		d.TestResults.Bounds = threshold.Evaluate(sc.StudyThresholds, d)
 	}
 	l.judgedBounds += len(d.TestResults.Bounds)
 	if l.overrule != nil {

@@ -23,6 +23,8 @@ type Plan struct {
 	Stored func(ctx context.Context) ([]result.Doc, error)
 	// Where names the results store in errors.
 	Where string
+	// FromResults answers from the stored runs without measuring.
+	FromResults bool
 }
 
 // Measure makes Runs repetitions of every candidate, alternating

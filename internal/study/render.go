@@ -3,7 +3,6 @@ package study
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,16 +16,9 @@ const (
 	markFail = "❌"
 )
 
-// WriteRuns writes one line per run, ordered by target rate, mode and
-// repetition: latencies, achieved rate, retries and the verdict against s.
-// Runs are numbered from 1.
-func WriteRuns(w io.Writer, f Format, runs []Run, s SLA) error {
-	return writeTable(runsTable(f, runs, s), w, f)
-}
-
 // runsTable is the table WriteRuns writes.
-func runsTable(f Format, runs []Run, s SLA) *table {
-	c := cellsFor(f)
+func runsTable(runs []Run, s SLA) *table {
+	c := cells
 	t := newTable("mode", ">TPS", ">run", ">p50 ms", ">p95 ms", ">p99 ms", ">max ms",
 		">achieved/s", ">retries", ">commit retries", ">server ops/txn", "verdict")
 	for _, r := range sortedRuns(runs) {
@@ -48,15 +40,9 @@ func sortedRuns(runs []Run) []Run {
 	return out
 }
 
-// WriteSummary writes the repetition summary: one column per variant and
-// target rate, one row per metric (pass count, p99 median, stddev, max).
-func WriteSummary(w io.Writer, f Format, sums []Summary) error {
-	return writeTable(summaryTable(f, sums), w, f)
-}
-
 // summaryTable is the table WriteSummary writes.
-func summaryTable(f Format, sums []Summary) *table {
-	c := cellsFor(f)
+func summaryTable(sums []Summary) *table {
+	c := cells
 	cols := []string{"metric"}
 	for _, s := range sums {
 		cols = append(cols, ">"+s.Mode+" @ "+thousands(s.TPS)+" TPS")
@@ -78,20 +64,9 @@ func metricRow(name string, sums []Summary, cell func(Summary) string) []string 
 	return row
 }
 
-// WriteScaling writes the scaling study: one row per target rate, one
-// column per mode, each cell the median p99, ✅ when most runs passed
-// (❌ otherwise) and the pass count, then a footnote that says so and
-// states the SLA.
-func WriteScaling(w io.Writer, f Format, sums []Summary, s SLA) error {
-	if err := writeTable(scalingTable(f, sums), w, f); err != nil {
-		return err
-	}
-	return footnote(w, f, s)
-}
-
 // scalingTable is the table WriteScaling writes.
-func scalingTable(f Format, sums []Summary) *table {
-	c := cellsFor(f)
+func scalingTable(sums []Summary) *table {
+	c := cells
 	modes, rates := modesAndRates(sums)
 	cols := []string{">target TPS"}
 	for _, m := range modes {
@@ -142,16 +117,6 @@ func scalingCell(c texttable.Cells, sums []Summary, mode string, rate float64) s
 	return strings.TrimSpace(p99 + " " + mark + " " + fraction(s.Passed, s.Runs))
 }
 
-// footnote explains the scaling table's cells.
-func footnote(w io.Writer, f Format, s SLA) error {
-	note := scalingNote(s)
-	if f == Markdown {
-		note = "\n" + note
-	}
-	_, err := fmt.Fprintln(w, note)
-	return err
-}
-
 // scalingNote explains the scaling table's cells and states the SLA.
 func scalingNote(s SLA) string {
 	when := "most runs at that rate passed"
@@ -162,38 +127,9 @@ func scalingNote(s SLA) string {
 		markPass, when, s)
 }
 
-// WriteJourney writes one line per stage, mode and target rate, in the
-// order the stages were run: pass count and median p99.
-func WriteJourney(w io.Writer, f Format, rows []StageRow) error {
-	return writeTable(journeyTable(f, rows), w, f)
-}
-
-// journeyTable is the table WriteJourney writes.
-func journeyTable(f Format, rows []StageRow) *table {
-	c := cellsFor(f)
-	t := newTable("stage", "mode", ">TPS", ">passed", ">p99 median ms")
-	for _, r := range rows {
-		t.Add(c.Text(r.Stage), r.Mode, thousands(r.TPS), fraction(r.Passed, r.Runs), c.Num(r.P99Median))
-	}
-	return t
-}
-
-// WriteSettings writes how each mode's transactions ran: the runs, the
-// read concern asked for and the one sent, the write concern; then every
-// distinct note of the runs (a setting the server refused and what was
-// used instead), with the modes and number of runs it concerns. A
-// setting the runs do not record is missing; runs that differ are listed
-// apart ("snapshot; default").
-func WriteSettings(w io.Writer, f Format, runs []Run) error {
-	if err := writeTable(settingsTable(f, runs), w, f); err != nil {
-		return err
-	}
-	return writeNotes(w, f, runs)
-}
-
 // settingsTable is the table of how each mode's transactions ran.
-func settingsTable(f Format, runs []Run) *table {
-	c := cellsFor(f)
+func settingsTable(runs []Run) *table {
+	c := cells
 	t := newTable("mode", ">runs", "read concern asked", "read concern sent", "write concern")
 	var modes []string
 	byMode := map[string][]Run{}
@@ -234,24 +170,6 @@ func distinct(c texttable.Cells, runs []Run, value func(Run) string) string {
 		return c.Missing
 	}
 	return strings.Join(seen, "; ")
-}
-
-// writeNotes lists the runs' distinct notes, each with the modes and the
-// number of runs that carry it, or says there were none.
-func writeNotes(w io.Writer, f Format, runs []Run) error {
-	var b strings.Builder
-	if f == Markdown {
-		b.WriteString("\n")
-	}
-	notes := runNotes(runs)
-	if len(notes) == 0 {
-		b.WriteString("Every run used the settings asked for: no fallback, no note.\n")
-	}
-	for _, n := range notes {
-		b.WriteString("- " + n + "\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // runNotes are the runs' distinct notes, each with the modes and the

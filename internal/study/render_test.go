@@ -2,7 +2,6 @@ package study
 
 import (
 	"bytes"
-	"io"
 	"testing"
 	"time"
 
@@ -43,24 +42,13 @@ func study() []Run {
 	return runs
 }
 
-func TestGolden(t *testing.T) {
-	runs := study()
-	sums := Summarize(runs, sla20)
-	renders := map[string]func(io.Writer, Format) error{
-		"runs":    func(w io.Writer, f Format) error { return WriteRuns(w, f, runs, sla20) },
-		"summary": func(w io.Writer, f Format) error { return WriteSummary(w, f, append(sums[:2:2], sums[4:]...)) },
-		"scaling": func(w io.Writer, f Format) error { return WriteScaling(w, f, sums, sla20) },
-		"journey": func(w io.Writer, f Format) error { return WriteJourney(w, f, Journey(runs, sla20)) },
+// TestSLAViewGolden renders the study's view for a terminal: the
+// summary per mode and rate, the scaling table, the runs and how their
+// transactions ran.
+func TestSLAViewGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (SLAResult{Study: SLAStudy{SLA: sla20}, Runs: study()}).View("", nil).Text(&buf); err != nil {
+		t.Fatal(err)
 	}
-	for name, render := range renders {
-		for ext, f := range map[string]Format{"txt": Text, "md": Markdown} {
-			t.Run(name+"."+ext, func(t *testing.T) {
-				var buf bytes.Buffer
-				if err := render(&buf, f); err != nil {
-					t.Fatalf("render: got error %v, want nil", err)
-				}
-				golden.Check(t, name+"."+ext, buf.Bytes())
-			})
-		}
-	}
+	golden.Check(t, "sla.txt", buf.Bytes())
 }

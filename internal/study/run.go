@@ -56,9 +56,11 @@ type Run struct {
 	// Verdict is the SLA study's verdict stored with the run
 	// (testResults.sla); nil before it is judged.
 	Verdict *result.SLAVerdict
-	// Bounds are the verdicts of the SLA's bounds, judged by the lab on
-	// the run's result (testResults.bounds).
-	Bounds []result.ThresholdVerdict
+	// StudyVerdicts are the verdicts of the SLA's thresholds, judged by
+	// the lab on the run's result (testResults.bounds).
+	StudyVerdicts []result.ThresholdVerdict
+	// Judged are the thresholds the stored verdict judged (Judged).
+	Judged []string
 }
 
 // RunOf reads a Run from a txn_sla result document.
@@ -83,7 +85,10 @@ func RunOf(d *result.Doc) (Run, error) {
 	}
 	r := Run{RunID: d.RunID, Mode: mode, Stage: stage, TPS: tps, Rep: d.Repetition,
 		Start: d.Start, Achieved: d.Schedule.AchievedRate, Partial: d.Partial, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.SLA,
-		Bounds: d.TestResults.Bounds}
+		StudyVerdicts: d.TestResults.Bounds}
+	if v := d.TestResults.SLA; v != nil {
+		r.Judged = Judged(d.TestResults.Bounds, v.Spec, legacySLA)
+	}
 	if d.Diagnosis != nil {
 		r.Limited = d.Diagnosis.Line
 		if t := d.Diagnosis.Tail; t != nil && t.NotJudged == "" {

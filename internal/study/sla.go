@@ -25,9 +25,10 @@ type SLA struct {
 	// Require is how many runs of a mode at a rate must pass for it to
 	// hold (--require); not given, a majority.
 	Require Require
-	// stored, set by StoredSLA, is the SLA as a study stored it with its
-	// runs (testResults.sla.spec): each run passes by its stored verdict.
-	stored string
+	// stored, set by StoredSLA, are the thresholds a study judged its
+	// stored runs under (empty: none stored with the runs): each run
+	// passes by its stored verdict.
+	stored []string
 }
 
 // ParseSLA reads the bounds as given on the command line ("20ms"); an
@@ -90,8 +91,8 @@ func (s SLA) checks(r Run) []check {
 // String describes the SLA, as in "p99 ≤ 20 ms, ≥ 99% of the target rate,
 // no failed transactions".
 func (s SLA) String() string {
-	if s.stored != "" {
-		return s.stored
+	if s.stored != nil && len(s.stored) == 0 {
+		return "no SLA stored with the runs"
 	}
 	var parts []string
 	for _, c := range s.checks(Run{}) {
@@ -117,23 +118,24 @@ func (v Verdict) String() string {
 
 // Judge decides whether r meets s: the verdicts of s's thresholds
 // (SLA.Thresholds), which the lab judged on the run's result
-// (Run.Bounds); a stored run read under another SLA than it was
+// (Run.StudyVerdicts); a stored run read under another SLA than it was
 // measured with (sla journey --p99) has them judged on its stored
 // figures. A bound is met when the percentile is at
 // most the bound; a percentile that was not recorded fails; a run that
 // stopped early fails, and so does one whose thresholds failed.
 //
-// A run that carries the verdict its study stored under the same SLA is
-// judged by it: a stored study is shown as it was judged.
+// A run that carries the verdict its study stored under the same SLA
+// (the thresholds it judged, Run.Judged, are the SLA's) is judged by it:
+// a stored study is shown as it was judged.
 func Judge(r Run, s SLA) Verdict {
-	if v := r.Verdict; v != nil && v.Spec == s.String() {
+	if v := r.Verdict; v != nil && sameThresholds(r.Judged, s.Thresholds()) {
 		return Verdict{Pass: v.Pass, Reasons: v.Reasons}
 	}
-	if s.stored != "" {
+	if s.stored != nil {
 		return Verdict{Reasons: []string{"no verdict stored with the run under this SLA"}}
 	}
 	ts := s.Thresholds()
-	reasons := runReasons(r, ts, judged(ts, r.Bounds, r.doc))
+	reasons := runReasons(r, ts, judged(ts, r.StudyVerdicts, r.figures))
 	if r.Partial {
 		reasons = append(reasons, "run stopped early")
 	}

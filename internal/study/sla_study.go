@@ -2,7 +2,6 @@ package study
 
 import (
 	"context"
-	"io"
 
 	"github.com/mongobench/mongobench/internal/result"
 
@@ -97,7 +96,7 @@ func (s SLAStudy) one(ctx context.Context, env Env, res *SLAResult, tps float64,
 	}
 	v := Judge(r, s.SLA)
 	d.TestResults.SLA = &result.SLAVerdict{Spec: s.SLA.String(), Pass: v.Pass, Reasons: v.Reasons}
-	r.Verdict = d.TestResults.SLA
+	r.Verdict, r.Judged = d.TestResults.SLA, Judged(d.TestResults.Bounds, "", nil)
 	if err := env.Keep(ctx, d); err != nil {
 		return err
 	}
@@ -112,7 +111,7 @@ func (s SLAStudy) one(ctx context.Context, env Env, res *SLAResult, tps float64,
 func (s SLAStudy) scenario(env Env, tps float64, mode string, rep int) (*spec.Scenario, error) {
 	return s.Base.scenario(env, func(sc *spec.Scenario) {
 		sc.Rate, sc.Repetition = spec.Rate(tps), rep
-		sc.Bounds = s.SLA.Thresholds() // judged by the lab on the run's result
+		sc.StudyThresholds = s.SLA.Thresholds() // judged by the lab on the run's result
 	}, "mode="+mode)
 }
 
@@ -140,28 +139,6 @@ func (r SLAResult) trial(tps float64) Trial {
 
 // Summaries are the runs summed up per mode and rate.
 func (r SLAResult) Summaries() []Summary { return Summarize(r.Runs, r.Study.SLA) }
-
-// WriteTables writes the runs, the summary per mode and rate, and with
-// several rates the scaling table.
-func (r SLAResult) WriteTables(w io.Writer, f Format) error {
-	sums := r.Summaries()
-	if err := WriteRuns(w, f, r.Runs, r.Study.SLA); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(w, "\n"); err != nil {
-		return err
-	}
-	if err := WriteSummary(w, f, sums); err != nil {
-		return err
-	}
-	if distinctRates(r.Runs) > 1 {
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return err
-		}
-		return WriteScaling(w, f, sums, r.Study.SLA)
-	}
-	return nil
-}
 
 func distinctRates(runs []Run) int {
 	seen := map[float64]bool{}

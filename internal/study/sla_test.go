@@ -2,6 +2,7 @@ package study
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func TestParseSLA(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got != tt.want {
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ParseSLA(%q, %q, %q) = %+v, %v; want %+v, nil", tt.p99, tt.p95, tt.p999, got, err, tt.want)
 		}
 	}
@@ -215,8 +216,10 @@ func TestJourney(t *testing.T) {
 		at("a: baseline", "per-op", 2, 10), at("c: w:1", "per-op", 5, 3), at("b: slim docs", "per-op", 30, 9),
 	}
 	var got []string
-	for _, row := range Journey(runs, sla20) {
-		got = append(got, row.Stage+" "+row.Mode+" "+fraction(row.Passed, row.Runs)+" "+ptr(row.P99Median))
+	for _, st := range StagesUnder(runs, sla20) {
+		for _, sum := range st.Summaries() {
+			got = append(got, st.Study.Stage+" "+sum.Mode+" "+fraction(sum.Passed, sum.Runs)+" "+ptr(sum.P99Median))
+		}
 	}
 	want := []string{
 		"a: baseline per-op 1/2 20", "a: baseline client-bulk 1/1 9.8",

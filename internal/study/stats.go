@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Summary gathers the repetitions of one variant at one target rate. The
@@ -52,58 +51,6 @@ func summarize(g []Run, s SLA) Summary {
 	p99 := p99s(g)
 	return Summary{Mode: g[0].Mode, TPS: g[0].TPS, Runs: len(g), Passed: passed(g, s), Need: s.Require.K,
 		P99Median: median(p99), P99Stddev: stddev(p99), P99Max: maxOf(p99)}
-}
-
-// StageRow gathers the runs of one stage, variant and target rate.
-type StageRow struct {
-	Stage     string
-	Mode      string
-	TPS       float64
-	First     time.Time // start of the row's first run
-	Runs      int
-	Passed    int
-	P99Median *float64
-}
-
-// Journey returns one row per stage, mode and target rate. Stages come in
-// the order they were first run; within a stage, rows are ordered by rate,
-// then mode.
-func Journey(runs []Run, s SLA) []StageRow {
-	type key struct {
-		stage, mode string
-		tps         float64
-	}
-	groups := map[key][]Run{}
-	for _, r := range runs {
-		k := key{r.Stage, r.Mode, r.TPS}
-		groups[k] = append(groups[k], r)
-	}
-	rows := make([]StageRow, 0, len(groups))
-	stageFirst := map[string]time.Time{}
-	for _, g := range groups {
-		row := stageRow(g, s)
-		if t, ok := stageFirst[row.Stage]; !ok || row.First.Before(t) {
-			stageFirst[row.Stage] = row.First
-		}
-		rows = append(rows, row)
-	}
-	slices.SortFunc(rows, func(a, b StageRow) int {
-		return cmp.Or(stageFirst[a.Stage].Compare(stageFirst[b.Stage]), strings.Compare(a.Stage, b.Stage),
-			cmp.Compare(a.TPS, b.TPS), compareModes(a.Mode, b.Mode))
-	})
-	return rows
-}
-
-// stageRow returns the journey row of one group of runs.
-func stageRow(g []Run, s SLA) StageRow {
-	first := g[0].Start
-	for _, r := range g[1:] {
-		if r.Start.Before(first) {
-			first = r.Start
-		}
-	}
-	return StageRow{Stage: g[0].Stage, Mode: g[0].Mode, TPS: g[0].TPS, First: first,
-		Runs: len(g), Passed: passed(g, s), P99Median: median(p99s(g))}
 }
 
 // compareModes orders per-op before client-bulk, then any other modes by

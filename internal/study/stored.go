@@ -11,6 +11,7 @@ import (
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/texttable"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // The studies as the results store holds them: their runs and the
@@ -19,40 +20,31 @@ import (
 // holds by its stored verdict, and what the runs do not hold (a plan's
 // demand and prices) is said to be missing, never made up.
 
-// StoredSLA is the SLA a study stored with its runs' verdicts
-// (testResults.sla.spec, as SLA.String wrote it): its bounds read back
-// for the chart's reference line and the notes; a run passes by the
-// verdict stored with it under this SLA. The --require the study was
-// given is not stored: its rates hold by a majority of their runs.
-func StoredSLA(spec string) SLA {
-	s := SLA{stored: spec, MinRateFraction: DefaultRateFraction}
-	if spec == "" {
-		s.stored = "no SLA stored with the runs"
+// StoredSLA is the SLA a study judged its stored runs under, read from
+// the thresholds their verdicts judged (Run.Judged): its bounds for the
+// chart's reference line and the notes; a run passes by the verdict
+// stored with it under this SLA. The --require the study was given is
+// not stored: its rates hold by a majority of their runs.
+func StoredSLA(exprs []string) SLA {
+	s := SLA{stored: exprs, MinRateFraction: DefaultRateFraction}
+	if s.stored == nil {
+		s.stored = []string{}
 	}
-	for _, part := range strings.Split(spec, ", ") {
-		if share, ok := strings.CutPrefix(part, "≥ "); ok {
-			if pct, ok := strings.CutSuffix(share, "% of the target rate"); ok {
-				if f, err := strconv.ParseFloat(pct, 64); err == nil {
-					s.MinRateFraction = f / 100
-				}
-			}
-			continue
-		}
-		name, bound, ok := strings.Cut(part, " ≤ ")
-		if !ok {
-			continue
-		}
-		v, err := strconv.ParseFloat(strings.TrimSuffix(bound, " ms"), 64)
-		if err != nil {
-			continue
-		}
-		d := time.Duration(v * float64(time.Millisecond))
-		switch name {
-		case "p95":
+	ts, err := threshold.ParseAll(exprs)
+	if err != nil {
+		return s
+	}
+	for _, t := range ts {
+		d := time.Duration(t.Limit * float64(time.Millisecond))
+		switch {
+		case t.Kind == threshold.Rate && t.Unit == threshold.Percent:
+			s.MinRateFraction = t.Limit / 100
+		case t.Kind != threshold.Latency:
+		case t.Stat == "p95":
 			s.P95 = d
-		case "p99":
+		case t.Stat == "p99":
 			s.P99 = d
-		case "p999":
+		case t.Stat == "p99.9":
 			s.P999 = d
 		}
 	}
@@ -70,13 +62,15 @@ func StoredSLAs(docs []result.Doc) ([]SLAResult, error) {
 	var out []SLAResult
 	first := map[int]time.Time{}
 	for _, r := range runs {
-		spec := ""
+		var judged []string
 		if r.Verdict != nil {
-			spec = r.Verdict.Spec
+			judged = r.Judged
 		}
-		i := slices.IndexFunc(out, func(g SLAResult) bool { return g.Study.Stage == r.Stage && g.storedSpec() == spec })
+		i := slices.IndexFunc(out, func(g SLAResult) bool {
+			return g.Study.Stage == r.Stage && slices.Equal(g.Study.SLA.stored, judged)
+		})
 		if i < 0 {
-			out = append(out, SLAResult{Study: SLAStudy{SLA: StoredSLA(spec), Stage: r.Stage}})
+			out = append(out, SLAResult{Study: SLAStudy{SLA: StoredSLA(judged), Stage: r.Stage}})
 			i = len(out) - 1
 			first[i] = r.Start
 		}
@@ -97,25 +91,19 @@ func StoredSLAs(docs []result.Doc) ([]SLAResult, error) {
 	return sorted, nil
 }
 
-// storedSpec is the spec the runs' verdicts were stored under ("" for
-// runs stored without one).
-func (r SLAResult) storedSpec() string {
-	if s := r.Study.SLA.stored; s != "no SLA stored with the runs" {
-		return s
-	}
-	return ""
-}
-
-// Key names a stored SLA study among the others: its stage and the SLA
-// its verdicts were stored under, as the results browser's link carries
+// Key names a stored SLA study among the others: its stage and the
+// thresholds its verdicts judged, as the results browser's link carries
 // them.
-func (r SLAResult) Key() (stage, sla string) { return r.Study.Stage, r.storedSpec() }
+func (r SLAResult) Key() (stage, sla string) {
+	return r.Study.Stage, strings.Join(r.Study.SLA.stored, ", ")
+}
 
 // JourneyView is the tuning journey of the stored SLA studies, the
 // answer first: a row per stage, SLA, mode and rate in the order the
 // stages were run, with how many runs passed (by their stored verdicts)
 // and whether the mode held there; each stage's study links to its own
-// page (link). where names the results store.
+// page (link; nil: no links, as on a terminal). where names the results
+// store.
 func JourneyView(studies []SLAResult, where string, link func(SLAResult) string) *report.StudyView {
 	v := &report.StudyView{Title: "SLA journey", Name: "sla-journey",
 		Intro: []report.Block{text(fmt.Sprintf("The SLA runs (mongobench sla) stored in %s, stage by stage in the order run. "+
@@ -126,7 +114,7 @@ func JourneyView(studies []SLAResult, where string, link func(SLAResult) string)
 		return v
 	}
 	t := newTable("stage", "SLA", "mode", ">TPS", ">passed", "held", ">p99 median ms")
-	c := cellsFor(Markdown)
+	c := cells
 	for _, st := range studies {
 		for _, sum := range st.Summaries() {
 			held := "no"
@@ -139,8 +127,10 @@ func JourneyView(studies []SLAResult, where string, link func(SLAResult) string)
 		if stage == "" {
 			stage = "(no stage)"
 		}
-		v.Runs = append(v.Runs, report.Link{Text: "stage " + stage, Href: link(st),
-			Note: fmt.Sprintf("%d runs against %s", len(st.Runs), st.Study.SLA)})
+		if link != nil {
+			v.Runs = append(v.Runs, report.Link{Text: "stage " + stage, Href: link(st),
+				Note: fmt.Sprintf("%d runs against %s", len(st.Runs), st.Study.SLA)})
+		}
 	}
 	v.Verdict = []report.Block{tableBlock(t)}
 	return v
@@ -231,7 +221,7 @@ func storedCandidates(ans plan.Answer) *table {
 		cols = append(cols, ">"+op+" p95 ms", ">"+op+" p99 ms")
 	}
 	t := newTable(cols...)
-	c := cellsFor(Markdown)
+	c := cells
 	for _, as := range ans.Assessments {
 		row := []string{as.Name, strconv.Itoa(as.Repetitions), texttable.Thousands(as.Throughput), texttable.Thousands(as.ThroughputMin),
 			texttable.Thousands(as.ThroughputMax), c.Num(as.ServerCPU), sig3(100 * as.ErrorRate)}

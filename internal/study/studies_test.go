@@ -69,7 +69,7 @@ func TestSweepStudyAuto(t *testing.T) {
 		t.Errorf("step 4 said:\ngot  %q\nwant %q", l.said[4], want)
 	}
 	var b bytes.Buffer
-	if err := res.WriteTables(&b, Text); err != nil {
+	if err := viewOf(res).Text(&b); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Saturation throughput: 3,000 ops/s achieved", "Maximum throughput that held (" + sweepCriteria.String() + "): 3,000 ops/s."} {
@@ -115,7 +115,7 @@ func TestSweepStudyRepeat(t *testing.T) {
 		t.Errorf("max at SLA: got %v %v, want 1000", best, ok)
 	}
 	var b bytes.Buffer
-	if err := res.WriteTables(&b, Text); err != nil {
+	if err := viewOf(res).Text(&b); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "p99 stable") {
@@ -200,7 +200,7 @@ func TestSLAStudyLadder(t *testing.T) {
 		t.Errorf("runs: got %d, want 16", len(res.Runs))
 	}
 	var b bytes.Buffer
-	if err := res.WriteTables(&b, Text); err != nil {
+	if err := viewOf(res).Text(&b); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "target TPS") {
@@ -280,7 +280,7 @@ func TestCalibrateStudyKnee(t *testing.T) {
 		t.Errorf("said:\ngot  %q\nwant %q", l.said[:2], wantSaid)
 	}
 	var b bytes.Buffer
-	if err := res.WriteTables(&b, Text); err != nil {
+	if err := viewOf(res).Text(&b); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "Knee: 8 threads, 5,930 ops/s") {
@@ -703,4 +703,17 @@ func markdown(t *testing.T, v *report.StudyView) ([]byte, map[string][]byte) {
 		t.Fatal(err)
 	}
 	return md, charts
+}
+
+// viewOf is a study's result's view, as the terminal shows it.
+func viewOf(res any) *report.StudyView {
+	switch r := res.(type) {
+	case SweepResult:
+		return r.View(nil)
+	case SLAResult:
+		return r.View("", nil)
+	case CalibrateResult:
+		return r.View(nil)
+	}
+	panic(fmt.Sprintf("no view of %T", res))
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // Sweeps: one workload at a series of target rates (mongobench sweep).
@@ -79,9 +80,11 @@ type Step struct {
 	// Verdict is the sweep's verdict stored with the run
 	// (testResults.sweep); nil before it is judged.
 	Verdict *result.SweepVerdict
-	// Bounds are the verdicts of the sweep's criteria, judged by the lab
-	// on the run's result (testResults.bounds).
-	Bounds []result.ThresholdVerdict
+	// StudyVerdicts are the verdicts of the sweep's criteria, judged by
+	// the lab on the run's result (testResults.bounds).
+	StudyVerdicts []result.ThresholdVerdict
+	// Judged are the thresholds the stored verdict judged (Judged).
+	Judged []string
 }
 
 // StepOf reads a Step from a result document of an open-loop run.
@@ -103,7 +106,10 @@ func StepOf(d *result.Doc) (Step, error) {
 	s := Step{RunID: d.RunID, Sweep: sweep, Index: int(idx), Rep: d.Repetition, Rate: rate,
 		Achieved: d.Schedule.AchievedRate, Late: d.Schedule.Late, Partial: d.Partial,
 		Label: d.Label, Workload: workload, Cost: cost, Currency: currency, Thresholds: ThresholdReasons(d), Verdict: d.TestResults.Sweep,
-		Bounds: d.TestResults.Bounds}
+		StudyVerdicts: d.TestResults.Bounds}
+	if v := d.TestResults.Sweep; v != nil {
+		s.Judged = Judged(d.TestResults.Bounds, v.Criteria, legacyCriteria)
+	}
 	if d.Partial && d.Group != nil && d.Group.ClientIndex == nil {
 		s.Missing = d.PartialReason
 	}
@@ -178,21 +184,44 @@ type Criteria struct {
 	SLA time.Duration
 	// MaxErrors is the largest share of failed operations, as 0.01.
 	MaxErrors float64
-	// stored, set by StoredCriteria, is the criteria as the sweep stored
-	// them with its steps: each step holds by its stored verdict.
-	stored string
+	// stored, set by StoredCriteria, are the thresholds the sweep judged
+	// its stored steps under (empty: none stored with the steps): each
+	// step holds by its stored verdict.
+	stored []string
 }
 
-// StoredCriteria are the criteria a sweep stored with its steps
-// (testResults.sweep.criteria, the first step's that has one): a step
-// judged by them holds by the verdict stored with it, never judged again.
+// StoredCriteria are the criteria a sweep judged its stored steps under,
+// read from the thresholds the first step with a verdict judged
+// (Step.Judged): a step judged by them holds by the verdict stored with
+// it, never judged again.
 func StoredCriteria(steps []Step) Criteria {
 	for _, s := range steps {
-		if s.Verdict != nil && s.Verdict.Criteria != "" {
-			return Criteria{stored: s.Verdict.Criteria}
+		if s.Verdict != nil && len(s.Judged) > 0 {
+			return criteriaOf(s.Judged)
 		}
 	}
-	return Criteria{stored: "the verdicts stored with the steps"}
+	return Criteria{stored: []string{}}
+}
+
+// criteriaOf are the criteria the thresholds exprs state (Thresholds'
+// own form), marked stored.
+func criteriaOf(exprs []string) Criteria {
+	c := Criteria{stored: exprs}
+	ts, err := threshold.ParseAll(exprs)
+	if err != nil {
+		return c
+	}
+	for _, t := range ts {
+		switch {
+		case t.Kind == threshold.Rate && t.Unit == threshold.Percent:
+			c.MinFraction = t.Limit / 100
+		case t.Kind == threshold.Latency && t.Stat == "p99" && t.Op == "":
+			c.SLA = time.Duration(t.Limit * float64(time.Millisecond))
+		case t.Kind == threshold.Errors && t.Unit == threshold.Percent:
+			c.MaxErrors = t.Limit / 100
+		}
+	}
+	return c
 }
 
 func (c Criteria) fraction() float64 {
@@ -205,8 +234,8 @@ func (c Criteria) fraction() float64 {
 // String describes the criteria, as in "achieved ≥ 95% of target, p99 of
 // every operation ≤ 20 ms, errors ≤ 1%".
 func (c Criteria) String() string {
-	if c.stored != "" {
-		return c.stored
+	if c.stored != nil && len(c.stored) == 0 {
+		return "the verdicts stored with the steps"
 	}
 	parts := []string{"achieved ≥ " + percent(c.fraction()) + "% of target"}
 	if c.SLA > 0 {
@@ -217,7 +246,7 @@ func (c Criteria) String() string {
 
 // Holds decides whether step s meets c, and if not, why: the verdicts of
 // c's thresholds (Criteria.Thresholds), which the lab judged on the
-// step's result (Step.Bounds), the step complete (a run group's step
+// step's result (Step.StudyVerdicts), the step complete (a run group's step
 // with every client), and its own thresholds held. A stored step read
 // under other criteria than it was measured with (compare --sla) has
 // them judged on its stored figures.
@@ -225,14 +254,14 @@ func (c Criteria) String() string {
 // A step that carries the verdict the sweep stored under the same
 // criteria holds by it: a stored sweep is shown as it was judged.
 func Holds(s Step, c Criteria) (bool, []string) {
-	if v := s.Verdict; v != nil && v.Criteria == c.String() {
+	if v := s.Verdict; v != nil && sameThresholds(s.Judged, c.Thresholds()) {
 		return v.Holds, v.Reasons
 	}
-	if c.stored != "" {
+	if c.stored != nil {
 		return false, []string{"no verdict stored with the run"}
 	}
 	ts := c.Thresholds()
-	reasons := stepReasons(s, ts, judged(ts, s.Bounds, s.doc))
+	reasons := stepReasons(s, ts, judged(ts, s.StudyVerdicts, s.figures))
 	switch {
 	case s.Partial && s.Missing != "":
 		reasons = append(reasons, "group result partial: "+s.Missing)

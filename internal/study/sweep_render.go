@@ -3,7 +3,6 @@ package study
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,27 +10,9 @@ import (
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
-// WriteSweep writes the sweep table, one line per step ordered by target
-// rate and repetition (target, achieved, p50/p95/p99 of every operation
-// type, errors, late operations, whether it held and why not), then the
-// saturation throughput and the highest target that held c.
-func WriteSweep(w io.Writer, f Format, steps []Step, c Criteria) error {
-	if err := writeSweepTable(w, f, steps, c); err != nil {
-		return err
-	}
-	return sweepLines(w, f, steps, c)
-}
-
-// writeSweepTable writes a row per step: its target, achieved rate, each
-// operation's p50, p95 and p99, errors, late operations and whether it
-// held.
-func writeSweepTable(w io.Writer, f Format, steps []Step, c Criteria) error {
-	return writeTable(sweepTable(f, steps, c), w, f)
-}
-
 // sweepTable is the table of steps writeSweepTable writes.
-func sweepTable(f Format, steps []Step, c Criteria) *table {
-	cl := cellsFor(f)
+func sweepTable(steps []Step, c Criteria) *table {
+	cl := cells
 	sorted := slices.Clone(steps)
 	slices.SortStableFunc(sorted, func(a, b Step) int {
 		return cmp.Or(cmp.Compare(a.Rate, b.Rate), cmp.Compare(a.Rep, b.Rep))
@@ -122,17 +103,6 @@ func kneeTail(steps []Step, at float64) (string, float64) {
 	return strings.Join(seen, " | "), past
 }
 
-// sweepLines states the saturation throughput and the highest target that
-// held.
-func sweepLines(w io.Writer, f Format, steps []Step, c Criteria) error {
-	sep := "\n"
-	if f == Markdown {
-		sep = "\n\n"
-	}
-	_, err := fmt.Fprint(w, "\n"+strings.Join(sweepVerdict(steps, c), sep)+"\n")
-	return err
-}
-
 // sweepVerdict is the sweep's answer, a line each: the saturation
 // throughput, what limited the knee, the highest target that held.
 func sweepVerdict(steps []Step, c Criteria) []string {
@@ -162,29 +132,13 @@ func sweepVerdict(steps []Step, c Criteria) []string {
 	return lines
 }
 
-// WriteSpread writes the spread of every target rate over its
-// repetitions: mean, sample stddev, min, max and coefficient of variation
-// of the achieved rate and of the p99, and whether the p99 was stable
-// (varied by at most 10% between runs, max/min − 1).
-func WriteSpread(w io.Writer, f Format, spreads []Spread) error {
-	if err := writeTable(spreadTable(f, spreads), w, f); err != nil {
-		return err
-	}
-	note := spreadNote
-	if f == Markdown {
-		note = "\n" + note
-	}
-	_, err := fmt.Fprintln(w, note)
-	return err
-}
-
 // spreadNote explains the spread table.
 var spreadNote = fmt.Sprintf("p99 is each run's highest p99 over its operation types; CV is stddev/mean; %s when the p99 varied by more than %s%% between runs (max/min − 1).",
 	markFail, percent(P99Variation))
 
 // spreadTable is the table WriteSpread writes.
-func spreadTable(f Format, spreads []Spread) *table {
-	cl := cellsFor(f)
+func spreadTable(spreads []Spread) *table {
+	cl := cells
 	t := newTable(">target/s", ">runs",
 		">achieved mean/s", ">sd", ">min", ">max", ">CV",
 		">p99 mean ms", ">sd", ">min", ">max", ">CV", "p99 stable")

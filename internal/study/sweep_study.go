@@ -3,7 +3,6 @@ package study
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -118,7 +117,7 @@ func (s SweepStudy) step(ctx context.Context, env Env, res *SweepResult, rate fl
 	}
 	ok, reasons := Holds(st, s.Criteria)
 	d.TestResults.Sweep = &result.SweepVerdict{ID: s.ID, Step: st.Index, Criteria: s.Criteria.String(), Holds: ok, Reasons: reasons}
-	st.Verdict = d.TestResults.Sweep
+	st.Verdict, st.Judged = d.TestResults.Sweep, Judged(d.TestResults.Bounds, "", nil)
 	if err := env.Keep(ctx, d); err != nil {
 		return st, err
 	}
@@ -136,7 +135,7 @@ func (s SweepStudy) step(ctx context.Context, env Env, res *SweepResult, rate fl
 func (s SweepStudy) scenario(env Env, rate float64, rep int) (*spec.Scenario, error) {
 	return s.Base.scenario(env, func(sc *spec.Scenario) {
 		sc.Rate, sc.Repetition = spec.Rate(rate), rep
-		sc.Bounds = s.Criteria.Thresholds() // judged by the lab on the step's result
+		sc.StudyThresholds = s.Criteria.Thresholds() // judged by the lab on the step's result
 	})
 }
 
@@ -148,19 +147,4 @@ func (s SweepStudy) variant(index, rep int) result.Variant {
 		v.Instance = &result.Instance{Cost: result.Ptr(p.CentsPerHour()), Price: p.String(), Currency: p.Currency}
 	}
 	return v
-}
-
-// WriteTables writes the table of steps with the saturation and the
-// highest target held, and with repetitions the spread per rate.
-func (r SweepResult) WriteTables(w io.Writer, f Format) error {
-	if err := WriteSweep(w, f, r.Steps, r.Study.Criteria); err != nil {
-		return err
-	}
-	if r.Study.Repeat > 1 {
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return err
-		}
-		return WriteSpread(w, f, Spreads(r.Steps))
-	}
-	return nil
 }

@@ -1,13 +1,13 @@
 package study
 
 import (
-	"bytes"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -206,35 +206,26 @@ func TestStepOf(t *testing.T) {
 	}
 }
 
+// sweepText is the terminal's view of a sweep of steps under c.
+func sweepText(t *testing.T, steps []Step, c Criteria) string {
+	t.Helper()
+	var b strings.Builder
+	res := SweepResult{Study: SweepStudy{Criteria: c, Base: Base{Scenario: &spec.Scenario{Workload: "kv"}}}, Steps: steps}
+	if err := res.View(nil).Text(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 func TestSweepRender(t *testing.T) {
 	reps := []Step{
 		step(1000, 990, 10, 2, 0), step(1000, 1000, 10.5, 2, 1), step(1000, 1010, 10.8, 2, 2),
 		step(2000, 1900, 10, 2, 0), step(2000, 2000, 12, 2, 1),
 	}
-	for _, f := range []struct {
-		ext string
-		f   Format
-	}{{"txt", Text}, {"md", Markdown}} {
-		var b bytes.Buffer
-		if err := WriteSweep(&b, f.f, sweepSteps(), crit); err != nil {
-			t.Fatal(err)
-		}
-		golden.Check(t, "sweep."+f.ext, b.Bytes())
-		b.Reset()
-		if err := WriteSweep(&b, f.f, reps, crit); err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteSpread(&b, f.f, Spreads(reps)); err != nil {
-			t.Fatal(err)
-		}
-		golden.Check(t, "spread."+f.ext, b.Bytes())
-	}
-	var b strings.Builder
-	if err := WriteSweep(&b, Text, sweepSteps()[2:3], crit); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "No target rate held (achieved ≥ 95% of target, p99 of every operation ≤ 20 ms, errors ≤ 1%).") {
-		t.Errorf("no rate held: got\n%s", b.String())
+	golden.Check(t, "sweep.txt", []byte(sweepText(t, sweepSteps(), crit)))
+	golden.Check(t, "spread.txt", []byte(sweepText(t, reps, crit)))
+	if got := sweepText(t, sweepSteps()[2:3], crit); !strings.Contains(got, "No target rate held (achieved ≥ 95% of target, p99 of every operation ≤ 20 ms, errors ≤ 1%).") {
+		t.Errorf("no rate held: got\n%s", got)
 	}
 }
 
@@ -260,23 +251,15 @@ func TestSaturationLeavesOutPartialSteps(t *testing.T) {
 func TestSweepWithoutSaturation(t *testing.T) {
 	crit := Criteria{SLA: 20 * time.Millisecond, MaxErrors: 0.01}
 	kept := []Step{step(1000, 1000, 1, 2, 0), step(2000, 1990, 2, 4, 0)}
-	var b strings.Builder
-	if err := WriteSweep(&b, Text, kept, crit); err != nil {
-		t.Fatal(err)
-	}
-	if want := "Saturation throughput: ≥ 1,990 ops/s (no step saturated"; !strings.Contains(b.String(), want) {
-		t.Errorf("every step kept up: want %q in\n%s", want, b.String())
+	if want, got := "Saturation throughput: ≥ 1,990 ops/s (no step saturated", sweepText(t, kept, crit); !strings.Contains(got, want) {
+		t.Errorf("every step kept up: want %q in\n%s", want, got)
 	}
 	if Saturated(kept, crit) {
 		t.Errorf("Saturated: got true for steps that all kept up")
 	}
 	behind := append(kept, step(4000, 2100, 9, 30, 0))
-	b.Reset()
-	if err := WriteSweep(&b, Text, behind, crit); err != nil {
-		t.Fatal(err)
-	}
-	if want := "Saturation throughput: 2,100 ops/s achieved"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "≥ 2,100") {
-		t.Errorf("a step fell behind: want %q in\n%s", want, b.String())
+	if want, got := "Saturation throughput: 2,100 ops/s achieved", sweepText(t, behind, crit); !strings.Contains(got, want) || strings.Contains(got, "≥ 2,100") {
+		t.Errorf("a step fell behind: want %q in\n%s", want, got)
 	}
 }
 

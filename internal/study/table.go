@@ -1,43 +1,20 @@
 package study
 
 import (
-	"io"
 	"strconv"
 
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
-// Format selects how a table renders.
-type Format int
-
-const (
-	// Text is aligned columns for a terminal; a missing value is "—".
-	Text Format = iota
-	// Markdown is a GitHub-flavoured Markdown table; a missing value is an
-	// empty cell.
-	Markdown
-)
-
-// cellsFor returns the cell formatter of f.
-func cellsFor(f Format) texttable.Cells {
-	if f == Markdown {
-		return texttable.MarkdownCells
-	}
-	return texttable.TextCells
-}
+// cells formats the cells of the views' tables: a value that was not
+// measured is an empty cell, which each renderer shows its own way (the
+// terminal "—", Markdown an empty cell).
+var cells = texttable.MarkdownCells
 
 // table is the shared text and Markdown table writer.
 type table = texttable.Table
 
 func newTable(cols ...string) *table { return texttable.New(cols...) }
-
-// writeTable renders t in format f, header included.
-func writeTable(t *table, w io.Writer, f Format) error {
-	if f == Markdown {
-		return t.WriteMarkdown(w)
-	}
-	return t.WriteText(w, true)
-}
 
 // sig3 formats v to three significant figures (texttable.Sig3).
 func sig3(v float64) string { return texttable.Sig3(v) }

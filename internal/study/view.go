@@ -47,9 +47,9 @@ func (r SweepResult) View(runs []report.Link) *report.StudyView {
 	}
 	curve := ChartCurve(cmp.Or(label, workload), r.Steps)
 	v.Charts = report.SweepStudyCharts(workload+" sweep "+s.ID, []report.Curve{curve}, false, ms(s.Criteria.SLA))
-	steps := report.Section{Title: "Steps", Blocks: []report.Block{tableBlock(sweepTable(Markdown, r.Steps, s.Criteria))}}
+	steps := report.Section{Title: "Steps", Blocks: []report.Block{tableBlock(sweepTable(r.Steps, s.Criteria))}}
 	if s.Repeat > 1 || slices.ContainsFunc(r.Steps, func(st Step) bool { return st.Rep > 0 }) {
-		steps.Blocks = append(steps.Blocks, tableBlock(spreadTable(Markdown, Spreads(r.Steps))), text(spreadNote))
+		steps.Blocks = append(steps.Blocks, tableBlock(spreadTable(Spreads(r.Steps))), text(spreadNote))
 	}
 	v.Sections = append(v.Sections, steps)
 	return v
@@ -66,15 +66,15 @@ func (r SLAResult) View(audit string, runs []report.Link) *report.StudyView {
 		v.Intro = append(v.Intro, text("Stage: "+r.Study.Stage))
 	}
 	sums := r.Summaries()
-	v.Verdict = append(v.Verdict, tableBlock(summaryTable(Markdown, sums)))
+	v.Verdict = append(v.Verdict, tableBlock(summaryTable(sums)))
 	if distinctRates(r.Runs) > 1 {
-		v.Verdict = append(v.Verdict, tableBlock(scalingTable(Markdown, sums)), text(scalingNote(r.Study.SLA)))
+		v.Verdict = append(v.Verdict, tableBlock(scalingTable(sums)), text(scalingNote(r.Study.SLA)))
 	}
 	if c := slaChart(sums, r.Study.SLA); c != nil {
 		v.Charts = append(v.Charts, *c)
 	}
-	v.Sections = append(v.Sections, report.Section{Title: "Runs", Blocks: []report.Block{tableBlock(runsTable(Markdown, r.Runs, r.Study.SLA))}})
-	how := []report.Block{tableBlock(settingsTable(Markdown, r.Runs))}
+	v.Sections = append(v.Sections, report.Section{Title: "Runs", Blocks: []report.Block{tableBlock(runsTable(r.Runs, r.Study.SLA))}})
+	how := []report.Block{tableBlock(settingsTable(r.Runs))}
 	if notes := runNotes(r.Runs); len(notes) > 0 {
 		how = append(how, report.Block{Items: notes})
 	} else {
@@ -157,7 +157,7 @@ func (r CalibrateResult) View(runs []report.Link) *report.StudyView {
 	return &report.StudyView{Title: "Thread calibration of " + s.Base.Scenario.Workload, Name: r.ReportName(), Runs: runs,
 		Intro:    []report.Block{text(fmt.Sprintf("Calibration %s, closed loop, %s per step.", s.ID, s.Base.Scenario.Duration))},
 		Verdict:  []report.Block{text(KneeLine(r.Steps, s.Search))},
-		Sections: []report.Section{{Title: "Steps", Blocks: []report.Block{tableBlock(calibrationTable(Markdown, r.Steps, s.Search))}}}}
+		Sections: []report.Section{{Title: "Steps", Blocks: []report.Block{tableBlock(calibrationTable(r.Steps, s.Search))}}}}
 }
 
 // View is the comparison's view, the answer first: the criteria, each
@@ -177,12 +177,12 @@ func (c Comparison) View() *report.StudyView {
 			v.Verdict = append(v.Verdict, text(line))
 		}
 	}
-	v.Verdict = append(v.Verdict, tableBlock(profilesTable(Markdown, c.Profiles)))
+	v.Verdict = append(v.Verdict, tableBlock(profilesTable(c.Profiles)))
 	v.Charts = report.SweepStudyCharts(labels+" ("+workload+")", c.Curves, true, ms(c.Criteria.SLA))
 	for _, p := range c.Pairs {
-		blocks := []report.Block{tableBlock(ratioTable(p, Markdown))}
+		blocks := []report.Block{tableBlock(ratioTable(p))}
 		if len(p.Matched) > 0 {
-			blocks = append(blocks, tableBlock(matchedTable(p, Markdown)))
+			blocks = append(blocks, tableBlock(matchedTable(p)))
 		}
 		if slices.ContainsFunc(p.Steps, StepRows.judged) {
 			blocks = append(blocks, text(fmt.Sprintf("Each step both ran, %s's repetitions against %s's, metric by metric:", p.A.Label, p.B.Label)),

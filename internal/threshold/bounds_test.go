@@ -3,6 +3,8 @@ package threshold
 import (
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 // TestParseBounds covers the forms the studies' bounds are written in:
@@ -91,7 +93,7 @@ func TestEvaluateAgainst(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := EvaluateAgainst([]Threshold{th}, d, base)[0]
+			v := EvaluateFigures([]Threshold{th}, Of(d), ptrOf(base))[0]
 			if v.Pass != c.pass || Measured(v) != c.measured {
 				t.Errorf("got pass %v, %q; want pass %v, %q", v.Pass, Measured(v), c.pass, c.measured)
 			}
@@ -101,10 +103,10 @@ func TestEvaluateAgainst(t *testing.T) {
 	noRead := doc(t)
 	noRead.Ops = noRead.Ops[1:]
 	th, _ := Parse("p99 <= +5%")
-	if v := th.EvaluateAgainst(d, noRead); v.Pass || v.Missing != "the baseline: no READ operation succeeded" {
+	if v := th.EvaluateAgainst(Of(d), ptrOf(noRead)); v.Pass || v.Missing != "the baseline: no READ operation succeeded" {
 		t.Errorf("baseline without READ: %+v", v)
 	}
-	if v := th.Evaluate(d); v.Pass || !strings.HasPrefix(v.Missing, "a relative bound is judged against a baseline") {
+	if v := th.Evaluate(Of(d)); v.Pass || !strings.HasPrefix(v.Missing, "a relative bound is judged against a baseline") {
 		t.Errorf("no baseline: %+v", v)
 	}
 }
@@ -161,4 +163,10 @@ func TestHolds(t *testing.T) {
 			t.Errorf("headroom >= 20%% at %v: got %v", v, got)
 		}
 	}
+}
+
+// ptrOf is the figures of a baseline's run.
+func ptrOf(d *result.Doc) *Figures {
+	f := Of(d)
+	return &f
 }

@@ -47,7 +47,7 @@ func Check(ts []Threshold, r Run) error {
 // settled is true, that is once the run has measured long enough for its
 // cumulative figures to stand. The client- and server-bound verdicts are
 // judged only at the end, and a missing figure never stops a run.
-func CannotHold(ts []Threshold, d *result.Doc, settled bool) []result.ThresholdVerdict {
+func CannotHold(ts []Threshold, d Figures, settled bool) []result.ThresholdVerdict {
 	var out []result.ThresholdVerdict
 	for _, t := range ts {
 		if t.Kind == ClientBound || t.Kind == ServerBound || t.Kind == Headroom || t.Relative {

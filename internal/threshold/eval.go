@@ -10,21 +10,48 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 )
 
-// Evaluate judges every threshold on d, in order.
-func Evaluate(ts []Threshold, d *result.Doc) []result.ThresholdVerdict {
-	return EvaluateAgainst(ts, d, nil)
+// Figures are what a threshold reads of a run: a result document's
+// (Of), or a run's figures as a study or the abort judge holds them,
+// read directly.
+type Figures struct {
+	// Ops are the operation types: each one's successes (Count), errors
+	// by class, and latency and service-time distributions.
+	Ops []result.OpStats
+	// Measured says the run has a measured phase; without one it has no
+	// rate.
+	Measured bool
+	// TargetRate is an open-loop run's target; nil for a closed loop.
+	TargetRate *float64
+	// AchievedRate is the rate achieved over the measured phase.
+	AchievedRate float64
+	// Client holds the client- and server-bound verdicts.
+	Client result.Client
 }
 
-// EvaluateAgainst judges every threshold on d, in order, a relative
-// bound against the same figure of the baseline base (nil: there is
-// none, and a relative bound's figure is missing).
-func EvaluateAgainst(ts []Threshold, d, base *result.Doc) []result.ThresholdVerdict {
+// Of is what a threshold reads of the run d.
+func Of(d *result.Doc) Figures {
+	f := Figures{Ops: d.Ops, Measured: d.Duration > 0, AchievedRate: d.Schedule.AchievedRate, Client: d.Client}
+	if d.Schedule.Mode == "open" && d.Schedule.TargetRate != nil && *d.Schedule.TargetRate > 0 {
+		f.TargetRate = d.Schedule.TargetRate
+	}
+	return f
+}
+
+// Evaluate judges every threshold on d, in order.
+func Evaluate(ts []Threshold, d *result.Doc) []result.ThresholdVerdict {
+	return EvaluateFigures(ts, Of(d), nil)
+}
+
+// EvaluateFigures judges every threshold on the figures f, in order, a
+// relative bound against the same figure of the baseline base (nil:
+// there is none, and a relative bound's figure is missing).
+func EvaluateFigures(ts []Threshold, f Figures, base *Figures) []result.ThresholdVerdict {
 	if len(ts) == 0 {
 		return nil
 	}
 	out := make([]result.ThresholdVerdict, len(ts))
 	for i, t := range ts {
-		out[i] = t.EvaluateAgainst(d, base)
+		out[i] = t.EvaluateAgainst(f, base)
 	}
 	return out
 }
@@ -40,10 +67,10 @@ func Failed(vs []result.ThresholdVerdict) []result.ThresholdVerdict {
 	return out
 }
 
-// Evaluate judges t on the run d. A figure the run does not have (no
-// operation of the type completed, a verdict not judged, no target rate)
-// is missing, and a missing figure never holds.
-func (t Threshold) Evaluate(d *result.Doc) result.ThresholdVerdict {
+// Evaluate judges t on the figures d. A figure the run does not have
+// (no operation of the type completed, a verdict not judged, no target
+// rate) is missing, and a missing figure never holds.
+func (t Threshold) Evaluate(d Figures) result.ThresholdVerdict {
 	return t.EvaluateAgainst(d, nil)
 }
 
@@ -52,7 +79,7 @@ func (t Threshold) Evaluate(d *result.Doc) result.ThresholdVerdict {
 // change allowed: "p95(READ) <= +5%" holds when d's READ p95 is at most
 // 1.05 times base's. The verdict's value is d's figure, and its baseline
 // base's. A baseline that lacks the figure (or none) makes it missing.
-func (t Threshold) EvaluateAgainst(d, base *result.Doc) result.ThresholdVerdict {
+func (t Threshold) EvaluateAgainst(d Figures, base *Figures) result.ThresholdVerdict {
 	v := result.ThresholdVerdict{Expression: t.Text, Unit: string(t.Unit), Op: t.Op}
 	if t.Relative && base == nil {
 		v.Missing = "a relative bound is judged against a baseline, and there is none"
@@ -78,7 +105,7 @@ func (t Threshold) EvaluateAgainst(d, base *result.Doc) result.ThresholdVerdict 
 	}
 	limit := t.Limit
 	if t.Relative {
-		b, missing := throughput(base)
+		b, missing := throughput(*base)
 		if missing != "" {
 			v.Missing = "the baseline: " + missing
 			return v
@@ -131,7 +158,7 @@ func (t Threshold) worse(a, b float64) bool {
 // or of every type that completed an operation, all of which must hold;
 // the value stored is the one that decided. A relative bound's limit is
 // each type's own baseline figure, scaled.
-func (t Threshold) latency(d, base *result.Doc, v result.ThresholdVerdict) result.ThresholdVerdict {
+func (t Threshold) latency(d Figures, base *Figures, v result.ThresholdVerdict) result.ThresholdVerdict {
 	type figure struct {
 		op           string
 		value, limit float64
@@ -192,7 +219,7 @@ func (t Threshold) dist(op result.OpStats) result.Dist {
 }
 
 // baseStat reads t's statistic of operation type name from the baseline.
-func (t Threshold) baseStat(base *result.Doc, name string) (float64, string) {
+func (t Threshold) baseStat(base *Figures, name string) (float64, string) {
 	for _, op := range base.Ops {
 		if !strings.EqualFold(op.Name, name) {
 			continue
@@ -206,7 +233,7 @@ func (t Threshold) baseStat(base *result.Doc, name string) (float64, string) {
 
 // ops returns the operation types t applies to: the one named (matched
 // without regard to case), or all of them.
-func (t Threshold) ops(d *result.Doc) []result.OpStats {
+func (t Threshold) ops(d Figures) []result.OpStats {
 	if t.Op == "" {
 		return d.Ops
 	}
@@ -219,7 +246,7 @@ func (t Threshold) ops(d *result.Doc) []result.OpStats {
 }
 
 // noOps says why a threshold found no operation to judge.
-func (t Threshold) noOps(d *result.Doc) string {
+func (t Threshold) noOps(d Figures) string {
 	switch {
 	case t.Op == "":
 		return "no operation succeeded"
@@ -265,7 +292,7 @@ func (t Threshold) stat(d result.Dist) (float64, string) {
 // errors counts failed operations (of the class named) among the
 // operations of the type named, or all: a count, or a percentage of the
 // completed operations.
-func (t Threshold) errors(d *result.Doc) (float64, string) {
+func (t Threshold) errors(d Figures) (float64, string) {
 	var completed, failed int64
 	ops := t.ops(d)
 	for _, op := range ops {
@@ -303,30 +330,29 @@ func classCount(e result.Errors, class string) int64 {
 }
 
 // rate is the achieved rate: ops/s, or a percentage of the target.
-func (t Threshold) rate(d *result.Doc) (float64, string) {
-	if d.Duration <= 0 {
+func (t Threshold) rate(d Figures) (float64, string) {
+	if !d.Measured {
 		return 0, "the run has no measured phase"
 	}
-	s := d.Schedule
 	if t.Unit == PerSec {
-		return s.AchievedRate, ""
+		return d.AchievedRate, ""
 	}
-	if s.Mode != "open" || s.TargetRate == nil || *s.TargetRate <= 0 {
+	if d.TargetRate == nil || *d.TargetRate <= 0 {
 		return 0, "a closed-loop run has no target rate"
 	}
-	return 100 * s.AchievedRate / *s.TargetRate, ""
+	return 100 * d.AchievedRate / *d.TargetRate, ""
 }
 
 // throughput is the run's achieved rate in ops/s.
-func throughput(d *result.Doc) (float64, string) {
-	if d.Duration <= 0 {
+func throughput(d Figures) (float64, string) {
+	if !d.Measured {
 		return 0, "the run has no measured phase"
 	}
-	return d.Schedule.AchievedRate, ""
+	return d.AchievedRate, ""
 }
 
 // bound reads the client- or server-bound verdict: 1 true, 0 false.
-func (t Threshold) bound(d *result.Doc) (float64, string) {
+func (t Threshold) bound(d Figures) (float64, string) {
 	if d.Client.NotJudged != "" {
 		return 0, "not judged: " + d.Client.NotJudged
 	}

@@ -154,7 +154,7 @@ func TestEvaluate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := th.Evaluate(d)
+			v := th.Evaluate(Of(d))
 			if v.Pass != c.pass || Measured(v) != c.measured {
 				t.Errorf("got pass %v, %q; want pass %v, %q", v.Pass, Measured(v), c.pass, c.measured)
 			}
@@ -196,7 +196,7 @@ func TestEvaluateMissing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := th.Evaluate(c.d)
+			v := th.Evaluate(Of(c.d))
 			if v.Pass || v.Value != nil || !strings.HasPrefix(v.Missing, c.missing) {
 				t.Errorf("got pass %v value %v missing %q; want a failure, missing %q", v.Pass, v.Value, v.Missing, c.missing)
 			}
@@ -257,10 +257,10 @@ func TestCannotHold(t *testing.T) {
 	// Early on, only an error count already passed cannot hold: the
 	// latency may still come down, a missing figure may still come, and
 	// the bound verdicts are judged at the end.
-	if got := names(CannotHold(all, d, false)); got != "errors < 1" {
+	if got := names(CannotHold(all, Of(d), false)); got != "errors < 1" {
 		t.Errorf("unsettled: got %q, want %q", got, "errors < 1")
 	}
-	if got := names(CannotHold(all, d, true)); got != "errors < 1; errors > 5; p99 < 5ms" {
+	if got := names(CannotHold(all, Of(d), true)); got != "errors < 1; errors > 5; p99 < 5ms" {
 		t.Errorf("settled: got %q", got)
 	}
 }

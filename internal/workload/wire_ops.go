@@ -3,7 +3,6 @@ package workload
 import (
 	"context"
 	"errors"
-	"math"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -45,51 +44,24 @@ func (t wireTimed) ReplyArrived() (time.Time, bool) {
 var _ = []engine.ReplyTimed{(*kvTask)(nil), (*insertTask)(nil), (*hotDocTask)(nil), (*queryTask)(nil), (*updateTask)(nil)}
 
 // errNoCursor is a find reply without a cursor.
-var errNoCursor = errors.New("find reply without a cursor")
+var errNoCursor = wire.ErrNoCursor
 
 // findOne finds one document matching filter (a BSON document) and
 // returns it, valid until the next operation; none is
 // mongo.ErrNoDocuments, as the driver's FindOne.
 func (w *wireColl) findOne(ctx context.Context, filter []byte) (bsoncore.Document, error) {
-	msg := w.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "find", w.coll)
-	msg = bsoncore.AppendDocumentElement(msg, "filter", filter)
-	msg = bsoncore.AppendInt64Element(msg, "limit", 1)
-	msg = bsoncore.AppendBooleanElement(msg, "singleBatch", true)
-	msg = w.conn.AppendFields(msg, w.db, wire.RetryRead)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	reply, err := w.conn.RoundTrip(ctx, msg, wire.RetryRead)
-	if err != nil {
-		return nil, err
-	}
-	cur, ok := wire.ReadCursor(reply)
-	if !ok {
-		return nil, errNoCursor
-	}
-	v, err := cur.Batch.IndexErr(0)
-	if err != nil {
+	doc, err := w.conn.FindOne(ctx, w.db, w.coll, func(dst []byte) []byte {
+		return bsoncore.AppendDocumentElement(dst, "filter", filter)
+	})
+	if errors.Is(err, wire.ErrNoDocument) {
 		return nil, mongo.ErrNoDocuments
 	}
-	doc, ok := v.DocumentOK()
-	if !ok {
-		return nil, errors.New("find returned a non-document")
-	}
-	return doc, nil
+	return doc, err
 }
 
-// startWrite starts a write command (verb on the collection, ordered as
-// asked, the connection's session and write concern fields) in a new
-// message, then the document sequence seq the caller fills and ends with
-// wire.EndSequence.
+// startWrite starts a write command on the collection (wire.Conn.StartWrite).
 func (w *wireColl) startWrite(verb string, ordered bool, seq string) ([]byte, int) {
-	msg := w.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, verb, w.coll)
-	msg = bsoncore.AppendBooleanElement(msg, "ordered", ordered)
-	msg = w.conn.AppendFields(msg, w.db, wire.RetryWrite)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	return wire.StartSequence(msg, seq)
+	return w.conn.StartWrite(verb, w.db, w.coll, ordered, seq)
 }
 
 // updateOne updates the first document matching filter with update (an
@@ -142,25 +114,10 @@ func (w *wireColl) findOneAndUpdate(ctx context.Context, filter, update []byte, 
 	return v.Type == bsoncore.TypeEmbeddedDocument, nil
 }
 
-// maxInsertMessage bounds one insert message (the server takes 48 MB);
-// a batch larger than it is sent in several, as the driver splits one.
-const maxInsertMessage = 32 << 20
-
-// insertMany inserts n documents, each appended by next, with insert
-// commands of at most maxInsertMessage bytes, ordered or not.
+// insertMany inserts n documents, each appended by next, ordered or not
+// (wire.Conn.InsertMany).
 func (w *wireColl) insertMany(ctx context.Context, n int, ordered bool, next func(dst []byte) []byte) error {
-	for n > 0 {
-		msg, seq := w.startWrite("insert", ordered, "documents")
-		for n > 0 && len(msg) < maxInsertMessage {
-			msg = next(msg)
-			n--
-		}
-		msg = wire.EndSequence(msg, seq)
-		if _, err := w.conn.RoundTrip(ctx, msg, wire.RetryWrite); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.conn.InsertMany(ctx, w.db, w.coll, int64(n), ordered, next)
 }
 
 // insertOne inserts the document doc.
@@ -183,73 +140,27 @@ type findOptions struct {
 // the cursor is exhausted or the limit reached) and returns how many
 // documents came back.
 func (w *wireColl) find(ctx context.Context, filter []byte, o findOptions) (int64, error) {
-	batch := int32(math.MaxInt32)
-	if o.limit > 0 {
-		batch = int32(min(o.limit, 1<<20))
-	}
-	msg := w.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "find", w.coll)
-	msg = bsoncore.AppendDocumentElement(msg, "filter", filter)
-	if o.sort != nil {
-		msg = bsoncore.AppendDocumentElement(msg, "sort", o.sort)
-	}
-	if o.projection != nil {
-		msg = bsoncore.AppendDocumentElement(msg, "projection", o.projection)
-	}
-	if o.skip > 0 {
-		msg = bsoncore.AppendInt64Element(msg, "skip", o.skip)
-	}
-	if o.limit > 0 {
-		msg = bsoncore.AppendInt64Element(msg, "limit", o.limit)
-		msg = bsoncore.AppendInt32Element(msg, "batchSize", batch)
-	}
-	msg = w.conn.AppendFields(msg, w.db, wire.RetryRead)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	reply, err := w.conn.RoundTrip(ctx, msg, wire.RetryRead)
-	var got int64
-	for err == nil {
-		cur, ok := wire.ReadCursor(reply)
-		if !ok {
-			return got, errNoCursor
+	return w.conn.Find(ctx, w.db, w.coll, o.limit, func(msg []byte) []byte {
+		msg = bsoncore.AppendDocumentElement(msg, "filter", filter)
+		if o.sort != nil {
+			msg = bsoncore.AppendDocumentElement(msg, "sort", o.sort)
 		}
-		got += int64(wire.Count(cur.Batch))
-		if cur.ID == 0 {
-			break
+		if o.projection != nil {
+			msg = bsoncore.AppendDocumentElement(msg, "projection", o.projection)
 		}
-		if o.limit > 0 && got >= o.limit {
-			return got, w.killCursor(ctx, cur.ID)
+		if o.skip > 0 {
+			msg = bsoncore.AppendInt64Element(msg, "skip", o.skip)
 		}
-		if o.limit > 0 {
-			batch = int32(min(o.limit-got, 1<<20))
-		}
-		reply, err = w.getMore(ctx, cur.ID, batch)
-	}
-	return got, err
+		return msg
+	}, nil)
 }
 
+// getMore reads the next batch of cursor id (wire.Conn.GetMore).
 func (w *wireColl) getMore(ctx context.Context, id int64, batch int32) (bsoncore.Document, error) {
-	msg := w.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendInt64Element(msg, "getMore", id)
-	msg = bsoncore.AppendStringElement(msg, "collection", w.coll)
-	if batch < math.MaxInt32 {
-		msg = bsoncore.AppendInt32Element(msg, "batchSize", batch)
-	}
-	msg = w.conn.AppendFields(msg, w.db, wire.NoRetry)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	return w.conn.RoundTrip(ctx, msg, wire.NoRetry)
+	return w.conn.GetMore(ctx, w.db, w.coll, id, batch)
 }
 
+// killCursor closes cursor id (wire.Conn.KillCursor).
 func (w *wireColl) killCursor(ctx context.Context, id int64) error {
-	msg := w.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "killCursors", w.coll)
-	arr, msg := bsoncore.AppendArrayElementStart(msg, "cursors")
-	msg = bsoncore.AppendInt64Element(msg, "0", id)
-	msg, _ = bsoncore.AppendArrayEnd(msg, arr)
-	msg = w.conn.AppendFields(msg, w.db, wire.NoRetry)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	_, err := w.conn.RoundTrip(ctx, msg, wire.NoRetry)
-	return err
+	return w.conn.KillCursor(ctx, w.db, w.coll, id)
 }

@@ -238,7 +238,7 @@ func (r *Registry) WriteList(w io.Writer) error {
 			return err
 		}
 		for _, p := range wl.Params() {
-			if _, err := fmt.Fprintf(w, "  -p %-14s %-8s default %-7s %s%s\n", p.Name+"=", p.Kind, p.Default, p.Help, p.Bounds()); err != nil {
+			if _, err := fmt.Fprintf(w, "  -p %-14s %-8s default %-7s %s%s\n", p.Name+"=", p.Kind, p.Default, p.Help, p.Limits()); err != nil {
 				return err
 			}
 		}
@@ -248,3 +248,13 @@ func (r *Registry) WriteList(w io.Writer) error {
 
 // Get returns the named workload (a workload file is opened).
 func (r *Registry) Get(name string) (Workload, error) { return r.lookup(name) }
+
+// Ops is the operation types a run of the named workload with
+// parameters p records; nil when the registry has no such workload.
+func (r *Registry) Ops(name string, p spec.Params) []string {
+	w, err := r.lookup(name)
+	if err != nil {
+		return nil
+	}
+	return w.Ops(p)
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -14,7 +13,6 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/wire"
 	"github.com/mongobench/mongobench/internal/workload"
-	core "github.com/mongobench/mongobench/internal/ycsb"
 )
 
 // YCSB client paths: the lean wire client (internal/wire) or the driver.
@@ -107,34 +105,9 @@ func (t *wireTask) Close() error { return t.conn.Close() }
 // (engine.ReplyTimed).
 func (t *wireTask) ReplyArrived() (time.Time, bool) { return t.conn.ReplyArrived() }
 
-// Do performs the next operation of the mix and returns its index in Ops.
-func (t *wireTask) Do(ctx context.Context) (int, error) {
-	op := t.kw.NextOp(t.rnd)
-	var err error
-	switch op {
-	case core.Read:
-		_, err = t.read(ctx, t.kw.NextKeynum(t.rnd))
-	case core.Update:
-		err = t.update(ctx, t.kw.NextKeynum(t.rnd))
-	case core.Insert:
-		err = t.insert(ctx)
-	case core.Scan:
-		_, err = t.scan(ctx, t.kw.NextKeynum(t.rnd))
-	case core.ReadModifyWrite:
-		keynum := t.kw.NextKeynum(t.rnd)
-		sent := t.partSent()
-		_, err = t.read(ctx, keynum)
-		t.partDone(core.Read, sent, err)
-		if err == nil {
-			sent = t.partSent()
-			err = t.update(ctx, keynum)
-			t.partDone(core.Update, sent, err)
-		}
-	default:
-		return 0, fmt.Errorf("ycsb: unknown operation %v", op)
-	}
-	return int(op), err
-}
+// Do performs the next operation of the mix over the wire connection
+// and returns its index in Ops (task.do).
+func (t *wireTask) Do(ctx context.Context) (int, error) { return t.do(ctx, t) }
 
 // appendKeyFilter appends {_id: key} as the element name.
 func (t *wireTask) appendKeyFilter(dst []byte, name string) []byte {
@@ -144,46 +117,35 @@ func (t *wireTask) appendKeyFilter(dst []byte, name string) []byte {
 	return dst
 }
 
-// read finds the record by _id, every field or one random field, and
-// returns it (valid until the next operation); a missing record is
-// mongo.ErrNoDocuments, as on the driver path.
-func (t *wireTask) read(ctx context.Context, keynum int64) (bsoncore.Document, error) {
+// read finds the record by _id, every field or one random field.
+func (t *wireTask) read(ctx context.Context, keynum int64) error {
+	_, err := t.readDoc(ctx, keynum)
+	return err
+}
+
+// readDoc is read, returning the record (valid until the next
+// operation); a missing record is mongo.ErrNoDocuments, as on the
+// driver path.
+func (t *wireTask) readDoc(ctx context.Context, keynum int64) (bsoncore.Document, error) {
 	t.rb.appendKey(keynum)
-	msg := t.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "find", t.coll)
-	msg = t.appendKeyFilter(msg, "filter")
-	if !t.props.ReadAllFields {
-		msg = bsoncore.AppendDocumentElement(msg, "projection", t.projections[t.kw.Field(t.rnd)])
-	}
-	msg = bsoncore.AppendInt64Element(msg, "limit", 1)
-	msg = bsoncore.AppendBooleanElement(msg, "singleBatch", true)
-	msg = t.conn.AppendFields(msg, t.db, wire.RetryRead)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	reply, err := t.conn.RoundTrip(ctx, msg, wire.RetryRead)
-	if err != nil {
-		return nil, err
-	}
-	cur, ok := wire.ReadCursor(reply)
-	if !ok {
-		return nil, errors.New("ycsb: find reply without a cursor")
-	}
-	v, err := cur.Batch.IndexErr(0)
-	if err != nil {
+	doc, err := t.conn.FindOne(ctx, t.db, t.coll, func(msg []byte) []byte {
+		msg = t.appendKeyFilter(msg, "filter")
+		if !t.props.ReadAllFields {
+			msg = bsoncore.AppendDocumentElement(msg, "projection", t.projections[t.kw.Field(t.rnd)])
+		}
+		return msg
+	})
+	if errors.Is(err, wire.ErrNoDocument) {
 		t.notFound.Add(1)
 		return nil, mongo.ErrNoDocuments
 	}
-	doc, ok := v.DocumentOK()
-	if !ok {
-		return nil, errors.New("ycsb: find returned a non-document")
-	}
-	return doc, nil
+	return doc, err
 }
 
 // update $sets every field or one random field with new values.
 func (t *wireTask) update(ctx context.Context, keynum int64) error {
 	t.rb.appendKey(keynum)
-	msg, seq := startWrite(t.conn, "update", t.db, t.coll, true, "updates")
+	msg, seq := t.conn.StartWrite("update", t.db, t.coll, true, "updates")
 	stmt, msg := bsoncore.AppendDocumentStart(msg)
 	msg = t.appendKeyFilter(msg, "q")
 	u, msg := bsoncore.AppendDocumentElementStart(msg, "u")
@@ -206,7 +168,7 @@ func (t *wireTask) update(ctx context.Context, keynum int64) error {
 // acknowledges the key whatever the outcome, as task.insert does.
 func (t *wireTask) insert(ctx context.Context) error {
 	keynum := t.wl.Inserts.Next()
-	msg, seq := startWrite(t.conn, "insert", t.db, t.coll, true, "documents")
+	msg, seq := t.conn.StartWrite("insert", t.db, t.coll, true, "documents")
 	msg = t.rb.appendRecord(msg, keynum, t.kw, t.rnd)
 	msg = wire.EndSequence(msg, seq)
 	_, err := t.conn.RoundTrip(ctx, msg, wire.RetryWrite)
@@ -217,55 +179,28 @@ func (t *wireTask) insert(ctx context.Context) error {
 }
 
 // scan reads up to the next scan length records from the start key in
-// _id order and returns how many came back; each batch is handed to
-// each, when set, before the next is read.
-func (t *wireTask) scan(ctx context.Context, keynum int64) (int64, error) {
-	return t.scanEach(ctx, keynum, nil)
+// _id order.
+func (t *wireTask) scan(ctx context.Context, keynum int64) error {
+	_, err := t.scanEach(ctx, keynum, nil)
+	return err
 }
 
+// scanEach is scan, handing each batch to each, when set, before the
+// next is read; it returns how many records came back.
 func (t *wireTask) scanEach(ctx context.Context, keynum int64, each func(bsoncore.Array)) (int64, error) {
 	t.rb.appendKey(keynum)
 	n := t.kw.ScanLength(t.rnd)
-	batch := int32(min(n, math.MaxInt32))
-	msg := t.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "find", t.coll)
-	f, msg := bsoncore.AppendDocumentElementStart(msg, "filter")
-	msg = t.appendKeyFilterOp(msg)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, f)
-	msg = bsoncore.AppendDocumentElement(msg, "sort", t.sortID)
-	if !t.props.ReadAllFields {
-		msg = bsoncore.AppendDocumentElement(msg, "projection", t.projections[t.kw.Field(t.rnd)])
-	}
-	msg = bsoncore.AppendInt64Element(msg, "limit", n)
-	msg = bsoncore.AppendInt32Element(msg, "batchSize", batch)
-	msg = t.conn.AppendFields(msg, t.db, wire.RetryRead)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	reply, err := t.conn.RoundTrip(ctx, msg, wire.RetryRead)
-	var got int64
-	for err == nil {
-		cur, ok := wire.ReadCursor(reply)
-		if !ok {
-			err = errors.New("ycsb: find reply without a cursor")
-			break
+	got, err := t.conn.Find(ctx, t.db, t.coll, n, func(msg []byte) []byte {
+		f, msg := bsoncore.AppendDocumentElementStart(msg, "filter")
+		msg = t.appendKeyFilterOp(msg)
+		msg, _ = bsoncore.AppendDocumentEnd(msg, f)
+		msg = bsoncore.AppendDocumentElement(msg, "sort", t.sortID)
+		if !t.props.ReadAllFields {
+			msg = bsoncore.AppendDocumentElement(msg, "projection", t.projections[t.kw.Field(t.rnd)])
 		}
-		got += int64(wire.Count(cur.Batch))
-		if each != nil {
-			each(cur.Batch)
-		}
-		if cur.ID == 0 {
-			break
-		}
-		if got >= n {
-			err = t.killCursor(ctx, cur.ID)
-			break
-		}
-		reply, err = t.getMore(ctx, cur.ID, int32(min(n-got, math.MaxInt32)))
-	}
+		return msg
+	}, each)
 	t.scanned.Add(got)
-	if err == nil && got > n {
-		err = fmt.Errorf("ycsb: scan returned %d records, asked for at most %d", got, n)
-	}
 	return got, err
 }
 
@@ -275,49 +210,6 @@ func (t *wireTask) appendKeyFilterOp(dst []byte) []byte {
 	dst = appendStringBytes(dst, "$gte", t.rb.key)
 	dst, _ = bsoncore.AppendDocumentEnd(dst, gte)
 	return dst
-}
-
-func (t *wireTask) getMore(ctx context.Context, id int64, batch int32) (bsoncore.Document, error) {
-	msg := t.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendInt64Element(msg, "getMore", id)
-	msg = bsoncore.AppendStringElement(msg, "collection", t.coll)
-	msg = bsoncore.AppendInt32Element(msg, "batchSize", batch)
-	msg = t.conn.AppendFields(msg, t.db, wire.NoRetry)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	return t.conn.RoundTrip(ctx, msg, wire.NoRetry)
-}
-
-func (t *wireTask) killCursor(ctx context.Context, id int64) error {
-	msg := t.conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, "killCursors", t.coll)
-	arr, msg := bsoncore.AppendArrayElementStart(msg, "cursors")
-	msg = bsoncore.AppendInt64Element(msg, "0", id)
-	msg, _ = bsoncore.AppendArrayEnd(msg, arr)
-	msg = t.conn.AppendFields(msg, t.db, wire.NoRetry)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	_, err := t.conn.RoundTrip(ctx, msg, wire.NoRetry)
-	return err
-}
-
-// maxLoadMessage bounds one insert message (the server takes 48 MB).
-const maxLoadMessage = 32 << 20
-
-// wireInsertBatch sends one unordered insert into db.coll of the records
-// build appends for key numbers from first, up to last or the message
-// bound, and returns the next key number to insert.
-func wireInsertBatch(ctx context.Context, conn *wire.Conn, db, coll string, first, last int64,
-	build func(dst []byte, k int64) []byte) (int64, error) {
-	msg, seq := startWrite(conn, "insert", db, coll, false, "documents")
-	k := first
-	for k < last && len(msg) < maxLoadMessage {
-		msg = build(msg, k)
-		k++
-	}
-	msg = wire.EndSequence(msg, seq)
-	_, err := conn.RoundTrip(ctx, msg, wire.RetryWrite)
-	return k, err
 }
 
 // wireInserter inserts a loader worker's batches over a wire connection
@@ -351,28 +243,14 @@ func (w *wireInserter) Insert(ctx context.Context, first, last int64) error {
 // Close closes the inserter's connection.
 func (w *wireInserter) Close() error { return w.conn.Close() }
 
-// wireInsertRange inserts the records of key numbers [first, last) in as
-// many messages as their size needs.
+// wireInsertRange inserts the records of key numbers [first, last),
+// appended by build, unordered, in as many messages as their size needs
+// (wire.Conn.InsertMany).
 func wireInsertRange(ctx context.Context, conn *wire.Conn, db, coll string, first, last int64, build func([]byte, int64) []byte) error {
-	for k := first; k < last; {
-		var err error
-		if k, err = wireInsertBatch(ctx, conn, db, coll, k, last, build); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// startWrite starts a retryable write command on coll in a new message:
-// its command document (verb, ordered, the connection's session fields),
-// then the document sequence seq the caller fills and ends with
-// wire.EndSequence.
-func startWrite(conn *wire.Conn, verb, db, coll string, ordered bool, seq string) ([]byte, int) {
-	msg := conn.Start()
-	idx, msg := bsoncore.AppendDocumentStart(msg)
-	msg = bsoncore.AppendStringElement(msg, verb, coll)
-	msg = bsoncore.AppendBooleanElement(msg, "ordered", ordered)
-	msg = conn.AppendFields(msg, db, wire.RetryWrite)
-	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
-	return wire.StartSequence(msg, seq)
+	k := first
+	return conn.InsertMany(ctx, db, coll, last-first, false, func(dst []byte) []byte {
+		dst = build(dst, k)
+		k++
+		return dst
+	})
 }

@@ -78,7 +78,7 @@ func TestYCSBWireReadsAndScans(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := task.read(ctx, keynum)
+		got, err := task.readDoc(ctx, keynum)
 		if err != nil || string(got) != string(want) {
 			t.Errorf("read %s: got %v (err %v), want the stored record %v", key, bson.Raw(got), err, want)
 		}
@@ -112,12 +112,12 @@ func TestYCSBWireReadsAndScans(t *testing.T) {
 			t.Errorf("scan from %s: got %v (%d), want %v", key, ids, n, wantIDs)
 		}
 	}
-	if _, err := task.read(ctx, 1_000_000); !errors.Is(err, mongo.ErrNoDocuments) {
+	if _, err := task.readDoc(ctx, 1_000_000); !errors.Is(err, mongo.ErrNoDocuments) {
 		t.Errorf("read of a missing key: got %v, want mongo.ErrNoDocuments", err)
 	}
 
 	one, _ := openWireTask(t, "readallfields=false")
-	got, err := one.read(ctx, 5)
+	got, err := one.readDoc(ctx, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestClassifyWireErrors(t *testing.T) {
 	dup := task.insert(ctx)
 	expired, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
 	defer cancel()
-	_, timeout := task.read(expired, 1)
+	timeout := task.read(expired, 1)
 	o, err := wire.Parse("mongodb://127.0.0.1:1/?connectTimeoutMS=300")
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestClassifyWireErrors(t *testing.T) {
 		}
 	}
 	// The connection is usable after the expired deadline.
-	if _, err := task.read(ctx, 1); err != nil {
+	if err := task.read(ctx, 1); err != nil {
 		t.Errorf("read after a timeout: %v, want a new connection", err)
 	}
 }

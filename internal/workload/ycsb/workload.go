@@ -444,28 +444,43 @@ func (t *task) Counts() result.Counts {
 	return result.Counts{Scanned: result.Ptr(t.scanned.Load()), NotFound: result.Ptr(t.notFound.Load())}
 }
 
-// Do performs the next operation of the mix and returns its index in
-// Ops.
-func (t *task) Do(ctx context.Context) (int, error) {
+// Do performs the next operation of the mix through the driver and
+// returns its index in Ops (do).
+func (t *task) Do(ctx context.Context) (int, error) { return t.do(ctx, t) }
+
+// operations are a worker's YCSB operations on one client: the driver
+// (task) or the wire client (wireTask).
+type operations interface {
+	read(ctx context.Context, keynum int64) error
+	update(ctx context.Context, keynum int64) error
+	insert(ctx context.Context) error
+	scan(ctx context.Context, keynum int64) error
+}
+
+// do performs the next operation of the mix on ops, the one dispatch of
+// both clients (so a seed draws the same operations and keys on either),
+// and returns its index in Ops; a read-modify-write's read and update
+// are recorded as its parts.
+func (t *task) do(ctx context.Context, ops operations) (int, error) {
 	op := t.kw.NextOp(t.rnd)
 	var err error
 	switch op {
 	case core.Read:
-		err = t.read(ctx, t.kw.NextKeynum(t.rnd))
+		err = ops.read(ctx, t.kw.NextKeynum(t.rnd))
 	case core.Update:
-		err = t.update(ctx, t.kw.NextKeynum(t.rnd))
+		err = ops.update(ctx, t.kw.NextKeynum(t.rnd))
 	case core.Insert:
-		err = t.insert(ctx)
+		err = ops.insert(ctx)
 	case core.Scan:
-		err = t.scan(ctx, t.kw.NextKeynum(t.rnd))
+		err = ops.scan(ctx, t.kw.NextKeynum(t.rnd))
 	case core.ReadModifyWrite:
 		keynum := t.kw.NextKeynum(t.rnd)
 		sent := t.partSent()
-		err = t.read(ctx, keynum)
+		err = ops.read(ctx, keynum)
 		t.partDone(core.Read, sent, err)
 		if err == nil {
 			sent = t.partSent()
-			err = t.update(ctx, keynum)
+			err = ops.update(ctx, keynum)
 			t.partDone(core.Update, sent, err)
 		}
 	default:

@@ -46,9 +46,9 @@ const (
 	MaxDataBytes = 64 * TB
 )
 
-// boundedWants say what the bounded settings accept, bounds included;
+// limitedWants say what the bounded settings accept, bounds included;
 // they replace the fields table's text for these keys.
-var boundedWants = map[string]string{
+var limitedWants = map[string]string{
 	"rate":       wantRate,
 	"threads":    "an integer between 1 and 10000, such as 8 or 64",
 	"duration":   "a positive duration up to 168h, such as 60s, 1m30s or 90 (seconds)",
@@ -58,18 +58,18 @@ var boundedWants = map[string]string{
 	"repetition": "an integer between 0 and 1000000",
 }
 
-// Bound is one row of the bounds table: a setting, its largest accepted
+// Limit is one row of the limits table: a setting, its largest accepted
 // value, and why.
-type Bound struct {
+type Limit struct {
 	Setting string // flag and file key, or "-p name" for a workload parameter
 	Max     string
 	Why     string
 }
 
-// Bounds lists every upper bound checked at parse time, for the
-// documentation (docs/bounds.md is written from it by WriteBounds).
-func Bounds() []Bound {
-	rows := []Bound{
+// Limits lists every upper limit checked at parse time, for the
+// documentation (docs/limits.md is written from it by WriteLimits).
+func Limits() []Limit {
+	rows := []Limit{
 		{"--rate / rate", rateText(MaxRate), "the schedule hands out every slot; 10M/s is far above what one client process sends (use several processes beyond it)"},
 		{"--threads / threads", strconv.Itoa(MaxThreads), "each is a goroutine and a pooled connection; 10,000 exceeds what one server accepts by default"},
 		{"--duration / duration", "168h", "a soak test of a week; the result document keeps at most 1,000 intervals, coarsened as the run goes, and a MongoDB results store every interval"},
@@ -87,33 +87,33 @@ func Bounds() []Bound {
 		{"--threshold / thresholds", strconv.Itoa(threshold.MaxCount) + " thresholds of " + strconv.Itoa(threshold.MaxLen) + " bytes", "each is judged on every run and stored with it"},
 	}
 	rows = append(rows,
-		Bound{"-p docSize, accountSize, entrySize", "16MB", "declared by the workloads: MongoDB's largest document"},
-		Bound{"-p batchSize", "100000", "declared by the workloads; a batch is also cut at " + MaxBatchBytes.String() + " of documents"},
-		Bound{"-p loaders", "256", "declared by the workloads; fewer run at once when their batches together would pass " + MaxLoadBytes.String()},
-		Bound{"-p fieldcount", "10000", "declared by the YCSB workloads"},
-		Bound{"-p fieldlength, minfieldlength", "1048576", "declared by the YCSB workloads"},
+		Limit{"-p docSize, accountSize, entrySize", "16MB", "declared by the workloads: MongoDB's largest document"},
+		Limit{"-p batchSize", "100000", "declared by the workloads; a batch is also cut at " + MaxBatchBytes.String() + " of documents"},
+		Limit{"-p loaders", "256", "declared by the workloads; fewer run at once when their batches together would pass " + MaxLoadBytes.String()},
+		Limit{"-p fieldcount", "10000", "declared by the YCSB workloads"},
+		Limit{"-p fieldlength, minfieldlength", "1048576", "declared by the YCSB workloads"},
 	)
 	for _, c := range paramCeilings {
-		rows = append(rows, Bound{"-p " + c.name, c.max, c.why})
+		rows = append(rows, Limit{"-p " + c.name, c.max, c.why})
 	}
 	for _, k := range []ParamKind{KindInt, KindFloat, KindSize, KindDuration} {
-		rows = append(rows, Bound{"any other " + k.String() + " parameter", kindCeilings[k], "unless the workload declares its own maximum"})
+		rows = append(rows, Limit{"any other " + k.String() + " parameter", kindCeilings[k], "unless the workload declares its own maximum"})
 	}
 	rows = append(rows,
-		Bound{"-p fieldcount × fieldlength", MaxDocBytes.String(), "a YCSB record is one BSON document"},
-		Bound{"documents × document size", MaxDataBytes.String(), "the data a preload inserts: a week at 100MB/s"},
+		Limit{"-p fieldcount × fieldlength", MaxDocBytes.String(), "a YCSB record is one BSON document"},
+		Limit{"documents × document size", MaxDataBytes.String(), "the data a preload inserts: a week at 100MB/s"},
 	)
 	for _, l := range bounded.Limits() {
-		rows = append(rows, Bound{l.What, bounded.Size(l.Max), l.Why})
+		rows = append(rows, Limit{l.What, bounded.Size(l.Max), l.Why})
 	}
 	return rows
 }
 
-// WriteBounds writes the bounds table as Markdown.
-func WriteBounds(w io.Writer) error {
+// WriteLimits writes the limits table as Markdown.
+func WriteLimits(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| setting | at most | why |\n|---|---|---|\n")
-	for _, r := range Bounds() {
+	for _, r := range Limits() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.Setting, r.Max, r.Why)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -166,10 +166,10 @@ func (p ParamSpec) maxText() string {
 	return kindCeilings[p.Kind]
 }
 
-// boundProblems checks the scenario's settings against their upper
+// limitProblems checks the scenario's settings against their upper
 // bounds, and the bounds that span several parameters. Settings already
 // found invalid are skipped.
-func (s *Scenario) boundProblems() []*Error {
+func (s *Scenario) limitProblems() []*Error {
 	o := s.origin()
 	var errs []*Error
 	over := func(key string, bad bool, value, wantText string) {

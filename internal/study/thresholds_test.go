@@ -141,8 +141,8 @@ func TestStudiesReadTheLabsVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := texts(sweepCriteria.Thresholds()); len(l.measured) != 2 || texts(l.measured[0].Bounds) != want {
-		t.Fatalf("the lab was handed %d runs, the first with bounds %q; want 2, with %q", len(l.measured), texts(l.measured[0].Bounds), want)
+	if want := texts(sweepCriteria.Thresholds()); len(l.measured) != 2 || texts(l.measured[0].StudyThresholds) != want {
+		t.Fatalf("the lab was handed %d runs, the first with bounds %q; want 2, with %q", len(l.measured), texts(l.measured[0].StudyThresholds), want)
 	}
 	for _, st := range res.Steps {
 		if st.Verdict == nil || st.Verdict.Holds || !slices.Contains(st.Verdict.Reasons, "read p99 25.0 ms > 20 ms") {
@@ -157,8 +157,8 @@ func TestStudiesReadTheLabsVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := texts(sla.Thresholds()); texts(l.measured[0].Bounds) != want {
-		t.Errorf("the lab was handed the SLA's bounds %q, want %q", texts(l.measured[0].Bounds), want)
+	if want := texts(sla.Thresholds()); texts(l.measured[0].StudyThresholds) != want {
+		t.Errorf("the lab was handed the SLA's bounds %q, want %q", texts(l.measured[0].StudyThresholds), want)
 	}
 	if v := r.Runs[0].Verdict; v == nil || v.Pass || !slices.Contains(v.Reasons, "p99 25.0 ms > 20 ms") {
 		t.Errorf("SLA run: verdict %+v, want a FAIL by the lab's p99 verdict (25 ms)", v)

@@ -137,20 +137,20 @@ func TestBoundedWantsMatchConstants(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite docs/bounds.md's table from the code")
+var update = flag.Bool("update", false, "rewrite docs/limits.md's table from the code")
 
-// TestBoundsDocumented checks that docs/bounds.md holds the table the
-// code enforces (go test ./internal/spec -run TestBoundsDocumented
+// TestLimitsDocumented checks that docs/limits.md holds the table the
+// code enforces (go test ./internal/spec -run TestLimitsDocumented
 // -update rewrites it).
-func TestBoundsDocumented(t *testing.T) {
-	const path = "../../docs/bounds.md"
-	const begin, end = "<!-- bounds table: begin -->\n", "<!-- bounds table: end -->"
+func TestLimitsDocumented(t *testing.T) {
+	const path = "../../docs/limits.md"
+	const begin, end = "<!-- limits table: begin -->\n", "<!-- limits table: end -->"
 	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var table bytes.Buffer
-	if err := WriteBounds(&table); err != nil {
+	if err := WriteLimits(&table); err != nil {
 		t.Fatal(err)
 	}
 	head, rest, ok1 := strings.Cut(string(doc), begin)
@@ -166,7 +166,7 @@ func TestBoundsDocumented(t *testing.T) {
 		return
 	}
 	if string(doc) != want {
-		t.Errorf("%s's table differs from spec.Bounds(); run go test ./internal/spec -run TestBoundsDocumented -update", path)
+		t.Errorf("%s's table differs from spec.Limits(); run go test ./internal/spec -run TestLimitsDocumented -update", path)
 	}
 }
 

@@ -10,19 +10,22 @@ import (
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
-// The studies' bounds are thresholds: a sweep's criteria and an SLA's
-// bounds are written as threshold sets, handed to the lab with each
-// run's scenario (spec.Scenario.Bounds) and judged there with the run's
-// own thresholds, on the same result (testResults.bounds). The reasons a
-// study gives for a failed bound are its own words for the verdicts;
+// A study's own thresholds: a sweep's criteria and an SLA are written
+// as threshold sets, handed to the lab with each run's scenario
+// (spec.Scenario.StudyThresholds) and judged there with the run's own
+// thresholds, on the same result (testResults.bounds). The reasons a
+// study gives for a failed threshold are its own words for the verdicts;
 // judging across runs (the majority of repetitions, the highest rate
-// held) is the study's. Only a stored run read under other bounds than
-// it was measured with (compare --sla, sla journey --p99) has them
+// held) is the study's. Only a stored run read under other thresholds
+// than it was measured with (compare --sla, sla journey --p99) has them
 // judged here, on its stored figures.
 
 // Thresholds are the criteria as a threshold set: "rate >= 95%", with an
 // SLA "p99 <= 20ms" (every operation type), and "errors <= 1%".
 func (c Criteria) Thresholds() []threshold.Threshold {
+	if ts, err := threshold.ParseAll(c.stored); err == nil && len(ts) > 0 {
+		return ts // as the steps' verdicts judged them
+	}
 	exprs := []string{"rate >= " + percent(c.fraction()) + "%"}
 	if c.SLA > 0 {
 		exprs = append(exprs, "p99 <= "+c.SLA.String())
@@ -44,6 +47,9 @@ func (c Criteria) Expressions() string {
 // ("p95 <= 10ms", "p99 <= 20ms", "p999 <= 50ms"), "rate >= 99%" and
 // "errors == 0" (no failed transactions).
 func (s SLA) Thresholds() []threshold.Threshold {
+	if ts, err := threshold.ParseAll(s.stored); err == nil && len(ts) > 0 {
+		return ts // as the runs' verdicts judged them
+	}
 	var exprs []string
 	for _, c := range s.checks(Run{}) {
 		exprs = append(exprs, c.name+" <= "+c.limit.String())
@@ -67,34 +73,32 @@ func decimal(v float64) string {
 	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
-// doc is the step's figures as a result document, for its criteria to
-// be judged on: an open-loop run at the step's target rate that achieved
-// its rate, each operation type's latency percentiles (a type with a p99
-// counts as having succeeded), and its completed and failed operations.
-// A Step keeps its counts as totals, so they stand on its first type:
-// the criteria bound errors over every type.
-func (s Step) doc() *result.Doc {
+// figures are what the step's criteria read: its target rate and the
+// rate it achieved, each operation type's latency percentiles (a type
+// with a p99 counts as having succeeded), and its completed and failed
+// operations. A Step keeps its counts as totals, so they stand on its
+// first type: the criteria bound errors over every type.
+func (s Step) figures() threshold.Figures {
 	rate := s.Rate
-	d := &result.Doc{Duration: 1, Schedule: result.Schedule{Mode: "open", TargetRate: &rate, AchievedRate: s.Achieved}}
+	f := threshold.Figures{Measured: true, TargetRate: &rate, AchievedRate: s.Achieved}
 	for _, op := range s.Ops {
 		l := result.Dist{P50: op.P50, P95: op.P95, P99: op.P99}
 		if op.P99 != nil {
 			l.Count = 1
 		}
-		d.Ops = append(d.Ops, result.OpStats{Name: op.Name, Latency: l})
+		f.Ops = append(f.Ops, result.OpStats{Name: op.Name, Latency: l})
 	}
-	if len(d.Ops) == 0 {
-		d.Ops = append(d.Ops, result.OpStats{Name: "operations"})
+	if len(f.Ops) == 0 {
+		f.Ops = append(f.Ops, result.OpStats{Name: "operations"})
 	}
-	d.Ops[0].Count, d.Ops[0].Errors.Total = s.Count-s.Errors, s.Errors
-	return d
+	f.Ops[0].Count, f.Ops[0].Errors.Total = s.Count-s.Errors, s.Errors
+	return f
 }
 
-// doc is the SLA run's figures as a result document, for its bounds to
-// be judged on: an open-loop run at its rate, the transaction's latency
-// (a run with any latency recorded had transactions succeed) and its
-// failed transactions.
-func (r Run) doc() *result.Doc {
+// figures are what the SLA run's bounds read: its target and achieved
+// rates, the transaction's latency (a run with any latency recorded had
+// transactions succeed) and its failed transactions.
+func (r Run) figures() threshold.Figures {
 	tps := r.TPS
 	l := result.Dist{P50: r.P50, P95: r.P95, P99: r.P99, P999: r.P999, Max: r.Max}
 	op := result.OpStats{Name: TxnOp, Errors: result.Errors{Total: r.Failed}}
@@ -102,14 +106,13 @@ func (r Run) doc() *result.Doc {
 		l.Count, op.Count = 1, 1
 	}
 	op.Latency = l
-	return &result.Doc{Duration: 1, Schedule: result.Schedule{Mode: "open", TargetRate: &tps, AchievedRate: r.Achieved},
-		Ops: []result.OpStats{op}}
+	return threshold.Figures{Measured: true, TargetRate: &tps, AchievedRate: r.Achieved, Ops: []result.OpStats{op}}
 }
 
 // judged are the verdicts of ts: the lab's (stored), when it judged
-// these very thresholds, else ts judged on the run's stored figures
-// (doc), for a run read under other bounds than it was measured with.
-func judged(ts []threshold.Threshold, stored []result.ThresholdVerdict, doc func() *result.Doc) []result.ThresholdVerdict {
+// these very thresholds, else ts judged on the run's stored figures, for
+// a run read under other bounds than it was measured with.
+func judged(ts []threshold.Threshold, stored []result.ThresholdVerdict, figures func() threshold.Figures) []result.ThresholdVerdict {
 	if len(stored) == len(ts) {
 		same := true
 		for i, t := range ts {
@@ -119,7 +122,7 @@ func judged(ts []threshold.Threshold, stored []result.ThresholdVerdict, doc func
 			return stored
 		}
 	}
-	return threshold.Evaluate(ts, doc())
+	return threshold.EvaluateFigures(ts, figures(), nil)
 }
 
 // stepReasons words the failed criteria of step s from their verdicts
