@@ -525,7 +525,11 @@ func (s FTDCSummary) periods() string {
 		for _, g := range s.LongestGaps {
 			gs = append(gs, fmt.Sprintf("%s for %s", sampleStamp(g.From), g.To.Sub(g.From).Round(time.Second)))
 		}
-		out += fmt.Sprintf("; %d gaps, no interval (longest: %s)", s.Gaps, strings.Join(gs, "; "))
+		noun := "gaps"
+		if s.Gaps == 1 {
+			noun = "gap"
+		}
+		out += fmt.Sprintf("; %d %s, no interval (longest: %s)", s.Gaps, noun, strings.Join(gs, "; "))
 	}
 	return out
 }

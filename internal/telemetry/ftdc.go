@@ -226,21 +226,29 @@ func (f *chunkFields) children(path string) []string {
 // order: the last sample of one chunk pairs with the first of the next,
 // so no interval between two chunks is lost. Whatever the sampling
 // period (100 ms, 1 s, 10 s, or one that changes), each pair spans its
-// samples' own starts; a pause longer than FTDCGapPeriods times the
-// spacing before it (a host asleep, a restart, a stalled collector) is
-// a gap, never spread as a rate. A sample at or before the previous
-// one's time pairs with nothing.
+// samples' own starts. A pause longer than FTDCGapPeriods times the
+// spacings on either side of it (the larger: a period that changes
+// from 1 s to 10 s is no gap) is a gap (a host asleep, a restart, a
+// stalled collector), never spread as a rate. A sample at or before the
+// previous one's time pairs with nothing. Each pair is judged once the
+// sample after it is read: Flush judges the last.
 type FTDCPairs struct {
 	prev    *Sample
-	spacing time.Duration // between the previous two samples
+	spacing time.Duration // of the pair before the pending one
+	pending *pendingPair
+}
+
+type pendingPair struct {
+	before, after Sample
 }
 
 // FTDCGapPeriods is how many sampling periods apart two samples may be
 // and still make one interval.
 const FTDCGapPeriods = 3
 
-// FTDCFirstGap is the longest first interval of a read, which has no
-// spacing before it to be judged by: the server's longest period.
+// FTDCFirstGap is the longest interval of a read that has no spacing
+// beside it to be judged by (its only pair): the server's longest
+// period.
 const FTDCFirstGap = time.Minute
 
 // minPeriod is the server's shortest sampling period
@@ -248,7 +256,7 @@ const FTDCFirstGap = time.Minute
 const minPeriod = 100 * time.Millisecond
 
 // Add calls fn(before, after) for each consecutive pair of the chunk's
-// samples, the previous chunk's last sample first.
+// samples, the previous chunk's last sample first; Flush gives the last.
 func (p *FTDCPairs) Add(c *ftdc.Chunk, fn func(before, after Sample)) {
 	_ = p.Each(c, nil, fn, nil) // the callbacks return no error
 }
@@ -268,23 +276,41 @@ func (p *FTDCPairs) Each(c *ftdc.Chunk, sample func(Sample) error, pair func(bef
 			}
 		}
 		if p.prev != nil {
-			dt := s.Time.Sub(p.prev.Time)
-			limit := FTDCFirstGap
-			if p.spacing > 0 {
-				limit = FTDCGapPeriods * max(p.spacing, minPeriod)
-			}
-			switch {
-			case dt <= limit:
-				pair(*p.prev, s)
-			case gap != nil:
-				gap(*p.prev, s)
-			}
-			p.spacing = dt
+			next := s.Time.Sub(p.prev.Time)
+			p.judge(next, pair, gap)
+			p.pending = &pendingPair{before: *p.prev, after: s}
 		}
 		smp := s
 		p.prev = &smp
 		return nil
 	})
+}
+
+// Flush judges the last pair read, which has no sample after it.
+func (p *FTDCPairs) Flush(pair func(before, after Sample), gap func(before, after Sample)) {
+	p.judge(0, pair, gap)
+	p.pending = nil
+}
+
+// judge gives the pending pair to pair or gap, by the spacings before
+// and after it (next, 0 when none).
+func (p *FTDCPairs) judge(next time.Duration, pair func(before, after Sample), gap func(before, after Sample)) {
+	if p.pending == nil {
+		return
+	}
+	q := p.pending
+	dt := q.after.Time.Sub(q.before.Time)
+	limit := FTDCFirstGap
+	if ref := max(p.spacing, next); ref > 0 {
+		limit = FTDCGapPeriods * max(ref, minPeriod)
+	}
+	switch {
+	case dt <= limit:
+		pair(q.before, q.after)
+	case gap != nil:
+		gap(q.before, q.after)
+	}
+	p.spacing = dt
 }
 
 // FigureOf returns the server and host figures between two samples, as

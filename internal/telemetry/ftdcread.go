@@ -89,7 +89,17 @@ func (r FTDCRead) pairs(ctx context.Context, pair func(before, after Sample), sa
 	var pairs FTDCPairs
 	n := 0
 	scan := ftdc.Scan{Files: files, From: r.From, To: r.To, FromSet: r.FromSet, ToSet: r.ToSet, Progress: r.Progress}
-	return scan.Run(func(c *ftdc.Chunk, _ ftdc.Document) error {
+	inPair := func(before, after Sample) {
+		if r.in(before.Time) && r.in(after.Time) {
+			pair(before, after)
+		}
+	}
+	inGap := func(before, after Sample) {
+		if gap != nil && r.in(before.Time) && r.in(after.Time) {
+			gap(before.Time, after.Time)
+		}
+	}
+	info, err := scan.Run(func(c *ftdc.Chunk, _ ftdc.Document) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -103,16 +113,12 @@ func (r FTDCRead) pairs(ctx context.Context, pair func(before, after Sample), sa
 				sample(s.Time)
 			}
 			return nil
-		}, func(before, after Sample) {
-			if r.in(before.Time) && r.in(after.Time) {
-				pair(before, after)
-			}
-		}, func(before, after Sample) {
-			if gap != nil && r.in(before.Time) && r.in(after.Time) {
-				gap(before.Time, after.Time)
-			}
-		})
+		}, inPair, inGap)
 	})
+	if err == nil {
+		pairs.Flush(inPair, inGap)
+	}
+	return info, err
 }
 
 // RunWindow is the window of FTDC samples of d's measured phase: a second
