@@ -40,6 +40,7 @@ maximum; --html writes its charts over time. Manual: docs/ftdc.md.`,
 				Sample: w.Sample,
 				Figure: func(f telemetry.Figures) { w.Add(f.Start, f.End, f.Server, f.Host) },
 				Gap:    w.Gap,
+				Stale:  w.StaleSample,
 			})
 			if p.Done(); err != nil {
 				return ftdcError(cmd.Context(), err)

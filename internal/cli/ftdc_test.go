@@ -280,3 +280,54 @@ func TestFTDCMongosRoleSplit(t *testing.T) {
 		}
 	}
 }
+
+// Issue 35's FTDC inputs: samples at one time are samples of the window
+// that make no interval; a sample in year 1 is shown at its time, and
+// --to 0001-01-01T00:00:00Z is a bound; `run --ftdc /dev/zero` is
+// refused before the run, with no server reached.
+func TestFTDCHostileTimes(t *testing.T) {
+	s := ftdcwrite.State{V8: true}
+	write := func(times ...time.Time) string {
+		var samples []bson.D
+		for _, at := range times {
+			samples = append(samples, ftdcwrite.Sample(at, s))
+			s.Inserts += 1000
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "metrics.interim"), ftdcwrite.File(nil, samples, 299), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	same := make([]time.Time, 10)
+	for i := range same {
+		same[i] = ftdcT0
+	}
+	o := mb(t, "ftdc", write(same...))
+	wantCode(t, o, cli.ExitOK)
+	for _, want := range []string{"window: 2026-03-01 12:00:00 UTC to 2026-03-01 12:00:00 UTC (0s)",
+		"samples: 1 (0 intervals); 9 more at or before the previous sample's time, no interval"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("samples at one time: output lacks %q:\n%s", want, o.stdout)
+		}
+	}
+
+	year1 := time.Time{}
+	dir := write(year1, year1.Add(time.Second), ftdcT0)
+	o = mb(t, "ftdc", dir)
+	wantCode(t, o, cli.ExitOK)
+	if want := "window: 0001-01-01 00:00:00 UTC to 2026-03-01 12:00:00 UTC"; !strings.Contains(o.stdout, want) {
+		t.Errorf("a year-1 sample: output lacks %q:\n%s", want, o.stdout)
+	}
+	o = mb(t, "ftdc", dir, "--to", "0001-01-01T00:00:00Z")
+	wantCode(t, o, cli.ExitOK)
+	if want := "samples: 1 (0 intervals)"; !strings.Contains(o.stdout, want) {
+		t.Errorf("--to year 1: output lacks %q (the bound is a bound):\n%s", want, o.stdout)
+	}
+
+	o = mb(t, "run", "--uri", "mongodb://127.0.0.1:1", "--ops", "10", "--ftdc", "/dev/zero")
+	wantCode(t, o, cli.ExitUsage)
+	if msg := errorLine(t, o, false); !strings.Contains(msg, "--ftdc: /dev/zero: a device, not a regular file") {
+		t.Errorf("run --ftdc /dev/zero: %q, want it refused before the run", msg)
+	}
+}

@@ -37,6 +37,9 @@ type FTDCWindow struct {
 	// the first's and the last's times.
 	Samples     int
 	First, Last time.Time
+	// Stale counts the samples at or before the previous one's time:
+	// read, but no interval.
+	Stale int
 
 	intervals   int
 	stats       map[string]*figureStats
@@ -228,6 +231,9 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// StaleSample counts a sample at or before the previous one's time.
+func (w *FTDCWindow) StaleSample(time.Time) { w.Stale++ }
 
 // Sample counts a sample of the window at its time.
 func (w *FTDCWindow) Sample(at time.Time) {
@@ -460,6 +466,7 @@ type FTDCSummary struct {
 	Roles               []string     `json:"roles"`
 	Layouts             []string     `json:"layouts"`
 	Samples             int          `json:"samples"`
+	StaleSamples        int          `json:"staleSamples,omitempty"`
 	Intervals           int          `json:"intervals"`
 	Periods             []FTDCPeriod `json:"periods"`
 	Gaps                int          `json:"gaps"`
@@ -473,7 +480,7 @@ type FTDCSummary struct {
 // Summary summarises the figures named (every figure when none is).
 func (w *FTDCWindow) Summary(names []string) FTDCSummary {
 	s := FTDCSummary{Path: w.Path, From: w.First, To: w.Last, Versions: w.Versions, VersionsFromSamples: w.VersionsFromSamples,
-		Roles: w.Roles, Layouts: w.Layouts, Samples: w.Samples, Intervals: w.intervals, Gaps: w.gaps,
+		Roles: w.Roles, Layouts: w.Layouts, Samples: w.Samples, StaleSamples: w.Stale, Intervals: w.intervals, Gaps: w.gaps,
 		LongestGaps: w.longestGaps, Checkpoints: w.longest, Torn: w.Torn}
 	for _, p := range slices.Sorted(maps.Keys(w.periods)) {
 		// a period is one that a hundredth of the intervals have
@@ -509,6 +516,15 @@ func (s FTDCSummary) window() string {
 
 // sampleStamp is a sample's time: year 1 is a time like another.
 func sampleStamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+// samples says how many samples and intervals the window has.
+func (s FTDCSummary) samples() string {
+	out := fmt.Sprintf("%d (%d intervals)", s.Samples, s.Intervals)
+	if s.StaleSamples > 0 {
+		out += fmt.Sprintf("; %d more at or before the previous sample's time, no interval", s.StaleSamples)
+	}
+	return out
+}
 
 // periods says the sampling periods found and the gaps.
 func (s FTDCSummary) periods() string {
@@ -592,7 +608,7 @@ func (s FTDCSummary) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "window: %s\n", s.window())
 	fmt.Fprintf(w, "server version: %s\n", s.version())
 	fmt.Fprintf(w, "figures from: %s\n", s.role())
-	fmt.Fprintf(w, "samples: %d (%d intervals)\n", s.Samples, s.Intervals)
+	fmt.Fprintf(w, "samples: %s\n", s.samples())
 	fmt.Fprintf(w, "sampling period: %s\n", s.periods())
 	fmt.Fprintf(w, "longest checkpoints: %s\n", s.checkpoints())
 	for _, t := range s.Torn {
@@ -619,7 +635,7 @@ func (s FTDCSummary) WriteMarkdown(w io.Writer) error {
 // items are the summary's lines above its table.
 func (s FTDCSummary) items() []string {
 	out := []string{"window: " + s.window(), "server version: " + s.version(), "figures from: " + s.role(),
-		fmt.Sprintf("samples: %d (%d intervals)", s.Samples, s.Intervals), "sampling period: " + s.periods(),
+		"samples: " + s.samples(), "sampling period: " + s.periods(),
 		"longest checkpoints: " + s.checkpoints()}
 	for _, t := range s.Torn {
 		out = append(out, "file torn: "+t)

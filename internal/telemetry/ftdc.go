@@ -233,6 +233,9 @@ func (f *chunkFields) children(path string) []string {
 // previous one's time pairs with nothing. Each pair is judged once the
 // sample after it is read: Flush judges the last.
 type FTDCPairs struct {
+	// Stale, when set, is called with each sample at or before the
+	// previous one's time.
+	Stale   func(Sample)
 	prev    *Sample
 	spacing time.Duration // of the pair before the pending one
 	pending *pendingPair
@@ -264,10 +267,15 @@ func (p *FTDCPairs) Add(c *ftdc.Chunk, fn func(before, after Sample)) {
 // Each reads the chunk's samples in order: sample (when set) is called
 // with each sample that comes after the previous one, pair with each
 // consecutive pair, gap (when set) with each two consecutive samples
-// too far apart to be one interval. sample's error ends the read.
+// too far apart to be one interval; a sample at or before the previous
+// one's time is given to Stale (when set) and to nothing else. sample's
+// error ends the read.
 func (p *FTDCPairs) Each(c *ftdc.Chunk, sample func(Sample) error, pair func(before, after Sample), gap func(before, after Sample)) error {
 	return EachFTDCSample(c, func(s Sample) error {
 		if p.prev != nil && !s.Time.After(p.prev.Time) {
+			if p.Stale != nil {
+				p.Stale(s)
+			}
 			return nil
 		}
 		if sample != nil {

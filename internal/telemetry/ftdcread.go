@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,6 +36,9 @@ type FTDCVisit struct {
 	// Gap is called with each two consecutive samples of the window too
 	// far apart to be an interval (FTDCPairs).
 	Gap func(from, to time.Time)
+	// Stale is called with the time of each sample of the window at or
+	// before the previous sample's time: it makes no interval.
+	Stale func(at time.Time)
 }
 
 // Figures reads the window and calls figure with the figures of each two
@@ -50,7 +54,7 @@ func (r FTDCRead) Visit(ctx context.Context, v FTDCVisit) (ftdc.Info, error) {
 		if v.Figure != nil {
 			v.Figure(FigureOf(before, after))
 		}
-	}, v.Sample, v.Gap)
+	}, v.Sample, v.Gap, v.Stale)
 }
 
 // Samples reads the window's samples that pair with a neighbour, in
@@ -62,7 +66,7 @@ func (r FTDCRead) Samples(ctx context.Context) ([]Sample, error) {
 			out = append(out, before)
 		}
 		out = append(out, after)
-	}, nil, nil)
+	}, nil, nil, nil)
 	return out, err
 }
 
@@ -81,12 +85,19 @@ const ctxEvery = 4096
 // pairs calls pair with each two consecutive samples in the window,
 // across chunks (FTDCPairs), sample with each sample's time and gap with
 // each gap.
-func (r FTDCRead) pairs(ctx context.Context, pair func(before, after Sample), sample func(time.Time), gap func(from, to time.Time)) (ftdc.Info, error) {
+func (r FTDCRead) pairs(ctx context.Context, pair func(before, after Sample), sample func(time.Time), gap func(from, to time.Time), stale func(time.Time)) (ftdc.Info, error) {
 	files, err := ftdc.Files(r.Path)
 	if err != nil {
 		return ftdc.Info{}, err
 	}
 	var pairs FTDCPairs
+	if stale != nil {
+		pairs.Stale = func(s Sample) {
+			if r.in(s.Time) {
+				stale(s.Time)
+			}
+		}
+	}
 	n := 0
 	scan := ftdc.Scan{Files: files, From: r.From, To: r.To, FromSet: r.FromSet, ToSet: r.ToSet, Progress: r.Progress}
 	inPair := func(before, after Sample) {
@@ -127,6 +138,9 @@ func RunWindow(d *result.Doc) (from, to time.Time) {
 	return d.Start.Add(-time.Second), d.End.Add(time.Second)
 }
 
+// attachedNote opens the note AttachFTDC adds.
+const attachedNote = "series from the server's FTDC files "
+
 // AttachFTDC puts samples, read from the FTDC files at path over d's
 // RunWindow, into d's series (FTDCSeries, Attach), notes it, and
 // diagnoses d again against limits. Its one error is too few samples:
@@ -138,10 +152,12 @@ func AttachFTDC(d *result.Doc, samples []Sample, path string, limits diagnosis.L
 	}
 	from, to := RunWindow(d)
 	added, kept := Attach(&d.Metrics, FTDCSeries(samples, from, to))
-	note := fmt.Sprintf("series from the server's FTDC files (%s), %d samples, attached after the run: %s", path, len(samples), strings.Join(added, ", "))
+	note := fmt.Sprintf("%s(%s), %d samples, attached after the run: %s", attachedNote, path, len(samples), strings.Join(added, ", "))
 	if len(kept) > 0 {
 		note += "; the run's own " + strings.Join(kept, ", ") + " kept"
 	}
+	// an earlier attach's note goes with the series it attached
+	d.Notes = slices.DeleteFunc(d.Notes, func(n string) bool { return strings.HasPrefix(n, attachedNote) })
 	d.Notes = append(d.Notes, note)
 	d.Diagnosis = diagnosis.Diagnose(d, limits)
 	return nil
