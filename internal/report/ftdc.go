@@ -350,6 +350,7 @@ var FTDCFigures = []FTDCFigure{
 	{"disk queue", "disk utilisation and queue", "", figureKey("diskQueue", 1, true), ""},
 	{"disk wait per I/O", "disk wait per I/O", "ms", figureKey("diskWaitMsPerIO", 1, true), ""},
 	{"memory available", "", "MB", figureKey("memAvailableBytes", perMiB, true), ""},
+	{"replication lag", "replication lag (the most any secondary lags)", "s", figureKey("replLagSecs", 1, false), "not in these files (a standalone, a mongos), or no primary in the samples"},
 }
 
 // FTDCFigureNames lists the figures' names, for --metric's help and
