@@ -51,6 +51,26 @@ type FTDCWindow struct {
 	chart       chartBuckets
 	spans       [][2]time.Time // when a checkpoint ran
 	tooMany     bool           // more spans than maxShaded
+	peaks       map[string]peak
+	exhausted   int       // intervals with every ticket out
+	exhaustedAt time.Time // the first of them
+}
+
+// peak is a figure's highest value in the window and the end of the
+// interval that had it.
+type peak struct {
+	v  float64
+	at time.Time
+}
+
+// FTDCFinding is one thing that stands out in the window: what, its
+// evidence with its time, and how far above the window's own normal it
+// is (Score: the peak over the window's median, or over its threshold).
+type FTDCFinding struct {
+	What     string    `json:"what"`
+	At       time.Time `json:"at"`
+	Evidence string    `json:"evidence"`
+	Score    float64   `json:"score"`
 }
 
 // FTDCCheckpoint is one checkpoint completed in the window: its duration
@@ -400,6 +420,28 @@ func (w *FTDCWindow) Add(start, end time.Time, server, host map[string]float64) 
 		vals[f.Name] = v
 	}
 	w.chart.add(end, vals)
+	if w.peaks == nil {
+		w.peaks = map[string]peak{}
+	}
+	note := func(k string, v float64) {
+		if p, ok := w.peaks[k]; !ok || v > p.v {
+			w.peaks[k] = peak{v, end}
+		}
+	}
+	for k, v := range vals {
+		note(k, v)
+	}
+	if v, ok := server["connectionsCreatedPerSec"]; ok {
+		note("connections created", v)
+	}
+	if out, ok := server["ticketsOut"]; ok {
+		if total, ok := server["ticketsTotal"]; ok && total > 0 && out >= total {
+			if w.exhausted == 0 {
+				w.exhaustedAt = end
+			}
+			w.exhausted++
+		}
+	}
 	if on, ok := server["checkpointRunning"]; ok && on >= 0.5 && !w.tooMany {
 		if n := len(w.spans); n > 0 && !w.spans[n-1][1].Before(start) {
 			w.spans[n-1][1] = end
@@ -418,6 +460,79 @@ func (w *FTDCWindow) Add(start, end time.Time, server, host map[string]float64) 
 			w.longest = w.longest[:min(len(w.longest), maxLongest)]
 		}
 	}
+}
+
+// What stands out is judged against these: a figure's peak stands out
+// when it is standOut times its window's median or more (and above its
+// floor); disk utilisation from diskBusy %, replication lag from lagSecs.
+const (
+	standOut  = 3.0
+	diskBusy  = 90.0
+	lagSecs   = 10.0
+	maxStands = 7
+)
+
+// standsOut is what stands out in the window, each with its evidence
+// and time, scored against the window's own normal (its median), most
+// first: the busiest interval, the longest checkpoint, disk saturation,
+// tickets exhausted, eviction by application threads, replication lag,
+// a storm of new connections.
+func (w *FTDCWindow) standsOut() []FTDCFinding {
+	var out []FTDCFinding
+	median := func(name string) (float64, bool) {
+		st := w.stats[name].stat(name, "")
+		if st.Median == nil {
+			return 0, false
+		}
+		return *st.Median, true
+	}
+	ratio := func(v, base float64) float64 {
+		if base <= 0 {
+			return math.Inf(1)
+		}
+		return v / base
+	}
+	if p, ok := w.peaks["operations"]; ok && p.v > 0 {
+		m, _ := median("operations")
+		if r := ratio(p.v, m); r >= standOut {
+			out = append(out, FTDCFinding{"the busiest interval", p.at, fmt.Sprintf("%s ops/s at %s, %s× the window's median of %s", sig3(p.v), sampleStamp(p.at), sig3(min(r, 1e6)), sig3(m)), r})
+		}
+	}
+	if len(w.longest) > 0 {
+		c := w.longest[0]
+		m := *w.ckpt.stat("", "").Median
+		if r := ratio(c.Ms, m); r >= standOut || c.Ms >= 1000 {
+			out = append(out, FTDCFinding{"the longest checkpoint", c.Start, fmt.Sprintf("%s ms from %s (the window's %d checkpoints: median %s ms)", sig3(c.Ms), sampleStamp(c.Start), w.ckpt.n, sig3(m)), max(ratio(c.Ms, m), c.Ms/1000)})
+		}
+	}
+	if p, ok := w.peaks["disk utilisation"]; ok && p.v >= diskBusy {
+		out = append(out, FTDCFinding{"disk saturated", p.at, fmt.Sprintf("utilisation %s%% at %s", sig3(p.v), sampleStamp(p.at)), p.v / diskBusy * standOut})
+	}
+	if w.exhausted > 0 {
+		out = append(out, FTDCFinding{"tickets exhausted", w.exhaustedAt, fmt.Sprintf("every execution ticket out in %d intervals, from %s", w.exhausted, sampleStamp(w.exhaustedAt)), standOut + float64(w.exhausted)})
+	}
+	if p, ok := w.peaks["app-thread eviction"]; ok && p.v > 0 {
+		m, _ := median("app-thread eviction")
+		out = append(out, FTDCFinding{"eviction by application threads", p.at, fmt.Sprintf("%s pages/s at %s (median %s)", sig3(p.v), sampleStamp(p.at), sig3(m)), max(standOut, ratio(p.v, m))})
+	}
+	if p, ok := w.peaks["replication lag"]; ok && p.v >= lagSecs {
+		out = append(out, FTDCFinding{"replication lag", p.at, fmt.Sprintf("a secondary %s s behind at %s", sig3(p.v), sampleStamp(p.at)), p.v / lagSecs * standOut})
+	}
+	if p, ok := w.peaks["connections created"]; ok && p.v >= 10 {
+		if r := ratio(p.v, 1); r >= 10*standOut {
+			out = append(out, FTDCFinding{"a storm of new connections", p.at, fmt.Sprintf("%s connections opened a second at %s", sig3(p.v), sampleStamp(p.at)), r / 10})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b FTDCFinding) int { return cmp.Compare(b.Score, a.Score) })
+	if len(out) > maxStands {
+		out = out[:maxStands]
+	}
+	for i := range out {
+		if math.IsInf(out[i].Score, 1) {
+			out[i].Score = math.MaxFloat64 // JSON has no infinity
+		}
+	}
+	return out
 }
 
 // sigFigures2 rounds a spacing in seconds to two significant figures:
@@ -475,7 +590,9 @@ type FTDCSummary struct {
 	// Checkpoints are the window's longest checkpoints, longest first.
 	Checkpoints []FTDCCheckpoint `json:"longestCheckpoints"`
 	Torn        []string         `json:"torn,omitempty"`
-	Figures     []FTDCStat       `json:"figures"`
+	// StandsOut is what stands out in the window, most first.
+	StandsOut []FTDCFinding `json:"standsOut"`
+	Figures   []FTDCStat    `json:"figures"`
 }
 
 // Summary summarises the figures named (every figure when none is).
@@ -489,6 +606,7 @@ func (w *FTDCWindow) Summary(names []string) FTDCSummary {
 			s.Periods = append(s.Periods, FTDCPeriod{Seconds: p, Intervals: n})
 		}
 	}
+	s.StandsOut = w.standsOut()
 	for _, f := range FTDCFigures {
 		if len(names) > 0 && !slices.Contains(names, f.Name) {
 			continue
@@ -517,6 +635,18 @@ func (s FTDCSummary) window() string {
 
 // sampleStamp is a sample's time: year 1 is a time like another.
 func sampleStamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+// standsOutLines are the findings, one a line.
+func (s FTDCSummary) standsOutLines() []string {
+	if len(s.StandsOut) == 0 {
+		return []string{"nothing: no figure's peak is " + sig3(standOut) + "× its window's median, no checkpoint of a second, no disk at " + sig3(diskBusy) + "%, no tickets exhausted, no eviction by application threads, no lag of " + sig3(lagSecs) + " s"}
+	}
+	out := make([]string, len(s.StandsOut))
+	for i, f := range s.StandsOut {
+		out[i] = f.What + ": " + f.Evidence
+	}
+	return out
+}
 
 // samples says how many samples and intervals the window has.
 func (s FTDCSummary) samples() string {
@@ -615,6 +745,10 @@ func (s FTDCSummary) WriteText(w io.Writer) error {
 	for _, t := range s.Torn {
 		fmt.Fprintf(w, "file torn: %s\n", t)
 	}
+	fmt.Fprintf(w, "\nwhat stands out:\n")
+	for _, l := range s.standsOutLines() {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
 	fmt.Fprintln(w)
 	return s.table(texttable.TextCells).WriteText(w, true)
 }
@@ -625,7 +759,11 @@ func (s FTDCSummary) WriteMarkdown(w io.Writer) error {
 	for _, item := range s.items() {
 		fmt.Fprintf(w, "- %s\n", texttable.Escape(item))
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\n## What stands out\n\n")
+	for _, l := range s.standsOutLines() {
+		fmt.Fprintf(w, "- %s\n", texttable.Escape(l))
+	}
+	fmt.Fprintf(w, "\n## Figures\n\n")
 	if err := s.table(texttable.MarkdownCells).WriteMarkdown(w); err != nil {
 		return err
 	}
@@ -648,12 +786,22 @@ func (s FTDCSummary) items() []string {
 const ftdcIntro = "The same figures second by second, on one time axis (the cursors move together); the seconds in which a checkpoint ran are shaded. " +
 	"Drag to zoom, double-click to zoom out, click a legend entry to hide its line."
 
-// View is the summary as a page: the window, the server's version and
-// the samples, the figures' table, then its charts over time.
+// View is the summary as a page that answers first: the window in a
+// few lines, what stands out with its times, the charts over time (the
+// first within the first screen), then the figures' table.
 func (s FTDCSummary) View(charts []TimeChart) *StudyView {
+	intro := []string{"window: " + s.window() + " · samples: " + s.samples(),
+		"server: " + s.version() + " · figures from: " + s.role(),
+		"sampling period: " + s.periods()}
+	for _, t := range s.Torn {
+		intro = append(intro, "file torn: "+t)
+	}
 	v := &StudyView{Title: "FTDC: " + s.Path, Name: "ftdc",
-		Intro:   []Block{{Items: s.items()}},
-		Verdict: []Block{{Table: s.table(texttable.MarkdownCells)}, {Text: ftdcNote}},
+		Intro:        []Block{{Items: intro}},
+		VerdictTitle: "What stands out",
+		Verdict:      []Block{{Items: s.standsOutLines()}},
+		Sections: []Section{{Title: "Figures", Blocks: []Block{
+			{Text: "longest checkpoints: " + s.checkpoints()}, {Table: s.table(texttable.MarkdownCells)}, {Text: ftdcNote}}}},
 	}
 	for i := range charts {
 		c := StudyChart{Name: charts[i].Name, Time: &charts[i]}

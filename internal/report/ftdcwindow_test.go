@@ -115,3 +115,65 @@ func TestFTDCWindowBounded(t *testing.T) {
 		t.Errorf("charts of %d points", len(c[0].X))
 	}
 }
+
+// What stands out comes first, with its times and scored against the
+// window's own normal: a burst of operations, the longest checkpoint,
+// tickets exhausted, eviction by application threads; an idle window
+// says nothing stands out, and why.
+func TestFTDCWindowStandsOut(t *testing.T) {
+	w := &FTDCWindow{}
+	at := fwT0
+	w.Sample(at)
+	for i := range 120 {
+		s := map[string]float64{"insertPerSec": 1000, "ticketsOut": 10, "ticketsTotal": 128, "appEvictionPagesPerSec": 0}
+		switch i {
+		case 40:
+			s["insertPerSec"] = 9000
+		case 70:
+			s["checkpointMs"] = 8076
+		case 90, 91:
+			s["ticketsOut"] = 128
+			s["appEvictionPagesPerSec"] = 300
+		}
+		if i%60 == 10 && i != 70 {
+			s["checkpointMs"] = 200
+		}
+		next := at.Add(time.Second)
+		w.Add(at, next, s, nil)
+		w.Sample(next)
+		at = next
+	}
+	sum := w.Summary(nil)
+	got := map[string]FTDCFinding{}
+	for _, f := range sum.StandsOut {
+		got[f.What] = f
+	}
+	for what, when := range map[string]time.Time{
+		"the busiest interval":            fwT0.Add(41 * time.Second),
+		"the longest checkpoint":          fwT0.Add(71*time.Second - 8076*time.Millisecond),
+		"tickets exhausted":               fwT0.Add(91 * time.Second),
+		"eviction by application threads": fwT0.Add(91 * time.Second),
+	} {
+		if f, ok := got[what]; !ok || !f.At.Equal(when) {
+			t.Errorf("%s: %+v, want it at %v (all: %+v)", what, f, when, sum.StandsOut)
+		}
+	}
+	if f := got["the busiest interval"]; !strings.Contains(f.Evidence, "9000 ops/s at 2026-03-01 12:00:41 UTC, 9.00× the window's median of 1000") {
+		t.Errorf("evidence %q", f.Evidence)
+	}
+	var b strings.Builder
+	if err := sum.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if i, j := strings.Index(b.String(), "what stands out:"), strings.Index(b.String(), "figure "); i < 0 || j < i {
+		t.Errorf("what stands out is not before the table:\n%s", b.String())
+	}
+
+	idle := &FTDCWindow{}
+	idle.Sample(fwT0)
+	idle.Add(fwT0, fwT0.Add(time.Second), map[string]float64{"insertPerSec": 0}, nil)
+	idle.Sample(fwT0.Add(time.Second))
+	if s := idle.Summary(nil); len(s.StandsOut) != 0 || !strings.HasPrefix(s.standsOutLines()[0], "nothing: ") {
+		t.Errorf("an idle window: %+v", s.StandsOut)
+	}
+}
