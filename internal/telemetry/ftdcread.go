@@ -75,7 +75,8 @@ func (r FTDCRead) in(t time.Time) bool {
 	if (r.FromSet || !r.From.IsZero()) && t.Before(r.From) {
 		return false
 	}
-	return !(r.ToSet || !r.To.IsZero()) || !t.After(r.To)
+	bounded := r.ToSet || !r.To.IsZero()
+	return !bounded || !t.After(r.To)
 }
 
 // ctxEvery is how many samples are read between two looks at the
