@@ -206,6 +206,18 @@ func TestFTDCPageInBrowser(t *testing.T) {
 	if len(r.Errors) > 0 || len(r.Requests) > 0 {
 		t.Fatalf("errors %v, requests %v", r.Errors, r.Requests)
 	}
+	// The page answers first: what stands out (the headline) and the
+	// first chart within the first screen (1400 × 900), the table after.
+	if r.HeadlineTop < 0 || r.HeadlineTop >= chromium.ScreenHeight || r.FirstChartTop < 0 || r.FirstChartTop >= chromium.ScreenHeight {
+		t.Errorf("what stands out starts at %.0f px, the first chart at %.0f px: want both within the first screen (%d px)", r.HeadlineTop, r.FirstChartTop, chromium.ScreenHeight)
+	}
+	shots := screenshotDir
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	if err := os.WriteFile(filepath.Join(shots, "ftdc.png"), r.FirstScreen, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	want := map[string][]string{
 		"operations/s":      {"operations", "inserts", "queries", "updates"},
 		"disk MB/s":         {"disk reads", "disk writes"},
@@ -232,6 +244,9 @@ func TestFTDCPageInBrowser(t *testing.T) {
 	html, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if i, j, k := strings.Index(string(html), "What stands out"), strings.Index(string(html), "the longest checkpoint: 1500 ms from 2026-03-01 12:00:21 UTC (the window&#39;s only checkpoint)"), strings.Index(string(html), "<table"); i < 0 || j < i || k < j {
+		t.Error("the page does not open with what stands out (the checkpoint of 1.5 s from 12:00:21), before the table")
 	}
 	if !strings.Contains(string(html), `"shade":[[19,22]]`) {
 		t.Error("the checkpoint's seconds are not shaded")

@@ -502,7 +502,7 @@ func (w *FTDCWindow) standsOut() []FTDCFinding {
 		c := w.longest[0]
 		m := *w.ckpt.stat("", "").Median
 		if r := ratio(c.Ms, m); r >= standOut || c.Ms >= 1000 {
-			out = append(out, FTDCFinding{"the longest checkpoint", c.Start, fmt.Sprintf("%s ms from %s (the window's %d checkpoints: median %s ms)", sig3(c.Ms), sampleStamp(c.Start), w.ckpt.n, sig3(m)), max(ratio(c.Ms, m), c.Ms/1000)})
+			out = append(out, FTDCFinding{"the longest checkpoint", c.Start, fmt.Sprintf("%s ms from %s (%s)", sig3(c.Ms), sampleStamp(c.Start), ckptNorm(w.ckpt.n, m)), max(ratio(c.Ms, m), c.Ms/1000)})
 		}
 	}
 	if p, ok := w.peaks["disk utilisation"]; ok && p.v >= diskBusy {
@@ -533,6 +533,14 @@ func (w *FTDCWindow) standsOut() []FTDCFinding {
 		}
 	}
 	return out
+}
+
+// ckptNorm is the window's normal checkpoint.
+func ckptNorm(n int, median float64) string {
+	if n == 1 {
+		return "the window's only checkpoint"
+	}
+	return fmt.Sprintf("the window's %d checkpoints: median %s ms", n, sig3(median))
 }
 
 // sigFigures2 rounds a spacing in seconds to two significant figures:
