@@ -23,3 +23,12 @@ echo "$out" | awk '/^BenchmarkFTDCWindow/ {
   for (i = 1; i <= NF; i++) if ($(i+1) == "samples/s") s = $i
   printf "| figures | %s | %.0f samples/s | a week: %.1f s |\n", $3 " ns/chunk", s, 604800 / s
 }'
+# An 8.0 shard member's chunk (the role-split layout, 5,500 metrics × 300
+# samples): into per-second figures (BenchmarkFTDCRoleSplit), and every
+# value decoded sample by sample (BenchmarkFTDCRoleSplitFull).
+out="$(go test -run '^$' -bench FTDCRoleSplit -benchtime 10x -count "$repeat" ./internal/telemetry/)"
+echo "$out" | grep -E '^Benchmark'
+echo "$out" | awk '/^BenchmarkFTDCRoleSplit/ {
+  for (i = 1; i <= NF; i++) if ($(i+1) == "samples/s") s = $i
+  printf "| %s | %s | %.0f samples/s | a week: %.1f s |\n", $1, $3 " ns/chunk", s, 604800 / s
+}'

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -32,7 +33,7 @@ store it again under its id. Manual: docs/ftdc.md.`,
 			if err != nil {
 				return usage(err)
 			}
-			return a.withImporter(cmd.Context(), resultsURI, "attach-ftdc stores the run again under its id in", func(st store.Store, m store.Importer) error {
+			err = a.withImporter(cmd.Context(), resultsURI, "attach-ftdc stores the run again under its id in", func(st store.Store, m store.Importer) error {
 				d, err := st.Get(cmd.Context(), args[0])
 				if err != nil {
 					return err
@@ -60,6 +61,10 @@ store it again under its id. Manual: docs/ftdc.md.`,
 				}
 				return nil
 			})
+			if err != nil && cmd.Context().Err() != nil && !errors.Is(err, errInterrupted) {
+				return fmt.Errorf("%w: attaching FTDC samples to run %s; the run is stored as it was unless it was being stored again, and attaching again finishes it (attaching twice changes nothing)", errInterrupted, args[0])
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&resultsURI, "results", "", "results MongoDB URI (default: $MONGOBENCH_RESULTS_URI, else the embedded server)")

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -107,8 +108,17 @@ func TestAttachFTDC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(again.Metrics.Measurements) != len(got.Metrics.Measurements) {
-		t.Errorf("a second attach-ftdc: %d series, then %d", len(got.Metrics.Measurements), len(again.Metrics.Measurements))
+	if len(again.Metrics.Measurements) != len(got.Metrics.Measurements) || !slices.Equal(again.Notes, got.Notes) {
+		t.Errorf("a second attach-ftdc: %d series, then %d; notes %q, then %q", len(got.Metrics.Measurements), len(again.Metrics.Measurements), got.Notes, again.Notes)
+	}
+	// Ctrl-C during attach-ftdc: exit 130 and a sentence, never a bare
+	// "context canceled".
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr strings.Builder
+	if code := cli.Main(cctx, []string{"results", "attach-ftdc", d.RunID, dir, "--results", h.URI}, &stdout, &stderr); code != cli.ExitInterrupted ||
+		!strings.Contains(stderr.String(), "interrupted: ") || strings.HasSuffix(strings.TrimSpace(stderr.String()), "context canceled") {
+		t.Errorf("attach-ftdc interrupted: exit %d, stderr %q: want %d and a sentence", code, stderr.String(), cli.ExitInterrupted)
 	}
 	// A directory without the run's seconds: one line, nothing stored.
 	other := ftdcDir(t, t0.Add(-24*time.Hour), 30, false, never, never)

@@ -33,12 +33,19 @@ maximum; --html writes its charts over time. Manual: docs/ftdc.md.`,
 			if r.From, r.To, err = f.Window(); err != nil {
 				return usage(err)
 			}
+			// a bound given is a bound, year 1 included
+			r.FromSet, r.ToSet = cmd.Flags().Changed("from"), cmd.Flags().Changed("to")
 			w := &report.FTDCWindow{Path: args[0]}
-			info, err := r.Figures(cmd.Context(), func(f telemetry.Figures) { w.Add(f.Start, f.End, f.Server, f.Host) }, func(n int) { w.Samples += n })
+			info, err := r.Visit(cmd.Context(), telemetry.FTDCVisit{
+				Sample: w.Sample,
+				Figure: func(f telemetry.Figures) { w.Add(f.Start, f.End, f.Server, f.Host) },
+				Gap:    w.Gap,
+				Stale:  w.StaleSample,
+			})
 			if p.Done(); err != nil {
 				return ftdcError(cmd.Context(), err)
 			}
-			w.Versions, w.VersionsFromSamples, w.Roles, w.Layouts = info.Versions, info.VersionsFromSamples, info.Roles, info.Layouts
+			w.Versions, w.VersionsFromSamples, w.Roles, w.Layouts, w.Torn = info.Versions, info.VersionsFromSamples, info.Roles, info.Layouts, info.Torn
 			sum := w.Summary(f.Metrics)
 			if f.HTML != "" {
 				if err := lab.WriteFile(f.HTML, func(out io.Writer) error { return htmlreport.FTDC(out, sum, w.Charts(f.Metrics)) }); err != nil {

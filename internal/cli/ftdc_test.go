@@ -150,8 +150,9 @@ func TestFTDCSummary(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, o.stdout)
 		}
 	}
-	if lines := strings.Split(strings.TrimSpace(o.stdout), "\n"); len(lines) != 9 || !strings.HasPrefix(lines[7], "inserts ") ||
-		!strings.HasPrefix(lines[8], "disk writes ") || !strings.HasSuffix(lines[8], "200") {
+	lines := strings.Split(strings.TrimSpace(o.stdout), "\n")
+	if n := len(lines); n < 3 || !strings.HasPrefix(lines[n-2], "inserts ") ||
+		!strings.HasPrefix(lines[n-1], "disk writes ") || !strings.HasSuffix(lines[n-1], "200") || !strings.HasPrefix(lines[n-3], "figure ") {
 		t.Errorf("want the two figures' rows:\n%s", o.stdout)
 	}
 }
@@ -174,7 +175,6 @@ func TestFTDCBadInput(t *testing.T) {
 	}{
 		{[]string{"ftdc", t.TempDir()}, "no metrics.* files"},
 		{[]string{"ftdc", "/dev/zero"}, "/dev/zero: a device, not a regular file"},
-		{[]string{"ftdc", cut}, filepath.Join(cut, "metrics.interim") + ": byte "},
 		{[]string{"ftdc", dir, "--from", "yesterday"}, `--from: "yesterday" is not valid: want a time such as`},
 		{[]string{"ftdc", dir, "--metric", "disk"}, `--metric: "disk" is not a figure; valid: operations, inserts`},
 	} {
@@ -183,6 +183,13 @@ func TestFTDCBadInput(t *testing.T) {
 		if line := errorLine(t, o, false); !strings.Contains(line, c.want) {
 			t.Errorf("%v: %q, want %q in it", c.args, line, c.want)
 		}
+	}
+	// A torn file (cut inside a document) is read up to its torn
+	// document, and the summary says where it ends early.
+	o := mb(t, "ftdc", cut)
+	wantCode(t, o, cli.ExitOK)
+	if want := "file torn: " + filepath.Join(cut, "metrics.interim") + ": ends early at byte "; !strings.Contains(o.stdout, want) {
+		t.Errorf("torn file: want %q in\n%s", want, o.stdout)
 	}
 }
 
@@ -198,6 +205,18 @@ func TestFTDCPageInBrowser(t *testing.T) {
 	r := browser.Open(t, page)
 	if len(r.Errors) > 0 || len(r.Requests) > 0 {
 		t.Fatalf("errors %v, requests %v", r.Errors, r.Requests)
+	}
+	// The page answers first: what stands out (the headline) and the
+	// first chart within the first screen (1400 × 900), the table after.
+	if r.HeadlineTop < 0 || r.HeadlineTop >= chromium.ScreenHeight || r.FirstChartTop < 0 || r.FirstChartTop >= chromium.ScreenHeight {
+		t.Errorf("what stands out starts at %.0f px, the first chart at %.0f px: want both within the first screen (%d px)", r.HeadlineTop, r.FirstChartTop, chromium.ScreenHeight)
+	}
+	shots := screenshotDir
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	if err := os.WriteFile(filepath.Join(shots, "ftdc.png"), r.FirstScreen, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	want := map[string][]string{
 		"operations/s":      {"operations", "inserts", "queries", "updates"},
@@ -225,6 +244,9 @@ func TestFTDCPageInBrowser(t *testing.T) {
 	html, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if i, j, k := strings.Index(string(html), "What stands out"), strings.Index(string(html), "the longest checkpoint: 1500 ms from 2026-03-01 12:00:21 UTC (the window&#39;s only checkpoint)"), strings.Index(string(html), "<table"); i < 0 || j < i || k < j {
+		t.Error("the page does not open with what stands out (the checkpoint of 1.5 s from 12:00:21), before the table")
 	}
 	if !strings.Contains(string(html), `"shade":[[19,22]]`) {
 		t.Error("the checkpoint's seconds are not shaded")
@@ -271,5 +293,56 @@ func TestFTDCMongosRoleSplit(t *testing.T) {
 		if n != 29 || got[0] != c.want || got[3] != c.want {
 			t.Errorf("%s: %d values %v, want 29 of %v", c.name, n, got, c.want)
 		}
+	}
+}
+
+// Issue 35's FTDC inputs: samples at one time are samples of the window
+// that make no interval; a sample in year 1 is shown at its time, and
+// --to 0001-01-01T00:00:00Z is a bound; `run --ftdc /dev/zero` is
+// refused before the run, with no server reached.
+func TestFTDCHostileTimes(t *testing.T) {
+	s := ftdcwrite.State{V8: true}
+	write := func(times ...time.Time) string {
+		var samples []bson.D
+		for _, at := range times {
+			samples = append(samples, ftdcwrite.Sample(at, s))
+			s.Inserts += 1000
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "metrics.interim"), ftdcwrite.File(nil, samples, 299), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	same := make([]time.Time, 10)
+	for i := range same {
+		same[i] = ftdcT0
+	}
+	o := mb(t, "ftdc", write(same...))
+	wantCode(t, o, cli.ExitOK)
+	for _, want := range []string{"window: 2026-03-01 12:00:00 UTC to 2026-03-01 12:00:00 UTC (0s)",
+		"samples: 1 (0 intervals); 9 more at or before the previous sample's time, no interval"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("samples at one time: output lacks %q:\n%s", want, o.stdout)
+		}
+	}
+
+	year1 := time.Time{}
+	dir := write(year1, year1.Add(time.Second), ftdcT0)
+	o = mb(t, "ftdc", dir)
+	wantCode(t, o, cli.ExitOK)
+	if want := "window: 0001-01-01 00:00:00 UTC to 2026-03-01 12:00:00 UTC"; !strings.Contains(o.stdout, want) {
+		t.Errorf("a year-1 sample: output lacks %q:\n%s", want, o.stdout)
+	}
+	o = mb(t, "ftdc", dir, "--to", "0001-01-01T00:00:00Z")
+	wantCode(t, o, cli.ExitOK)
+	if want := "samples: 1 (0 intervals)"; !strings.Contains(o.stdout, want) {
+		t.Errorf("--to year 1: output lacks %q (the bound is a bound):\n%s", want, o.stdout)
+	}
+
+	o = mb(t, "run", "--uri", "mongodb://127.0.0.1:1", "--ops", "10", "--ftdc", "/dev/zero")
+	wantCode(t, o, cli.ExitUsage)
+	if msg := errorLine(t, o, false); !strings.Contains(msg, "--ftdc: /dev/zero: a device, not a regular file") {
+		t.Errorf("run --ftdc /dev/zero: %q, want it refused before the run", msg)
 	}
 }

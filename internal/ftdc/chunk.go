@@ -11,15 +11,24 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// The server refuses chunks beyond these sizes (decompressor.cpp); so does
-// the decoder, so a corrupt length cannot make it allocate gigabytes.
-const (
-	maxUncompressed  = 10_000_000
-	maxMetricSamples = 1_000_000
-)
+// maxUncompressed is the server's bound on a chunk's uncompressed size
+// (decompressor.cpp): the decoder refuses a larger declared length
+// before it inflates anything, so a corrupt length cannot make it
+// allocate more. Within it, a chunk costs its uncompressed bytes and a
+// few words per metric: its values are decoded as they are read, column
+// by column or sample by sample, never held as a metrics × samples
+// matrix.
+const maxUncompressed = 10_000_000
 
-// Chunk is one decoded metric chunk: the reference sample and the samples
-// after it, every metric's values kept as a column.
+// MaxChunkSamples is the most samples the decoder takes in one chunk:
+// 3,495 times the server's default of 300, about 12 days of one-second
+// samples in one chunk. Zero runs let a few bytes declare any count, so
+// a count is only bounded here; a real file's chunks hold a few hundred.
+const MaxChunkSamples = 1 << 20
+
+// Chunk is one decoded metric chunk: the reference sample and the
+// samples after it, each metric's deltas kept as the server wrote them
+// and decoded on demand.
 type Chunk struct {
 	// Reference is the chunk's first sample as the server stored it.
 	Reference bson.Raw
@@ -27,25 +36,93 @@ type Chunk struct {
 	Metrics []Metric
 	// Samples is the number of samples: the reference and those after it.
 	Samples int
-	// values holds metric m's value in sample s at m*Samples+s, as the
-	// server's uint64 (two's complement of the int64 it extracted).
-	values []uint64
-	index  map[string]int
-	layout *Layout
+	first   []uint64 // each metric's value in the reference
+	deltas  []byte   // the delta stream after the counts
+	starts  []cursor // where each metric's deltas start in it
+	index   map[string]int
+	layout  *Layout
 }
 
-// Value is metric m's value in sample s.
-func (c *Chunk) Value(m, s int) int64 { return int64(c.values[m*c.Samples+s]) }
+// cursor is a position in a chunk's delta stream: the byte of the next
+// varint and the zeros of a run still to give (a run carries over from
+// one metric's column into the next).
+type cursor struct {
+	pos   int
+	zeros uint64
+}
 
-// Column is metric m's values in every sample, in order. The slice is
-// the chunk's own; do not modify it.
+// next is the next delta of the stream at cur.
+func (c *Chunk) next(cur *cursor) uint64 {
+	if cur.zeros > 0 {
+		cur.zeros--
+		return 0
+	}
+	d, n := uvarint(c.deltas[cur.pos:])
+	cur.pos += n
+	if d == 0 {
+		z, n := uvarint(c.deltas[cur.pos:])
+		cur.pos += n
+		cur.zeros = z
+	}
+	return d
+}
+
+// column decodes metric m's values into dst (resized to the samples).
+func (c *Chunk) column(m int, dst []uint64) []uint64 {
+	dst = append(dst[:0], c.first[m])
+	cur := c.starts[m]
+	v := c.first[m]
+	for s := 1; s < c.Samples; s++ {
+		v += c.next(&cur)
+		dst = append(dst, v)
+	}
+	return dst
+}
+
+// Value is metric m's value in sample s (decoding its column up to s).
+func (c *Chunk) Value(m, s int) int64 {
+	cur := c.starts[m]
+	v := c.first[m]
+	for range s {
+		v += c.next(&cur)
+	}
+	return int64(v)
+}
+
+// Column is metric m's values in every sample, in order.
 func (c *Chunk) Column(m int) []int64 {
-	col := c.values[m*c.Samples : (m+1)*c.Samples]
+	col := c.column(m, make([]uint64, 0, c.Samples))
 	out := make([]int64, len(col))
 	for i, v := range col {
 		out[i] = int64(v)
 	}
 	return out
+}
+
+// Rows calls fn with each sample's values of the metrics named, sample
+// by sample: row[i] is metrics[i]'s value. The row is reused: fn copies
+// what it keeps. Memory is the few metrics', whatever the samples; fn's
+// error ends the rows.
+func (c *Chunk) Rows(metrics []int, fn func(s int, row []int64) error) error {
+	curs := make([]cursor, len(metrics))
+	vals := make([]uint64, len(metrics))
+	row := make([]int64, len(metrics))
+	for i, m := range metrics {
+		curs[i], vals[i] = c.starts[m], c.first[m]
+		row[i] = int64(vals[i])
+	}
+	for s := range c.Samples {
+		if s > 0 {
+			for i := range metrics {
+				vals[i] += c.next(&curs[i])
+				row[i] = int64(vals[i])
+			}
+		}
+		if err := fn(s, row); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Find returns the index of the first metric at path, or -1. Duplicate
@@ -77,15 +154,25 @@ func (c *Chunk) FindAll(path string) []int {
 // Times is each sample's collection start (the top-level start field),
 // or nil when the samples have none.
 func (c *Chunk) Times() []time.Time {
-	m := c.Find("start")
-	if m < 0 || c.Metrics[m].Type != bson.TypeDateTime {
+	m := c.TimeMetric()
+	if m < 0 {
 		return nil
 	}
 	out := make([]time.Time, c.Samples)
-	for s := range out {
-		out[s] = time.UnixMilli(c.Value(m, s)).UTC()
+	for s, v := range c.column(m, make([]uint64, 0, c.Samples)) {
+		out[s] = time.UnixMilli(int64(v)).UTC()
 	}
 	return out
+}
+
+// TimeMetric is the metric of the samples' collection start (the
+// top-level start date), or -1.
+func (c *Chunk) TimeMetric() int {
+	m := c.Find("start")
+	if m < 0 || c.Metrics[m].Type != bson.TypeDateTime {
+		return -1
+	}
+	return m
 }
 
 // Sample rebuilds sample s as the server's decompressor does: the
@@ -97,13 +184,16 @@ func (c *Chunk) Sample(s int) (bson.Raw, error) {
 	}
 	row := make([]uint64, len(c.Metrics))
 	for m := range row {
-		row[m] = c.values[m*c.Samples+s]
+		row[m] = uint64(c.Value(m, s))
 	}
 	return rebuild(c.Reference, row)
 }
 
 // DecodeChunk decodes a metric chunk's data (the BinData of a type 1
-// document).
+// document). It refuses what is inconsistent: an uncompressed length
+// above the server's bound or that the zlib stream does not hold, a
+// reference document whose metric count differs from the chunk's, delta
+// counts that the payload cannot hold, more than MaxChunkSamples samples.
 func DecodeChunk(data []byte) (*Chunk, error) {
 	if len(data) < 4 {
 		return nil, fmt.Errorf("metric chunk of %d bytes: shorter than its 4-byte length", len(data))
@@ -137,8 +227,8 @@ func decodeUncompressed(raw []byte) (*Chunk, error) {
 	}
 	metricCount := binary.LittleEndian.Uint32(raw[refLen:])
 	deltaCount := binary.LittleEndian.Uint32(raw[refLen+4:])
-	if uint64(metricCount)*uint64(deltaCount) > maxMetricSamples {
-		return nil, fmt.Errorf("metric chunk: %d metrics × %d samples is above the server's limit of %d", metricCount, deltaCount, maxMetricSamples)
+	if deltaCount >= MaxChunkSamples {
+		return nil, fmt.Errorf("metric chunk: %d samples after the reference: at most %d are read (the server writes 300 by default)", deltaCount, MaxChunkSamples-1)
 	}
 	metrics, first, err := extract(ref)
 	if err != nil {
@@ -147,45 +237,45 @@ func decodeUncompressed(raw []byte) (*Chunk, error) {
 	if len(metrics) != int(metricCount) {
 		return nil, fmt.Errorf("metric chunk: the reference document has %d metrics, the chunk says %d", len(metrics), metricCount)
 	}
-	samples := int(deltaCount) + 1
-	c := &Chunk{Reference: ref, Metrics: metrics, Samples: samples, values: make([]uint64, len(metrics)*samples)}
-	if err := c.inflate(raw[refLen+8:], first); err != nil {
+	c := &Chunk{Reference: ref, Metrics: metrics, Samples: int(deltaCount) + 1, first: first, deltas: raw[refLen+8:]}
+	if err := c.locate(); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// inflate reads the deltas (decompressor.cpp's loop: a zero run carries
-// across metrics) and sums them from the reference's values.
-func (c *Chunk) inflate(buf []byte, first []uint64) error {
-	deltas := c.Samples - 1
-	pos := 0
-	var zeros uint64
+// locate finds where each metric's deltas start, reading the stream once
+// as decompressor.cpp does (a zero run carries across metrics) without
+// keeping the values, and checks the payload holds every delta the
+// counts declare.
+func (c *Chunk) locate() error {
+	deltas := uint64(c.Samples - 1)
+	c.starts = make([]cursor, len(c.Metrics))
+	var cur cursor
 	for m := range c.Metrics {
-		col := c.values[m*c.Samples : (m+1)*c.Samples]
-		v := first[m]
-		col[0] = v
-		for s := 1; s <= deltas; s++ {
-			if zeros > 0 {
-				zeros--
-				col[s] = v
+		c.starts[m] = cur
+		for left := deltas; left > 0; {
+			if cur.zeros > 0 {
+				k := min(cur.zeros, left)
+				cur.zeros -= k
+				left -= k
 				continue
 			}
-			d, n := uvarint(buf[pos:])
+			d, n := uvarint(c.deltas[cur.pos:])
 			if n <= 0 {
-				return fmt.Errorf("metric chunk: metric %d (%s), sample %d: truncated varint at byte %d of %d", m, c.Metrics[m].Path, s, pos, len(buf))
+				return fmt.Errorf("metric chunk: metric %d (%s), sample %d: the payload ends at byte %d: %d metrics × %d samples declared, more than it holds",
+					m, c.Metrics[m].Path, deltas-left+1, cur.pos, len(c.Metrics), c.Samples)
 			}
-			pos += n
+			cur.pos += n
+			left--
 			if d == 0 {
-				z, n := uvarint(buf[pos:])
+				z, n := uvarint(c.deltas[cur.pos:])
 				if n <= 0 {
-					return fmt.Errorf("metric chunk: metric %d (%s), sample %d: truncated zero run at byte %d of %d", m, c.Metrics[m].Path, s, pos, len(buf))
+					return fmt.Errorf("metric chunk: metric %d (%s), sample %d: truncated zero run at byte %d of %d", m, c.Metrics[m].Path, deltas-left, cur.pos, len(c.deltas))
 				}
-				pos += n
-				zeros = z
+				cur.pos += n
+				cur.zeros = z
 			}
-			v += d
-			col[s] = v
 		}
 	}
 	return nil

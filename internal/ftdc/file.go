@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/bounded"
 )
 
 // Kind is an FTDC document's type field.
@@ -149,13 +151,20 @@ func ReadFile(name string) ([]Document, error) {
 
 // Files lists an FTDC directory's files in the order they were written:
 // the archives (metrics.<UTC time>-<n>) by name, then metrics.interim,
-// whose samples are the newest. A path to a single file lists that file.
+// whose samples are the newest. A path to a single file lists that file
+// when it is a regular file (a device such as /dev/zero, a FIFO is
+// refused here, before anything is read).
 func Files(dir string) ([]string, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, err
 	}
 	if !st.IsDir() {
+		f, err := bounded.Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		_ = f.Close() // opened to be checked only
 		return []string{dir}, nil
 	}
 	entries, err := os.ReadDir(dir)

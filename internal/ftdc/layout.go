@@ -208,7 +208,7 @@ func SampleChunk(sample bson.Raw) (*Chunk, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Chunk{Reference: sample, Metrics: metrics, Samples: 1, values: values}, nil
+	return &Chunk{Reference: sample, Metrics: metrics, Samples: 1, first: values, starts: make([]cursor, len(metrics))}, nil
 }
 
 // Layout is the layout of the chunk's samples, resolved from its

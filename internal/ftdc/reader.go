@@ -60,7 +60,7 @@ func (r *Reader) Next() (Document, error) {
 	case n == 0 && errors.Is(err, io.EOF):
 		return Document{}, io.EOF
 	case err != nil:
-		return Document{}, fmt.Errorf("%s: byte %d: %d trailing bytes, not a document (the file is truncated)", r.name, r.off, n)
+		return Document{}, &TornError{File: r.name, Offset: r.off, Have: int64(n)}
 	}
 	length := int64(int32(binary.LittleEndian.Uint32(head[:])))
 	if length == 0 {
@@ -77,7 +77,7 @@ func (r *Reader) Next() (Document, error) {
 	buf := r.buf[:length]
 	copy(buf, head[:])
 	if n, err := io.ReadFull(r.r, buf[4:]); err != nil {
-		return Document{}, fmt.Errorf("%s: byte %d: document of %d bytes, the file ends after %d (the file is truncated)", r.name, r.off, length, 4+n)
+		return Document{}, &TornError{File: r.name, Offset: r.off, Length: length, Have: int64(4 + n)}
 	}
 	// The buffer is reused: the document keeps copies of what it holds.
 	d, err := parseDocument(bson.Raw(buf), r.name, r.off)
@@ -95,4 +95,25 @@ func cloneBytes[T ~[]byte](b T) T {
 		return nil
 	}
 	return append(T(nil), b...)
+}
+
+// TornError is a file that ends inside its last document: copied while
+// the server wrote it, or left by a crash. Every whole document before
+// it has been read; the server's own reader stops there too.
+type TornError struct {
+	File string
+	// Offset is the byte at which the torn document starts: where the
+	// file ends early.
+	Offset int64
+	// Length is the length the document declares (0 when the file ends
+	// inside the length itself); Have is how many of its bytes are in
+	// the file.
+	Length, Have int64
+}
+
+func (e *TornError) Error() string {
+	if e.Length == 0 {
+		return fmt.Sprintf("%s: ends early at byte %d: %d trailing bytes, not a whole document (the documents before it are read)", e.File, e.Offset, e.Have)
+	}
+	return fmt.Sprintf("%s: ends early at byte %d: its last document of %d bytes is cut after %d (the documents before it are read)", e.File, e.Offset, e.Length, e.Have)
 }

@@ -63,7 +63,6 @@ func TestReaderHostileInput(t *testing.T) {
 		path string
 		want string
 	}{
-		{cut, cut + ": byte " + strconv.FormatInt(last.Offset, 10) + ": document of "},
 		{huge, huge + ": byte 0: document length 2147483647: a document is 5 bytes to 16MB"},
 		{text, text + ": byte 0: document length 1819043176"},
 		{"/dev/zero", "/dev/zero: a device, not a regular file; give a file"},
@@ -73,5 +72,20 @@ func TestReaderHostileInput(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line starting %q", c.path, err, c.want)
 		}
+	}
+
+	// A file torn inside its last document (copied while the server
+	// wrote it): every whole document before it is read, and the scan
+	// says at which byte the file ends early.
+	chunks := 0
+	for _, d := range docs[:len(docs)-1] {
+		if d.Kind == KindMetricChunk {
+			chunks++
+		}
+	}
+	info, err := Scan{Files: []string{cut}}.Run(func(*Chunk, Document) error { return nil })
+	want := cut + ": ends early at byte " + strconv.FormatInt(last.Offset, 10) + ": its last document of " + strconv.Itoa(len(data)-int(last.Offset)) + " bytes is cut after " + strconv.Itoa(len(data)-int(last.Offset)-7)
+	if err != nil || info.Chunks != chunks || len(info.Torn) != 1 || !strings.HasPrefix(info.Torn[0], want) {
+		t.Errorf("torn file: %+v, %v: want its %d whole chunks read and %q", info, err, chunks, want)
 	}
 }

@@ -16,10 +16,12 @@ import (
 type Scan struct {
 	// Files are the files to read, in order (Files lists a directory's).
 	Files []string
-	// From and To bound the window; a zero time leaves that side open.
+	// From and To bound the window; a zero time leaves that side open
+	// unless FromSet or ToSet says it is a bound.
 	// A chunk is decoded when some of its samples may fall in the window;
 	// the caller keeps the samples it wants.
-	From, To time.Time
+	From, To       time.Time
+	FromSet, ToSet bool
 	// Progress, when set, is told after each document how many bytes of
 	// the files to read have been read, and their total.
 	Progress func(done, total int64)
@@ -43,6 +45,9 @@ type Info struct {
 	// the files left unread because their samples all lie outside the
 	// window (their names give their first sample's time).
 	Files, Chunks, Skipped int
+	// Torn says, for each file that ends inside its last document,
+	// where it ends early (TornError); the documents before it are read.
+	Torn []string
 
 	metaRole       string
 	sampleVersions []string
@@ -145,6 +150,11 @@ func (s Scan) file(r *Reader, info *Info, pending **Document, flush func() error
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
+		var torn *TornError
+		if errors.As(err, &torn) {
+			info.Torn = append(info.Torn, torn.Error())
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -161,13 +171,13 @@ func (s Scan) file(r *Reader, info *Info, pending **Document, flush func() error
 			// A chunk's samples start at its _id and end before the
 			// next chunk's: the pending chunk is wanted unless this one
 			// starts at or before the window does.
-			if *pending != nil && !s.From.IsZero() && !d.ID.After(s.From) {
+			if *pending != nil && s.hasFrom() && !d.ID.After(s.From) {
 				*pending = nil
 			}
 			if err := flush(); err != nil {
 				return err
 			}
-			if !s.To.IsZero() && d.ID.After(s.To) {
+			if s.hasTo() && d.ID.After(s.To) {
 				continue
 			}
 			*pending = &d
@@ -182,10 +192,10 @@ func (s Scan) window() []string {
 	var out []string
 	for i, f := range s.Files {
 		start, ok := archiveTime(f)
-		if ok && !s.To.IsZero() && start.After(s.To) {
+		if ok && s.hasTo() && start.After(s.To) {
 			continue
 		}
-		if i+1 < len(s.Files) && !s.From.IsZero() {
+		if i+1 < len(s.Files) && s.hasFrom() {
 			if next, ok := archiveTime(s.Files[i+1]); ok && !next.After(s.From) {
 				continue
 			}
@@ -199,3 +209,6 @@ func (s Scan) window() []string {
 func (i Info) String() string {
 	return fmt.Sprintf("%d files read (%d skipped outside the window), %d chunks", i.Files, i.Skipped, i.Chunks)
 }
+
+func (s Scan) hasFrom() bool { return s.FromSet || !s.From.IsZero() }
+func (s Scan) hasTo() bool   { return s.ToSet || !s.To.IsZero() }

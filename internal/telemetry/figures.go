@@ -108,9 +108,7 @@ func ServerFigures(before, after Status) map[string]float64 {
 	}
 	done, ok := checkpointsDone(before.Doc, after.Doc)
 	put(out, KeyCheckpoints)(done, ok)
-	if ok && done > 0 {
-		put(out, KeyCheckpointMs)(first(after.Doc, checkpointTimePaths))
-	}
+	put(out, KeyCheckpointMs)(checkpointCompleted(before.Doc, after.Doc, done))
 	for _, l := range latencies {
 		put(out, l.key)(meanLatencyMs(before.Doc, after.Doc, opLatenciesSection+"."+l.section))
 	}
@@ -232,7 +230,29 @@ func first(doc map[string]any, paths []string) (float64, bool) {
 	return 0, false
 }
 
-// checkpointsDone counts the checkpoints completed between two documents.
+// checkpointCompleted is the duration of the checkpoint that completed
+// between two documents, false when none did. WiredTiger counts a
+// checkpoint when it starts and sets its most recent time when it ends,
+// so a checkpoint completed when the running flag fell, when the most
+// recent time changed, or when one was counted and none runs at the end
+// (it started and ended within the interval); its duration is then the
+// most recent time at the end.
+func checkpointCompleted(before, after map[string]any, started float64) (float64, bool) {
+	ms, ok := first(after, checkpointTimePaths)
+	if !ok {
+		return 0, false
+	}
+	runB, okB := checkpointRunning(before)
+	runA, okA := checkpointRunning(after)
+	prev, okP := first(before, checkpointTimePaths)
+	fell := okB && okA && runB == 1 && runA == 0
+	changed := okP && prev != ms
+	within := started > 0 && okA && runA == 0
+	return ms, fell || changed || within
+}
+
+// checkpointsDone counts the checkpoints WiredTiger counted between two
+// documents: it counts each when it starts.
 func checkpointsDone(before, after map[string]any) (float64, bool) {
 	for _, p := range checkpointCountPaths {
 		if _, ok := Lookup(after, p); ok {

@@ -30,6 +30,9 @@ func sameFigures(t *testing.T, what string, got, want map[string]float64) {
 	}
 }
 
+// The interval sees a checkpoint start (counted, running at its end) and
+// none complete: the most recent time, 1,180 ms, is the previous
+// checkpoint's, so there is no checkpoint duration.
 func TestServerFiguresMongod(t *testing.T) {
 	before, after := loadStatus(t, "mongod-before.json"), loadStatus(t, "mongod-after.json")
 	want := map[string]float64{
@@ -43,7 +46,7 @@ func TestServerFiguresMongod(t *testing.T) {
 		KeyWriteConflicts: 12,
 		KeyReadLatency:    0.15, KeyWriteLatency: 0.25, KeyCommandLatency: 0.001,
 		KeyCacheMax: 1 << 30, KeyConnCreated: 3, KeyQueued: 0, KeyTicketsOut: 3,
-		KeyTicketsTotal: 256, KeyCheckpointMs: 1180,
+		KeyTicketsTotal: 256,
 	}
 	sameFigures(t, "mongod", ServerFigures(before, after), want)
 }
@@ -208,5 +211,40 @@ func TestSetCPU(t *testing.T) {
 	a.ProcSet.CPUs = 2 // the affinity changed: no figure
 	if got := HostFigures(b, a); got != nil {
 		t.Errorf("figures across an affinity change: %v", got)
+	}
+}
+
+// A checkpoint's duration is taken when it completes, for 7.0's and
+// 8.0's names: when the running flag falls, when the most recent time
+// changes, or when one started and ended within the interval; never at
+// its start, when the most recent time is the previous checkpoint's.
+func TestCheckpointDurationAtCompletion(t *testing.T) {
+	for _, v8 := range []bool{false, true} {
+		run, recent, count := "wiredTiger.transaction.transaction checkpoint currently running", "wiredTiger.transaction.transaction checkpoint most recent time (msecs)", "wiredTiger.transaction.transaction checkpoints"
+		if v8 {
+			run, recent, count = "wiredTiger.checkpoint.progress state", "wiredTiger.checkpoint.most recent time (msecs)", "wiredTiger.checkpoint.total succeed number of checkpoints"
+		}
+		doc := func(running, ms, n int64) Status {
+			return Status{Doc: map[string]any{run: running, recent: ms, count: n}}
+		}
+		at := func(s Status, sec int) Status { s.Time = time.Unix(int64(sec), 0); return s }
+		for _, c := range []struct {
+			name          string
+			before, after Status
+			want          float64
+			ok            bool
+		}{
+			{"starts: the previous one's time", doc(0, 2235, 10), doc(1, 2235, 11), 0, false},
+			{"runs on", doc(1, 2235, 11), doc(1, 2235, 11), 0, false},
+			{"the flag falls", doc(1, 2235, 11), doc(0, 8076, 11), 8076, true},
+			{"the flag falls, the same time as the last", doc(1, 2235, 11), doc(0, 2235, 11), 2235, true},
+			{"starts and ends within", doc(0, 2235, 11), doc(0, 40, 12), 40, true},
+			{"ends and the next starts", doc(1, 2235, 11), doc(1, 8128, 12), 8128, true},
+		} {
+			got, ok := ServerFigures(at(c.before, 0), at(c.after, 1))[KeyCheckpointMs]
+			if ok != c.ok || got != c.want {
+				t.Errorf("v8 %v, %s: %v (%v), want %v (%v)", v8, c.name, got, ok, c.want, c.ok)
+			}
+		}
 	}
 }

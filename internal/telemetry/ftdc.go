@@ -33,8 +33,21 @@ var statusPrefixes = []string{
 // gives none. A live getDiagnosticData sample is read by this same
 // function, as a chunk of one sample (SampleFromDiagnosticData).
 func FTDCSamples(c *ftdc.Chunk) []Sample {
-	times := c.Times()
-	if times == nil {
+	var out []Sample
+	_ = EachFTDCSample(c, func(s Sample) error { // fn returns no error
+		out = append(out, s)
+		return nil
+	})
+	return out
+}
+
+// EachFTDCSample calls fn with each sample of the chunk, in order, as
+// FTDCSamples gives them, decoding only the metrics the figures read,
+// sample by sample: a chunk of any length costs the figures' few
+// metrics. fn's error ends it.
+func EachFTDCSample(c *ftdc.Chunk, fn func(Sample) error) error {
+	tm := c.TimeMetric()
+	if tm < 0 {
 		return nil
 	}
 	layout := c.Layout()
@@ -45,14 +58,21 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 		return ""
 	}
 	ftdcStatus, ftdcSystem := prefix(ftdc.SectionServerStatus), prefix(ftdc.SectionSystemMetrics)
+	// want are the chunk's metrics read; a field's pos is its place in
+	// want and in each row.
+	want := []int{tm}
+	col := func(m int) int {
+		want = append(want, m)
+		return len(want) - 1
+	}
 	type field struct {
 		key string
-		m   int
+		pos int
 	}
 	var status []field
 	var opcounters []field
 	seen := map[string]bool{}
-	sys := &chunkFields{c: c, index: map[string]int{}}
+	sys := &chunkFields{index: map[string]int{}}
 	for m, metric := range c.Metrics {
 		p := metric.Path
 		switch {
@@ -62,15 +82,17 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 				continue
 			}
 			seen[k] = true
-			status = append(status, field{k, m})
+			pos := col(m)
+			status = append(status, field{k, pos})
 			if rest, ok := strings.CutPrefix(k, opcountersSection+"."); ok && !strings.Contains(rest, ".") {
-				opcounters = append(opcounters, field{rest, m})
+				opcounters = append(opcounters, field{rest, pos})
 			}
 		case ftdcSystem != "" && strings.HasPrefix(p, ftdcSystem):
 			k := p[len(ftdcSystem):]
-			if _, dup := sys.index[k]; !dup {
-				sys.index[k] = m
+			if _, dup := sys.index[k]; dup || !wantedSystem(k) {
+				continue
 			}
+			sys.index[k] = col(m)
 			if rest, ok := strings.CutPrefix(k, "disks."); ok {
 				if dev, _, ok := strings.Cut(rest, "."); ok && !slices.Contains(sys.disks, dev) {
 					sys.disks = append(sys.disks, dev)
@@ -79,45 +101,52 @@ func FTDCSamples(c *ftdc.Chunk) []Sample {
 		}
 	}
 	members := chunkMembers(c, layout)
-	out := make([]Sample, 0, c.Samples)
-	for s, at := range times {
+	for i := range members.names {
+		members.state[i], members.at[i] = col(members.state[i]), col(members.at[i])
+	}
+	return c.Rows(want, func(_ int, row []int64) error {
+		at := time.UnixMilli(row[0]).UTC()
 		smp := Sample{Time: at}
 		if len(status) > 0 {
 			doc := make(map[string]any, len(status)+1)
 			for _, f := range status {
-				doc[f.key] = c.Value(f.m, s)
+				doc[f.key] = row[f.pos]
 			}
 			if len(opcounters) > 0 {
 				ops := make(map[string]any, len(opcounters))
 				for _, f := range opcounters {
-					ops[f.key] = c.Value(f.m, s)
+					ops[f.key] = row[f.pos]
 				}
 				doc[opcountersSection] = ops
 			}
-			smp.Status = Status{Time: at, Doc: doc, Source: SourceFTDC, Lags: members.lags(s)}
+			smp.Status = Status{Time: at, Doc: doc, Source: SourceFTDC, Lags: members.lags(row)}
 		}
 		if len(sys.index) > 0 {
-			sys.sample = s
+			sys.row = row
 			h := hostFromSystemMetrics(HostSample{Time: at, Source: SourceFTDC}, sys)
 			smp.Host = &h
 		}
-		out = append(out, smp)
-	}
-	return out
+		return fn(smp)
+	})
+}
+
+// wantedSystem are the systemMetrics fields hostFromSystemMetrics reads.
+func wantedSystem(path string) bool {
+	return strings.HasPrefix(path, "cpu.") || strings.HasPrefix(path, "disks.") || strings.HasPrefix(path, "memory.")
 }
 
 // replMembers are the members a chunk's replSetGetStatus lists: their
 // names from the reference sample (names are not metrics), their state
-// and optimeDate from each sample's metrics.
+// and optimeDate from each sample's metrics (as chunk metrics, then as
+// places in a row).
 type replMembers struct {
-	c     *ftdc.Chunk
 	names []string
-	state []int // metric of each member's state
-	at    []int // metric of each member's optimeDate
+	state []int
+	at    []int
 }
 
 func chunkMembers(c *ftdc.Chunk, layout ftdc.Layout) replMembers {
-	out := replMembers{c: c}
+	var out replMembers
 	rs, ok := layout.Document(c.Reference, ftdc.SectionReplSetGetStatus)
 	path, _ := layout.Path(ftdc.SectionReplSetGetStatus)
 	if !ok {
@@ -149,14 +178,14 @@ func chunkMembers(c *ftdc.Chunk, layout ftdc.Layout) replMembers {
 	return out
 }
 
-// lags are the secondaries' lags in sample s (lagsOf).
-func (r replMembers) lags(s int) map[string]float64 {
+// lags are the secondaries' lags in a row (lagsOf).
+func (r replMembers) lags(row []int64) map[string]float64 {
 	if len(r.names) == 0 {
 		return nil
 	}
 	ms := make([]replMember, len(r.names))
 	for i, n := range r.names {
-		ms[i] = replMember{name: n, state: r.c.Value(r.state[i], s), at: time.UnixMilli(r.c.Value(r.at[i], s))}
+		ms[i] = replMember{name: n, state: row[r.state[i]], at: time.UnixMilli(row[r.at[i]])}
 	}
 	return lagsOf(ms)
 }
@@ -170,21 +199,20 @@ func wanted(path string) bool {
 	return false
 }
 
-// chunkFields reads systemMetrics from a chunk's columns, one sample at a
-// time.
+// chunkFields reads systemMetrics from a row of a chunk's metrics, one
+// sample at a time.
 type chunkFields struct {
-	c      *ftdc.Chunk
-	index  map[string]int // path under systemMetrics → metric
-	disks  []string
-	sample int
+	index map[string]int // path under systemMetrics → place in the row
+	disks []string
+	row   []int64
 }
 
 func (f *chunkFields) number(path string) (float64, bool) {
-	m, ok := f.index[path]
+	i, ok := f.index[path]
 	if !ok {
 		return 0, false
 	}
-	return float64(f.c.Value(m, f.sample)), true
+	return float64(f.row[i]), true
 }
 
 func (f *chunkFields) children(path string) []string {
@@ -196,24 +224,101 @@ func (f *chunkFields) children(path string) []string {
 
 // FTDCPairs pairs consecutive samples across the chunks given to Add, in
 // order: the last sample of one chunk pairs with the first of the next,
-// so no second between two chunks is lost. Samples further apart than
-// FTDCGap make no pair.
+// so no interval between two chunks is lost. Whatever the sampling
+// period (100 ms, 1 s, 10 s, or one that changes), each pair spans its
+// samples' own starts. A pause longer than FTDCGapPeriods times the
+// spacings on either side of it (the larger: a period that changes
+// from 1 s to 10 s is no gap) is a gap (a host asleep, a restart, a
+// stalled collector), never spread as a rate. A sample at or before the
+// previous one's time pairs with nothing. Each pair is judged once the
+// sample after it is read: Flush judges the last.
 type FTDCPairs struct {
-	prev *Sample
+	// Stale, when set, is called with each sample at or before the
+	// previous one's time.
+	Stale   func(Sample)
+	prev    *Sample
+	spacing time.Duration // of the pair before the pending one
+	pending *pendingPair
 }
 
+type pendingPair struct {
+	before, after Sample
+}
+
+// FTDCGapPeriods is how many sampling periods apart two samples may be
+// and still make one interval.
+const FTDCGapPeriods = 3
+
+// FTDCFirstGap is the longest interval of a read that has no spacing
+// beside it to be judged by (its only pair): the server's longest
+// period.
+const FTDCFirstGap = time.Minute
+
+// minPeriod is the server's shortest sampling period
+// (diagnosticDataCollectionPeriodMillis).
+const minPeriod = 100 * time.Millisecond
+
 // Add calls fn(before, after) for each consecutive pair of the chunk's
-// samples, the previous chunk's last sample first.
+// samples, the previous chunk's last sample first; Flush gives the last.
 func (p *FTDCPairs) Add(c *ftdc.Chunk, fn func(before, after Sample)) {
-	for _, s := range FTDCSamples(c) {
-		if p.prev != nil && s.Time.After(p.prev.Time) && s.Time.Sub(p.prev.Time) <= FTDCGap {
-			fn(*p.prev, s)
+	_ = p.Each(c, nil, fn, nil) // the callbacks return no error
+}
+
+// Each reads the chunk's samples in order: sample (when set) is called
+// with each sample that comes after the previous one, pair with each
+// consecutive pair, gap (when set) with each two consecutive samples
+// too far apart to be one interval; a sample at or before the previous
+// one's time is given to Stale (when set) and to nothing else. sample's
+// error ends the read.
+func (p *FTDCPairs) Each(c *ftdc.Chunk, sample func(Sample) error, pair func(before, after Sample), gap func(before, after Sample)) error {
+	return EachFTDCSample(c, func(s Sample) error {
+		if p.prev != nil && !s.Time.After(p.prev.Time) {
+			if p.Stale != nil {
+				p.Stale(s)
+			}
+			return nil
 		}
-		if p.prev == nil || s.Time.After(p.prev.Time) {
-			smp := s
-			p.prev = &smp
+		if sample != nil {
+			if err := sample(s); err != nil {
+				return err
+			}
 		}
+		if p.prev != nil {
+			next := s.Time.Sub(p.prev.Time)
+			p.judge(next, pair, gap)
+			p.pending = &pendingPair{before: *p.prev, after: s}
+		}
+		smp := s
+		p.prev = &smp
+		return nil
+	})
+}
+
+// Flush judges the last pair read, which has no sample after it.
+func (p *FTDCPairs) Flush(pair func(before, after Sample), gap func(before, after Sample)) {
+	p.judge(0, pair, gap)
+	p.pending = nil
+}
+
+// judge gives the pending pair to pair or gap, by the spacings before
+// and after it (next, 0 when none).
+func (p *FTDCPairs) judge(next time.Duration, pair func(before, after Sample), gap func(before, after Sample)) {
+	if p.pending == nil {
+		return
 	}
+	q := p.pending
+	dt := q.after.Time.Sub(q.before.Time)
+	limit := FTDCFirstGap
+	if ref := max(p.spacing, next); ref > 0 {
+		limit = FTDCGapPeriods * max(ref, minPeriod)
+	}
+	switch {
+	case dt <= limit:
+		pair(q.before, q.after)
+	case gap != nil:
+		gap(q.before, q.after)
+	}
+	p.spacing = dt
 }
 
 // FigureOf returns the server and host figures between two samples, as
@@ -225,11 +330,6 @@ func FigureOf(before, after Sample) Figures {
 	}
 	return f
 }
-
-// FTDCGap is the longest time between two FTDC samples still taken as
-// one interval: the server samples every second, and a longer gap (a
-// restart, a stall of the collector) is left out rather than spread.
-const FTDCGap = 5 * time.Second
 
 // Attach adds series read from FTDC files to a run's metrics: a series
 // the run lacks is added, one an earlier attach stored (source ftdc) is

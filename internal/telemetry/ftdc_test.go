@@ -72,6 +72,7 @@ func TestFTDCFigures(t *testing.T) {
 			pairs.Add(c, func(a, b Sample) { figs = append(figs, FigureOf(a, b)) })
 			return nil
 		})
+		pairs.Flush(func(a, b Sample) { figs = append(figs, FigureOf(a, b)) }, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,11 +175,13 @@ func BenchmarkFTDCWindow(b *testing.B) {
 		}
 		var p FTDCPairs
 		n := 0
-		p.Add(ch, func(a, z Sample) {
+		count := func(a, z Sample) {
 			if FigureOf(a, z).Server != nil {
 				n++
 			}
-		})
+		}
+		p.Add(ch, count)
+		p.Flush(count, nil)
 		if n != 299 {
 			b.Fatalf("%d intervals", n)
 		}

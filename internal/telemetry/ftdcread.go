@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,25 +13,52 @@ import (
 )
 
 // FTDCRead is a window of a server's FTDC files: its diagnostic.data
-// directory or one metrics.* file, read from From to To (a zero time
-// leaves that side open).
+// directory or one metrics.* file, read from From to To. A zero time
+// leaves that side open unless FromSet or ToSet says it is a bound (a
+// sample in year 1 is a sample like another).
 type FTDCRead struct {
-	Path     string
-	From, To time.Time
+	Path           string
+	From, To       time.Time
+	FromSet, ToSet bool
 	// Progress, when set, is told how many bytes of the files have been
 	// read, and their total.
 	Progress func(done, total int64)
 }
 
-// Figures reads the window and calls figure with the figures of each two
-// consecutive samples in it (FigureOf), and samples with the number of
-// samples each chunk has in the window. The read ends with ctx.
-func (r FTDCRead) Figures(ctx context.Context, figure func(Figures), samples func(int)) (ftdc.Info, error) {
-	return r.pairs(ctx, func(before, after Sample) { figure(FigureOf(before, after)) }, samples)
+// FTDCVisit is what a read of a window calls, each when set.
+type FTDCVisit struct {
+	// Sample is called with the time of each sample in the window, in
+	// order (a sample at or before the previous one's time is left out).
+	Sample func(at time.Time)
+	// Figure is called with the figures of each interval: two
+	// consecutive samples of the window (FigureOf).
+	Figure func(Figures)
+	// Gap is called with each two consecutive samples of the window too
+	// far apart to be an interval (FTDCPairs).
+	Gap func(from, to time.Time)
+	// Stale is called with the time of each sample of the window at or
+	// before the previous sample's time: it makes no interval.
+	Stale func(at time.Time)
 }
 
-// Samples reads the window's samples that pair with a neighbour (FTDCGap
-// apart at most), in order, each once.
+// Figures reads the window and calls figure with the figures of each two
+// consecutive samples in it (FigureOf), and samples with 1 for each
+// sample in it. The read ends with ctx.
+func (r FTDCRead) Figures(ctx context.Context, figure func(Figures), samples func(int)) (ftdc.Info, error) {
+	return r.Visit(ctx, FTDCVisit{Figure: figure, Sample: func(time.Time) { samples(1) }})
+}
+
+// Visit reads the window, calling v's functions.
+func (r FTDCRead) Visit(ctx context.Context, v FTDCVisit) (ftdc.Info, error) {
+	return r.pairs(ctx, func(before, after Sample) {
+		if v.Figure != nil {
+			v.Figure(FigureOf(before, after))
+		}
+	}, v.Sample, v.Gap, v.Stale)
+}
+
+// Samples reads the window's samples that pair with a neighbour, in
+// order, each once.
 func (r FTDCRead) Samples(ctx context.Context) ([]Sample, error) {
 	var out []Sample
 	_, err := r.pairs(ctx, func(before, after Sample) {
@@ -38,39 +66,71 @@ func (r FTDCRead) Samples(ctx context.Context) ([]Sample, error) {
 			out = append(out, before)
 		}
 		out = append(out, after)
-	}, func(int) {})
+	}, nil, nil, nil)
 	return out, err
 }
 
+// in says whether t is in the window.
+func (r FTDCRead) in(t time.Time) bool {
+	if (r.FromSet || !r.From.IsZero()) && t.Before(r.From) {
+		return false
+	}
+	bounded := r.ToSet || !r.To.IsZero()
+	return !bounded || !t.After(r.To)
+}
+
+// ctxEvery is how many samples are read between two looks at the
+// context: a chunk may hold a million.
+const ctxEvery = 4096
+
 // pairs calls pair with each two consecutive samples in the window,
-// across chunks (FTDCPairs).
-func (r FTDCRead) pairs(ctx context.Context, pair func(before, after Sample), samples func(int)) (ftdc.Info, error) {
+// across chunks (FTDCPairs), sample with each sample's time and gap with
+// each gap.
+func (r FTDCRead) pairs(ctx context.Context, pair func(before, after Sample), sample func(time.Time), gap func(from, to time.Time), stale func(time.Time)) (ftdc.Info, error) {
 	files, err := ftdc.Files(r.Path)
 	if err != nil {
 		return ftdc.Info{}, err
 	}
-	in := func(t time.Time) bool {
-		return (r.From.IsZero() || !t.Before(r.From)) && (r.To.IsZero() || !t.After(r.To))
-	}
 	var pairs FTDCPairs
-	return ftdc.Scan{Files: files, From: r.From, To: r.To, Progress: r.Progress}.Run(func(c *ftdc.Chunk, _ ftdc.Document) error {
+	if stale != nil {
+		pairs.Stale = func(s Sample) {
+			if r.in(s.Time) {
+				stale(s.Time)
+			}
+		}
+	}
+	n := 0
+	scan := ftdc.Scan{Files: files, From: r.From, To: r.To, FromSet: r.FromSet, ToSet: r.ToSet, Progress: r.Progress}
+	inPair := func(before, after Sample) {
+		if r.in(before.Time) && r.in(after.Time) {
+			pair(before, after)
+		}
+	}
+	inGap := func(before, after Sample) {
+		if gap != nil && r.in(before.Time) && r.in(after.Time) {
+			gap(before.Time, after.Time)
+		}
+	}
+	info, err := scan.Run(func(c *ftdc.Chunk, _ ftdc.Document) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		n := 0
-		for _, t := range c.Times() {
-			if in(t) {
-				n++
+		return pairs.Each(c, func(s Sample) error {
+			if n++; n%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 			}
-		}
-		samples(n)
-		pairs.Add(c, func(before, after Sample) {
-			if in(before.Time) && in(after.Time) {
-				pair(before, after)
+			if sample != nil && r.in(s.Time) {
+				sample(s.Time)
 			}
-		})
-		return nil
+			return nil
+		}, inPair, inGap)
 	})
+	if err == nil {
+		pairs.Flush(inPair, inGap)
+	}
+	return info, err
 }
 
 // RunWindow is the window of FTDC samples of d's measured phase: a second
@@ -78,6 +138,9 @@ func (r FTDCRead) pairs(ctx context.Context, pair func(before, after Sample), sa
 func RunWindow(d *result.Doc) (from, to time.Time) {
 	return d.Start.Add(-time.Second), d.End.Add(time.Second)
 }
+
+// attachedNote opens the note AttachFTDC adds.
+const attachedNote = "series from the server's FTDC files "
 
 // AttachFTDC puts samples, read from the FTDC files at path over d's
 // RunWindow, into d's series (FTDCSeries, Attach), notes it, and
@@ -90,10 +153,12 @@ func AttachFTDC(d *result.Doc, samples []Sample, path string, limits diagnosis.L
 	}
 	from, to := RunWindow(d)
 	added, kept := Attach(&d.Metrics, FTDCSeries(samples, from, to))
-	note := fmt.Sprintf("series from the server's FTDC files (%s), %d samples, attached after the run: %s", path, len(samples), strings.Join(added, ", "))
+	note := fmt.Sprintf("%s(%s), %d samples, attached after the run: %s", attachedNote, path, len(samples), strings.Join(added, ", "))
 	if len(kept) > 0 {
 		note += "; the run's own " + strings.Join(kept, ", ") + " kept"
 	}
+	// an earlier attach's note goes with the series it attached
+	d.Notes = slices.DeleteFunc(d.Notes, func(n string) bool { return strings.HasPrefix(n, attachedNote) })
 	d.Notes = append(d.Notes, note)
 	d.Diagnosis = diagnosis.Diagnose(d, limits)
 	return nil

@@ -75,6 +75,14 @@ func TestAttachFTDC(t *testing.T) {
 	if d.Diagnosis == nil {
 		t.Error("no diagnosis")
 	}
+	// attaching twice changes nothing: the series replaced, one note
+	series, note := len(d.Metrics.Measurements), d.Notes[0]
+	if err := AttachFTDC(d, samples, dir, diagnosis.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Metrics.Measurements) != series || !slices.Equal(d.Notes, []string{note}) {
+		t.Errorf("attached twice: %d series (want %d), notes %q (want only %q)", len(d.Metrics.Measurements), series, d.Notes, note)
+	}
 	err = AttachFTDC(&result.Doc{RunID: "r2", Start: t0, End: t0.Add(time.Second)}, samples[:1], dir, diagnosis.Limits{})
 	if err == nil || !strings.Contains(err.Error(), "no FTDC samples of run r2's measured phase (2026-03-01T12:00:00Z to 2026-03-01T12:00:01Z)") {
 		t.Errorf("one sample: %v", err)

@@ -276,7 +276,8 @@ func PeriodicDoc(doc bson.D, index int, at time.Time) []byte {
 	return b
 }
 
-// File is an FTDC file's bytes: a metadata document, then the samples
+// File is an FTDC file's bytes: a metadata document (none when metadata
+// is nil, as in an interim file), then the samples
 // in chunks of at most maxSamples samples after each chunk's reference
 // (the server's default is 300 samples a chunk), each chunk stamped with
 // its first sample's start field (a bson.DateTime).
@@ -290,8 +291,12 @@ func File(metadata bson.D, samples []bson.D, maxSamples int) []byte {
 		}
 		return time.Time{}
 	}
-	if len(samples) > 0 {
-		b.Write(MetadataDoc(metadata, at(samples[0])))
+	if metadata != nil {
+		var t time.Time
+		if len(samples) > 0 {
+			t = at(samples[0])
+		}
+		b.Write(MetadataDoc(metadata, t))
 	}
 	c := &Compressor{MaxSamples: maxSamples}
 	first := 0

@@ -1,6 +1,7 @@
 package ftdcwrite
 
 import (
+	"strconv"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -26,6 +27,14 @@ type State struct {
 	Split string
 	// Version overrides the version the samples and metadata name.
 	Version string
+	// Filler adds that many counters to serverStatus (a section
+	// "filler", each moving with Inserts), to reach the 3,400 to 5,600
+	// metrics of an 8.x sample; changing it between samples changes
+	// the metric count, and so starts a new chunk, as the server does.
+	Filler int
+	// StatusError writes serverStatus as the error document a server
+	// shutting down answers ({ok: 0, errmsg, code, codeName}).
+	StatusError bool
 
 	Inserts, Queries, Updates       int64
 	ReadOps, ReadMicros             int64 // opLatencies.reads
@@ -33,7 +42,7 @@ type State struct {
 	CacheMax, CacheUsed, CacheDirty int64
 	AppEvicted                      int64 // pages evicted by application threads
 	Checkpointing                   bool
-	Checkpoints                     int64 // completed
+	Checkpoints                     int64 // counted (WiredTiger counts a checkpoint when it starts)
 	CheckpointMs                    int64 // the most recent one's duration
 	TicketsOut, Tickets             int64 // per kind (read, write): out and totalTickets
 	Queued                          int64
@@ -118,6 +127,17 @@ func Sample(t time.Time, s State) bson.D {
 			}},
 		}},
 		{Key: "end", Value: at},
+	}
+	if s.Filler > 0 {
+		filler := make(bson.D, s.Filler)
+		for i := range filler {
+			filler[i] = bson.E{Key: "f" + strconv.Itoa(i), Value: s.Inserts*int64(i%7) + int64(i)}
+		}
+		ss = append(ss, bson.E{Key: "filler", Value: filler})
+	}
+	if s.StatusError {
+		ss = bson.D{{Key: "ok", Value: 0.0}, {Key: "errmsg", Value: "The server is in quiesce mode and will shut down"},
+			{Key: "code", Value: int32(91)}, {Key: "codeName", Value: "ShutdownInProgress"}}
 	}
 	status := bson.E{Key: "serverStatus", Value: append(bson.D{{Key: "start", Value: at}}, append(ss, bson.E{Key: "end", Value: at})...)}
 	system := bson.E{Key: "systemMetrics", Value: sys}
