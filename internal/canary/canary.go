@@ -21,9 +21,10 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 )
 
-// Sizes are the probes' amounts of work. Default is about a second on a
-// two-core machine; the figures are per step, so they compare across
-// sizes, but a canary compares best with one of the same sizes.
+// Sizes are the probes' amounts of work. Default takes about a fifth of
+// a second on a quiet two-core machine (a second or two on a loaded
+// one); the figures are per step, so they compare across sizes, but a
+// canary compares best with one of the same sizes.
 type Sizes struct {
 	CPUSteps   int // steps of the integer loop per repeat
 	CPURepeats int
@@ -37,10 +38,10 @@ type Sizes struct {
 
 // Default is the canary every run takes.
 var Default = Sizes{
-	CPUSteps: 2_000_000, CPURepeats: 9,
-	MemMB: 32, MemReads: 300_000, MemRepeats: 3,
-	RoundTrips: 2000,
-	Wakes:      500, WakeAfter: 200 * time.Microsecond,
+	CPUSteps: 500_000, CPURepeats: 9,
+	MemMB: 16, MemReads: 100_000, MemRepeats: 3,
+	RoundTrips: 1000,
+	Wakes:      200, WakeAfter: 200 * time.Microsecond,
 }
 
 // Take runs the probes once. A probe that cannot run leaves its figures

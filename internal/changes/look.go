@@ -59,15 +59,10 @@ type Found struct {
 // Run looks at docs, the stored runs oldest first, with stored, the
 // stored changes, at now.
 func (l Look) Run(docs []result.Doc, stored []Change, now time.Time) (Found, error) {
-	series, err := Group(docs, l.Tags, l.IncludeInvalid)
+	docs, invalid := validity.Filter(docs, l.IncludeInvalid)
+	series, err := Group(docs, l.Tags, true)
 	if err != nil {
 		return Found{}, err
-	}
-	invalid := 0
-	for i := range docs {
-		if !validity.Counts(&docs[i], l.IncludeInvalid) {
-			invalid++
-		}
 	}
 	var found []Change
 	for _, s := range series {
@@ -112,8 +107,8 @@ func (f Found) WriteText(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "%d series, %d runs: %d change(s)\n", len(f.Series), runs, len(f.Shown)); err != nil {
 		return err
 	}
-	if f.Invalid > 0 {
-		if _, err := fmt.Fprintf(w, "%d run(s) judged invalid left out (--include-invalid counts them)\n", f.Invalid); err != nil {
+	if s := validity.LeftOut(f.Invalid); s != "" {
+		if _, err := fmt.Fprintln(w, s); err != nil {
 			return err
 		}
 	}

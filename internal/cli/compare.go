@@ -11,6 +11,7 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 func (a *app) compareCmd() *cobra.Command {
@@ -48,7 +49,8 @@ func (a *app) runCompare(ctx context.Context, f *options.Compare, results storeF
 		return a.compareRuns(ctx, f, st)
 	}
 	sweeps := func(label, workload string) ([]result.Doc, error) {
-		return st.Sweeps(ctx, store.Query{Label: label, Workload: workload})
+		docs, err := st.Sweeps(ctx, store.Query{Label: label, Workload: workload})
+		return a.counted(docs, f.IncludeInvalid), err
 	}
 	c, err := f.BySweeps().Run(sweeps, st.Where())
 	if errors.Is(err, study.ErrMixedWorkloads) || errors.Is(err, study.ErrMixedCurrencies) {
@@ -68,7 +70,7 @@ func (a *app) compareRuns(ctx context.Context, f *options.Compare, st store.Stor
 	if err != nil {
 		return err
 	}
-	c, err := f.ByRuns().Run(docs, st.Where())
+	c, err := f.ByRuns().Run(a.counted(docs, f.IncludeInvalid), st.Where())
 	if errors.Is(err, study.ErrNoRuns) {
 		return usage(err)
 	}
@@ -80,4 +82,14 @@ func (a *app) compareRuns(ctx context.Context, f *options.Compare, st store.Stor
 		return err
 	}
 	return c.Failed()
+}
+
+// counted keeps the stored runs that count in a statistic, saying on
+// standard error how many judged invalid were left out.
+func (a *app) counted(docs []result.Doc, includeInvalid bool) []result.Doc {
+	docs, left := validity.Filter(docs, includeInvalid)
+	if s := validity.LeftOut(left); s != "" {
+		a.say("%s\n", s)
+	}
+	return docs
 }

@@ -36,7 +36,7 @@ Manual: docs/sla.md.`,
 func (a *app) slaJourneyCmd() *cobra.Command {
 	var sf storeFlags
 	sla := study.SLA{MinRateFraction: study.DefaultRateFraction}
-	var md bool
+	var md, includeInvalid bool
 	cmd := &cobra.Command{
 		Use:   "journey",
 		Short: "One row per --stage, mode and rate of stored SLA runs, in the order the stages were run",
@@ -47,7 +47,7 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				v, err := study.JourneyOf(docs, sla, st.Where())
+				v, err := study.JourneyOf(a.counted(docs, includeInvalid), sla, st.Where())
 				if err != nil {
 					return err
 				}
@@ -66,5 +66,6 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 	sf.add(cmd)
 	options.SLABounds(cmd.Flags(), &sla, "judge every stage's runs under this SLA, e.g. 20ms (default: each run by the verdict stored with it)")
 	cmd.Flags().BoolVar(&md, "markdown", false, "print the journey as a Markdown report")
+	options.IncludeInvalid(cmd.Flags(), &includeInvalid)
 	return cmd
 }

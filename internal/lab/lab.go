@@ -23,6 +23,7 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/threshold"
+	"github.com/mongobench/mongobench/internal/validity"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/ycsbprops"
 )
@@ -75,6 +76,15 @@ type Options struct {
 	// Pacing and AtReturn are run's hidden engine settings (bench/).
 	Pacing   engine.Pacing
 	AtReturn bool
+	// Validity are the bounds of the rules that judge every run valid,
+	// suspect or invalid (nil: the defaults).
+	Validity validity.Bounds
+	// Canary takes the client host's noise canary before and after
+	// every run.
+	Canary bool
+	// IncludeInvalid lets a study read the stored runs judged invalid
+	// too (a plan's stored runs); by default they are left out.
+	IncludeInvalid bool
 }
 
 // Group is a run group's settings: Share is this client's part (the zero
@@ -224,10 +234,24 @@ func (l *Lab) Kept() []result.Doc { return l.kept }
 // Reports are the paths of the runs' Markdown reports written so far.
 func (l *Lab) Reports() []string { return l.reports }
 
+// stored reads the stored runs a study answers from: those that count
+// (validity.Filter), saying how many were left out.
+func (l *Lab) stored(ctx context.Context) ([]result.Doc, error) {
+	docs, err := l.store.ListLight(ctx)
+	if err != nil {
+		return nil, err
+	}
+	docs, left := validity.Filter(docs, l.opts.IncludeInvalid)
+	if s := validity.LeftOut(left); s != "" {
+		l.ui.Say("%s\n", s)
+	}
+	return docs, nil
+}
+
 // Env is the seam a study runs through, over the workloads of reg.
 func (l *Lab) Env(reg *workload.Registry) study.Env {
 	env := study.Env{Measure: l.measurer(reg), Keep: l.keep, Registry: reg, Say: l.ui.Say, Step: l.ui.Step, OnTarget: l.onTarget, Audit: l.LedgerAudit,
-		Stored: l.store.ListLight, Where: l.store.Where()}
+		Stored: l.stored, Where: l.store.Where()}
 	if l.opts.Group.grouped() {
 		env.Merged = l.merged
 	}

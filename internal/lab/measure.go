@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/canary"
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/group"
 	"github.com/mongobench/mongobench/internal/result"
@@ -18,6 +19,7 @@ import (
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/telemetry"
 	"github.com/mongobench/mongobench/internal/threshold"
+	"github.com/mongobench/mongobench/internal/validity"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -58,7 +60,11 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 				l.ui.Say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), secret.URI(l.target.URI), version, topology)
 			}
 		}
+		before := l.canary(rctx)
 		d, err := runner.Run(rctx, o)
+		if d != nil && before != nil {
+			d.Canary = &result.Noise{Before: before, After: l.canary(ctx)}
+		}
 		st.end(ctx)
 		st.fullResolution(d)
 		ended()
@@ -95,12 +101,33 @@ func (l *Lab) thresholdsOf(sc *spec.Scenario) []threshold.Threshold {
 	return slices.Concat(sc.Thresholds, l.opts.Thresholds)
 }
 
-// judge is the one judge of a run: it evaluates the thresholds of sc
-// (its own and the command's) on d, stores the verdicts with it and says
-// them on one line; and the bounds of the study the run belongs to
-// (sc.StudyThresholds), on the same document, into testResults.bounds, which the
-// study words its verdict from.
+// canary takes the client host's noise canary, nil when the lab takes
+// none or the context ended (a canary that could not run a probe says so
+// in its problems).
+func (l *Lab) canary(ctx context.Context) *result.Canary {
+	if !l.opts.Canary || ctx.Err() != nil {
+		return nil
+	}
+	c, err := canary.Take(ctx, canary.Default)
+	if err != nil {
+		return nil
+	}
+	return &c
+}
+
+// judge is the one judge of a run: it judges the run's validity (each
+// rule with its evidence, said on a line when the run is not valid); it
+// evaluates the thresholds of sc (its own and the command's) on d,
+// stores the verdicts with it and says them on one line; and the bounds
+// of the study the run belongs to (sc.StudyThresholds), on the same
+// document, into testResults.bounds, which the study words its verdict
+// from.
 func (l *Lab) judge(d *result.Doc, sc *spec.Scenario) {
+	v := validity.Judge(d, l.opts.Validity)
+	d.Validity = &v
+	if v.State != result.Valid {
+		l.ui.Say("validity: %s\n", validity.Line(v))
+	}
 	if len(sc.StudyThresholds) > 0 && (d.Group == nil || d.Group.ClientIndex == nil) { // a client's own part: the group's result is judged
 		d.TestResults.Bounds = threshold.Evaluate(sc.StudyThresholds, d)
 	}

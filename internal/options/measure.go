@@ -21,6 +21,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/uri"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 // Env looks up an environment variable ("" when unset): the cli's, so
@@ -54,6 +55,11 @@ type Measure struct {
 	StatusInterval time.Duration
 	// FTDC is the target server's diagnostic.data directory on this host.
 	FTDC string
+	// Validity are --validity's RULE=SUSPECT[,INVALID] bounds; Canary
+	// takes the client host's noise canary around each run.
+	Validity       []string
+	Canary         bool
+	IncludeInvalid bool
 	// noGroup says why the command cannot run as a run group ("" when it
 	// can).
 	noGroup string
@@ -105,6 +111,9 @@ func (o *Measure) Add(fl *pflag.FlagSet, h Help) {
 	fl.StringVar(&o.Link, "link", "", "the network link to the target, for the diagnosis: e.g. 10Gbit/s")
 	fl.StringVar(&o.FTDC, "ftdc", "", "the target server's diagnostic.data directory, for a server on this host: after each run, the run's seconds of its FTDC files "+
 		"attached to the run's series at full resolution (source ftdc), as 'results attach-ftdc' does")
+	fl.StringArrayVar(&o.Validity, "validity", nil, "a validity rule's bounds, RULE=SUSPECT[,INVALID] in its unit, or RULE=off (repeatable): every run is judged valid, suspect or invalid before any statistic sees it (docs/validity.md)")
+	IncludeInvalid(fl, &o.IncludeInvalid)
+	fl.BoolVar(&o.Canary, "canary", true, "measure the client host's noise (a CPU loop, a memory walk, a loopback round trip, the pacer's wake-up: about half a second) before and after each run, stored with it (docs/validity.md)")
 	fl.StringVar(&o.MetricsAddr, "metrics-addr", "", "while running, serve live figures on HOST:PORT: Prometheus metrics at /metrics, the intervals at /live (for 'mongobench serve --live'), e.g. 127.0.0.1:9464")
 	dirHelp := "directory for every run's Markdown and HTML report (and the study's)"
 	if h.ReportDir == "" {
@@ -137,6 +146,13 @@ func (o *Measure) Options(ctx context.Context, env Env) (lab.Options, error) {
 	if lo.Limits, err = o.limits(); err != nil {
 		return lo, err
 	}
+	lo.Validity = validity.Default()
+	for _, v := range o.Validity {
+		if err := validity.Parse(lo.Validity, v); err != nil {
+			return lo, fmt.Errorf("--validity: %w", err)
+		}
+	}
+	lo.Canary, lo.IncludeInvalid = o.Canary, o.IncludeInvalid
 	if lo.Group, err = o.group(env); err != nil {
 		return lo, err
 	}

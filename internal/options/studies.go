@@ -170,6 +170,15 @@ type Compare struct {
 	MinEffect  MinEffects
 	Judging    significance.Settings
 	Correction string
+	// IncludeInvalid counts the runs judged invalid too.
+	IncludeInvalid bool
+}
+
+// IncludeInvalid declares --include-invalid, the one flag of every
+// command that reads stored runs into a statistic (compare, changes,
+// sla journey, and the measuring commands for a plan's stored runs).
+func IncludeInvalid(fl *pflag.FlagSet, v *bool) {
+	fl.BoolVar(v, "include-invalid", false, "count the stored runs judged invalid too (by default they are left out, and the output says how many: docs/validity.md)")
 }
 
 // NewCompare is compare's flags at their defaults.
@@ -193,6 +202,7 @@ func (f *Compare) Add(fl *pflag.FlagSet) {
 	fl.Uint64Var(&f.Judging.Seed, "seed", significance.DefaultSeed, "the bootstrap's seed")
 	fl.Float64Var(&f.Judging.Alpha, "alpha", significance.DefaultAlpha, "the adjusted p-value below which a difference is significant")
 	fl.StringVar(&f.Correction, "correction", string(significance.DefaultCorrection), "how the p-values of the metrics judged together are adjusted for their number: bh (Benjamini–Hochberg), holm (Holm–Bonferroni) or none")
+	IncludeInvalid(fl, &f.IncludeInvalid)
 }
 
 // Check says what is wrong with the flags, for the comparison they ask
@@ -245,7 +255,7 @@ func (f *Changes) Add(fl *pflag.FlagSet) {
 	MinEffect(fl, &f.MinEffect, "")
 	fl.BoolVar(&f.FailOnNew, "fail-on-new", false, "exit 99 on a new regression not failed on before")
 	fl.BoolVar(&f.Look.All, "all", false, "list hidden changes too")
-	fl.BoolVar(&f.Look.IncludeInvalid, "include-invalid", false, "count the runs judged invalid too (docs/validity.md)")
+	IncludeInvalid(fl, &f.Look.IncludeInvalid)
 	fl.BoolVar(&f.JSON, "json", false, "print the changes as JSON")
 	fl.StringVar(&f.ReportDir, "report-dir", "mongobench-reports", "directory for changes.md and changes.html, each changed series' chart with its change points marked (empty: none)")
 }

@@ -170,3 +170,32 @@ func (e *errWriter) md(t *table) {
 		e.err = t.WriteMarkdown(e.w)
 	}
 }
+
+// canaryTable is the client host's noise canary, a row per figure with
+// its reading before and after the run; nil when neither was taken.
+func canaryTable(n *result.Noise) *table {
+	if n.Before == nil && n.After == nil {
+		return nil
+	}
+	t := newTable("figure", ">before", ">after", "unit")
+	read := func(c *result.Canary, f result.CanaryFigure) *float64 {
+		if c == nil {
+			return nil
+		}
+		return f.Value(*c)
+	}
+	for _, f := range result.CanaryFigures {
+		t.Add(f.Name, mdCells.Num(read(n.Before, f)), mdCells.Num(read(n.After, f)), f.Unit)
+	}
+	return t
+}
+
+// validityTable is each validity rule's judgement: its outcome, the
+// figure it read, its bounds and its evidence.
+func validityTable(v *result.Validity) *table {
+	t := newTable("rule", "outcome", ">value", ">suspect at", ">invalid at", "unit", "evidence")
+	for _, r := range v.Rules {
+		t.Add(r.Rule, r.Outcome, mdCells.Num(r.Value), mdCells.Num(r.Suspect), mdCells.Num(r.Invalid), r.Unit, r.Evidence)
+	}
+	return t
+}

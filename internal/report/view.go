@@ -8,6 +8,7 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/texttable"
 	"github.com/mongobench/mongobench/internal/threshold"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 // RunView is one run as every report shows it, the answer first: what
@@ -44,6 +45,8 @@ type Notice struct {
 type NoticeKind string
 
 const (
+	NoticeInvalid NoticeKind = "Invalid run"
+	NoticeSuspect NoticeKind = "Suspect run"
 	NoticePartial NoticeKind = "Partial run"
 	NoticeWarning NoticeKind = "Warning"
 	NoticeNote    NoticeKind = "Note"
@@ -133,6 +136,13 @@ func (v *RunView) Title() string { return v.TestName + " — " + v.RunID }
 // the precision warning.
 func notices(d *result.Doc) []Notice {
 	var out []Notice
+	if v := d.Validity; v != nil && (v.State == result.Invalid || v.State == result.Suspect) {
+		kind, what := NoticeSuspect, "it counts, with this warning"
+		if v.State == result.Invalid {
+			kind, what = NoticeInvalid, "comparisons, change points, SLAs and plans leave it out unless asked to include invalid runs"
+		}
+		out = append(out, Notice{kind, validity.Line(*v) + " (" + what + ")."})
+	}
 	if d.Partial {
 		out = append(out, Notice{NoticePartial, d.PartialReason})
 	}
@@ -258,8 +268,16 @@ func sections(d *result.Doc) []Section {
 		client = append(client, Block{Text: "Precision: " + precisionText(p) + "."})
 		clientBrief = append(clientBrief, Block{Text: "precision " + precisionText(p)})
 	}
+	if c := d.Canary; c != nil {
+		if t := canaryTable(c); t != nil {
+			client = append(client, Block{Text: "The client host's noise canary, just before and just after the run (docs/validity.md):"}, Block{Table: t})
+		}
+	}
 	add("Client", client...)
 	brief(clientBrief...)
+	if v := d.Validity; v != nil {
+		add("Validity", Block{Text: "The run is " + v.State + "."}, Block{Table: validityTable(v)})
+	}
 	if dg := d.Diagnosis; dg != nil {
 		add("What limited the run", diagnosisBlocks(dg)...)
 		if dg.Tail != nil && len(dg.Tail.Causes) > 0 {

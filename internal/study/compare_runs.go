@@ -9,6 +9,7 @@ import (
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // ErrNoRuns is a label of compare --runs without a complete single run
@@ -65,6 +66,24 @@ type RunsPair struct {
 	Runs  int
 	IDs   []string // the label's runs' ids
 	Rows  []significance.Row
+	// Canary compares the client host's noise canaries of the label's
+	// runs with the first label's (taken before and after each run).
+	Canary []significance.CanaryShift
+}
+
+// canaries are the noise canaries stored with runs, before and after.
+func canaries(docs []result.Doc) []result.Canary {
+	var out []result.Canary
+	for _, d := range docs {
+		if n := d.Canary; n != nil {
+			for _, c := range []*result.Canary{n.Before, n.After} {
+				if c != nil {
+					out = append(out, *c)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Run compares the labels' runs among docs, the stored runs of the store
@@ -88,7 +107,8 @@ func (s CompareRunsStudy) Run(docs []result.Doc, where string) (RunsComparison, 
 		if err != nil {
 			return RunsComparison{}, err
 		}
-		c.Pairs = append(c.Pairs, RunsPair{Label: other, Runs: len(byLabel[other]), IDs: runIDs(byLabel[other]), Rows: rows})
+		c.Pairs = append(c.Pairs, RunsPair{Label: other, Runs: len(byLabel[other]), IDs: runIDs(byLabel[other]), Rows: rows,
+			Canary: significance.Canaries(canaries(base), canaries(byLabel[other]))})
 	}
 	return c, nil
 }
@@ -150,10 +170,38 @@ func (c RunsComparison) View() *report.StudyView {
 	}
 	v.Verdict = []report.Block{{Text: verdict, Strong: true}}
 	for _, p := range c.Pairs {
-		v.Sections = append(v.Sections, report.Section{Title: fmt.Sprintf("%s (%d runs) against %s (%d runs)", p.Label, p.Runs, c.Base, c.BaseRuns),
-			Blocks: []report.Block{tableBlock(significance.TextTable(p.Rows, c.Base, p.Label)), text(significance.Legend(c.Judging))}})
+		if moved := significance.HostMoved(p.Canary, c.Base, p.Label); moved != "" {
+			v.Verdict = append(v.Verdict, report.Block{Text: "Client host: " + moved + "."})
+		}
+		blocks := []report.Block{tableBlock(significance.TextTable(p.Rows, c.Base, p.Label)), text(significance.Legend(c.Judging))}
+		if u := significance.Undecided(p.Rows, c.Judging); u != "" {
+			blocks = append(blocks, text(strings.ToUpper(u[:1])+u[1:]+"."))
+		}
+		if t := canaryTable(p.Canary, c.Base, p.Label); t != nil {
+			blocks = append(blocks, text("The client host's noise canary, the median of each side's readings (taken before and after every run):"), tableBlock(t))
+		}
+		v.Sections = append(v.Sections, report.Section{Title: fmt.Sprintf("%s (%d runs) against %s (%d runs)", p.Label, p.Runs, c.Base, c.BaseRuns), Blocks: blocks})
 	}
 	return v
+}
+
+// canaryTable lays the canary's shifts out, nil when neither side has a
+// canary.
+func canaryTable(shifts []significance.CanaryShift, base, other string) *texttable.Table {
+	found := false
+	t := texttable.New("canary", ">"+base, ">"+other, "unit", "moved")
+	for _, s := range shifts {
+		found = found || s.A != nil || s.B != nil
+		moved := ""
+		if s.Moved {
+			moved = "yes"
+		}
+		t.Add(s.Figure, cells.Num(s.A), cells.Num(s.B), s.Unit, moved)
+	}
+	if !found {
+		return nil
+	}
+	return t
 }
 
 // JSON is the comparison as --json prints it: the first label and its

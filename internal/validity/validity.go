@@ -195,3 +195,23 @@ func unitOr(u string) string {
 	}
 	return u
 }
+
+// Filter keeps the runs that count (Counts), in order, and says how many
+// it left out.
+func Filter(docs []result.Doc, includeInvalid bool) ([]result.Doc, int) {
+	kept := docs[:0:0]
+	for i := range docs {
+		if Counts(&docs[i], includeInvalid) {
+			kept = append(kept, docs[i])
+		}
+	}
+	return kept, len(docs) - len(kept)
+}
+
+// LeftOut words how many invalid runs a reader left out, "" for none.
+func LeftOut(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d run(s) judged invalid left out (--include-invalid counts them)", n)
+}

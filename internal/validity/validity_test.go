@@ -133,3 +133,14 @@ func TestCounts(t *testing.T) {
 		t.Error("a suspect run counts")
 	}
 }
+
+func TestFilter(t *testing.T) {
+	docs := []result.Doc{{RunID: "a"}, {RunID: "b", Validity: &result.Validity{State: result.Invalid}}, {RunID: "c", Validity: &result.Validity{State: result.Suspect}}}
+	kept, left := Filter(docs, false)
+	if len(kept) != 2 || kept[0].RunID != "a" || kept[1].RunID != "c" || left != 1 || LeftOut(left) == "" {
+		t.Errorf("kept %v, left %d", kept, left)
+	}
+	if kept, left = Filter(docs, true); len(kept) != 3 || left != 0 || LeftOut(left) != "" {
+		t.Errorf("with invalid runs: kept %d, left %d", len(kept), left)
+	}
+}
