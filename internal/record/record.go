@@ -56,6 +56,7 @@ type Options struct {
 // Stats is what a proxy did.
 type Stats struct {
 	Connections int   // accepted and connected upstream
+	Open        int   // of them, open now
 	Messages    int64 // messages recorded
 	Redacted    int64 // of them, recorded without their credentials
 	Bytes       int64 // the recording's size
@@ -214,6 +215,7 @@ func (p *Proxy) serve(client net.Conn) {
 	p.nextID++
 	id := p.nextID
 	p.stats.Connections++
+	p.stats.Open++
 	p.mu.Unlock()
 	session := recording.Session(id, client.RemoteAddr().String(), client.LocalAddr().String())
 	p.enqueue(recording.Packet{Event: recording.EventSessionStart, Conn: id, Session: session}, false)
@@ -224,6 +226,9 @@ func (p *Proxy) serve(client net.Conn) {
 	go func() { defer wg.Done(); p.pipe(id, session, up, client, red); p.untrack(client, raw) }()
 	wg.Wait()
 	p.enqueue(recording.Packet{Event: recording.EventSessionEnd, Conn: id, Session: session}, false)
+	p.mu.Lock()
+	p.stats.Open--
+	p.mu.Unlock()
 }
 
 // dial connects to the upstream: the connection to use and the TCP
