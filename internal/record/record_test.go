@@ -397,3 +397,119 @@ func TestNoCredentialReachesTheRecording(t *testing.T) {
 		})
 	}
 }
+
+// stalled is a disk that takes nothing until released.
+type stalled struct {
+	release chan struct{}
+	mu      sync.Mutex
+	buf     bytes.Buffer
+}
+
+func (s *stalled) Write(p []byte) (int, error) {
+	<-s.release
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+// TestASlowDiskStopsTheRecordingNotTheTraffic: with the writer stalled,
+// the queue fills, the recording stops and the application's traffic
+// keeps flowing; released, the file holds complete records up to the
+// stop.
+func TestASlowDiskStopsTheRecordingNotTheTraffic(t *testing.T) {
+	cs, err := connstring.Parse(testenv.URI(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk := &stalled{release: make(chan struct{})}
+	var said []string
+	var sayMu sync.Mutex
+	p, err := record.Start(record.Options{Listen: "127.0.0.1:0", Upstream: cs.Hosts[0], Out: disk, Buffer: 256 << 10,
+		Say: func(f string, a ...any) { sayMu.Lock(); said = append(said, f); sayMu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client, err := mongo.Connect(options.Client().ApplyURI("mongodb://" + p.Addr() + "/?directConnection=true&serverMonitoringMode=poll"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coll := client.Database("mongobench_record_test").Collection("slow")
+	_ = coll.Drop(ctx)
+	pad := strings.Repeat("x", 64<<10)
+	for i := range 40 { // 2.5MB through a 256kB queue that never drains
+		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: i}, {Key: "pad", Value: pad}}); err != nil {
+			t.Fatalf("insert %d through a proxy whose disk is stalled: %v", i, err)
+		}
+	}
+	if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != 40 {
+		t.Fatalf("count %d, %v", n, err)
+	}
+	_ = coll.Drop(ctx)
+	_ = client.Disconnect(ctx)
+	st := p.Stats()
+	if st.Stopped == "" || st.NotRecorded == 0 {
+		t.Fatalf("the recording did not stop: %+v", st)
+	}
+	close(disk.release)
+	stats, err := p.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sayMu.Lock()
+	if len(said) == 0 || !strings.HasPrefix(said[0], "recording stopped") {
+		t.Errorf("the proxy did not say the recording stopped: %q", said)
+	}
+	sayMu.Unlock()
+	r := recording.NewReader(bytes.NewReader(disk.buf.Bytes()), "stalled")
+	n := 0
+	for {
+		pk, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pk.Event == recording.EventMessage {
+			n++
+		}
+	}
+	if int64(n) != stats.Messages || stats.Bytes != int64(disk.buf.Len()) {
+		t.Errorf("read %d messages of %d recorded, %d bytes of %d", n, stats.Messages, disk.buf.Len(), stats.Bytes)
+	}
+}
+
+// TestNotTheWireProtocolIsForwardedNotRecorded: bytes that are not wire
+// messages pass through as they are and are not recorded.
+func TestNotTheWireProtocolIsForwardedNotRecorded(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "junk.rec")
+	p := startProxy(t, out)
+	c, err := net.Dial("tcp", p.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, _ = io.ReadAll(c) // the server closes it, or the deadline does
+	_ = c.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for p.Stats().Open > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	stats, err := p.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Unframed != 1 || stats.Messages != 0 {
+		t.Errorf("%+v, want one unframed connection and no message", stats)
+	}
+	for _, pk := range readRecording(t, out) {
+		if pk.Event == recording.EventMessage {
+			t.Errorf("a message was recorded: %q", pk.Message)
+		}
+	}
+}

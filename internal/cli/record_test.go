@@ -1,0 +1,138 @@
+package cli_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/recording"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+)
+
+func TestRecordRefusesBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	exists := filepath.Join(dir, "old.rec")
+	if err := os.WriteFile(exists, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"record", "--uri", "mongodb://127.0.0.1:1"}, "--out: required"},
+		{[]string{"record", "--out", filepath.Join(dir, "a.rec")}, "--uri: required"},
+		{[]string{"record", "--uri", "mongodb://127.0.0.1:1", "--out", exists}, "the file exists"},
+		{[]string{"record", "--uri", "mongodb://127.0.0.1:1", "--out", filepath.Join(dir, "b.rec"), "--buffer", "1KB"}, "--buffer: got 1KB, want 1MB to 4GB"},
+		{[]string{"record", "--uri", "mongodb://127.0.0.1:1", "--out", filepath.Join(dir, "c.rec"), "--listen", "nope"}, `--listen "nope": want host:port`},
+		{[]string{"record", "--uri", "mongodb+srv://u:Secr3tPw@cluster0.example.net", "--out", filepath.Join(dir, "d.rec")}, "mongodb+srv URI names no single host"},
+	} {
+		o := mb(t, c.args...)
+		wantCode(t, o, cli.ExitUsage)
+		if line := errorLine(t, o, false); !strings.Contains(line, c.want) || strings.Contains(o.stderr, "Secr3tPw") {
+			t.Errorf("%v: got %q, want it to contain %q", c.args, line, c.want)
+		}
+	}
+	if b, _ := os.ReadFile(exists); string(b) != "x" {
+		t.Error("an existing --out file was replaced")
+	}
+}
+
+// TestRecordUntilCtrlC: record runs until its context ends (Ctrl-C),
+// with a client still connected, then exits 0 leaving a readable file:
+// every connection's start, its messages, its end.
+func TestRecordUntilCtrlC(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "app.rec")
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Main(ctx, []string{"record", "--listen", "127.0.0.1:0", "--uri", testenv.URI(t), "--out", out}, &stdout, &stderr)
+	}()
+	addr := ""
+	re := regexp.MustCompile(`recording (127\.0\.0\.1:\d+) -> `)
+	for deadline := time.Now().Add(10 * time.Second); addr == "" && time.Now().Before(deadline); {
+		if m := re.FindStringSubmatch(stderr.String()); m != nil {
+			addr = m[1]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if addr == "" {
+		stop()
+		t.Fatalf("record did not say where it listens: %s", stderr.String())
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, err := mongo.Connect(options.Client().ApplyURI("mongodb://" + addr + "/?directConnection=true&serverMonitoringMode=poll"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = client.Disconnect(cctx) }()
+	coll := client.Database("mongobench_record_cli").Collection("c")
+	if _, err := coll.InsertOne(cctx, bson.D{{Key: "_id", Value: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := coll.FindOne(cctx, bson.D{{Key: "_id", Value: 1}}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	_ = coll.Drop(cctx)
+	stop() // Ctrl-C, the client still connected
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("record did not end after its context did")
+	}
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), out+": ") || !strings.Contains(stdout.String(), " messages (0 without their credentials)") {
+		t.Errorf("stdout: %s", stdout.String())
+	}
+	s, err := recording.Open(os.DirFS(filepath.Dir(out)), filepath.Base(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	starts, ends, cmds := map[uint64]bool{}, map[uint64]bool{}, map[string]bool{}
+	for {
+		p, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch p.Event {
+		case recording.EventSessionStart:
+			starts[p.Conn] = true
+		case recording.EventSessionEnd:
+			ends[p.Conn] = true
+		default:
+			m, err := recording.Parse(p.Message)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmds[m.Command()] = true
+		}
+	}
+	if len(starts) == 0 || len(starts) != len(ends) {
+		t.Errorf("%d connections started, %d ended", len(starts), len(ends))
+	}
+	for _, c := range []string{"insert", "find", "drop"} {
+		if !cmds[c] {
+			t.Errorf("no %s recorded (%v)", c, cmds)
+		}
+	}
+}
