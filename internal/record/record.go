@@ -5,16 +5,17 @@
 // to a recording in the server's 8.x layout (package recording).
 //
 // Each direction of a connection reads one whole message (its size
-// bounded by the wire protocol's maximum), writes it on at once, and
-// only then hands a copy to the recording, so the application waits for
-// no disk. Copies wait in one queue bounded in bytes for the writer; a
+// bounded by the wire protocol's maximum), queues a copy stamped with
+// its order and time (so a request is always recorded before the reply
+// it causes) and writes it on, so the application waits for no disk, nor
+// for any decoding: the writer takes credentials out (one
+// recording.Redactor per connection, in the order the messages were
+// queued) as it writes. Copies wait in one queue bounded in bytes; a
 // writer that falls behind so far that the queue is full stops the
 // recording, as the server's own recorder does: the file keeps
 // everything before that moment, complete, the traffic keeps flowing
-// unrecorded, and the proxy says so at once and when it stops.
-// Credentials are taken out before a message is queued
-// (recording.Redactor). A stream that is not the wire protocol is
-// forwarded as it is and not recorded.
+// unrecorded, and the proxy says so at once and when it stops. A stream
+// that is not the wire protocol is forwarded as it is and not recorded.
 package record
 
 import (
@@ -85,7 +86,7 @@ type Proxy struct {
 	nextID  uint64
 	closed  bool
 	stats   Stats
-	queue   []recording.Packet
+	queue   []item
 	queued  int64
 	order   uint64
 	stopped bool // the recording stopped: nothing more is queued
@@ -218,14 +219,14 @@ func (p *Proxy) serve(client net.Conn) {
 	p.stats.Open++
 	p.mu.Unlock()
 	session := recording.Session(id, client.RemoteAddr().String(), client.LocalAddr().String())
-	p.enqueue(recording.Packet{Event: recording.EventSessionStart, Conn: id, Session: session}, false)
-	red := &redactor{}
+	p.enqueue(item{pk: recording.Packet{Event: recording.EventSessionStart, Conn: id, Session: session}})
+	red := &recording.Redactor{}
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); p.pipe(id, session, client, up, red); p.untrack(client, raw) }()
 	go func() { defer wg.Done(); p.pipe(id, session, up, client, red); p.untrack(client, raw) }()
 	wg.Wait()
-	p.enqueue(recording.Packet{Event: recording.EventSessionEnd, Conn: id, Session: session}, false)
+	p.enqueue(item{pk: recording.Packet{Event: recording.EventSessionEnd, Conn: id, Session: session}})
 	p.mu.Lock()
 	p.stats.Open--
 	p.mu.Unlock()
@@ -257,14 +258,15 @@ func (p *Proxy) dial() (net.Conn, net.Conn, error) {
 	return tc, c, nil
 }
 
-// redactor is a connection's, shared by its two directions.
-type redactor struct {
-	mu sync.Mutex
-	r  recording.Redactor
+// item is a queued packet and its connection's redactor (nil for a
+// session event), used by the writer alone.
+type item struct {
+	pk  recording.Packet
+	red *recording.Redactor
 }
 
 // pipe forwards src to dst a message at a time, recording each.
-func (p *Proxy) pipe(id uint64, session string, src, dst net.Conn, red *redactor) {
+func (p *Proxy) pipe(id uint64, session string, src, dst net.Conn, red *recording.Redactor) {
 	br := bufio.NewReaderSize(src, 64<<10)
 	buf := make([]byte, 0, 64<<10)
 	for {
@@ -293,47 +295,34 @@ func (p *Proxy) pipe(id uint64, session string, src, dst net.Conn, red *redactor
 			_, _ = dst.Write(buf[:4]) // what arrived goes on; the stream has ended
 			return
 		}
+		p.record(id, session, buf, red)
 		if _, err := dst.Write(buf); err != nil {
 			return
 		}
-		p.record(id, session, buf, red)
 	}
 }
 
-// record queues a copy of msg, its credentials taken out.
-func (p *Proxy) record(id uint64, session string, msg []byte, red *redactor) {
+// record queues a copy of msg for the writer.
+func (p *Proxy) record(id uint64, session string, msg []byte, red *recording.Redactor) {
 	p.mu.Lock()
 	stopped := p.stopped
+	if stopped {
+		p.stats.NotRecorded++
+	}
 	p.mu.Unlock()
 	if stopped {
-		p.mu.Lock()
-		p.stats.NotRecorded++
-		p.mu.Unlock()
 		return
 	}
-	out, changed := msg, false
-	if mayHoldCredentials(msg) {
-		var err error
-		red.mu.Lock()
-		out, changed, err = red.r.Redact(msg)
-		red.mu.Unlock()
-		if err != nil {
-			p.mu.Lock()
-			p.stats.Unreadable++
-			p.mu.Unlock()
-			return
-		}
-	}
-	cp := make([]byte, len(out))
-	copy(cp, out)
-	p.enqueue(recording.Packet{Event: recording.EventMessage, Conn: id, Session: session, Message: cp}, changed)
+	cp := make([]byte, len(msg))
+	copy(cp, msg)
+	p.enqueue(item{pk: recording.Packet{Event: recording.EventMessage, Conn: id, Session: session, Message: cp}, red: red})
 }
 
 // mayHoldCredentials says cheaply whether a message must be decoded to
 // take credentials out: a request whose command (an OP_MSG body's first
 // key) is one of an authentication conversation's, a hello or a user
 // command; a $cmd OP_QUERY; anything compressed; any reply (the
-// redactor decodes only replies to the requests it remembers).
+// redactor decodes only the replies to the requests it remembers).
 func mayHoldCredentials(msg []byte) bool {
 	op := recording.OpCode(int32(binary.LittleEndian.Uint32(msg[12:])))
 	responseTo := binary.LittleEndian.Uint32(msg[8:])
@@ -367,16 +356,16 @@ func mayHoldCredentials(msg []byte) bool {
 
 // enqueue puts a packet in the writer's queue, stamped with its order
 // and the time since the proxy started, unless the recording stopped.
-func (p *Proxy) enqueue(pk recording.Packet, redacted bool) {
+func (p *Proxy) enqueue(it item) {
 	p.mu.Lock()
 	if p.stopped {
-		if pk.Event == recording.EventMessage {
+		if it.pk.Event == recording.EventMessage {
 			p.stats.NotRecorded++
 		}
 		p.mu.Unlock()
 		return
 	}
-	size := int64(len(pk.Message) + len(pk.Session) + 64)
+	size := cost(it.pk)
 	if p.queued+size > p.o.Buffer {
 		p.stopped = true
 		p.stats.NotRecorded++
@@ -387,19 +376,16 @@ func (p *Proxy) enqueue(pk recording.Packet, redacted bool) {
 		return
 	}
 	p.order++
-	pk.Order = p.order
-	pk.Offset = time.Since(p.start)
-	p.queue = append(p.queue, pk)
+	it.pk.Order = p.order
+	it.pk.Offset = time.Since(p.start)
+	p.queue = append(p.queue, it)
 	p.queued += size
-	if pk.Event == recording.EventMessage {
-		p.stats.Messages++
-		if redacted {
-			p.stats.Redacted++
-		}
-	}
 	p.mu.Unlock()
 	p.signal()
 }
+
+// cost is what a queued packet counts against the buffer.
+func cost(pk recording.Packet) int64 { return int64(len(pk.Message) + len(pk.Session) + 64) }
 
 func (p *Proxy) signal() {
 	select {
@@ -408,12 +394,13 @@ func (p *Proxy) signal() {
 	}
 }
 
-// writer writes the queue to Out, flushing whenever it has caught up.
+// writer writes the queue to Out, each message without its
+// credentials, flushing whenever it has caught up.
 func (p *Proxy) writer() {
 	defer p.writerWG.Done()
 	bw := bufio.NewWriterSize(p.o.Out, 1<<20)
 	w := recording.NewWriter(bw)
-	var batch []recording.Packet
+	var batch []item
 	for {
 		<-p.wake
 		for {
@@ -423,19 +410,33 @@ func (p *Proxy) writer() {
 			if len(batch) == 0 {
 				break
 			}
-			var freed int64
+			var freed, written, redacted, unreadable int64
 			for i := range batch {
-				pk := &batch[i]
+				it := &batch[i]
+				freed += cost(it.pk)
 				if p.failed() == nil {
-					if err := w.Write(*pk); err != nil {
-						p.fail(err)
+					ok, changed := p.redact(it)
+					switch {
+					case !ok:
+						unreadable++
+					default:
+						if err := w.Write(it.pk); err != nil {
+							p.fail(err)
+						} else if it.pk.Event == recording.EventMessage {
+							written++
+							if changed {
+								redacted++
+							}
+						}
 					}
 				}
-				freed += int64(len(pk.Message) + len(pk.Session) + 64)
-				*pk = recording.Packet{}
+				*it = item{}
 			}
 			p.mu.Lock()
 			p.queued -= freed
+			p.stats.Messages += written
+			p.stats.Redacted += redacted
+			p.stats.Unreadable += unreadable
 			p.mu.Unlock()
 		}
 		if p.failed() == nil {
@@ -451,6 +452,20 @@ func (p *Proxy) writer() {
 			return
 		}
 	}
+}
+
+// redact takes a message's credentials out; false when it cannot be
+// decoded to check (it is not recorded).
+func (p *Proxy) redact(it *item) (ok, changed bool) {
+	if it.red == nil || !mayHoldCredentials(it.pk.Message) {
+		return true, false
+	}
+	out, changed, err := it.red.Redact(it.pk.Message)
+	if err != nil {
+		return false, false
+	}
+	it.pk.Message = out
+	return true, changed
 }
 
 func (p *Proxy) failed() error {

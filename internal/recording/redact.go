@@ -71,10 +71,11 @@ func (r *Redactor) Redact(msg []byte) ([]byte, bool, error) {
 	default:
 		return msg, false, nil // the legacy CRUD opcodes carry no credential
 	}
-	if responseTo != 0 && op == OpCompressed && !r.pending[responseTo] {
-		// Authentication and hello replies are never compressed (the
-		// compression specification forbids it); a compressed reply to
-		// anything else carries no credential.
+	if responseTo != 0 && !r.pending[responseTo] {
+		// A reply carries a credential only in answer to a request that
+		// did (an authentication command, a speculative hello), which
+		// this Redactor saw and remembers: any other reply is recorded
+		// as it came, undecoded.
 		return msg, false, nil
 	}
 	m, err := Parse(msg)
@@ -150,7 +151,7 @@ func (r *Redactor) reply(m Message, responseTo int32) ([]byte, bool, error) {
 	var nb bson.Raw
 	var err error
 	switch {
-	case r.pending[responseTo] && isAuthReply(m.Body):
+	case isAuthReply(m.Body):
 		delete(r.pending, responseTo)
 		nb, err = keepOnly(m.Body, -1, keepAuthReply)
 	default:
