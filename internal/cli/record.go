@@ -44,8 +44,9 @@ Credentials are never written: authentication conversations (saslStart,
 saslContinue, authenticate, a hello's speculativeAuthenticate, and their
 replies) are recorded without their payloads, createUser's and
 updateUser's pwd without the password. The application waits for no
-disk: a message is forwarded first, then queued for the writer; a queue
-of --buffer bytes that fills (the disk is too slow) stops the recording,
+disk: a message read whole is copied into a queue and forwarded at once,
+and the writer takes credentials out as it writes; a queue of --buffer
+bytes that fills (the disk is too slow) stops the recording,
 complete up to then, and the traffic flows on. Ctrl-C closes every
 connection and leaves a readable file. TLS to the upstream: tls=true in
 --uri (its tlsCAFile and tlsInsecure honoured), or --tls. Manual:
