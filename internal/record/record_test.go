@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -213,71 +214,7 @@ func TestRecordsARealDriversTraffic(t *testing.T) {
 	elapsed := time.Since(began)
 	tt.wg.Wait()
 
-	packets := readRecording(t, out)
-	if int64(countMessages(packets)) != stats.Messages || stats.NotRecorded != 0 || stats.Redacted != 0 {
-		t.Fatalf("read %d messages, the proxy recorded %d (%+v)", countMessages(packets), stats.Messages, stats)
-	}
-	// Per connection: the requests are the bytes the application sent,
-	// the replies the bytes it received, in order.
-	sent, got := map[string]*bytes.Buffer{}, map[string]*bytes.Buffer{}
-	started, endedConn := map[uint64]bool{}, map[uint64]bool{}
-	requests := map[uint64]map[int32]time.Duration{}
-	var prevOrder uint64
-	var prevOffset time.Duration
-	commands := map[string]int{}
-	for i, pk := range packets {
-		if pk.Order <= prevOrder || pk.Offset < prevOffset {
-			t.Fatalf("packet %d: order %d at %v after order %d at %v", i, pk.Order, pk.Offset, prevOrder, prevOffset)
-		}
-		prevOrder, prevOffset = pk.Order, pk.Offset
-		if pk.Offset > elapsed {
-			t.Fatalf("packet %d at %v, after the test's %v", i, pk.Offset, elapsed)
-		}
-		switch pk.Event {
-		case recording.EventSessionStart:
-			started[pk.Conn] = true
-			continue
-		case recording.EventSessionEnd:
-			endedConn[pk.Conn] = true
-			continue
-		}
-		if !started[pk.Conn] || endedConn[pk.Conn] {
-			t.Fatalf("packet %d: connection %d's message outside its session", i, pk.Conn)
-		}
-		m, err := recording.Parse(pk.Message)
-		if err != nil {
-			t.Fatalf("packet %d: %v", i, err)
-		}
-		if requests[pk.Conn] == nil {
-			requests[pk.Conn] = map[int32]time.Duration{}
-		}
-		buf := sent
-		if pk.Direction == recording.DirReply {
-			buf = got
-			at, ok := requests[pk.Conn][m.Header.ResponseTo]
-			if !ok || at > pk.Offset {
-				t.Fatalf("packet %d: a reply to request %d, which connection %d did not send before it", i, m.Header.ResponseTo, pk.Conn)
-			}
-		} else {
-			requests[pk.Conn][m.Header.RequestID] = pk.Offset
-			commands[m.Command()]++
-		}
-		if buf[pk.Remote] == nil {
-			buf[pk.Remote] = &bytes.Buffer{}
-		}
-		buf[pk.Remote].Write(pk.Message)
-	}
-	for key, b := range tt.sent {
-		if !bytes.Equal(sent[key].Bytes(), b.Bytes()) {
-			t.Errorf("connection %s: the recorded requests (%d bytes) are not the bytes the driver sent (%d)", key, sent[key].Len(), b.Len())
-		}
-		if !bytes.Equal(got[key].Bytes(), tt.got[key].Bytes()) {
-			t.Errorf("connection %s: the recorded replies (%d bytes) are not the bytes the driver received (%d)", key, got[key].Len(), tt.got[key].Len())
-		}
-	}
-	if len(tt.sent) != stats.Connections || len(started) != stats.Connections || len(endedConn) != stats.Connections {
-		t.Errorf("%d connections through the tee, %d recorded, %d started, %d ended", len(tt.sent), stats.Connections, len(started), len(endedConn))
-	}
+	commands := checkRecording(t, out, tt, stats, elapsed)
 	for _, c := range []string{"insert", "update", "find", "aggregate", "getMore", "killCursors", "commitTransaction", "drop"} {
 		if commands[c] == 0 {
 			t.Errorf("no %s recorded (%v)", c, commands)
@@ -511,5 +448,136 @@ func TestNotTheWireProtocolIsForwardedNotRecorded(t *testing.T) {
 		if pk.Event == recording.EventMessage {
 			t.Errorf("a message was recorded: %q", pk.Message)
 		}
+	}
+}
+
+// checkRecording reads the recording back: every message each way,
+// byte for byte the bytes the tee saw, in order, each at its time (after
+// the request it answers, within the test's time), every connection
+// started and ended; it returns the commands recorded.
+func checkRecording(t *testing.T, out string, tt *tee, stats record.Stats, elapsed time.Duration) map[string]int {
+	t.Helper()
+	packets := readRecording(t, out)
+	if int64(countMessages(packets)) != stats.Messages || stats.NotRecorded != 0 || stats.Redacted != 0 {
+		t.Fatalf("read %d messages, the proxy recorded %d (%+v)", countMessages(packets), stats.Messages, stats)
+	}
+	// Per connection: the requests are the bytes the application sent,
+	// the replies the bytes it received, in order.
+	sent, got := map[string]*bytes.Buffer{}, map[string]*bytes.Buffer{}
+	started, endedConn := map[uint64]bool{}, map[uint64]bool{}
+	requests := map[uint64]map[int32]time.Duration{}
+	var prevOrder uint64
+	var prevOffset time.Duration
+	commands := map[string]int{}
+	for i, pk := range packets {
+		if pk.Order <= prevOrder || pk.Offset < prevOffset {
+			t.Fatalf("packet %d: order %d at %v after order %d at %v", i, pk.Order, pk.Offset, prevOrder, prevOffset)
+		}
+		prevOrder, prevOffset = pk.Order, pk.Offset
+		if pk.Offset > elapsed {
+			t.Fatalf("packet %d at %v, after the test's %v", i, pk.Offset, elapsed)
+		}
+		switch pk.Event {
+		case recording.EventSessionStart:
+			started[pk.Conn] = true
+			continue
+		case recording.EventSessionEnd:
+			endedConn[pk.Conn] = true
+			continue
+		}
+		if !started[pk.Conn] || endedConn[pk.Conn] {
+			t.Fatalf("packet %d: connection %d's message outside its session", i, pk.Conn)
+		}
+		m, err := recording.Parse(pk.Message)
+		if err != nil {
+			t.Fatalf("packet %d: %v", i, err)
+		}
+		if requests[pk.Conn] == nil {
+			requests[pk.Conn] = map[int32]time.Duration{}
+		}
+		buf := sent
+		if pk.Direction == recording.DirReply {
+			buf = got
+			at, ok := requests[pk.Conn][m.Header.ResponseTo]
+			if !ok || at > pk.Offset {
+				t.Fatalf("packet %d: a reply to request %d, which connection %d did not send before it", i, m.Header.ResponseTo, pk.Conn)
+			}
+		} else {
+			requests[pk.Conn][m.Header.RequestID] = pk.Offset
+			commands[m.Command()]++
+		}
+		if buf[pk.Remote] == nil {
+			buf[pk.Remote] = &bytes.Buffer{}
+		}
+		buf[pk.Remote].Write(pk.Message)
+	}
+	for key, b := range tt.sent {
+		if !bytes.Equal(sent[key].Bytes(), b.Bytes()) {
+			t.Errorf("connection %s: the recorded requests (%d bytes) are not the bytes the driver sent (%d)", key, sent[key].Len(), b.Len())
+		}
+		if !bytes.Equal(got[key].Bytes(), tt.got[key].Bytes()) {
+			t.Errorf("connection %s: the recorded replies (%d bytes) are not the bytes the driver received (%d)", key, got[key].Len(), tt.got[key].Len())
+		}
+	}
+	if len(tt.sent) != stats.Connections || len(started) != stats.Connections || len(endedConn) != stats.Connections {
+		t.Errorf("%d connections through the tee, %d recorded, %d started, %d ended", len(tt.sent), stats.Connections, len(started), len(endedConn))
+	}
+	return commands
+}
+
+// python is a python that imports pymongo: $MONGOBENCH_PYTHON, else
+// Debian's /usr/bin/python3 (scripts/install-pymongo.sh installs it).
+func python(t *testing.T) string {
+	t.Helper()
+	for _, py := range []string{os.Getenv("MONGOBENCH_PYTHON"), "/usr/bin/python3"} {
+		if py != "" && exec.Command(py, "-c", "import pymongo").Run() == nil {
+			return py
+		}
+	}
+	t.Fatal("no python imports pymongo: run scripts/install-pymongo.sh (make setup does), or set MONGOBENCH_PYTHON")
+	return ""
+}
+
+// TestRecordsPyMongoTraffic: a second real driver, PyMongo, through the
+// proxy: the same operations, recorded byte for byte in order.
+func TestRecordsPyMongoTraffic(t *testing.T) {
+	py := python(t)
+	out := filepath.Join(t.TempDir(), "py.rec")
+	p := startProxy(t, out)
+	tt := startTee(t, p.Addr())
+	began := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, filepath.Join("testdata", "pymongo_traffic.py"), tt.addr())
+	b, err := cmd.CombinedOutput()
+	if err != nil || strings.TrimSpace(string(b)) != "ok" {
+		t.Fatalf("pymongo: %v\n%s", err, b)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for p.Stats().Open > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	stats, err := p.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(began)
+	tt.wg.Wait()
+	commands := checkRecording(t, out, tt, stats, elapsed)
+	for _, c := range []string{"insert", "update", "find", "aggregate", "getMore", "killCursors", "commitTransaction", "drop"} {
+		if commands[c] == 0 {
+			t.Errorf("no %s recorded (%v)", c, commands)
+		}
+	}
+	if commands["getMore"] < 3 {
+		t.Errorf("%d getMores, want the aggregation's batches of 7 read with at least 3", commands["getMore"])
+	}
+	// PyMongo said who it is in its handshake.
+	file, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(file, []byte("PyMongo")) {
+		t.Error("the recording holds no PyMongo handshake")
 	}
 }
