@@ -1,19 +1,14 @@
 package cli
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 
-	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/record"
 	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -107,7 +102,7 @@ docs/replay.md.`,
 }
 
 // recordOptions checks record's flags and reads the upstream from the
-// URI: its first host, and TLS.
+// URI.
 func recordOptions(listen, upstream, out string, useTLS, insecure bool, buffer int64) (record.Options, error) {
 	var o record.Options
 	if out == "" {
@@ -122,33 +117,9 @@ func recordOptions(listen, upstream, out string, useTLS, insecure bool, buffer i
 	if buffer < minRecordBuffer || buffer > maxRecordBuffer {
 		return o, fmt.Errorf("--buffer: got %s, want 1MB to 4GB", spec.Size(buffer))
 	}
-	if strings.HasPrefix(upstream, "mongodb+srv://") {
-		return o, errors.New("--uri: a mongodb+srv URI names no single host; give mongodb://HOST:PORT of the member to record")
-	}
-	cs, err := connstring.Parse(upstream)
+	host, tlsConfig, err := record.Upstream(upstream, useTLS, insecure)
 	if err != nil {
-		return o, secret.ParseError(fmt.Errorf("--uri: %w", err), upstream)
+		return o, fmt.Errorf("--uri: %w", err)
 	}
-	if len(cs.Hosts) == 0 {
-		return o, errors.New("--uri: names no host")
-	}
-	host := cs.Hosts[0]
-	if _, _, err := net.SplitHostPort(host); err != nil {
-		host = net.JoinHostPort(host, "27017")
-	}
-	o = record.Options{Listen: listen, Upstream: host, Buffer: buffer, DialTimeout: 10 * time.Second}
-	if cs.SSL || useTLS {
-		o.TLS = &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: insecure || cs.SSLInsecure} //nolint:gosec // the user asked for it
-		if cs.SSLCaFileSet {
-			pem, err := bounded.ReadFile(cs.SSLCaFile, bounded.CAFile)
-			if err != nil {
-				return o, fmt.Errorf("--uri: read tlsCAFile: %w", err)
-			}
-			o.TLS.RootCAs = x509.NewCertPool()
-			if !o.TLS.RootCAs.AppendCertsFromPEM(pem) {
-				return o, fmt.Errorf("--uri: tlsCAFile %s holds no PEM certificate", cs.SSLCaFile)
-			}
-		}
-	}
-	return o, nil
+	return record.Options{Listen: listen, Upstream: host, TLS: tlsConfig, Buffer: buffer, DialTimeout: 10 * time.Second}, nil
 }

@@ -112,7 +112,7 @@ func TestRecordUntilCtrlC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer func() { _ = s.Close() }()
 	starts, ends, cmds := map[uint64]bool{}, map[uint64]bool{}, map[string]bool{}
 	for {
 		p, err := s.Next()

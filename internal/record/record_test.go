@@ -115,7 +115,7 @@ func readRecording(t *testing.T, path string) []recording.Packet {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer func() { _ = s.Close() }()
 	var out []recording.Packet
 	for {
 		p, err := s.Next()

@@ -47,9 +47,8 @@ func TestHostileRecordingsAreOneLineErrors(t *testing.T) {
 	badEvent[4] = 9
 	wrongLen := append([]byte(nil), good...)
 	binary.LittleEndian.PutUint32(wrongLen[len(wrongLen)-len(msgs[0]):], uint32(len(msgs[0])+1))
-	noNul := serverPacket(LayoutEvent, 0, 1, "", "", 5, 1, nil)
-	noNul = noNul[:13] // event, id, then nothing
-	noNul = binary.LittleEndian.AppendUint32(nil, 40)
+	// 40 bytes of text: no NUL ends a session string.
+	noNul := binary.LittleEndian.AppendUint32(nil, 40)
 	noNul = append(noNul, bytes.Repeat([]byte{'x'}, 36)...)
 	cases := []struct {
 		name string

@@ -183,7 +183,7 @@ func TestReadsEveryServerLayout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer s.Close()
+			defer func() { _ = s.Close() }()
 			var got []Packet
 			for {
 				p, err := s.Next()

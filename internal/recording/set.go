@@ -159,7 +159,7 @@ func readChecksums(fsys fs.FS, name string) (map[string]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	sums := map[string]uint32{}
 	sc := bufio.NewScanner(io.LimitReader(f, maxChecksumFile+1))
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
