@@ -1,17 +1,26 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/queryshape"
 	"github.com/mongobench/mongobench/internal/record"
+	"github.com/mongobench/mongobench/internal/recording"
 	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Bounds of record's --buffer.
@@ -98,7 +107,111 @@ docs/replay.md.`,
 	fl.BoolVar(&useTLS, "tls", false, "connect to the upstream with TLS whatever --uri says")
 	fl.BoolVar(&insecure, "tls-insecure", false, "with TLS, do not verify the upstream's certificate")
 	fl.Var(&buffer, "buffer", "bytes of messages that may wait for the disk before the recording stops (1MB–4GB)")
+	cmd.AddCommand(a.recordShowCmd())
 	return cmd
+}
+
+// Bounds of record show's --top.
+const maxShowTop = 10_000
+
+func (a *app) recordShowCmd() *cobra.Command {
+	var top int
+	cmd := &cobra.Command{
+		Use:   "show FILE|DIR",
+		Short: "Read a traffic recording (the server's, any generation, or record's) and count its requests per query shape",
+		Long: `Read a traffic recording: a file (record's, or a 4.4–7.x server's
+startRecordingTraffic file) or an 8.x server's startTrafficRecording
+directory of .bin files, whose checksum.txt is checked. Print its layout,
+connections, messages each way and time span, and its requests per query
+shape (the command, namespace, filter, pipeline, sort and projection with
+values replaced by their types, as $queryStats shapes them), the most
+frequent first. A damaged recording is one line naming the file and the
+byte. Manual: docs/replay.md.`,
+		Example: `  mongobench record show shop.rec
+  mongobench record show /var/lib/mongo/recordings/rec1 --top 50`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if top < 1 || top > maxShowTop {
+				return usage(fmt.Errorf("--top: got %d, want 1 to %d", top, maxShowTop))
+			}
+			return a.showRecording(cmd.Context(), args[0], top)
+		},
+	}
+	cmd.Flags().IntVar(&top, "top", 20, "how many shapes to list, the most frequent first (1 to 10000)")
+	return cmd
+}
+
+// showRecording reads a recording whole and prints what it holds.
+func (a *app) showRecording(ctx context.Context, path string, top int) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return usage(err)
+	}
+	set, err := recording.OpenAs(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), path)
+	if err != nil {
+		return usage(err)
+	}
+	defer func() { _ = set.Close() }()
+	var tally queryshape.Tally
+	conns := map[uint64]bool{}
+	layouts := map[recording.Layout]bool{}
+	var requests, replies, events, undecoded int
+	var last time.Duration
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return fmt.Errorf("%w: reading %s", errInterrupted, path)
+		}
+		p, err := set.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return usage(err)
+		}
+		layouts[set.Layout()] = true
+		conns[p.Conn] = true
+		last = max(last, p.Offset)
+		switch {
+		case p.Event != recording.EventMessage:
+			events++
+		case p.Direction == recording.DirReply:
+			replies++
+		default:
+			requests++
+			m, err := recording.Parse(p.Message)
+			if err != nil {
+				undecoded++
+				continue
+			}
+			if s, ok := queryshape.Of(m); ok {
+				tally.Add(s)
+			}
+		}
+	}
+	var names []string
+	for l := range layouts {
+		names = append(names, l.String())
+	}
+	slices.Sort(names)
+	fmt.Fprintf(a.stdout, "%s: %s; %d connections, %d requests, %d replies, %d session events over %s\n",
+		path, strings.Join(names, " and "), len(conns), requests, replies, events, last.Round(time.Microsecond))
+	if undecoded > 0 {
+		fmt.Fprintf(a.stdout, "%d requests did not decode as wire messages and have no shape\n", undecoded)
+	}
+	fmt.Fprintf(a.stdout, "%d shapes", tally.Len())
+	if tally.Other > 0 {
+		fmt.Fprintf(a.stdout, " (and %d requests of shapes past the first %d)", tally.Other, queryshape.MaxShapes)
+	}
+	fmt.Fprintln(a.stdout)
+	t := texttable.New("requests", "share", "command", "namespace", "shape")
+	for _, c := range tally.Top(top) {
+		ns := c.Shape.Database
+		if c.Shape.Collection != "" {
+			ns += "." + c.Shape.Collection
+		}
+		t.Add(strconv.Itoa(c.Requests), fmt.Sprintf("%.1f%%", 100*float64(c.Requests)/float64(tally.Total())), c.Shape.Command, ns, c.Shape.Key())
+	}
+	return t.WriteText(a.stdout, true)
 }
 
 // recordOptions checks record's flags and reads the upstream from the

@@ -144,3 +144,43 @@ func TestRecordUntilCtrlC(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordShowCountsShapes(t *testing.T) {
+	for _, rec := range []string{"server-8.x", "server-5.0-7.x.bin", "server-4.4.bin"} {
+		o := mb(t, "record", "show", filepath.Join("..", "recording", "testdata", rec))
+		wantCode(t, o, cli.ExitOK)
+		for _, want := range []string{"1 connections, 2 requests, 2 replies", "2 shapes",
+			`find     shop.orders  {"cmdNs":{"db":"shop","coll":"orders"},"command":"find","filter":{"status":{"$eq":"?string"}}}`} {
+			if !strings.Contains(o.stdout, want) {
+				t.Errorf("%s: stdout lacks %q:\n%s", rec, want, o.stdout)
+			}
+		}
+	}
+}
+
+func TestRecordShowRefusesDamagedRecordings(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.rec")
+	if err := os.WriteFile(huge, []byte{0xff, 0xff, 0xff, 0xff, 1, 2, 3}, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(filepath.Join("..", "recording", "testdata", "server-5.0-7.x.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.rec")
+	if err := os.WriteFile(cut, good[:len(good)-10], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{"/dev/zero", "/dev/zero: not a regular file or a directory"},
+		{huge, huge + ": byte 0: declared packet size 4294967295 is not below the wire protocol's maximum message size"},
+		{cut, cut + ": byte "},
+	} {
+		o := mb(t, "record", "show", c.path)
+		wantCode(t, o, cli.ExitUsage)
+		if line := errorLine(t, o, false); !strings.Contains(line, c.want) {
+			t.Errorf("%s: got %q, want %q", c.path, line, c.want)
+		}
+	}
+}

@@ -18,6 +18,7 @@
 package queryshape
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -534,4 +535,63 @@ func typeName(v bson.RawValue) string {
 		return "?maxKey"
 	}
 	return "?unknown"
+}
+
+// MaxShapes bounds the distinct shapes a Tally keeps; requests of
+// further shapes are counted as Other.
+const MaxShapes = 100_000
+
+// Count is a shape and its requests.
+type Count struct {
+	Shape    Shape
+	Requests int
+}
+
+// Tally counts requests per shape.
+type Tally struct {
+	counts map[string]*Count
+	total  int
+	// Other counts the requests of shapes past MaxShapes.
+	Other int
+}
+
+// Add counts one request of shape s.
+func (t *Tally) Add(s Shape) {
+	t.total++
+	k := s.Key()
+	if c, ok := t.counts[k]; ok {
+		c.Requests++
+		return
+	}
+	if t.counts == nil {
+		t.counts = map[string]*Count{}
+	}
+	if len(t.counts) >= MaxShapes {
+		t.Other++
+		return
+	}
+	t.counts[k] = &Count{Shape: s, Requests: 1}
+}
+
+// Total is the requests counted; Len the distinct shapes kept.
+func (t *Tally) Total() int { return t.total }
+func (t *Tally) Len() int   { return len(t.counts) }
+
+// Top returns the n shapes with the most requests (all when n <= 0),
+// ties in the order of their keys.
+func (t *Tally) Top(n int) []Count {
+	out := make([]Count, 0, len(t.counts))
+	for _, c := range t.counts {
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b Count) int {
+		if a.Requests != b.Requests {
+			return b.Requests - a.Requests
+		}
+		return strings.Compare(a.Shape.Key(), b.Shape.Key())
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
 }

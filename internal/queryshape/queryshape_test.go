@@ -110,3 +110,20 @@ func TestNoShapeForReplies(t *testing.T) {
 		t.Error("a reply has a shape")
 	}
 }
+
+func TestTallyCountsPerShape(t *testing.T) {
+	var tl Tally
+	for i := range 5 {
+		s, _ := Of(msg(t, D{{Key: "find", Value: "o"}, {Key: "filter", Value: D{{Key: "_id", Value: i}}}, {Key: "$db", Value: "x"}}))
+		tl.Add(s)
+	}
+	s, _ := Of(msg(t, D{{Key: "insert", Value: "o"}, {Key: "$db", Value: "x"}}))
+	tl.Add(s)
+	top := tl.Top(0)
+	if tl.Total() != 6 || tl.Len() != 2 || len(top) != 2 || top[0].Requests != 5 || top[0].Shape.Command != "find" || top[1].Requests != 1 {
+		t.Fatalf("total %d, %d shapes, top %+v", tl.Total(), tl.Len(), top)
+	}
+	if got := tl.Top(1); len(got) != 1 || got[0].Shape.Command != "find" {
+		t.Errorf("Top(1) = %+v", got)
+	}
+}

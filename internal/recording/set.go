@@ -35,27 +35,50 @@ type Set struct {
 	start int64
 	// Layouts are the layouts of the files read so far.
 	layouts map[Layout]int
+	shown   string // what errors call the recording
+	isDir   bool
+}
+
+// pathErr is an fs error without its path, which the caller names.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// display is what errors call a file of the set.
+func (s *Set) display(file string) string {
+	if !s.isDir {
+		return s.shown
+	}
+	return path.Join(s.shown, file)
 }
 
 // Open opens name in fsys: a recording file, or a directory holding .bin
-// files.
-func Open(fsys fs.FS, name string) (*Set, error) {
+// files. Errors call the files by their names in fsys.
+func Open(fsys fs.FS, name string) (*Set, error) { return OpenAs(fsys, name, name) }
+
+// OpenAs opens name in fsys and calls it shown in errors (the path the
+// user gave): a file of a directory is shown/file.
+func OpenAs(fsys fs.FS, name, shown string) (*Set, error) {
 	st, err := fs.Stat(fsys, name)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", shown, pathErr(err))
 	}
-	s := &Set{fsys: fsys, start: -1, layouts: map[Layout]int{}}
+	s := &Set{fsys: fsys, start: -1, layouts: map[Layout]int{}, shown: shown}
 	if !st.IsDir() {
 		if !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s: not a regular file or a directory", name)
+			return nil, fmt.Errorf("%s: not a regular file or a directory", shown)
 		}
 		s.dir, s.files = path.Dir(name), []string{path.Base(name)}
 		return s, nil
 	}
-	s.dir = name
+	s.dir, s.isDir = name, true
 	entries, err := fs.ReadDir(fsys, name)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", shown, pathErr(err))
 	}
 	for _, e := range entries {
 		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".bin") {
@@ -63,10 +86,10 @@ func Open(fsys fs.FS, name string) (*Set, error) {
 		}
 	}
 	if len(s.files) == 0 {
-		return nil, fmt.Errorf("%s: a recording directory holds .bin files; this one holds none", name)
+		return nil, fmt.Errorf("%s: a recording directory holds .bin files; this one holds none", shown)
 	}
 	sort.Strings(s.files)
-	if s.sums, err = readChecksums(fsys, path.Join(name, checksumFile)); err != nil {
+	if s.sums, err = readChecksums(fsys, path.Join(name, checksumFile), path.Join(shown, checksumFile)); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -107,10 +130,10 @@ func (s *Set) Next() (Packet, error) {
 			name := path.Join(s.dir, s.files[s.next])
 			f, err := s.fsys.Open(name)
 			if err != nil {
-				return Packet{}, err
+				return Packet{}, fmt.Errorf("%s: %w", s.display(s.files[s.next]), pathErr(err))
 			}
 			s.f = f
-			s.cur = newReader(f, name, &s.start)
+			s.cur = newReader(f, s.display(s.files[s.next]), &s.start)
 		}
 		p, err := s.cur.Next()
 		if err == nil {
@@ -151,13 +174,13 @@ func (s *Set) Close() error {
 // readChecksums reads checksum.txt: per line a path, a tab and a
 // hexadecimal CRC32C; the entries are keyed by the path's base name. A
 // missing file is no checksums.
-func readChecksums(fsys fs.FS, name string) (map[string]uint32, error) {
-	f, err := fsys.Open(name)
+func readChecksums(fsys fs.FS, file, name string) (map[string]uint32, error) {
+	f, err := fsys.Open(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", name, pathErr(err))
 	}
 	defer func() { _ = f.Close() }()
 	sums := map[string]uint32{}
