@@ -380,9 +380,21 @@ func (p *Proxy) enqueue(it item) {
 	it.pk.Offset = time.Since(p.start)
 	p.queue = append(p.queue, it)
 	p.queued += size
+	wake := p.queued >= wakeAt
 	p.mu.Unlock()
-	p.signal()
+	if wake {
+		p.signal()
+	}
 }
+
+// The writer drains the queue every writeEvery, or as soon as wakeAt
+// bytes wait: the application's messages wake no goroutine, and the
+// file is written in a few large writes a second, at most writeEvery
+// behind the traffic.
+const (
+	writeEvery = 20 * time.Millisecond
+	wakeAt     = 1 << 20
+)
 
 // cost is what a queued packet counts against the buffer.
 func cost(pk recording.Packet) int64 { return int64(len(pk.Message) + len(pk.Session) + 64) }
@@ -401,8 +413,13 @@ func (p *Proxy) writer() {
 	bw := bufio.NewWriterSize(p.o.Out, 1<<20)
 	w := recording.NewWriter(bw)
 	var batch []item
+	tick := time.NewTicker(writeEvery)
+	defer tick.Stop()
 	for {
-		<-p.wake
+		select {
+		case <-p.wake:
+		case <-tick.C:
+		}
 		for {
 			p.mu.Lock()
 			batch, p.queue = p.queue, batch[:0]
