@@ -291,13 +291,16 @@ func (p *Proxy) pipe(id uint64, session string, src, dst net.Conn, red *recordin
 		}
 		buf = buf[:n]
 		copy(buf, size[:])
-		if _, err := io.ReadFull(br, buf[4:]); err != nil {
-			_, _ = dst.Write(buf[:4]) // what arrived goes on; the stream has ended
+		if m, err := io.ReadFull(br, buf[4:]); err != nil {
+			_, _ = dst.Write(buf[:4+m]) // what arrived goes on; the stream has ended
 			return
 		}
 		p.record(id, session, buf, red)
 		if _, err := dst.Write(buf); err != nil {
 			return
+		}
+		if cap(buf) > 1<<20 {
+			buf = make([]byte, 0, 64<<10) // a large message's buffer is not kept
 		}
 	}
 }
