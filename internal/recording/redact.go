@@ -53,6 +53,9 @@ const maxPending = 64
 // place. Use one Redactor per connection, for both directions.
 type Redactor struct {
 	pending map[int32]bool // request ids of authentication requests awaiting a reply
+	// all: more requests awaited their replies than pending holds, so
+	// every reply is decoded and checked from then on.
+	all bool
 }
 
 // Redact returns the message to record for msg: msg itself when it holds
@@ -71,7 +74,7 @@ func (r *Redactor) Redact(msg []byte) ([]byte, bool, error) {
 	default:
 		return msg, false, nil // the legacy CRUD opcodes carry no credential
 	}
-	if responseTo != 0 && !r.pending[responseTo] {
+	if responseTo != 0 && !r.all && !r.pending[responseTo] {
 		// A reply carries a credential only in answer to a request that
 		// did (an authentication command, a speculative hello), which
 		// this Redactor saw and remembers: any other reply is recorded
@@ -150,6 +153,9 @@ func (r *Redactor) reply(m Message, responseTo int32) ([]byte, bool, error) {
 	}
 	var nb bson.Raw
 	var err error
+	if !r.pending[responseTo] && !hasAny(m.Body, "payload", "conversationId", "speculativeAuthenticate") {
+		return unchanged(m) // r.all: a reply to anything else
+	}
 	switch {
 	case isAuthReply(m.Body):
 		delete(r.pending, responseTo)
@@ -180,9 +186,20 @@ func (r *Redactor) remember(id int32) {
 		r.pending = map[int32]bool{}
 	}
 	if len(r.pending) >= maxPending {
-		clear(r.pending) // replies lost with a broken connection; start over
+		r.all = true // check every reply from now on
+		return
 	}
 	r.pending[id] = true
+}
+
+// hasAny says whether d holds one of the keys at its top level.
+func hasAny(d bson.Raw, keys ...string) bool {
+	for _, k := range keys {
+		if _, err := d.LookupErr(k); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // unchanged: nothing to redact; the message is recorded as it came.

@@ -113,3 +113,28 @@ func opReply(t testing.TB, id, responseTo int32, doc any) []byte {
 	binary.LittleEndian.PutUint32(b, uint32(len(b)))
 	return b
 }
+
+// TestRedactWhenManyRequestsAwaitReplies: a client that sends more
+// authentication requests than the Redactor remembers before reading a
+// reply still has every reply redacted.
+func TestRedactWhenManyRequestsAwaitReplies(t *testing.T) {
+	var r Redactor
+	for i := range maxPending + 10 {
+		req := opMsg(t, int32(i+1), 0, bson.D{{Key: "saslStart", Value: 1}, {Key: "mechanism", Value: "PLAIN"}, {Key: "payload", Value: bson.Binary{Data: []byte("\x00u\x00Hunter2")}}, {Key: "$db", Value: "$external"}})
+		if out, _, err := r.Redact(req); err != nil || bytes.Contains(out, []byte("Hunter2")) {
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	for i := range maxPending + 10 {
+		rep := opMsg(t, int32(1000+i), int32(i+1), bson.D{{Key: "conversationId", Value: 1}, {Key: "payload", Value: bson.Binary{Data: []byte("v=SERVERSIGNATURE")}}, {Key: "ok", Value: 1.0}})
+		out, _, err := r.Redact(rep)
+		if err != nil || bytes.Contains(out, []byte("SERVERSIGNATURE")) {
+			t.Fatalf("reply %d kept its payload (%v)", i, err)
+		}
+	}
+	// Other replies pass as they came.
+	_, msgs := traffic(t)
+	if out, changed, _ := r.Redact(msgs[1]); changed || !bytes.Equal(out, msgs[1]) {
+		t.Error("a find's reply was changed")
+	}
+}
