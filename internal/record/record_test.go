@@ -136,9 +136,9 @@ func readRecording(t *testing.T, path string) []recording.Packet {
 func TestRecordsARealDriversTraffic(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "app.rec")
+	began := time.Now() // before the proxy starts: its offsets count from its start
 	p := startProxy(t, out)
 	tt := startTee(t, p.Addr())
-	began := time.Now()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -543,9 +543,9 @@ func python(t *testing.T) string {
 func TestRecordsPyMongoTraffic(t *testing.T) {
 	py := python(t)
 	out := filepath.Join(t.TempDir(), "py.rec")
+	began := time.Now() // before the proxy starts: its offsets count from its start
 	p := startProxy(t, out)
 	tt := startTee(t, p.Addr())
-	began := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, filepath.Join("testdata", "pymongo_traffic.py"), tt.addr())
