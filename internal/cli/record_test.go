@@ -52,13 +52,14 @@ func TestRecordRefusesBadFlags(t *testing.T) {
 // with a client still connected, then exits 0 leaving a readable file:
 // every connection's start, its messages, its end.
 func TestRecordUntilCtrlC(t *testing.T) {
+	uri := testenv.URI(t)
 	out := filepath.Join(t.TempDir(), "app.rec")
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	var stdout, stderr syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- cli.Main(ctx, []string{"record", "--listen", "127.0.0.1:0", "--uri", testenv.URI(t), "--out", out}, &stdout, &stderr)
+		done <- cli.Main(ctx, []string{"record", "--listen", "127.0.0.1:0", "--uri", uri, "--out", out}, &stdout, &stderr)
 	}()
 	addr := ""
 	re := regexp.MustCompile(`recording (127\.0\.0\.1:\d+) -> `)
