@@ -541,6 +541,7 @@ func python(t *testing.T) string {
 // TestRecordsPyMongoTraffic: a second real driver, PyMongo, through the
 // proxy: the same operations, recorded byte for byte in order.
 func TestRecordsPyMongoTraffic(t *testing.T) {
+	testenv.URI(t) // the server first: -short skips the test before it asks for python
 	py := python(t)
 	out := filepath.Join(t.TempDir(), "py.rec")
 	began := time.Now() // before the proxy starts: its offsets count from its start
