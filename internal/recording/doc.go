@@ -24,7 +24,8 @@
 //     recording started, uint64 order, the message.
 //
 // The layout is recognised from the first packet's bytes (the message's
-// own length field must end exactly at the packet's end), never from a
+// own length field must end exactly at the packet's end; where an older
+// packet also fits the 8.x layout, its time field decides), never from a
 // file name or a version. No layout records a direction: a message whose
 // header's responseTo is 0 went from the client to the server, any other
 // is the server's reply, as the server's own reader decides.

@@ -214,3 +214,28 @@ func opQuery(t testing.TB, id int32, coll string, q any) []byte {
 	binary.LittleEndian.PutUint32(b, uint32(len(b)))
 	return b
 }
+
+// TestLayoutOfAnAmbiguousFirstPacket: a 5.0–7.x packet of connection 256
+// (low byte 0) also fits the 8.x layout; its date decides.
+func TestLayoutOfAnAmbiguousFirstPacket(t *testing.T) {
+	_, msgs := traffic(t)
+	const session = `{ id: 256, remote: "10.1.2.3:50123", local: "10.1.2.4:27017" }`
+	b := serverPacket(LayoutSession, 0, 256, session, "", 1_750_000_000_000, 1, msgs[0])
+	if _, reason := parsePacket(b, LayoutEvent); reason != "" {
+		t.Fatalf("the packet was meant to fit the 8.x layout too: %s", reason)
+	}
+	r := NewReader(bytes.NewReader(b), "ambiguous")
+	p, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Layout() != LayoutSession || p.Conn != 256 || p.Session != session || !p.Date.Equal(time.UnixMilli(1_750_000_000_000)) {
+		t.Errorf("read as %v: conn %d session %q date %v", r.Layout(), p.Conn, p.Session, p.Date)
+	}
+	// An 8.x recording's first packet, its offset small, stays 8.x.
+	e := serverPacket(LayoutEvent, 0, 256, session, "", 1500, 1, msgs[0])
+	r = NewReader(bytes.NewReader(e), "8x")
+	if p, err := r.Next(); err != nil || r.Layout() != LayoutEvent || p.Offset != 1500*time.Microsecond {
+		t.Errorf("8.x read as %v, offset %v, %v", r.Layout(), p.Offset, err)
+	}
+}

@@ -232,15 +232,37 @@ func (r *Reader) Next() (Packet, error) {
 	return p, nil
 }
 
-// detect finds the layout a packet fits, the newest first.
+// detect finds the layout a packet fits, the newest first. A
+// LayoutSession packet whose connection id's low byte is 0 also fits
+// LayoutEvent (the id's first byte read as the event "message", the
+// same bytes from the session's second on): the time field tells them
+// apart, milliseconds since the epoch (2001 to 2100) in the older
+// layout, microseconds since the recording started (the first packet's
+// within days of it) in 8.x.
 func detect(buf []byte) Layout {
-	for _, l := range []Layout{LayoutEvent, LayoutSession, LayoutLocalRemote} {
-		if _, reason := parsePacket(buf, l); reason == "" {
-			return l
+	fits := func(l Layout) bool { _, reason := parsePacket(buf, l); return reason == "" }
+	switch {
+	case fits(LayoutEvent):
+		if fits(LayoutSession) {
+			p, _ := parsePacket(buf, LayoutSession)
+			if ms := p.Offset.Milliseconds(); ms >= minEpochMs && ms <= maxEpochMs {
+				return LayoutSession
+			}
 		}
+		return LayoutEvent
+	case fits(LayoutSession):
+		return LayoutSession
+	case fits(LayoutLocalRemote):
+		return LayoutLocalRemote
 	}
 	return LayoutUnknown
 }
+
+// The dates a millisecond layout's first packet may hold: 2001 to 2100.
+const (
+	minEpochMs = 1_000_000_000_000
+	maxEpochMs = 4_102_444_800_000
+)
 
 // cursor reads a packet's fields.
 type cursor struct {
