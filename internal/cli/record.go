@@ -80,6 +80,7 @@ docs/replay.md.`,
 				return err
 			}
 			a.say("recording %s -> %s into %s; Ctrl-C stops\n", p.Addr(), secret.URI(upstream), out)
+			a.say("the recording holds the application's data unencrypted (credentials excepted): keep it as you keep the data\n")
 			<-cmd.Context().Done()
 			stats, werr := p.Close()
 			serr := f.Sync()

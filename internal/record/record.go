@@ -89,7 +89,8 @@ type Proxy struct {
 	queue   []item
 	queued  int64
 	order   uint64
-	stopped bool // the recording stopped: nothing more is queued
+	stopped bool      // the recording stopped: nothing more is queued
+	drainBy time.Time // set by Close: the writer writes nothing after it
 	wake    chan struct{}
 
 	connWG   sync.WaitGroup
@@ -132,9 +133,15 @@ func (p *Proxy) Stats() Stats {
 	return p.stats
 }
 
+// DrainTime bounds how long Close writes what is queued: packets still
+// queued after it are left out (counted as not recorded), so the file
+// ends with a complete record and Ctrl-C is answered within two seconds
+// even by a slow disk.
+const DrainTime = 1500 * time.Millisecond
+
 // Close stops accepting, closes every connection (recording their end),
-// writes what is queued and returns what the proxy did; the error is the
-// writer's, if it failed.
+// writes what is queued (for at most DrainTime) and returns what the
+// proxy did; the error is the writer's, if it failed.
 func (p *Proxy) Close() (Stats, error) {
 	p.mu.Lock()
 	already := p.closed
@@ -150,6 +157,7 @@ func (p *Proxy) Close() (Stats, error) {
 	p.connWG.Wait()
 	p.mu.Lock()
 	p.stopped = true // nothing after the last session's end
+	p.drainBy = time.Now().Add(DrainTime)
 	p.mu.Unlock()
 	p.signal()
 	p.writerWG.Wait()
@@ -430,11 +438,15 @@ func (p *Proxy) writer() {
 			if len(batch) == 0 {
 				break
 			}
-			var freed, written, redacted, unreadable int64
+			var freed, written, redacted, unreadable, late int64
 			for i := range batch {
 				it := &batch[i]
 				freed += cost(it.pk)
-				if p.failed() == nil {
+				if p.late() {
+					if it.pk.Event == recording.EventMessage {
+						late++
+					}
+				} else if p.failed() == nil {
 					ok, changed := p.redact(it)
 					switch {
 					case !ok:
@@ -457,6 +469,10 @@ func (p *Proxy) writer() {
 			p.stats.Messages += written
 			p.stats.Redacted += redacted
 			p.stats.Unreadable += unreadable
+			p.stats.NotRecorded += late
+			if late > 0 && p.stats.Stopped == "" {
+				p.stats.Stopped = fmt.Sprintf("the disk had not taken the queue %s after the stop: the rest was left out", DrainTime)
+			}
 			p.mu.Unlock()
 		}
 		if p.failed() == nil {
@@ -486,6 +502,13 @@ func (p *Proxy) redact(it *item) (ok, changed bool) {
 	}
 	it.pk.Message = out
 	return true, changed
+}
+
+// late: Close's time to drain the queue is over.
+func (p *Proxy) late() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.drainBy.IsZero() && time.Now().After(p.drainBy)
 }
 
 func (p *Proxy) failed() error {

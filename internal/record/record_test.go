@@ -582,3 +582,75 @@ func TestRecordsPyMongoTraffic(t *testing.T) {
 		t.Error("the recording holds no PyMongo handshake")
 	}
 }
+
+// slowAfter is a disk that takes nothing until released, then 400 ms a
+// write.
+type slowAfter struct {
+	release chan struct{}
+	mu      sync.Mutex
+	buf     bytes.Buffer
+}
+
+func (s *slowAfter) Write(p []byte) (int, error) {
+	<-s.release
+	time.Sleep(400 * time.Millisecond)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+// TestCloseDrainsForABoundedTime: what a slow disk has not taken
+// DrainTime after the stop is left out and counted; the file ends with
+// a complete record.
+func TestCloseDrainsForABoundedTime(t *testing.T) {
+	cs, err := connstring.Parse(testenv.URI(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk := &slowAfter{release: make(chan struct{})}
+	p, err := record.Start(record.Options{Listen: "127.0.0.1:0", Upstream: cs.Hosts[0], Out: disk, Say: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client, err := mongo.Connect(options.Client().ApplyURI("mongodb://" + p.Addr() + "/?directConnection=true&serverMonitoringMode=poll"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coll := client.Database("mongobench_record_test").Collection("drain")
+	_ = coll.Drop(ctx)
+	pad := strings.Repeat("x", 256<<10)
+	for i := range 40 { // 10MB queued: 10 writes of 1MB at 400 ms each, past DrainTime
+		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: i}, {Key: "pad", Value: pad}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = coll.Drop(ctx)
+	_ = client.Disconnect(ctx)
+	close(disk.release)
+	stats, err := p.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.NotRecorded == 0 || !strings.Contains(stats.Stopped, "after the stop") {
+		t.Fatalf("nothing was left out: %+v", stats)
+	}
+	r := recording.NewReader(bytes.NewReader(disk.buf.Bytes()), "drained")
+	n := 0
+	for {
+		pk, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pk.Event == recording.EventMessage {
+			n++
+		}
+	}
+	if int64(n) != stats.Messages {
+		t.Errorf("read %d messages, %d recorded", n, stats.Messages)
+	}
+}
