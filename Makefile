@@ -22,8 +22,9 @@ test: setup build
 
 # Install the embedded server, the pinned golangci-lint, the Prometheus
 # node exporter the host-metrics tests start, the Prometheus the live
-# metrics test starts and the headless Chromium the HTML report tests
-# drive (each once, into the mongobench cache or from Debian's packages)
+# metrics test starts, the headless Chromium the HTML report tests
+# drive and PyMongo, the second driver the record tests send through the
+# proxy (each once, into the mongobench cache or from Debian's packages)
 # and the Go modules.
 setup:
 	@scripts/install-server.sh >/dev/null
@@ -31,6 +32,7 @@ setup:
 	@scripts/install-node-exporter.sh >/dev/null
 	@scripts/install-prometheus.sh >/dev/null
 	@scripts/install-chromium.sh >/dev/null
+	@scripts/install-pymongo.sh >/dev/null
 	@$(GO) mod download
 
 build:
