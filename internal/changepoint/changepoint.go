@@ -21,6 +21,7 @@
 package changepoint
 
 import (
+	"context"
 	"maps"
 	"math"
 	"slices"
@@ -121,11 +122,21 @@ type Point struct {
 
 // Detect finds the change points of x, oldest first.
 func Detect(x []float64, o Options) []Point {
+	p, _ := DetectContext(context.Background(), x, o)
+	return p
+}
+
+// DetectContext is Detect, stopped with ctx's error when ctx is done
+// (it looks again after each value: a look is at most a window's work).
+func DetectContext(ctx context.Context, x []float64, o Options) ([]Point, error) {
 	o = o.withDefaults()
 	var accepted []Point
 	start := 0
 	streak := map[int]int{} // nights in a row each candidate was found
 	for n := start + 2*o.MinSize; n <= len(x); n++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		lo := max(start, n-o.Window)
 		if n-lo < 2*o.MinSize {
 			continue
@@ -158,7 +169,7 @@ func Detect(x []float64, o Options) []Point {
 	for i := range accepted {
 		accepted[i].Stats = around(x, idx, i, o.Window)
 	}
-	return accepted
+	return accepted, nil
 }
 
 // around compares the values on each side of change point i of idx:

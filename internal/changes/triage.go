@@ -1,6 +1,7 @@
 package changes
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -79,7 +80,8 @@ func ID(k Key, metric, firstChanged string) string {
 
 // Find finds the changes of a series, oldest first within each metric.
 // A change with a configuration change across it is Expected, else New.
-func Find(s Series, o Options) []Change {
+// It stops with ctx's error when ctx is done.
+func Find(ctx context.Context, s Series, o Options) ([]Change, error) {
 	var out []Change
 	metrics := s.Metrics()
 	if len(o.Metrics) > 0 {
@@ -93,7 +95,11 @@ func Find(s Series, o Options) []Change {
 		runs, vals := s.Values(name)
 		j := significance.JudgeFor(m, o.MinEffect, 0)
 		opts := changepoint.Options{Window: o.Window, P: o.P, MinMagnitude: j.MinEffect}
-		for _, p := range changepoint.Detect(vals, opts) {
+		points, err := changepoint.DetectContext(ctx, vals, opts)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range points {
 			if m.Stat == "errors" && math.Abs(p.Stats.After.Mean-p.Stats.Before.Mean) < j.MinAbs {
 				continue
 			}
@@ -119,7 +125,7 @@ func Find(s Series, o Options) []Change {
 			out = append(out, c)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Merge brings found changes into the stored list: a change stored

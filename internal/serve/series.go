@@ -57,7 +57,7 @@ func (s *Server) series(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var b bytes.Buffer
-	if err := browse.SeriesReport(&b, docs, id, stored, s.Store.Where()); err != nil {
+	if err := browse.SeriesReport(r.Context(), &b, docs, id, stored, s.Store.Where()); err != nil {
 		fail(w, err)
 		return
 	}

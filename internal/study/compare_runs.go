@@ -39,7 +39,7 @@ func (s CompareRunsStudy) Check() error {
 // CheckJudging says what is wrong with the settings of significance,
 // naming their flags.
 func CheckJudging(j significance.Settings) error {
-	if j.Alpha <= 0 || j.Alpha >= 1 {
+	if !(j.Alpha > 0 && j.Alpha < 1) { // NaN too
 		return fmt.Errorf("--alpha: %g is not valid: want a p-value between 0 and 1, such as 0.05", j.Alpha)
 	}
 	if _, err := significance.ParseCorrection(string(j.Corrected())); err != nil {
