@@ -188,7 +188,7 @@ func pvalue(c Comparison, p float64) string {
 	if c.Test.Method == "" || math.IsNaN(p) {
 		return "—"
 	}
-	return fmt.Sprintf("%.3g", p)
+	return PText(p)
 }
 
 func ratio(i Interval) string {
@@ -216,7 +216,7 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	sideOf := func(s Side) side { return side{Runs: s.N, Median: num(s.Median), Lo: num(s.CI.Lo), Hi: num(s.CI.Hi)} }
 	var p *float64
 	if r.Test.Method != "" {
-		p = num(r.Test.P)
+		p = num(AtFloor(r.Test.P))
 	}
 	return json.Marshal(struct {
 		Metric    string   `json:"metric"`
@@ -231,6 +231,6 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		RatioHi   *float64 `json:"ratioHi"`
 		Verdict   Verdict  `json:"verdict"`
 		Reason    string   `json:"reason,omitempty"`
-	}{r.Metric.Name(), r.Metric.Unit, sideOf(r.Base), sideOf(r.Other), num(r.Delta), num(r.Diff), p, num(r.P),
+	}{r.Metric.Name(), r.Metric.Unit, sideOf(r.Base), sideOf(r.Other), num(r.Delta), num(r.Diff), p, num(AtFloor(r.P)),
 		num(r.Ratio.Lo), num(r.Ratio.Hi), r.Verdict, r.Reason})
 }

@@ -117,7 +117,7 @@ func (c RunsComparison) Regressions() []string {
 	var worse []string
 	for _, p := range c.Pairs {
 		for _, r := range significance.Regressions(p.Rows) {
-			worse = append(worse, fmt.Sprintf("%s %s (%+.1f%%, adj. p %.3g)", p.Label, r.Metric.Name(), 100*r.Delta, r.P))
+			worse = append(worse, fmt.Sprintf("%s %s (%+.1f%%, adj. p %s)", p.Label, r.Metric.Name(), 100*r.Delta, significance.PText(r.P)))
 		}
 	}
 	return worse
