@@ -104,7 +104,7 @@ func seed(t *testing.T, text []byte, n int) [][]byte {
 // same, each path's presence and type shares within 0.05.
 func TestInferMatchesTheSample(t *testing.T) {
 	src := sample(3000, 1)
-	text, _, err := Infer(src[:1500], Options{Collection: "things", Seed: 3000, Source: "test.things"})
+	text, _, err := Infer(context.Background(), src[:1500], Options{Collection: "things", Seed: 3000, Source: "test.things"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestInferStaysWithinAFile(t *testing.T) {
 		shapes = append(shapes, must(bson.Marshal(shape)))
 	}
 	for name, docs := range map[string][][]byte{"wide": {must(bson.Marshal(wide))}, "shapes": shapes} {
-		text, dropped, err := Infer(docs, Options{Collection: "things", Seed: 10, Source: name})
+		text, dropped, err := Infer(context.Background(), docs, Options{Collection: "things", Seed: 10, Source: name})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -170,11 +170,11 @@ func TestInferEdges(t *testing.T) {
 		{"a name not UTF-8", bson.D{{Key: "\xff", Value: "\xfe"}}, 1},
 	} {
 		doc := must(bson.Marshal(c.doc))
-		if _, _, err := Infer([][]byte{doc, doc, doc}, Options{Collection: "things", Seed: c.seed, Source: "edges"}); err != nil {
+		if _, _, err := Infer(context.Background(), [][]byte{doc, doc, doc}, Options{Collection: "things", Seed: c.seed, Source: "edges"}); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	if _, _, err := Infer([][]byte{must(bson.Marshal(bson.D{{Key: "a", Value: int32(1)}}))}, Options{Collection: "things", Seed: MaxSeed + 1, Source: "edges"}); err == nil {
+	if _, _, err := Infer(context.Background(), [][]byte{must(bson.Marshal(bson.D{{Key: "a", Value: int32(1)}}))}, Options{Collection: "things", Seed: MaxSeed + 1, Source: "edges"}); err == nil {
 		t.Errorf("a seed of MaxSeed+1 checks: want MaxSeed to be workloadfile's bound")
 	}
 }

@@ -26,23 +26,27 @@ type Sample struct {
 // them, or one a line (JSON Lines). It reads r once, a document at a
 // time, and keeps at most keep documents, a uniform sample of all of
 // them (a reservoir with a fixed seed: the same file gives the same
-// sample), so its memory is that of the sample whatever the file holds.
+// sample), so its memory is that of the sample whatever the file holds;
+// a document not drawn is checked as a JSON document and not read
+// further.
 // A problem names the file, the line (found by reading r again from its
 // start) and what is valid. It stops when ctx is done.
 func ReadDocuments(ctx context.Context, name string, r io.ReadSeeker, keep int) (Sample, error) {
 	var s Sample
 	keep = max(keep, 1)
 	rng := rand.New(rand.NewPCG(1, 2))
-	add := func(doc []byte) {
+	// slot is where the next document goes in the sample (Algorithm R),
+	// -1 when it is not drawn.
+	slot := func() int {
 		s.Count++
-		switch {
-		case len(s.Docs) < keep:
-			s.Docs = append(s.Docs, doc)
-		default:
-			if j := rng.Int64N(s.Count); j < int64(keep) {
-				s.Docs[j] = doc
-			}
+		if len(s.Docs) < keep {
+			s.Docs = append(s.Docs, nil)
+			return len(s.Docs) - 1
 		}
+		if j := rng.Int64N(s.Count); j < int64(keep) {
+			return int(j)
+		}
+		return -1
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	first, skipped, err := firstByte(br)
@@ -92,11 +96,15 @@ func ReadDocuments(ctx context.Context, name string, r io.ReadSeeker, keep int) 
 			}
 			return s, fmt.Errorf("%s: not a document: want one document a line, a document, or an array of documents", where())
 		}
+		i := slot()
+		if i < 0 {
+			continue // not drawn: checked as a JSON document, not read as Extended JSON
+		}
 		var doc bson.Raw
 		if err := bson.UnmarshalExtJSON(raw, false, &doc); err != nil {
 			return s, fmt.Errorf("%s: not an Extended JSON document: %v", where(), err)
 		}
-		add(doc)
+		s.Docs[i] = doc
 	}
 }
 

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -36,7 +37,8 @@ type Options struct {
 // make it larger, each sub-document keeps only its fields most often
 // present (the sample's first of equal ones); dropped says how many
 // fields were left out.
-func Infer(sample [][]byte, o Options) (text []byte, dropped int, err error) {
+// It stops with ctx's error when ctx is done.
+func Infer(ctx context.Context, sample [][]byte, o Options) (text []byte, dropped int, err error) {
 	docs := raws(sample)
 	if len(docs) == 0 {
 		return nil, 0, errors.New("no documents to infer a shape from")
@@ -45,10 +47,23 @@ func Infer(sample [][]byte, o Options) (text []byte, dropped int, err error) {
 	shs := shapes(docs)
 	models := make([]*object, len(shs))
 	for i, s := range shs {
-		models[i] = docOf(s.docs)
+		for j := 0; j < len(s.docs); j += 1024 {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, err
+			}
+			if models[i] == nil {
+				models[i] = newObject()
+			}
+			for _, d := range s.docs[j:min(j+1024, len(s.docs))] {
+				models[i].add(d)
+			}
+		}
 	}
 	w := &writer{}
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
 		w.dropped = 0
 		var doc *yaml.Node
 		if len(shs) == 1 {
@@ -119,22 +134,33 @@ func Clone(sample [][]byte, o Options) (text []byte, kept int, err error) {
 		return nil, 0, errors.New("no documents to clone")
 	}
 	id := idNode(docs)
-	n := len(docs)
+	// The first documents of at most 4 MB as BSON: no more can fit in a
+	// 1 MB file, and the sample's copies are never all written to learn
+	// that.
+	n, size := 0, 0
+	for n < len(docs) && (n == 0 || size+len(docs[n]) <= 4*maxFile) {
+		size += len(docs[n])
+		n++
+	}
 	for {
 		from := seq(false)
 		for _, d := range docs[:n] {
 			from.Content = append(from.Content, bsonNode(bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: d}, true))
 		}
 		doc := tagged("!sample", mapping("id", id, "from", from))
-		head := fmt.Sprintf("Cloned by mongobench workload infer --clone from %d documents of %s (%d kept), each seeded with a fresh _id:\n%s.", len(docs), o.Source, n, sizeText(docs[:n]))
-		text, err = o.write(doc, head, fmt.Sprintf("copies of %d documents of %s, with fresh keys", n, o.Source))
-		if err != nil || len(text) <= maxFile || n == 1 {
-			if err == nil && len(text) > maxFile {
-				err = fmt.Errorf("one document of the sample makes a file of %d bytes: a workload file is at most %d", len(text), maxFile)
+		size := textSize(doc)
+		if size <= maxFile || n == 1 {
+			head := fmt.Sprintf("Cloned by mongobench workload infer --clone from %d documents of %s (%d kept), each seeded with a fresh _id:\n%s.", len(docs), o.Source, n, sizeText(docs[:n]))
+			text, err = o.write(doc, head, fmt.Sprintf("copies of %d documents of %s, with fresh keys", n, o.Source))
+			if err != nil || len(text) <= maxFile || n == 1 {
+				if err == nil && len(text) > maxFile {
+					err = fmt.Errorf("one document of the sample makes a file of %d bytes: a workload file is at most %d", len(text), maxFile)
+				}
+				return text, n, err
 			}
-			return text, n, err
+			size = len(text)
 		}
-		n = max(1, int(float64(n)*float64(maxFile)/float64(len(text))*0.95))
+		n = max(1, min(n-1, int(float64(n)*float64(maxFile)/float64(size)*0.95)))
 	}
 }
 

@@ -68,7 +68,7 @@ func Infer(ctx context.Context, srv Servers, o InferOptions, stdout io.Writer, s
 		}
 	} else {
 		var dropped int
-		text, dropped, err = infer.Infer(docs, opts)
+		text, dropped, err = infer.Infer(ctx, docs, opts)
 		if err == nil && dropped > 0 {
 			note = fmt.Sprintf("left out the %d fields least often present: a workload file is at most 1MB (the file's first comment says how many each sub-document keeps)\n", dropped)
 		}
