@@ -234,3 +234,54 @@ func TestMinMagnitudeDropsSmallChanges(t *testing.T) {
 		t.Fatalf("minimum magnitude 5%%: %v, want none", indexes(ps))
 	}
 }
+
+// qhat's sums kept as τ moves give the statistic of its definition: the
+// split it returns has the largest q̂ computed directly, over series of
+// normal values, of few distinct values (ties) and with a step.
+func TestQhatIsTheDefinition(t *testing.T) {
+	direct := func(x []float64, tau int) float64 {
+		l, r := x[:tau], x[tau:]
+		m, k := float64(len(l)), float64(len(r))
+		cross, wl, wr := 0.0, 0.0, 0.0
+		for _, a := range l {
+			for _, b := range r {
+				cross += math.Abs(a - b)
+			}
+		}
+		for i := range l {
+			for j := i + 1; j < len(l); j++ {
+				wl += math.Abs(l[i] - l[j])
+			}
+		}
+		for i := range r {
+			for j := i + 1; j < len(r); j++ {
+				wr += math.Abs(r[i] - r[j])
+			}
+		}
+		return m * k / (m + k) * (2*cross/(m*k) - wl/(m*(m-1)/2) - wr/(k*(k-1)/2))
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 300 {
+		n := 10 + rng.IntN(120)
+		x := make([]float64, n)
+		for i := range x {
+			switch trial % 3 {
+			case 0:
+				x[i] = 1000 + 10*rng.NormFloat64()
+			case 1:
+				x[i] = float64(rng.IntN(4))
+			default:
+				x[i] = 1e5 + 50*float64(i*2/n) + rng.NormFloat64()
+			}
+		}
+		tau, q, ok := qhat(x, 5)
+		best := math.Inf(-1)
+		for t := 5; t <= n-5; t++ {
+			best = max(best, direct(x, t))
+		}
+		tol := 1e-9 * (1 + math.Abs(best))
+		if !ok || math.Abs(q-best) > tol || math.Abs(direct(x, tau)-best) > tol {
+			t.Fatalf("trial %d: qhat %d %g (%v), want the largest q̂ %g", trial, tau, q, ok, best)
+		}
+	}
+}

@@ -23,10 +23,11 @@ type Look struct {
 	All bool
 }
 
-// MaxWindow is the most runs a look's window may hold, four times the
-// default: a look costs about the series' runs times the window squared
-// for each metric (about 2 s a metric for 5,000 runs at 200).
-const MaxWindow = 200
+// MaxWindow is the most runs a look's window may hold, ten times the
+// default: a look costs about the series' runs times the window (times
+// its logarithm) for each metric, about 1 s a metric for 5,000 runs at
+// 500.
+const MaxWindow = 500
 
 // Check says what is wrong with the look's settings, naming the flag.
 func (l Look) Check() error {

@@ -15,7 +15,7 @@ func TestLookCheck(t *testing.T) {
 		t.Errorf("%+v: %v", ok, err)
 	}
 	for want, l := range map[string]Look{
-		"--window: 5 is not valid: want from 10 to 200 runs": {Options: Options{Window: 5, P: 0.001}},
+		"--window: 5 is not valid: want from 10 to 500 runs": {Options: Options{Window: 5, P: 0.001}},
 		"--window: 1000000000 is not valid":                  {Options: Options{Window: 1e9, P: 0.001}},
 		"--p: 1 is not valid":                                {Options: Options{Window: 50, P: 1}},
 		"--p: 0 is not valid":                                {Options: Options{Window: 50}},
