@@ -103,7 +103,7 @@ func (s *Server) Handler() http.Handler {
 // 503 (Service Unavailable) with Retry-After.
 const (
 	MaxHeavy  = 2
-	HeavyWait = 20 * time.Second
+	HeavyWait = 60 * time.Second
 )
 
 // heavy serves h when one of the slots for pages that read many runs is
@@ -333,7 +333,7 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	labels, workload := browse.DistinctLabels(q["label"]), q.Get("workload")
 	form := len(labels) < 2 || q.Has("edit")
-	sel := store.Selection{Labels: labels}
+	sel := store.Selection{Labels: labels, Figures: true}
 	if form {
 		sel = store.Selection{Brief: true} // every label's runs counted, none read whole
 	}

@@ -152,7 +152,7 @@ func TestPagesReadWhatTheyShow(t *testing.T) {
 		"/plan/nope":                    {Variant: "plan", Value: "nope"},
 		"/plans":                        {Variant: "plan", Brief: true},
 		"/compare-runs?label=a":         {Brief: true},
-		"/compare-runs?label=a&label=b": {Labels: []string{"a", "b"}},
+		"/compare-runs?label=a&label=b": {Labels: []string{"a", "b"}, Figures: true},
 	} {
 		st.asked = nil
 		if code, body := get(t, h, url); code == http.StatusInternalServerError {

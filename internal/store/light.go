@@ -23,6 +23,9 @@ type Selection struct {
 	// Brief reads only what a run's label, test, workload and variant
 	// say (a list of labels), not its results.
 	Brief bool
+	// Figures reads those and the run's schedule and operations: what
+	// comparing runs figure by figure reads (significance.RunValues).
+	Figures bool
 }
 
 // Matches says whether s selects d.
@@ -63,9 +66,13 @@ var briefFields = []string{"runId", "start", "testName", "label", "partial", "gr
 // filters them.
 func (m *Mongo) ListSelected(ctx context.Context, s Selection) ([]result.Doc, error) {
 	proj := bson.D{{Key: "intervals", Value: 0}, {Key: "before_status", Value: 0}, {Key: "after_status", Value: 0}}
-	if s.Brief {
+	if s.Brief || s.Figures {
+		fields := briefFields
+		if s.Figures {
+			fields = append(slices.Clip(fields), "schedule", "ops")
+		}
 		proj = bson.D{}
-		for _, f := range briefFields {
+		for _, f := range fields {
 			proj = append(proj, bson.E{Key: f, Value: 1})
 		}
 	}

@@ -50,6 +50,7 @@ func TestListSelected(t *testing.T) {
 			{store.Selection{Variant: "plan", Value: "nope"}, nil},
 			{store.Selection{Test: "txn_sla"}, []string{"run-4"}},
 			{store.Selection{Brief: true, Labels: []string{"b"}}, []string{"run-2"}},
+			{store.Selection{Figures: true, Labels: []string{"a"}}, []string{"run-1"}},
 		} {
 			got, err := st.ListSelected(ctx, tc.sel)
 			if err != nil {
