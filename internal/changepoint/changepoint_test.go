@@ -261,8 +261,8 @@ func TestQhatIsTheDefinition(t *testing.T) {
 		return m * k / (m + k) * (2*cross/(m*k) - wl/(m*(m-1)/2) - wr/(k*(k-1)/2))
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := range 300 {
-		n := 10 + rng.IntN(120)
+	for trial := range 150 {
+		n := 10 + rng.IntN(70)
 		x := make([]float64, n)
 		for i := range x {
 			switch trial % 3 {
