@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/url"
@@ -18,7 +19,7 @@ func SeriesHref(runID string) string { return "/series?run=" + url.QueryEscape(r
 // 'mongobench changes' finds them, with its defaults), and the statuses
 // of the stored changes. docs are the stored runs (any: the run's series
 // is picked from them).
-func SeriesReport(w io.Writer, docs []result.Doc, runID string, stored []changes.Change, where string) error {
+func SeriesReport(ctx context.Context, w io.Writer, docs []result.Doc, runID string, stored []changes.Change, where string) error {
 	var of *result.Doc
 	for i := range docs {
 		if docs[i].RunID == runID {
@@ -37,7 +38,11 @@ func SeriesReport(w io.Writer, docs []result.Doc, runID string, stored []changes
 			if r.ID != runID {
 				continue
 			}
-			cs := changes.Merge(stored, changes.Find(s, changes.Options{}), of.Start)
+			found, err := changes.Find(ctx, s, changes.Options{})
+			if err != nil {
+				return err
+			}
+			cs := changes.Merge(stored, found, of.Start)
 			nav := NavOf("", where)
 			nav.Links = append(nav.Links, htmlreport.Link{Href: "/run/" + url.PathEscape(runID), Text: "run " + runID})
 			intro := fmt.Sprintf("The series of run %s: %d runs of %s, oldest first, one value per run; change points as 'mongobench changes' finds them.", runID, len(s.Runs), s.Key.String())

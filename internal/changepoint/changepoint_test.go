@@ -1,6 +1,7 @@
 package changepoint
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -241,7 +242,7 @@ type candidateFigures struct {
 // was first raised (a candidate within margin of an earlier one is the
 // same episode).
 func raised(x []float64, o Options) (eps [][2]int, accepted []Point) {
-	accepted = Watch(x, o, func(n int, _ []Point, cs []Candidate) {
+	accepted, _ = Watch(context.Background(), x, o, func(n int, _ []Point, cs []Candidate) {
 		for _, c := range cs {
 			seen := false
 			for _, e := range eps {
@@ -353,7 +354,7 @@ func TestCandidateRaisedThenConfirmed(t *testing.T) {
 		}
 	}
 	raisedAt, confirmedAt := -1, -1
-	got := Watch(x, Options{}, func(n int, acc []Point, cs []Candidate) {
+	got, _ := Watch(context.Background(), x, Options{}, func(n int, acc []Point, cs []Candidate) {
 		for _, c := range cs {
 			if c.Index != 40 {
 				t.Fatalf("night %d: candidate at %d, want 40", n, c.Index)
@@ -390,5 +391,56 @@ func TestTailP(t *testing.T) {
 	}
 	if TailP(1, 1) != 1 {
 		t.Errorf("TailP(1, 1) = %v, want 1 (capped)", TailP(1, 1))
+	}
+}
+
+// qhat's sums kept as τ moves give the statistic of its definition: the
+// split it returns has the largest q̂ computed directly, over series of
+// normal values, of few distinct values (ties) and with a step.
+func TestQhatIsTheDefinition(t *testing.T) {
+	direct := func(x []float64, tau int) float64 {
+		l, r := x[:tau], x[tau:]
+		m, k := float64(len(l)), float64(len(r))
+		cross, wl, wr := 0.0, 0.0, 0.0
+		for _, a := range l {
+			for _, b := range r {
+				cross += math.Abs(a - b)
+			}
+		}
+		for i := range l {
+			for j := i + 1; j < len(l); j++ {
+				wl += math.Abs(l[i] - l[j])
+			}
+		}
+		for i := range r {
+			for j := i + 1; j < len(r); j++ {
+				wr += math.Abs(r[i] - r[j])
+			}
+		}
+		return m * k / (m + k) * (2*cross/(m*k) - wl/(m*(m-1)/2) - wr/(k*(k-1)/2))
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 150 {
+		n := 10 + rng.IntN(70)
+		x := make([]float64, n)
+		for i := range x {
+			switch trial % 3 {
+			case 0:
+				x[i] = 1000 + 10*rng.NormFloat64()
+			case 1:
+				x[i] = float64(rng.IntN(4))
+			default:
+				x[i] = 1e5 + 50*float64(i*2/n) + rng.NormFloat64()
+			}
+		}
+		tau, q, ok := qhat(x, 5)
+		best := math.Inf(-1)
+		for t := 5; t <= n-5; t++ {
+			best = max(best, direct(x, t))
+		}
+		tol := 1e-9 * (1 + math.Abs(best))
+		if !ok || math.Abs(q-best) > tol || math.Abs(direct(x, tau)-best) > tol {
+			t.Fatalf("trial %d: qhat %d %g (%v), want the largest q̂ %g", trial, tau, q, ok, best)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package changes
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -45,7 +46,7 @@ func TestFindARegressionAndItsSuspectRange(t *testing.T) {
 	if k := series[0].Key; k.Test != "kv" || k.Label != "nightly" || len(k.Tags) != 1 {
 		t.Errorf("key %+v", k)
 	}
-	found := Find(series[0], Options{})
+	found, _ := Find(context.Background(), series[0], Options{})
 	if len(found) != 1 {
 		t.Fatalf("changes %+v, want one", found)
 	}
@@ -77,7 +78,7 @@ func TestAConfigurationChangeMakesTheChangeExpected(t *testing.T) {
 		return "8.2.11"
 	})
 	series, _ := Group(docs, nil, false)
-	found := Find(series[0], Options{})
+	found, _ := Find(context.Background(), series[0], Options{})
 	if len(found) != 1 || found[0].Status != Expected || found[0].Direction != "improvement" || found[0].Alerts() {
 		t.Fatalf("changes %+v, want one expected improvement", found)
 	}

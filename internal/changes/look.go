@@ -1,6 +1,7 @@
 package changes
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -25,12 +26,18 @@ type Look struct {
 	IncludeInvalid bool
 }
 
+// MaxWindow is the most runs a look's window may hold, ten times the
+// default: a look costs about the series' runs times the window (times
+// its logarithm) for each metric, about 1 s a metric for 5,000 runs at
+// 500.
+const MaxWindow = 500
+
 // Check says what is wrong with the look's settings, naming the flag.
 func (l Look) Check() error {
-	if l.Window < 10 {
-		return fmt.Errorf("--window: %d is too small: want at least 10 runs", l.Window)
+	if l.Window < 10 || l.Window > MaxWindow {
+		return fmt.Errorf("--window: %d is not valid: want from 10 to %d runs", l.Window, MaxWindow)
 	}
-	if l.P <= 0 || l.P >= 1 {
+	if !(l.P > 0 && l.P < 1) {
 		return fmt.Errorf("--p: %g is not valid: want a p-value between 0 and 1, such as 0.001", l.P)
 	}
 	for _, m := range l.Metrics {
@@ -57,8 +64,8 @@ type Found struct {
 }
 
 // Run looks at docs, the stored runs oldest first, with stored, the
-// stored changes, at now.
-func (l Look) Run(docs []result.Doc, stored []Change, now time.Time) (Found, error) {
+// stored changes, at now; it stops with ctx's error when ctx is done.
+func (l Look) Run(ctx context.Context, docs []result.Doc, stored []Change, now time.Time) (Found, error) {
 	docs, invalid := validity.Filter(docs, l.IncludeInvalid)
 	series, err := Group(docs, l.Tags, true)
 	if err != nil {
@@ -66,7 +73,11 @@ func (l Look) Run(docs []result.Doc, stored []Change, now time.Time) (Found, err
 	}
 	var found []Change
 	for _, s := range series {
-		found = append(found, Find(s, l.Options)...)
+		cs, err := Find(ctx, s, l.Options)
+		if err != nil {
+			return Found{}, err
+		}
+		found = append(found, cs...)
 	}
 	f := Found{Series: series, Changes: Merge(stored, found, now), Shown: []Change{}, Invalid: invalid}
 	for _, c := range f.Changes {

@@ -1,6 +1,9 @@
 package changes
 
 import (
+	"context"
+	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -14,10 +17,12 @@ func TestLookCheck(t *testing.T) {
 		t.Errorf("%+v: %v", ok, err)
 	}
 	for want, l := range map[string]Look{
-		"--window: 5 is too small": {Options: Options{Window: 5, P: 0.001}},
-		"--p: 1 is not valid":      {Options: Options{Window: 50, P: 1}},
-		"--p: 0 is not valid":      {Options: Options{Window: 50}},
-		"--metric: ":               {Options: Options{Window: 50, P: 0.001, Metrics: []string{"speed"}}},
+		"--window: 5 is not valid: want from 10 to 500 runs": {Options: Options{Window: 5, P: 0.001}},
+		"--window: 1000000000 is not valid":                  {Options: Options{Window: 1e9, P: 0.001}},
+		"--p: 1 is not valid":                                {Options: Options{Window: 50, P: 1}},
+		"--p: 0 is not valid":                                {Options: Options{Window: 50}},
+		"--p: NaN is not valid":                              {Options: Options{Window: 50, P: math.NaN()}},
+		"--metric: ":                                         {Options: Options{Window: 50, P: 0.001, Metrics: []string{"speed"}}},
 	} {
 		if err := l.Check(); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%+v: %v, want %q", l, err, want)
@@ -36,7 +41,7 @@ func TestLookTriage(t *testing.T) {
 	}, same)
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	look := Look{Tags: []string{"ci"}, Options: Options{Window: 50, P: 0.001}}
-	f, err := look.Run(docs, nil, now)
+	f, err := look.Run(context.Background(), docs, nil, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,16 +63,16 @@ func TestLookTriage(t *testing.T) {
 	// Alerted once: stored as alerted, it alerts no more.
 	stored := f.Changes
 	stored[0].Alerted = &now
-	if f, _ = look.Run(docs, stored, now.Add(time.Hour)); len(f.Alerts) != 0 || f.Alert() != "" || !f.Changes[0].Found.Equal(now) {
+	if f, _ = look.Run(context.Background(), docs, stored, now.Add(time.Hour)); len(f.Alerts) != 0 || f.Alert() != "" || !f.Changes[0].Found.Equal(now) {
 		t.Errorf("an alerted change: alerts %v, found %v", f.Alerts, f.Changes[0].Found)
 	}
 	// Hidden: stored, not shown, unless All.
 	stored[0].Status = Hidden
-	if f, _ = look.Run(docs, stored, now); len(f.Changes) != 1 || len(f.Shown) != 0 || f.View() != nil {
+	if f, _ = look.Run(context.Background(), docs, stored, now); len(f.Changes) != 1 || len(f.Shown) != 0 || f.View() != nil {
 		t.Errorf("a hidden change: %d stored, %d shown", len(f.Changes), len(f.Shown))
 	}
 	look.All = true
-	if f, _ = look.Run(docs, stored, now); len(f.Shown) != 1 {
+	if f, _ = look.Run(context.Background(), docs, stored, now); len(f.Shown) != 1 {
 		t.Errorf("a hidden change with All: %d shown", len(f.Shown))
 	}
 }
@@ -89,7 +94,7 @@ func TestCandidateThenConfirmed(t *testing.T) {
 	var id string
 	for n := 20; n <= len(docs); n++ {
 		now := t0.Add(time.Duration(n) * 24 * time.Hour)
-		f, err := look.Run(docs[:n], stored, now)
+		f, err := look.Run(context.Background(), docs[:n], stored, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +130,7 @@ func TestCandidateThenConfirmed(t *testing.T) {
 	// A change stored by a version without candidates, under the id of
 	// its first changed run, keeps that id and its triage.
 	old := ID(Key{Test: "kv", Label: "nightly", Variant: `{}`, Tags: []string{"ci"}}, "throughput", "run030")
-	f, err := look.Run(docs, []Change{{ID: old, Status: Acknowledged, Why: "known"}}, t0)
+	f, err := look.Run(context.Background(), docs, []Change{{ID: old, Status: Acknowledged, Why: "known"}}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,11 +150,11 @@ func TestCandidateWithdrawn(t *testing.T) {
 	}, same)
 	look := Look{Tags: []string{"ci"}, Options: Options{Window: 50, P: 0.001, Metrics: []string{"throughput"}}}
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	f, err := look.Run(docs[:33], nil, now)
+	f, err := look.Run(context.Background(), docs[:33], nil, now)
 	if err != nil || len(f.Changes) != 1 || f.Changes[0].Stage != Candidate {
 		t.Fatalf("after three low nights: %+v, %v; want a candidate", f.Changes, err)
 	}
-	f, err = look.Run(docs, f.Changes, now)
+	f, err = look.Run(context.Background(), docs, f.Changes, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +177,7 @@ func TestInvalidRunsRaiseNoAlarm(t *testing.T) {
 	}
 	look := Look{Tags: []string{"ci"}, Options: Options{Window: 50, P: 0.001, Metrics: []string{"throughput"}}}
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	f, err := look.Run(docs, nil, now)
+	f, err := look.Run(context.Background(), docs, nil, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +189,20 @@ func TestInvalidRunsRaiseNoAlarm(t *testing.T) {
 		t.Errorf("changes %+v, %d invalid; text %q: want no change, three runs left out", f.Changes, f.Invalid, b.String())
 	}
 	look.IncludeInvalid = true
-	if f, _ = look.Run(docs, nil, now); len(f.Changes) != 1 || f.Changes[0].Stage != Candidate {
+	if f, _ = look.Run(context.Background(), docs, nil, now); len(f.Changes) != 1 || f.Changes[0].Stage != Candidate {
 		t.Errorf("with the invalid runs: %+v, want their drop as a candidate", f.Changes)
+	}
+}
+
+// A look over a long series at the widest window stops when its context
+// is done (a look of 5,000 runs at a window of 1,000 ignored Ctrl-C for
+// 67 s).
+func TestLookStopsWithItsContext(t *testing.T) {
+	docs := nights(400, func(i int) float64 { return 1000 + float64(i%7) }, same)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	look := Look{Options: Options{Window: MaxWindow, P: 0.001}}
+	if _, err := look.Run(ctx, docs, nil, time.Now()); !errors.Is(err, context.Canceled) {
+		t.Fatalf("%v: want context.Canceled", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
@@ -14,7 +15,7 @@ func Table(cs []Change) *texttable.Table {
 	t := texttable.New("id", "stage", "status", "series", "metric", ">before", ">after", ">change", ">p", "direction", "suspect runs", "configuration")
 	for _, c := range cs {
 		t.Add(c.ID, c.StageName(), string(c.Status), c.Series.String(), c.Metric,
-			figure(c.Before, c.Unit), figure(c.After, c.Unit), Percent(c.Change), fmt.Sprintf("%.2g", c.P), c.Direction,
+			figure(c.Before, c.Unit), figure(c.After, c.Unit), Percent(c.Change), significance.PText2(c.P), c.Direction,
 			c.LastStable.ID+" → "+c.FirstChanged.ID, strings.Join(c.ConfigChanges, "; "))
 	}
 	return t

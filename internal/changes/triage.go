@@ -1,6 +1,7 @@
 package changes
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -111,8 +112,9 @@ func ID(k Key, metric, firstChanged string) string {
 // its confirmed change points, and the candidate open after its last
 // run. A change keeps the id of the candidate it was first raised as,
 // so its triage and its alert carry over when it is confirmed. A change
-// with a configuration change across it is Expected, else New.
-func Find(s Series, o Options) []Change {
+// with a configuration change across it is Expected, else New. It stops
+// with ctx's error when ctx is done.
+func Find(ctx context.Context, s Series, o Options) ([]Change, error) {
 	var out []Change
 	metrics := s.Metrics()
 	if len(o.Metrics) > 0 {
@@ -128,7 +130,7 @@ func Find(s Series, o Options) []Change {
 		opts := changepoint.Options{Window: o.Window, P: o.P, MinMagnitude: j.MinEffect}
 		var raised []changepoint.Candidate // every candidate, as first raised
 		var open []changepoint.Candidate   // those open after the last run
-		points := changepoint.Watch(vals, opts, func(n int, _ []changepoint.Point, cs []changepoint.Candidate) {
+		points, err := changepoint.Watch(ctx, vals, opts, func(n int, _ []changepoint.Point, cs []changepoint.Candidate) {
 			for _, c := range cs {
 				if !slices.ContainsFunc(raised, func(r changepoint.Candidate) bool { return r.Index == c.Index }) {
 					raised = append(raised, c)
@@ -138,6 +140,9 @@ func Find(s Series, o Options) []Change {
 				open = cs
 			}
 		})
+		if err != nil {
+			return nil, err
+		}
 		small := func(st changepoint.Stats) bool {
 			return m.Stat == "errors" && math.Abs(st.After.Mean-st.Before.Mean) < j.MinAbs
 		}
@@ -164,7 +169,7 @@ func Find(s Series, o Options) []Change {
 			out = append(out, c)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // change describes the change of a metric's series at index i.

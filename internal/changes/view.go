@@ -92,7 +92,7 @@ func Chart(s Series, cs []Change, metric string) (report.StudyChart, bool) {
 			marks[i] = ptr(vals[i])
 			p.Shade = append(p.Shade, [2]float64{float64(i), float64(i + 1)})
 		}
-		caption += fmt.Sprintf(" %s %s %s: %s → %s (p %.2g, %s, %s).", c.ID, c.Direction, Percent(c.Change), c.LastStable.ID, c.FirstChanged.ID, c.P, c.Status, c.StageName())
+		caption += fmt.Sprintf(" %s %s %s: %s → %s (p %s, %s, %s).", c.ID, c.Direction, Percent(c.Change), c.LastStable.ID, c.FirstChanged.ID, significance.PText2(c.P), c.Status, c.StageName())
 	}
 	p.Lines = []report.Line{{Label: metric, Y: ys, Points: true}, {Label: "first changed run", Y: marks, Color: 1, Points: true}}
 	return report.StudyChart{Name: metric, Caption: caption, Plot: p}, true

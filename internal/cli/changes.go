@@ -56,6 +56,9 @@ func (a *app) runChanges(cmd *cobra.Command, f *options.Changes, results *storeF
 	}
 	return a.triage(cmd, results, func(ctx context.Context, tr store.Triage) error {
 		found, err := store.LookForChanges(ctx, tr, f.Test, f.Label, look, time.Now().UTC())
+		if err != nil && ctx.Err() != nil {
+			return fmt.Errorf("%w: looking for change points; run it again to look", errInterrupted)
+		}
 		if err != nil {
 			return err
 		}

@@ -57,7 +57,11 @@ func (a *app) workloadsCmd() *cobra.Command {
 	var o options.Infer
 	infer := &cobra.Command{Use: "infer", Args: cobra.NoArgs, Short: "Write a workload file whose documents match a collection's or a file's (docs/workload-files.md)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return lab.Infer(cmd.Context(), a.servers(), o.InferOptions, a.stdout, a.say)
+			err := lab.Infer(cmd.Context(), a.servers(), o.InferOptions, a.stdout, a.say)
+			if err != nil && cmd.Context().Err() != nil {
+				return fmt.Errorf("%w: inferring a workload file; nothing was written", errInterrupted)
+			}
+			return err
 		}}
 	o.Add(infer.Flags())
 	cmd.AddCommand(infer)

@@ -37,6 +37,9 @@ the results store, once per run id; a newer or complete row is kept unless
 				}
 				n := 0
 				for _, f := range checked {
+					for _, w := range f.Warnings {
+						a.say("warning: %s\n", w)
+					}
 					if f.Records > 0 {
 						a.say("%s: importing %d full-resolution records\n", f.Path, f.Records)
 					}

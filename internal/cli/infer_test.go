@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -236,7 +237,26 @@ func TestWorkloadInferFromFile(t *testing.T) {
 	if !strings.Contains(o.stderr, "bad.jsonl:2: not JSON") {
 		t.Errorf("a bad line: want its line named\n%s", o)
 	}
+	// A file that cannot be written says so, and nothing of success.
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "dangling.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{filepath.Join(dir, "missing", "out.yaml"), filepath.Join(dir, "dangling.yaml")} {
+		o := mb(t, "workload", "infer", "--file", sample, "-o", out)
+		wantCode(t, o, cli.ExitUsage)
+		if line := errorLine(t, o, false); !strings.Contains(line, "--out") || strings.Contains(o.stderr, "seeds") {
+			t.Errorf("-o %s: want only the error, naming --out:\n%s", out, o)
+		}
+	}
+	var errOut bytes.Buffer
+	if code := cli.Main(context.Background(), []string{"workload", "infer", "--file", sample}, failingWriter{}, &errOut); code == cli.ExitOK || strings.Contains(errOut.String(), "seeds") || !strings.Contains(errOut.String(), "standard output") {
+		t.Errorf("standard output failing: exit %d, want an error and nothing of success:\n%s", code, errOut.String())
+	}
 }
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 
 // TestWorkloadFileWritesOnlyItsDatabase: a $merge or $out into another
 // database is refused before the run, by `run` against a server and by

@@ -1,9 +1,13 @@
 package infer
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,7 +104,7 @@ func seed(t *testing.T, text []byte, n int) [][]byte {
 // same, each path's presence and type shares within 0.05.
 func TestInferMatchesTheSample(t *testing.T) {
 	src := sample(3000, 1)
-	text, err := Infer(src[:1500], Options{Collection: "things", Seed: 3000, Source: "test.things"})
+	text, _, err := Infer(context.Background(), src[:1500], Options{Collection: "things", Seed: 3000, Source: "test.things"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +118,72 @@ func TestInferMatchesTheSample(t *testing.T) {
 			t.Errorf("the file has no %q:\n%s", s, text)
 		}
 	}
+}
+
+// TestInferStaysWithinAFile infers from samples whose model would make
+// a file larger than workloadfile reads (many distinct shapes; one
+// document of many fields): the file checks, keeps the fields most
+// often present and says how many it left out.
+func TestInferStaysWithinAFile(t *testing.T) {
+	const fields = 16_000
+	wide := bson.D{}
+	for i := range fields {
+		wide = append(wide, bson.E{Key: fmt.Sprintf("a_field_name_long_enough_to_fill_a_file_quickly_%08d", i), Value: int32(i)})
+	}
+	var shapes [][]byte
+	for i := range fields {
+		shape := bson.D{{Key: fmt.Sprintf("a_field_name_long_enough_to_fill_a_file_quickly_%08d", i), Value: int32(i)}}
+		if i%2 == 0 {
+			shape = append(shape, bson.E{Key: "common", Value: "x"})
+		}
+		shapes = append(shapes, must(bson.Marshal(shape)))
+	}
+	for name, docs := range map[string][][]byte{"wide": {must(bson.Marshal(wide))}, "shapes": shapes} {
+		text, dropped, err := Infer(context.Background(), docs, Options{Collection: "things", Seed: 10, Source: name})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(text) > 1<<20 || dropped == 0 || dropped >= fields {
+			t.Errorf("%s: a file of %d bytes, %d fields left out: want at most 1MB, some fields kept", name, len(text), dropped)
+		}
+		if name == "shapes" && !strings.Contains(string(text), "common:") {
+			t.Errorf("shapes: the field present in half the documents is left out")
+		}
+		if _, err := workloadfile.Parse(name+".yaml", text); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestInferEdges infers files from values at the edges of what a file
+// writes: each file checks.
+func TestInferEdges(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		doc  bson.D
+		seed int64
+	}{
+		{"date at the int64 minimum", bson.D{{Key: "d", Value: bson.DateTime(math.MinInt64)}}, 1},
+		{"date at the int64 maximum", bson.D{{Key: "d", Value: bson.DateTime(math.MaxInt64)}}, 1},
+		{"the most documents", bson.D{{Key: "a", Value: int32(1)}}, MaxSeed},
+		{"a long repeated text", bson.D{{Key: "s", Value: strings.Repeat("x", 1_100_000)}}, 1},
+		{"a name not UTF-8", bson.D{{Key: "\xff", Value: "\xfe"}}, 1},
+	} {
+		doc := must(bson.Marshal(c.doc))
+		if _, _, err := Infer(context.Background(), [][]byte{doc, doc, doc}, Options{Collection: "things", Seed: c.seed, Source: "edges"}); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	if _, _, err := Infer(context.Background(), [][]byte{must(bson.Marshal(bson.D{{Key: "a", Value: int32(1)}}))}, Options{Collection: "things", Seed: MaxSeed + 1, Source: "edges"}); err == nil {
+		t.Errorf("a seed of MaxSeed+1 checks: want MaxSeed to be workloadfile's bound")
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // TestCloneKeepsTheDocuments clones a sample: the seed documents are the
@@ -185,16 +255,81 @@ func TestReadDocuments(t *testing.T) {
 		{"one.json", `{"a": 1, "b": {"$oid": "65a1b2c3d4e5f60718293a4b"}}`, 1, ""},
 		{"lines.jsonl", "{\"a\": 1}\n{\"a\": 2}\n\n{\"a\": {\"$numberLong\": \"3\"}}\n", 3, ""},
 		{"array.json", `[{"a": 1}, {"a": 2}]`, 2, ""},
+		{"pretty.json", "\n\n  [\n {\"a\": 1},\n {\"a\": 2}\n]\n", 2, ""},
 		{"bad.jsonl", "{\"a\": 1}\n{\"a\": }\n", 0, "bad.jsonl:2: not JSON"},
-		{"scalar.json", `[1, 2]`, 0, "array.json: item 0"},
+		{"scalar.json", `[1, 2]`, 0, "scalar.json:1: item 0 of the array is not a document"},
 		{"empty.json", "  ", 0, "empty.json: empty"},
+		{"none.json", "[]", 0, "none.json: holds no documents"},
+		{"badutf.jsonl", "{\"a\": 1}\n\n{\"\xff\": 1}\n", 0, "badutf.jsonl:3: not UTF-8"},
+		{"badvalue.jsonl", "{\"a\": 1}\n{\"a\": \"\xfe\"}\n", 0, "badvalue.jsonl:2: not UTF-8"},
+		{"ejson.jsonl", "{\"a\": 1}\n  {\"a\": {\"$numberLong\": 3}}\n", 0, "ejson.jsonl:2: not an Extended JSON document"},
 	} {
-		docs, err := ReadDocuments(c.name, []byte(c.text))
+		s, err := ReadDocuments(context.Background(), c.name, strings.NewReader(c.text), 1000)
 		switch {
-		case c.err == "" && (err != nil || len(docs) != c.n):
-			t.Errorf("%s: %d documents, %v; want %d", c.name, len(docs), err, c.n)
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), strings.Split(c.err, ":")[1])):
+		case c.err == "" && (err != nil || len(s.Docs) != c.n || s.Count != int64(c.n)):
+			t.Errorf("%s: %d documents of %d, %v; want %d", c.name, len(s.Docs), s.Count, err, c.n)
+		case c.err != "" && (err == nil || !strings.HasPrefix(err.Error(), c.err)):
 			t.Errorf("%s: %v, want %q", c.name, err, c.err)
 		}
+	}
+}
+
+// TestReadDocumentsSample reads more documents than it keeps: it keeps a
+// uniform sample, the same one each time, and counts them all; the
+// memory it holds is the sample's.
+func TestReadDocumentsSample(t *testing.T) {
+	const n, keep = 20_000, 1000
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"i":%d}`, i)
+	}
+	b.WriteString("]")
+	read := func() Sample {
+		s, err := ReadDocuments(context.Background(), "many.json", strings.NewReader(b.String()), keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := read()
+	if s.Count != n || len(s.Docs) != keep {
+		t.Fatalf("%d documents kept of %d: want %d of %d", len(s.Docs), s.Count, keep, n)
+	}
+	late := 0 // kept from the second half of the file
+	for _, d := range s.Docs {
+		if bson.Raw(d).Lookup("i").Int32() >= n/2 {
+			late++
+		}
+	}
+	if late < keep/3 || late > 2*keep/3 {
+		t.Errorf("%d of %d kept from the second half: want about half (a uniform sample)", late, keep)
+	}
+	if again := read(); !slices.EqualFunc(s.Docs, again.Docs, bytes.Equal) {
+		t.Error("a second read kept other documents: want the same sample")
+	}
+}
+
+// TestReadDocumentsLinear reads many JSON lines with an error on the
+// last: a linear read (the line is counted once, for the error) and the
+// right line.
+func TestReadDocumentsLinear(t *testing.T) {
+	const n = 50_000
+	text := strings.Repeat("{\"a\": 1}\n", n) + "{\"a\": }\n"
+	_, err := ReadDocuments(context.Background(), "many.jsonl", strings.NewReader(text), 10)
+	if want := fmt.Sprintf("many.jsonl:%d: not JSON", n+1); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("%v: want %q", err, want)
+	}
+}
+
+func TestReadDocumentsCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := ReadDocuments(ctx, "many.jsonl", strings.NewReader(strings.Repeat("{\"a\": 1}\n", 1000)), 10)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("%v: want context.Canceled", err)
 	}
 }

@@ -22,6 +22,7 @@ type typed struct {
 	count   int
 	nums    []float64      // numbers, dates (ms), string and binary lengths in bytes, array lengths
 	strs    map[string]int // distinct strings, nil once there are more than maxDistinct
+	many    bool           // more than maxDistinct distinct strings
 	kinds   map[string]int // recognised string kinds
 	dates   []string       // strings that are dates
 	chars   charset
@@ -71,7 +72,7 @@ func (v *values) add(rv bson.RawValue) {
 	}
 	t := v.types[rv.Type]
 	if t == nil {
-		t = &typed{strs: map[string]int{}, kinds: map[string]int{}, chars: allChars, example: rv}
+		t = &typed{chars: allChars, example: rv}
 		v.types[rv.Type] = t
 		v.order = append(v.order, rv.Type)
 	}
@@ -92,10 +93,16 @@ func (v *values) add(rv bson.RawValue) {
 	case bson.TypeString:
 		s := rv.StringValue()
 		t.nums = append(t.nums, float64(len(s)))
-		if t.strs != nil {
+		if t.kinds == nil {
+			t.kinds = map[string]int{}
+		}
+		if t.strs == nil && !t.many {
+			t.strs = map[string]int{}
+		}
+		if !t.many {
 			t.strs[s]++
 			if len(t.strs) > maxDistinct {
-				t.strs = nil
+				t.strs, t.many = nil, true
 			}
 		}
 		k := stringKind(s)

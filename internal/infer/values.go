@@ -1,11 +1,6 @@
 package infer
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -134,55 +129,4 @@ func sizes(docs []bson.Raw) (p50, p95 int) {
 	slices.Sort(sizes)
 	rank := func(p float64) int { return sizes[max(0, int(math.Ceil(p*float64(len(sizes))))-1)] }
 	return rank(0.50), rank(0.95)
-}
-
-// ReadDocuments reads sample documents from a file's text: one JSON or
-// Extended JSON document, a JSON array of them, or one a line (JSON
-// Lines). A problem names the file, the line and what is valid.
-func ReadDocuments(name string, data []byte) ([][]byte, error) {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 {
-		return nil, fmt.Errorf("%s: empty: want a JSON document, a JSON array of documents, or one document a line", name)
-	}
-	if trimmed[0] == '[' {
-		var doc bson.Raw
-		if err := bson.UnmarshalExtJSON(append(append([]byte(`{"a":`), trimmed...), '}'), false, &doc); err != nil {
-			return nil, fmt.Errorf("%s: not a JSON array of documents: %v", name, err)
-		}
-		vals, err := doc.Lookup("a").Array().Values()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		var docs [][]byte
-		for i, v := range vals {
-			if v.Type != bson.TypeEmbeddedDocument {
-				return nil, fmt.Errorf("%s: item %d of the array is a %s: want documents", name, i, typeName(v.Type))
-			}
-			docs = append(docs, v.Document())
-		}
-		return docs, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var docs [][]byte
-	for {
-		start := dec.InputOffset()
-		var raw json.RawMessage
-		err := dec.Decode(&raw)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		line := 1 + bytes.Count(data[:start], []byte("\n"))
-		if next := bytes.TrimLeft(data[start:], " \t\r\n"); len(next) < len(data[start:]) {
-			line += bytes.Count(data[start:len(data)-len(next)], []byte("\n"))
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: not JSON: %v: want one document a line, a document, or an array of documents", name, line, err)
-		}
-		var doc bson.Raw
-		if err := bson.UnmarshalExtJSON(raw, false, &doc); err != nil {
-			return nil, fmt.Errorf("%s:%d: not an Extended JSON document: %v", name, line, err)
-		}
-		docs = append(docs, doc)
-	}
-	return docs, nil
 }

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -32,30 +33,94 @@ type Options struct {
 
 // Infer models the sample's documents and writes a workload file whose
 // seeded documents match them; the file is checked (workloadfile.Parse)
-// before it is returned.
-func Infer(sample [][]byte, o Options) ([]byte, error) {
+// before it is returned. A file is at most 1 MB: when the model would
+// make it larger, each sub-document keeps only its fields most often
+// present (the sample's first of equal ones); dropped says how many
+// fields were left out.
+// It stops with ctx's error when ctx is done.
+func Infer(ctx context.Context, sample [][]byte, o Options) (text []byte, dropped int, err error) {
 	docs := raws(sample)
 	if len(docs) == 0 {
-		return nil, errors.New("no documents to infer a shape from")
+		return nil, 0, errors.New("no documents to infer a shape from")
 	}
 	id := idNode(docs)
 	shs := shapes(docs)
-	var doc *yaml.Node
-	if len(shs) == 1 {
-		doc = objectNode(docOf(shs[0].docs), id)
-	} else {
-		from := seq(false)
-		weights := seq(true)
-		for i, s := range shs {
-			m := objectNode(docOf(s.docs), id)
-			m.HeadComment = fmt.Sprintf("shape %d: %s of the sample", i+1, pct(float64(len(s.docs))/float64(len(docs))))
-			from.Content = append(from.Content, m)
-			weights.Content = append(weights.Content, intNode(int64(len(s.docs))))
+	models := make([]*object, len(shs))
+	for i, s := range shs {
+		for j := 0; j < len(s.docs); j += 1024 {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, err
+			}
+			if models[i] == nil {
+				models[i] = newObject()
+			}
+			for _, d := range s.docs[j:min(j+1024, len(s.docs))] {
+				models[i].add(d)
+			}
 		}
-		doc = tagged("!choice", mapping("from", from, "weights", weights))
 	}
-	head := fmt.Sprintf("Inferred by mongobench workload infer from %d documents of %s:\n%s.\nEdit freely: docs/workload-files.md describes the format.", len(docs), o.Source, sizeText(docs))
-	return o.write(doc, head, fmt.Sprintf("documents shaped like %s (inferred from %d documents)", o.Source, len(docs)))
+	w := &writer{}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		w.dropped = 0
+		var doc *yaml.Node
+		if len(shs) == 1 {
+			doc = w.objectNode(models[0], id)
+		} else {
+			from := seq(false)
+			weights := seq(true)
+			for i, s := range shs {
+				m := w.objectNode(models[i], id)
+				m.HeadComment = fmt.Sprintf("shape %d: %s of the sample", i+1, pct(float64(len(s.docs))/float64(len(docs))))
+				from.Content = append(from.Content, m)
+				weights.Content = append(weights.Content, intNode(int64(len(s.docs))))
+			}
+			doc = tagged("!choice", mapping("from", from, "weights", weights))
+		}
+		head := fmt.Sprintf("Inferred by mongobench workload infer from %d documents of %s:\n%s.", len(docs), o.Source, sizeText(docs))
+		if w.dropped > 0 {
+			head += fmt.Sprintf("\nEach sub-document keeps its %d fields most often present: %d fields are left out to keep the file within 1 MB.", w.limit, w.dropped)
+		}
+		head += "\nEdit freely: docs/workload-files.md describes the format."
+		size := textSize(doc) // at most what the file takes, without encoding a model far too large
+		if size <= maxFile {
+			text, err = o.write(doc, head, fmt.Sprintf("documents shaped like %s (inferred from %d documents)", o.Source, len(docs)))
+			if err != nil || len(text) <= maxFile {
+				return text, w.dropped, err
+			}
+			size = len(text)
+		}
+		if w.limit == 1 {
+			return nil, 0, fmt.Errorf("the model of the sample makes a file of at least %d bytes with one field per sub-document: a workload file is at most %d", size, maxFile)
+		}
+		if w.limit == 0 {
+			w.limit = w.widest
+		}
+		w.limit = max(1, min(w.limit-1, int(float64(w.limit)*float64(maxFile)/float64(size)*0.9)))
+	}
+}
+
+// textSize is the least text YAML writes for a node: its scalars' values,
+// tags and comments, two bytes each beside, without the indentation.
+func textSize(n *yaml.Node) int {
+	size := len(n.Value) + len(n.HeadComment) + len(n.LineComment) + 2
+	if !strings.HasPrefix(n.Tag, "!!") {
+		size += len(n.Tag)
+	}
+	for _, c := range n.Content {
+		size += textSize(c)
+	}
+	return size
+}
+
+// A writer writes a model as YAML: each sub-document with at most limit
+// fields (0: all of them).
+type writer struct {
+	limit   int
+	dropped int // fields left out
+	widest  int // the most fields of a sub-document
 }
 
 // Clone writes a workload file whose seed documents are the sample's,
@@ -69,27 +134,42 @@ func Clone(sample [][]byte, o Options) (text []byte, kept int, err error) {
 		return nil, 0, errors.New("no documents to clone")
 	}
 	id := idNode(docs)
-	n := len(docs)
+	// The first documents of at most 4 MB as BSON: no more can fit in a
+	// 1 MB file, and the sample's copies are never all written to learn
+	// that.
+	n, size := 0, 0
+	for n < len(docs) && (n == 0 || size+len(docs[n]) <= 4*maxFile) {
+		size += len(docs[n])
+		n++
+	}
 	for {
 		from := seq(false)
 		for _, d := range docs[:n] {
 			from.Content = append(from.Content, bsonNode(bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: d}, true))
 		}
 		doc := tagged("!sample", mapping("id", id, "from", from))
-		head := fmt.Sprintf("Cloned by mongobench workload infer --clone from %d documents of %s (%d kept), each seeded with a fresh _id:\n%s.", len(docs), o.Source, n, sizeText(docs[:n]))
-		text, err = o.write(doc, head, fmt.Sprintf("copies of %d documents of %s, with fresh keys", n, o.Source))
-		if err != nil || len(text) <= maxFile || n == 1 {
-			if err == nil && len(text) > maxFile {
-				err = fmt.Errorf("one document of the sample makes a file of %d bytes: a workload file is at most %d", len(text), maxFile)
+		size := textSize(doc)
+		if size <= maxFile || n == 1 {
+			head := fmt.Sprintf("Cloned by mongobench workload infer --clone from %d documents of %s (%d kept), each seeded with a fresh _id:\n%s.", len(docs), o.Source, n, sizeText(docs[:n]))
+			text, err = o.write(doc, head, fmt.Sprintf("copies of %d documents of %s, with fresh keys", n, o.Source))
+			if err != nil || len(text) <= maxFile || n == 1 {
+				if err == nil && len(text) > maxFile {
+					err = fmt.Errorf("one document of the sample makes a file of %d bytes: a workload file is at most %d", len(text), maxFile)
+				}
+				return text, n, err
 			}
-			return text, n, err
+			size = len(text)
 		}
-		n = max(1, int(float64(n)*float64(maxFile)/float64(len(text))*0.95))
+		n = max(1, min(n-1, int(float64(n)*float64(maxFile)/float64(size)*0.95)))
 	}
 }
 
 // maxFile is the largest workload file (bounded.WorkloadFile).
 const maxFile = 1 << 20
+
+// MaxSeed is the most documents a written file may seed: the bound
+// workloadfile sets on a collection's seed.
+const MaxSeed = 1 << 40
 
 func (o Options) write(doc *yaml.Node, head, description string) ([]byte, error) {
 	name := o.Name
@@ -114,6 +194,9 @@ func (o Options) write(doc *yaml.Node, head, description string) ([]byte, error)
 	}
 	if err := e.Close(); err != nil {
 		return nil, err
+	}
+	if b.Len() > maxFile {
+		return b.Bytes(), nil // the caller's to make smaller: workloadfile refuses it unread
 	}
 	if _, err := workloadfile.Parse(name+".yaml", b.Bytes()); err != nil {
 		return nil, fmt.Errorf("the written file does not check (a bug of infer): %w", err)
@@ -189,17 +272,29 @@ func commonPrefix(s []string) string {
 
 // objectNode writes the fields of documents; id, when given, is the
 // top-level _id.
-func objectNode(o *object, id *yaml.Node) *yaml.Node {
+func (w *writer) objectNode(o *object, id *yaml.Node) *yaml.Node {
 	m := &yaml.Node{Kind: yaml.MappingNode}
 	if id != nil {
 		m.Content = append(m.Content, str("_id"), id)
 	}
-	for _, k := range o.order {
+	w.widest = max(w.widest, len(o.order))
+	keep := o.order
+	if w.limit > 0 && len(keep) > w.limit {
+		byPresence := slices.Clone(keep)
+		slices.SortStableFunc(byPresence, func(a, b string) int { return o.fields[b].n - o.fields[a].n })
+		kept := map[string]bool{}
+		for _, k := range byPresence[:w.limit] {
+			kept[k] = true
+		}
+		keep = slices.DeleteFunc(slices.Clone(keep), func(k string) bool { return !kept[k] })
+		w.dropped += len(o.order) - len(keep)
+	}
+	for _, k := range keep {
 		if id != nil && k == "_id" {
 			continue
 		}
 		v := o.fields[k]
-		key, val := str(k), v.node(o.docs)
+		key, val := str(validText(k)), w.valuesNode(v, o.docs)
 		if val.Kind == yaml.ScalarNode {
 			val.LineComment = v.comment(o.docs)
 		} else {
@@ -210,21 +305,25 @@ func objectNode(o *object, id *yaml.Node) *yaml.Node {
 	return m
 }
 
-// node writes the values of a path held by parents documents (or
+// validText is s with each byte that is not UTF-8 replaced (U+FFFD): a
+// name YAML can hold.
+func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// valuesNode writes the values of a path held by parents documents (or
 // arrays' items): its types by their shares, nulls and absences as
 // !maybe.
-func (v *values) node(parents int) *yaml.Node {
+func (w *writer) valuesNode(v *values, parents int) *yaml.Node {
 	var val *yaml.Node
 	nonNull := v.n - v.nulls
 	switch len(v.order) {
 	case 0:
 		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 	case 1:
-		val = v.types[v.order[0]].node(v.order[0])
+		val = w.typedNode(v.types[v.order[0]], v.order[0])
 	default:
 		from, weights := seq(false), seq(true)
 		for _, t := range v.byCount() {
-			from.Content = append(from.Content, v.types[t].node(t))
+			from.Content = append(from.Content, w.typedNode(v.types[t], t))
 			weights.Content = append(weights.Content, intNode(int64(v.types[t].count)))
 		}
 		val = tagged("!choice", mapping("from", from, "weights", weights))
@@ -269,8 +368,8 @@ func (v *values) comment(parents int) string {
 	return fmt.Sprintf("in %s: %s", pct(float64(v.n)/float64(parents)), strings.Join(parts, ", "))
 }
 
-// node writes the values of one type.
-func (t *typed) node(bt bson.Type) *yaml.Node {
+// typedNode writes the values of one type.
+func (w *writer) typedNode(t *typed, bt bson.Type) *yaml.Node {
 	switch bt {
 	case bson.TypeInt32, bson.TypeInt64:
 		tag := "!int"
@@ -303,20 +402,26 @@ func (t *typed) node(bt bson.Type) *yaml.Node {
 		}
 		return tagged("!binary", mapping("size", lengthNode(t.nums)))
 	case bson.TypeEmbeddedDocument:
-		return objectNode(t.fields, nil)
+		return w.objectNode(t.fields, nil)
 	case bson.TypeArray:
 		if t.items == nil || t.items.n == 0 {
 			return &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 		}
-		return tagged("!array", mapping("length", lengthNode(t.nums), "of", t.items.node(t.items.n)))
+		return tagged("!array", mapping("length", lengthNode(t.nums), "of", w.valuesNode(t.items, t.items.n)))
 	}
 	return bsonNode(t.example, false) // a constant: Decimal128, regular expression, timestamp, …
 }
 
+var ( // the dates a workload file writes
+
+	minDate = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxDate = time.Date(9999, 12, 31, 23, 59, 59, 999e6, time.UTC)
+)
+
 // stringNode writes strings: a choice among few values, a kind the
 // fake-data library makes, dates as text, or characters of a length.
 func (t *typed) stringNode() *yaml.Node {
-	if t.strs != nil && len(t.strs) <= maxDistinct && t.count >= 3*len(t.strs) {
+	if t.strs != nil && len(t.strs) <= maxDistinct && t.count >= 3*len(t.strs) && t.fewShort() {
 		keys := make([]string, 0, len(t.strs))
 		for s := range t.strs {
 			keys = append(keys, s)
@@ -371,6 +476,22 @@ func (t *typed) stringNode() *yaml.Node {
 	}
 	return tagged("!string", mapping("length", lengthNode(t.nums), "chars", str(t.chars.name())))
 }
+
+// fewShort says whether the distinct strings kept are short enough to
+// be written as a choice among them, and are UTF-8.
+func (t *typed) fewShort() bool {
+	n := 0
+	for s := range t.strs {
+		if n += len(s); n > maxChoiceText || !utf8.ValidString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxChoiceText is the most text a choice among a path's distinct
+// strings holds, all of them together.
+const maxChoiceText = 4096
 
 // dateRange is the range of strings that are dates, from the distinct
 // values kept or the example.
@@ -483,7 +604,11 @@ func share(f float64) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(math.Round(f*1e4)/1e4, 'f', -1, 64)}
 }
 
+// dateNode writes a date in ms since the epoch, within the years a
+// workload file writes (0001 to 9999: one outside is written as the
+// nearest of them).
 func dateNode(ms int64) *yaml.Node {
+	ms = min(max(ms, minDate.UnixMilli()), maxDate.UnixMilli())
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")}
 }
 

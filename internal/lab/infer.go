@@ -42,7 +42,7 @@ func Infer(ctx context.Context, srv Servers, o InferOptions, stdout io.Writer, s
 		return err
 	}
 	if o.Out != "" {
-		if _, err := os.Stat(o.Out); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(o.Out); !errors.Is(err, fs.ErrNotExist) { // a symbolic link too, even to nothing
 			return &spec.Error{Field: "--out", Value: o.Out, Problem: "the file exists: infer never replaces a file", Want: "a new file's name", Err: err}
 		}
 	}
@@ -59,33 +59,58 @@ func Infer(ctx context.Context, srv Servers, o InferOptions, stdout io.Writer, s
 	}
 	opts := infer.Options{Collection: o.Collection, Name: o.Name, Seed: seed, Source: source}
 	var text []byte
+	note := "" // said once the file is written
 	if o.Clone {
 		var kept int
 		text, kept, err = infer.Clone(docs, opts)
 		if err == nil && kept < len(docs) {
-			say("kept the first %d of %d documents: a workload file is at most 1MB\n", kept, len(docs))
+			note = fmt.Sprintf("kept the first %d of %d documents: a workload file is at most 1MB\n", kept, len(docs))
 		}
 	} else {
-		text, err = infer.Infer(docs, opts)
+		var dropped int
+		text, dropped, err = infer.Infer(ctx, docs, opts)
+		if err == nil && dropped > 0 {
+			note = fmt.Sprintf("left out the %d fields least often present: a workload file is at most 1MB (the file's first comment says how many each sub-document keeps)\n", dropped)
+		}
 	}
 	if err != nil {
+		return err
+	}
+	if err := write(o.Out, stdout, text); err != nil {
 		return err
 	}
 	p50, p95 := infer.SizePercentiles(docs)
-	say("%d documents of %s (BSON size p50 %d bytes, p95 %d): %s seeds %d\n", len(docs), source, p50, p95, orStdout(o.Out), seed)
-	if o.Out == "" {
-		_, err = stdout.Write(text)
-		return err
+	of := fmt.Sprintf("%d documents", len(docs))
+	if count > int64(len(docs)) && o.From != "" {
+		of = fmt.Sprintf("%d of %d documents (drawn uniformly; --sample for more)", len(docs), count)
 	}
-	f, err := os.OpenFile(o.Out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	say("%s", note)
+	say("%s of %s (BSON size p50 %d bytes, p95 %d): %s seeds %d\n", of, source, p50, p95, orStdout(o.Out), seed)
+	return nil
+}
+
+// write writes the file's text to out, a new file, or to stdout when out
+// is "": whole, or an error naming it.
+func write(out string, stdout io.Writer, text []byte) error {
+	if out == "" {
+		if _, err := stdout.Write(text); err != nil {
+			return fmt.Errorf("write the workload file to standard output: %w", err)
+		}
+		return nil
+	}
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return err
+		return &spec.Error{Field: "--out", Value: out, Problem: err.Error(), Want: "a new file in a directory that exists", Err: err}
 	}
-	if _, err := f.Write(text); err != nil {
-		_ = f.Close()
-		return err
+	_, err = f.Write(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	if err != nil {
+		_ = os.Remove(out) // a file written in part is no workload file
+		return &spec.Error{Field: "--out", Value: out, Problem: err.Error(), Err: err}
+	}
+	return nil
 }
 
 func orStdout(out string) string {
@@ -103,8 +128,8 @@ func (o *InferOptions) check() error {
 		return &spec.Error{Field: "--db", Problem: "name the collection to sample", Want: "--db DB --collection NAME, or --file FILE (documents as JSON)"}
 	case o.Sample < 1 || o.Sample > 100_000:
 		return &spec.Error{Field: "--sample", Value: fmt.Sprint(o.Sample), Want: "from 1 to 100000 documents"}
-	case o.Seed < 0:
-		return &spec.Error{Field: "--documents", Value: fmt.Sprint(o.Seed), Want: "a number of documents >= 0 (0: as many as the source)"}
+	case o.Seed < 0 || o.Seed > infer.MaxSeed:
+		return &spec.Error{Field: "--documents", Value: fmt.Sprint(o.Seed), Want: fmt.Sprintf("a number of documents from 0 to %d (0: as many as the source)", int64(infer.MaxSeed))}
 	}
 	if o.Collection == "" {
 		o.Collection = strings.TrimSuffix(filepath.Base(o.From), filepath.Ext(o.From))
@@ -116,14 +141,19 @@ func (o *InferOptions) check() error {
 // with the source's document count.
 func (o *InferOptions) read(ctx context.Context, srv Servers, say func(string, ...any)) (docs [][]byte, count int64, source string, err error) {
 	if o.From != "" {
-		data, err := bounded.ReadFile(o.From, bounded.SampleFile)
+		f, err := bounded.OpenAtMost(o.From, bounded.SampleFile)
 		if err != nil {
 			return nil, 0, "", &spec.Error{Field: "--file", Value: o.From, Problem: err.Error(), Err: err}
 		}
-		if docs, err = infer.ReadDocuments(o.From, data); err != nil {
+		defer func() { _ = f.Close() }() // read only
+		s, err := infer.ReadDocuments(ctx, o.From, io.NewSectionReader(f, 0, bounded.SampleFile.Max), o.Sample)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, 0, "", err
+			}
 			return nil, 0, "", &spec.Error{Field: "--file", Value: o.From, Problem: err.Error(), Err: err}
 		}
-		return docs, int64(len(docs)), filepath.Base(o.From), nil
+		return s.Docs, s.Count, filepath.Base(o.From), nil
 	}
 	uri := o.URI
 	if uri == "" {

@@ -27,8 +27,21 @@ func Recover(d *result.Doc, ivs []result.Interval, now time.Time) (*result.Doc, 
 		return nil, err
 	}
 	r.Partial, r.Live = true, nil
-	r.PartialReason = fmt.Sprintf("lost: its client stopped writing at %s; rebuilt from the %d intervals it stored", d.Live.Heartbeat.UTC().Format(time.RFC3339), len(ivs))
+	r.PartialReason = fmt.Sprintf("lost: its client stopped writing at %s; rebuilt from the %d intervals it stored", lastWrite(d, ivs).UTC().Format(time.RFC3339), len(ivs))
 	return r, nil
+}
+
+// lastWrite is when a registered run's client last wrote: its heartbeat,
+// or the end of the last interval it stored when later (a run imported
+// from a file holds the heartbeat of its registration).
+func lastWrite(d *result.Doc, ivs []result.Interval) time.Time {
+	last := d.Live.Heartbeat
+	for _, iv := range ivs {
+		if end := iv.Start.Add(time.Duration(iv.Seconds * float64(time.Second))); end.After(last) {
+			last = end
+		}
+	}
+	return last
 }
 
 // Check compares a complete run's stored operation histograms (latency

@@ -64,6 +64,14 @@ func TestRecover(t *testing.T) {
 	if d.Partial || d.Live == nil {
 		t.Error("Recover changed the stored run it was handed")
 	}
+	// A run imported from a file holds its registration's heartbeat: it
+	// stopped writing when its last interval ended.
+	d.Live.Heartbeat = d.Intervals[0].Start
+	r, err = Recover(d, d.Intervals[:4], now)
+	last := d.Intervals[3].Start.Add(time.Duration(d.Intervals[3].Seconds * float64(time.Second)))
+	if err != nil || !strings.Contains(r.PartialReason, "stopped writing at "+last.UTC().Format(time.RFC3339)) {
+		t.Errorf("a lost run registered before its 4 intervals: %v, reason %q, want it to stop writing at %s", err, r.PartialReason, last)
+	}
 	if got := r.Op("read").Count; got >= d.Op("read").Count || got == 0 {
 		t.Errorf("a lost run's read count: %d, want the 20 intervals' (fewer than the whole run's %d)", got, d.Op("read").Count)
 	}

@@ -78,12 +78,12 @@ func TestMinEffects(t *testing.T) {
 	if len(m) != 3 || m["p99"] != 0.2 || m["throughput"] != 0.03 || m["p99 READ"] != 0.075 {
 		t.Errorf("got %v", m)
 	}
-	for _, bad := range []string{"p99", "p99=-1%", "p99=x", "latency=5%"} {
+	for _, bad := range []string{"p99", "p99=-1%", "p99=x", "latency=5%", "p99=NaN%", "p99=+Inf", "p99=1001%"} {
 		if err := m.Set(bad); err == nil {
 			t.Errorf("%q: accepted", bad)
 		}
 	}
-	if err := m.Set("p99=ten"); err == nil || !strings.Contains(err.Error(), "want KIND=PERCENT such as p99=10% or throughput=3%") {
+	if err := m.Set("p99=ten"); err == nil || !strings.Contains(err.Error(), "want KIND=PERCENT, a percent from 0 to 1000, such as p99=10% or throughput=3%") {
 		t.Errorf("a bad percentage: %v", err)
 	}
 }
@@ -114,9 +114,11 @@ func TestFlagError(t *testing.T) {
 	MinEffect(fl, &m, "")
 	fl.Int("threads", 1, "")
 	for args, want := range map[string]string{
-		"--threads=x":        `--threads: "x" is not valid: want a number (int)`,
-		"--min-effect=p99=x": `--min-effect: "p99=x": want KIND=PERCENT such as p99=10% or throughput=3%`,
-		"--nosuch":           "unknown flag: --nosuch",
+		"--threads=x":             `--threads: "x" is not valid: want a number (int)`,
+		"--min-effect=p99=x":      `--min-effect: "p99=x": want KIND=PERCENT, a percent from 0 to 1000, such as p99=10% or throughput=3%`,
+		"--min-effect=p99=NaN%":   `--min-effect: "p99=NaN%": want KIND=PERCENT, a percent from 0 to 1000, such as p99=10% or throughput=3%`,
+		"--min-effect=p99=1e400%": `--min-effect: "p99=1e400%": want KIND=PERCENT, a percent from 0 to 1000, such as p99=10% or throughput=3%`,
+		"--nosuch":                "unknown flag: --nosuch",
 	} {
 		err := fl.Parse([]string{args})
 		if got := FlagError(err); got == nil || got.Error() != want {

@@ -58,6 +58,18 @@ func TestStudyFlags(t *testing.T) {
 	if s := bad.BySweeps(); s.Judging.Alpha != 0.05 || s.Judging.Correction != "bonferroni" {
 		t.Errorf("sweeps' judging %+v", s.Judging)
 	}
+	for _, args := range [][]string{{"--alpha", "NaN"}, {"--runs", "--alpha", "NaN"}} {
+		nan := NewCompare()
+		parse(nan.Add, append(args, "--label", "a", "--label", "b")...)
+		if err := nan.Check(); err == nil || !strings.HasPrefix(err.Error(), "--alpha: NaN is not valid") {
+			t.Errorf("compare %v: %v, want --alpha refused", args, err)
+		}
+	}
+	var ch Changes
+	parse(ch.Add, "--p", "NaN")
+	if _, err := ch.Checked(); err == nil || !strings.HasPrefix(err.Error(), "--p: NaN is not valid") {
+		t.Errorf("changes --p NaN: %v, want refused", err)
+	}
 	cs := NewCompare()
 	parse(cs.Add, "--label", "a", "--p99", "20ms")
 	if err := cs.Check(); err == nil || cs.Sweeps.Criteria.SLA != 20*time.Millisecond {

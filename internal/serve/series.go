@@ -27,7 +27,7 @@ type seriesReader interface {
 func (s *Server) seriesRuns(ctx context.Context, id string) ([]result.Doc, string, error) {
 	sr, ok := s.Store.(seriesReader)
 	if !ok {
-		docs, err := s.Store.List(ctx, 0)
+		docs, err := s.Store.ListLight(ctx) // a results file: read whole, its intervals left out
 		return docs, id, err
 	}
 	d, err := s.Store.Get(ctx, id) // an id prefix names the run fully
@@ -57,7 +57,7 @@ func (s *Server) series(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var b bytes.Buffer
-	if err := browse.SeriesReport(&b, docs, id, stored, s.Store.Where()); err != nil {
+	if err := browse.SeriesReport(r.Context(), &b, docs, id, stored, s.Store.Where()); err != nil {
 		fail(w, err)
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/mongobench/mongobench/internal/live"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 // Reader is what serve reads of a results store. No method of it
@@ -70,6 +72,8 @@ type Server struct {
 	ListLimit int
 	// Client fetches the live feeds (nil: one with a 2 s timeout).
 	Client *http.Client
+
+	slots chan struct{} // one per page that reads many runs being built (MaxHeavy)
 }
 
 // Handler serves the pages.
@@ -78,15 +82,61 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /{$}", s.list)
 	mux.HandleFunc("GET /run/{id}", s.run)
 	mux.HandleFunc("GET /run/{id}/live", s.liveBody)
-	mux.HandleFunc("GET /series", s.series)
-	mux.HandleFunc("GET /compare", s.compare)
-	mux.HandleFunc("GET "+browse.CompareRunsPath, s.compareRuns)
-	mux.HandleFunc("GET /sweeps", s.sweeps)
-	mux.HandleFunc("GET /sweep/{id}", s.sweep)
-	mux.HandleFunc("GET /sla", s.sla)
-	mux.HandleFunc("GET /plans", s.plans)
-	mux.HandleFunc("GET /plan/{name}", s.plan)
+	if s.slots == nil {
+		s.slots = make(chan struct{}, MaxHeavy)
+	}
+	mux.HandleFunc("GET /series", s.heavy(s.series))
+	mux.HandleFunc("GET /compare", s.heavy(s.compare))
+	mux.HandleFunc("GET "+browse.CompareRunsPath, s.heavy(s.compareRuns))
+	mux.HandleFunc("GET /sweeps", s.heavy(s.sweeps))
+	mux.HandleFunc("GET /sweep/{id}", s.heavy(s.sweep))
+	mux.HandleFunc("GET /sla", s.heavy(s.sla))
+	mux.HandleFunc("GET /plans", s.heavy(s.plans))
+	mux.HandleFunc("GET /plan/{name}", s.heavy(s.plan))
 	return mux
+}
+
+// MaxHeavy is how many pages that read many runs (a series, a
+// comparison, the sweeps, SLA studies and plans) are built at once: the
+// memory of serve is that of MaxHeavy such pages, however many are asked
+// for. Another waits for its turn, at most HeavyWait, then is answered
+// 503 (Service Unavailable) with Retry-After.
+const (
+	MaxHeavy  = 2
+	HeavyWait = 60 * time.Second
+)
+
+// heavy serves h when one of the slots for pages that read many runs is
+// free.
+func (s *Server) heavy(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		wait := time.NewTimer(HeavyWait)
+		defer wait.Stop()
+		select {
+		case s.slots <- struct{}{}:
+			defer func() { <-s.slots }()
+			h(w, r)
+		case <-r.Context().Done():
+		case <-wait.C:
+			w.Header().Set("Retry-After", "10")
+			http.Error(w, fmt.Sprintf("busy: %d pages that read many runs are being built, and this one waited %s for its turn; try again", MaxHeavy, HeavyWait), http.StatusServiceUnavailable)
+		}
+	}
+}
+
+// selector is a store that reads only the runs a page selects (both
+// stores are).
+type selector interface {
+	ListSelected(ctx context.Context, sel store.Selection) ([]result.Doc, error)
+}
+
+// selected reads the runs sel selects, without their intervals.
+func (s *Server) selected(ctx context.Context, sel store.Selection) ([]result.Doc, error) {
+	if st, ok := s.Store.(selector); ok {
+		return st.ListSelected(ctx, sel)
+	}
+	docs, err := s.Store.ListLight(ctx)
+	return slices.DeleteFunc(docs, func(d result.Doc) bool { return !sel.Matches(&d) }), err
 }
 
 // Serve serves h on ln until ctx ends, then shuts down.
@@ -280,14 +330,19 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 // compareRuns serves the comparison of labels' single runs, or its form
 // when fewer than two labels are given or the form is asked for (edit).
 func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
-	docs, err := s.Store.ListLight(r.Context())
+	q := r.URL.Query()
+	labels, workload := browse.DistinctLabels(q["label"]), q.Get("workload")
+	form := len(labels) < 2 || q.Has("edit")
+	sel := store.Selection{Labels: labels, Figures: true}
+	if form {
+		sel = store.Selection{Brief: true} // every label's runs counted, none read whole
+	}
+	docs, err := s.selected(r.Context(), sel)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	q := r.URL.Query()
-	labels, workload := browse.DistinctLabels(q["label"]), q.Get("workload")
-	if len(labels) < 2 || q.Has("edit") {
+	if form {
 		note := ""
 		if len(labels) == 1 {
 			note = browse.ErrTooFewLabels.Error()
@@ -325,7 +380,7 @@ func (s *Server) sweep(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) sla(w http.ResponseWriter, r *http.Request) {
-	docs, err := s.Store.ListLight(r.Context())
+	docs, err := s.selected(r.Context(), store.Selection{Test: study.TestName})
 	if err != nil {
 		fail(w, err)
 		return
@@ -352,7 +407,7 @@ func writeHTML(w http.ResponseWriter, page []byte, err error) {
 }
 
 func (s *Server) plans(w http.ResponseWriter, r *http.Request) {
-	docs, err := s.Store.ListLight(r.Context())
+	docs, err := s.selected(r.Context(), store.Selection{Variant: "plan", Brief: true})
 	if err != nil {
 		fail(w, err)
 		return
@@ -361,7 +416,7 @@ func (s *Server) plans(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
-	docs, err := s.Store.ListLight(r.Context())
+	docs, err := s.selected(r.Context(), store.Selection{Variant: "plan", Value: r.PathValue("name")})
 	if err != nil {
 		fail(w, err)
 		return
@@ -371,37 +426,22 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 	writeHTML(w, b.Bytes(), err)
 }
 
-// pick reads the runs ids name (whole ids or unique prefixes) with one
-// List of the store: a results file is read once, not once per run.
+// MaxCompared bounds the runs one comparison page reads.
+const MaxCompared = 32
+
+// pick reads the runs ids name (whole ids or unique prefixes), each by
+// itself: a page reads the runs it shows, never the whole history.
 func (s *Server) pick(ctx context.Context, ids []string) ([]result.Doc, error) {
-	all, err := s.Store.List(ctx, 0)
-	if err != nil {
-		return nil, err
+	if len(ids) > MaxCompared {
+		return nil, fmt.Errorf("%w: %d runs to compare: want at most %d", errBadID, len(ids), MaxCompared)
 	}
 	docs := make([]result.Doc, 0, len(ids))
 	for _, id := range ids {
-		var found []int
-		for i := range all {
-			if all[i].RunID == id {
-				found = []int{i}
-				break
-			}
-			if strings.HasPrefix(all[i].RunID, id) {
-				found = append(found, i)
-			}
+		d, err := s.Store.Get(ctx, id)
+		if err != nil {
+			return nil, err
 		}
-		switch len(found) {
-		case 0:
-			return nil, fmt.Errorf("run %q: %w", id, store.ErrNotFound)
-		case 1:
-			docs = append(docs, all[found[0]])
-		default:
-			candidates := make([]string, len(found))
-			for i, j := range found {
-				candidates[i] = all[j].RunID
-			}
-			return nil, store.Ambiguous(id, candidates)
-		}
+		docs = append(docs, *d)
 	}
 	return docs, nil
 }

@@ -2,6 +2,8 @@ package significance
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"sort"
 	"strings"
 
@@ -100,6 +102,8 @@ func RunValues(d *result.Doc) (Values, error) {
 	v := Values{}
 	if d.Schedule.AchievedRate > 0 || d.Schedule.SuccessRate > 0 {
 		v["throughput"] = d.Schedule.SuccessRate
+	}
+	if d.Schedule.AchievedRate > 0 { // a share of no operations is missing, not infinite
 		v["errors"] = 100 * d.Schedule.FailedRate / d.Schedule.AchievedRate
 	}
 	for i := range d.Ops {
@@ -125,6 +129,7 @@ func RunValues(d *result.Doc) (Values, error) {
 			}
 		}
 	}
+	maps.DeleteFunc(v, func(_ string, x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }) // a stored figure that is no number is missing
 	return v, nil
 }
 

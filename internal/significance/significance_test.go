@@ -223,3 +223,52 @@ func TestTableOfRuns(t *testing.T) {
 		t.Errorf("two runs a side: %+v", rows[0])
 	}
 }
+
+// 5,000 equal runs against 3 compute a p-value of 7.8e-123 (and 0 once
+// adjusted): the table states the floor, and JSON gives it.
+func TestPValuesAtTheirFloor(t *testing.T) {
+	doc := func(rate float64) result.Doc {
+		return result.Doc{Schedule: result.Schedule{AchievedRate: rate, SuccessRate: rate}}
+	}
+	var a, b []result.Doc
+	for range 1000 { // a scale of the 5,000 runs
+		a = append(a, doc(1000))
+	}
+	for range 3 {
+		b = append(b, doc(2000))
+	}
+	rows, err := Table(a, b, Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Test.P >= PFloor {
+		t.Fatalf("throughput p %g: want the input to reach below the floor", rows[0].Test.P)
+	}
+	r := TextTable(rows, "a", "b").Rows()[0]
+	if r[4] != "< 1e-16" || r[5] != "< 1e-16" {
+		t.Errorf("p %q, adj. p %q: want both \"< 1e-16\"", r[4], r[5])
+	}
+	j, err := rows[0].MarshalJSON()
+	if err != nil || !strings.Contains(string(j), `"p":1e-16`) || !strings.Contains(string(j), `"adjustedP":1e-16`) {
+		t.Errorf("JSON %s (%v): want p and adjustedP at 1e-16", j, err)
+	}
+}
+
+// Runs of no operations (achievedRate 0) have no error share: it is
+// missing, never an infinite percentage; a stored figure that is no
+// number is missing too.
+func TestRunValuesOfNoOperations(t *testing.T) {
+	v, err := RunValues(&result.Doc{Schedule: result.Schedule{AchievedRate: 0, SuccessRate: 5, FailedRate: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := v["errors"]; ok || v["throughput"] != 5 {
+		t.Errorf("%v: want throughput 5 and no errors", v)
+	}
+	v, _ = RunValues(&result.Doc{Schedule: result.Schedule{AchievedRate: math.Inf(1), SuccessRate: math.NaN()}})
+	for k, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			t.Errorf("%s = %v: want it missing", k, x)
+		}
+	}
+}

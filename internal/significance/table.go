@@ -221,7 +221,7 @@ func pvalue(c Comparison, p float64) string {
 	if c.Test.Method == "" || math.IsNaN(p) {
 		return "—"
 	}
-	return fmt.Sprintf("%.3g", p)
+	return PText(p)
 }
 
 func ratio(i Interval) string {
@@ -249,7 +249,7 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	sideOf := func(s Side) side { return side{Runs: s.N, Median: num(s.Median), Lo: num(s.CI.Lo), Hi: num(s.CI.Hi)} }
 	var p *float64
 	if r.Test.Method != "" {
-		p = num(r.Test.P)
+		p = num(AtFloor(r.Test.P))
 	}
 	return json.Marshal(struct {
 		Metric    string   `json:"metric"`
@@ -266,6 +266,6 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		Reason    string   `json:"reason,omitempty"`
 		Spread    *float64 `json:"spread"`
 		Needed    int      `json:"runsNeeded,omitempty"`
-	}{r.Metric.Name(), r.Metric.Unit, sideOf(r.Base), sideOf(r.Other), num(r.Delta), num(r.Diff), p, num(r.P),
+	}{r.Metric.Name(), r.Metric.Unit, sideOf(r.Base), sideOf(r.Other), num(r.Delta), num(r.Diff), p, num(AtFloor(r.P)),
 		num(r.Ratio.Lo), num(r.Ratio.Hi), r.Verdict, r.Reason, num(r.Spread), r.Needed})
 }

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -22,14 +23,20 @@ func ParseAge(s string) (Age, error) {
 	var age time.Duration
 	if days, ok := strings.CutSuffix(text, "d"); ok {
 		n, err := strconv.Atoi(days)
-		if err != nil || n > 100*366 {
+		if err != nil {
 			return 0, invalid(s, wantAge)
+		}
+		if n > maxAgeDays {
+			return 0, invalid(s, fmt.Sprintf("at most %dd (a century)", maxAgeDays))
 		}
 		age = time.Duration(n) * 24 * time.Hour
 	} else {
 		d, err := time.ParseDuration(text)
 		if err != nil {
 			return 0, invalid(s, wantAge)
+		}
+		if d > maxAgeDays*24*time.Hour {
+			return 0, invalid(s, fmt.Sprintf("at most %dh (a century)", maxAgeDays*24))
 		}
 		age = d
 	}
@@ -38,6 +45,9 @@ func ParseAge(s string) (Age, error) {
 	}
 	return Age(age), nil
 }
+
+// maxAgeDays bounds an age: a century.
+const maxAgeDays = 100 * 366
 
 // Before is the time the age is before now.
 func (a Age) Before(now time.Time) time.Time { return now.Add(-time.Duration(a)) }

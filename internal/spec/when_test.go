@@ -14,12 +14,14 @@ func TestParseAge(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		"":       `"" is not valid: want days such as 90d`,
-		"3 days": `"3 days" is not valid: want days such as 90d or a duration such as 36h`,
-		"xd":     `"xd" is not valid: want days`,
-		"99999d": `"99999d" is not valid`,
-		"0d":     `"0d" is not valid: want a positive age such as 90d`,
-		"-5h":    `"-5h" is not valid: want a positive age`,
+		"":         `"" is not valid: want days such as 90d`,
+		"3 days":   `"3 days" is not valid: want days such as 90d or a duration such as 36h`,
+		"xd":       `"xd" is not valid: want days`,
+		"99999d":   `"99999d" is not valid: want at most 36600d (a century)`,
+		"1000000d": `"1000000d" is not valid: want at most 36600d (a century)`,
+		"900000h":  `"900000h" is not valid: want at most 878400h (a century)`,
+		"0d":       `"0d" is not valid: want a positive age such as 90d`,
+		"-5h":      `"-5h" is not valid: want a positive age`,
 	} {
 		if _, err := ParseAge(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseAge(%q): %v, want %q in it", in, err, want)

@@ -166,7 +166,7 @@ func LookForChanges(ctx context.Context, tr Triage, test, label string, look cha
 	if err != nil {
 		return changes.Found{}, err
 	}
-	found, err := look.Run(docs, stored, now)
+	found, err := look.Run(ctx, docs, stored, now)
 	if err != nil {
 		return changes.Found{}, err
 	}

@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongobench/mongobench/internal/bounded"
+	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -25,7 +29,11 @@ type FileImport struct {
 	// intervals coarsened as they ran (the records of others are in their
 	// documents already).
 	Runs, Records int
-	coarse        map[string]bool
+	// Warnings say what of the records file will not be imported:
+	// records of runs the file does not hold coarsened, and coarsened
+	// runs without a record.
+	Warnings []string
+	coarse   map[string]bool
 }
 
 // CheckImports checks each file (CheckImport), every file before any is
@@ -66,13 +74,33 @@ func CheckImport(ctx context.Context, path string) (*FileImport, error) {
 	if err != nil {
 		return nil, err
 	}
+	perRun := map[string]int{}
+	others, otherIDs := 0, []string{}
 	err = eachRecord(path, func(runID string, _ bson.Raw) error {
 		if fi.coarse[runID] {
 			fi.Records++
+			perRun[runID]++
+		} else {
+			others++
+			if len(otherIDs) < 3 && !slices.Contains(otherIDs, runID) {
+				otherIDs = append(otherIDs, runID)
+			}
 		}
 		return ctx.Err()
 	})
-	return fi, err
+	if err != nil {
+		return nil, err
+	}
+	if others > 0 {
+		fi.Warnings = append(fi.Warnings, fmt.Sprintf("%s: %d records name runs this file does not hold with coarsened intervals (such as %s): they are not imported",
+			RecordsPath(path), others, strings.Join(otherIDs, ", ")))
+	}
+	for _, id := range slices.Sorted(maps.Keys(fi.coarse)) {
+		if perRun[id] == 0 {
+			fi.Warnings = append(fi.Warnings, fmt.Sprintf("run %s holds its intervals coarsened and %s has none of its full-resolution records: it is imported without them", id, RecordsPath(path)))
+		}
+	}
+	return fi, nil
 }
 
 // Into imports the checked file into m: first the records it carries,
@@ -170,6 +198,34 @@ func eachRecord(results string, fn func(runID string, rec bson.Raw) error) error
 		if err := bson.Unmarshal(raw, &rec); err != nil || rec.Run.RunID == "" || (rec.Run.Kind != kindInterval && rec.Run.Kind != kindTelemetry) {
 			return fmt.Errorf("%s:%d: not a full-resolution record: want run.id and run.kind %q or %q", path, line, kindInterval, kindTelemetry)
 		}
+		if rec.Run.Kind == kindInterval {
+			if err := checkHistograms(raw); err != nil {
+				return fmt.Errorf("%s:%d: run %s's interval: %w", path, line, rec.Run.RunID, err)
+			}
+		}
 		return fn(rec.Run.RunID, raw)
 	})
+}
+
+// checkHistograms decodes an interval record's histograms: one that
+// does not decode is refused at import rather than by rebuild later.
+func checkHistograms(raw bson.Raw) error {
+	var iv intervalRecord
+	if err := bson.Unmarshal(raw, &iv); err != nil {
+		return fmt.Errorf("not an interval: %w", err)
+	}
+	for _, op := range iv.Ops {
+		for _, d := range []struct {
+			what string
+			dist result.Dist
+		}{{"latency", op.Latency}, {"service time", op.Service}} {
+			if d.dist.Hist == "" {
+				continue
+			}
+			if _, err := hist.Decode(d.dist.Hist); err != nil {
+				return fmt.Errorf("%s %s histogram: %w: want the encoded histogram this tool writes", op.Name, d.what, err)
+			}
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,5 +210,44 @@ func TestCheckImports(t *testing.T) {
 	}
 	if _, err := store.CheckImports(context.Background(), []string{bad}); err == nil || !strings.Contains(err.Error(), bad+":2") {
 		t.Errorf("a run id that is a path: %v, want %s:2 named", err, bad)
+	}
+}
+
+// A records file is checked at import: a histogram that does not decode
+// is refused, naming its line (rebuild failed on it later); records of
+// runs the file does not hold coarsened, and a coarsened run without a
+// record, are warned of (the run was stored with none of its intervals
+// and no word).
+func TestCheckImportRecords(t *testing.T) {
+	dir := t.TempDir()
+	d := partial(sampleDoc(t, "coarse-a", "v", time.Now().UTC().Truncate(time.Millisecond)))
+	d.Resolution = &result.Resolution{IntervalSec: 10, FullIntervalSec: 1, FullIntervals: 4, Collection: "intervals"}
+	path, err := store.RescueTo(context.Background(), d, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := func(id, hist string) string {
+		return fmt.Sprintf(`{"run": {"id": %q, "kind": "interval"}, "t": {"$date": "2026-03-01T00:00:00Z"}, "secs": 1, "ops": [{"name": "read", "latency": {"hist": %q}}]}`+"\n", id, hist)
+	}
+	write := func(text string) {
+		if err := os.WriteFile(store.RecordsPath(path), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(record("other-run", "") + record("../bad", ""))
+	fi, err := store.CheckImport(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(fi.Warnings, "\n"); fi.Records != 0 || !strings.Contains(w, "2 records name runs this file does not hold") || !strings.Contains(w, "run coarse-a holds its intervals coarsened") {
+		t.Errorf("records of other runs: %d records, warnings %q", fi.Records, fi.Warnings)
+	}
+	write(record("coarse-a", "") + record("coarse-a", "not base64!"))
+	if _, err := store.CheckImport(context.Background(), path); err == nil || !strings.Contains(err.Error(), store.RecordsPath(path)+":2: run coarse-a's interval: read latency histogram") {
+		t.Errorf("a histogram that does not decode: %v, want it refused naming its line", err)
+	}
+	write(record("coarse-a", ""))
+	if fi, err := store.CheckImport(context.Background(), path); err != nil || fi.Records != 1 || len(fi.Warnings) != 0 {
+		t.Errorf("a run's own record: %+v, %v", fi, err)
 	}
 }

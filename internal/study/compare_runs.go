@@ -41,7 +41,7 @@ func (s CompareRunsStudy) Check() error {
 // CheckJudging says what is wrong with the settings of significance,
 // naming their flags.
 func CheckJudging(j significance.Settings) error {
-	if j.Alpha <= 0 || j.Alpha >= 1 {
+	if !(j.Alpha > 0 && j.Alpha < 1) { // NaN too
 		return fmt.Errorf("--alpha: %g is not valid: want a p-value between 0 and 1, such as 0.05", j.Alpha)
 	}
 	if _, err := significance.ParseCorrection(string(j.Corrected())); err != nil {
@@ -138,7 +138,7 @@ func (c RunsComparison) Regressions() []string {
 	var worse []string
 	for _, p := range c.Pairs {
 		for _, r := range significance.Regressions(p.Rows) {
-			worse = append(worse, fmt.Sprintf("%s %s (%+.1f%%, adj. p %.3g)", p.Label, r.Metric.Name(), 100*r.Delta, r.P))
+			worse = append(worse, fmt.Sprintf("%s %s (%+.1f%%, adj. p %s)", p.Label, r.Metric.Name(), 100*r.Delta, significance.PText(r.P)))
 		}
 	}
 	return worse

@@ -142,7 +142,7 @@ func (p Pair) StepsVerdict(j significance.Settings) string {
 		}
 		judged++
 		for _, r := range s.Rows {
-			what := fmt.Sprintf("%s at %s/s (%s, adj. p %.2g)", r.Metric.Name(), thousands(s.Rate), deltaText(r.Comparison), r.P)
+			what := fmt.Sprintf("%s at %s/s (%s, adj. p %s)", r.Metric.Name(), thousands(s.Rate), deltaText(r.Comparison), significance.PText2(r.P))
 			switch r.Verdict {
 			case significance.Worse:
 				worse = append(worse, what)
