@@ -2,7 +2,9 @@ package validity
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
@@ -101,14 +103,43 @@ func uptime(doc map[string]any) (float64, bool) {
 }
 
 func serverRestarted(d *result.Doc) (float64, string, bool) {
+	secs := d.Duration / 1000
 	before, ok1 := uptime(d.BeforeStatus)
 	after, ok2 := uptime(d.AfterStatus)
 	if !ok1 || !ok2 {
-		return 0, "the server's serverStatus has no uptime before and after the run", false
+		// A server that reports no uptime still counts its operations
+		// from its start: a counter that fell is a restart, whose uptime
+		// lost is unknown, so the whole phase counts as lost.
+		fell, ok := countersFell(d.BeforeStatus, d.AfterStatus)
+		switch {
+		case !ok:
+			return 0, "the server's serverStatus has neither uptime nor opcounters before and after the run", false
+		case fell != "":
+			return secs, "the server reports no uptime, and its opcounters fell (" + fell + "): it restarted during the run", true
+		}
+		return 0, "the server reports no uptime; its opcounters only grew", true
 	}
-	secs := d.Duration / 1000
 	lost := max(before+secs-after, 0)
 	return lost, fmt.Sprintf("uptime %ss before the measured phase, %ss after it, %ss apart", num(before), num(after), num(secs)), true
+}
+
+// countersFell names the first opcounter lower after the run than
+// before it ("" when none fell); ok is false when either document has no
+// opcounters.
+func countersFell(before, after map[string]any) (string, bool) {
+	b, ok1 := before["opcounters"].(map[string]any)
+	a, ok2 := after["opcounters"].(map[string]any)
+	if !ok1 || !ok2 || len(b) == 0 {
+		return "", false
+	}
+	for _, k := range slices.Sorted(maps.Keys(b)) {
+		x, okb := number(b[k])
+		y, oka := number(a[k])
+		if okb && oka && y < x {
+			return fmt.Sprintf("%s %s → %s", k, num(x), num(y)), true
+		}
+	}
+	return "", true
 }
 
 func memberLag(d *result.Doc) (float64, string, bool) {

@@ -61,7 +61,15 @@ func TestJudge(t *testing.T) {
 		{"uptime in seconds", func(d *result.Doc) {
 			d.BeforeStatus, d.AfterStatus = map[string]any{"uptime": 100.0}, map[string]any{"uptime": 110.0}
 		}, result.Valid, ServerRestarted, result.Valid, ""},
-		{"no uptime", func(d *result.Doc) { d.BeforeStatus = nil }, result.Valid, ServerRestarted, result.NotJudged, "no uptime"},
+		{"no uptime", func(d *result.Doc) { d.BeforeStatus = nil }, result.Valid, ServerRestarted, result.NotJudged, "neither uptime nor opcounters"},
+		{"counters fell", func(d *result.Doc) {
+			d.BeforeStatus = map[string]any{"opcounters": map[string]any{"insert": int64(1200), "query": int64(40)}}
+			d.AfterStatus = map[string]any{"opcounters": map[string]any{"insert": int64(30), "query": int64(41)}}
+		}, result.Invalid, ServerRestarted, result.Invalid, "opcounters fell (insert 1200 → 30)"},
+		{"counters grew", func(d *result.Doc) {
+			d.BeforeStatus = map[string]any{"opcounters": map[string]any{"insert": int64(1200)}}
+			d.AfterStatus = map[string]any{"opcounters": map[string]any{"insert": int64(2000)}}
+		}, result.Valid, ServerRestarted, result.Valid, "only grew"},
 		{"cache over", func(d *result.Doc) { d.Intervals[3].Server[keyCache] = 1020 }, result.Suspect, CacheOverfull, result.Suspect, "102%"},
 		{"swapping", func(d *result.Doc) {
 			for i := range d.Intervals {
