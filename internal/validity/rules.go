@@ -89,6 +89,9 @@ func cpuSteal(d *result.Doc) (float64, string, bool) {
 func swapping(d *result.Doc) (float64, string, bool) {
 	m, n := intervalMean(d, true, keySwapIn, keySwapOut)
 	if n == 0 {
+		if _, hosts := intervalMean(d, true, keySteal); hosts > 0 {
+			return 0, "the host's figures carry no swap counters", false
+		}
 		return 0, "the run has no swap figures (no host telemetry of the server's host)", false
 	}
 	return m, fmt.Sprintf("%s pages swapped in and out per second on average over %d intervals", num(m), n), true
