@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -54,6 +55,9 @@ type Measure struct {
 	StatusInterval time.Duration
 	// FTDC is the target server's diagnostic.data directory on this host.
 	FTDC string
+	// Telemetry names the telemetry sources to read, in order (a
+	// comma-separated list, each repetition of the flag adding to it).
+	Telemetry string
 	// noGroup says why the command cannot run as a run group ("" when it
 	// can).
 	noGroup string
@@ -105,6 +109,8 @@ func (o *Measure) Add(fl *pflag.FlagSet, h Help) {
 	fl.StringVar(&o.Link, "link", "", "the network link to the target, for the diagnosis: e.g. 10Gbit/s")
 	fl.StringVar(&o.FTDC, "ftdc", "", "the target server's diagnostic.data directory, for a server on this host: after each run, the run's seconds of its FTDC files "+
 		"attached to the run's series at full resolution (source ftdc), as 'results attach-ftdc' does")
+	fl.Var(ListText{&o.Telemetry}, "telemetry", "the telemetry sources every run reads, in order of preference for a member's host (the first that reads it wins), "+
+		"comma-separated: "+strings.Join(runner.SourceNames(), ", ")+" (default: every one but connections, in that order; a source reads nothing it is not configured for; docs/options.md)")
 	fl.StringVar(&o.MetricsAddr, "metrics-addr", "", "while running, serve live figures on HOST:PORT: Prometheus metrics at /metrics, the intervals at /live (for 'mongobench serve --live'), e.g. 127.0.0.1:9464")
 	dirHelp := "directory for every run's Markdown and HTML report (and the study's)"
 	if h.ReportDir == "" {
@@ -151,6 +157,15 @@ func (o *Measure) Options(ctx context.Context, env Env) (lab.Options, error) {
 			return lo, fmt.Errorf("--ftdc: %w", err)
 		}
 		lo.FTDC = o.FTDC
+	}
+	if o.Telemetry != "" {
+		lo.Telemetry = strings.Split(o.Telemetry, ",")
+		for i := range lo.Telemetry {
+			lo.Telemetry[i] = strings.TrimSpace(lo.Telemetry[i])
+		}
+		if err := runner.CheckSources(lo.Telemetry); err != nil {
+			return lo, err
+		}
 	}
 	if o.ResultsURI != "" && runner.CheckURI(o.ResultsURI) != nil {
 		return lo, fmt.Errorf("--results: %q is not valid: want a MongoDB URI such as mongodb://localhost:27017/ or mongodb+srv://cluster.example.net/", uri.Redact(o.ResultsURI))
