@@ -110,7 +110,7 @@ func (o *Measure) Add(fl *pflag.FlagSet, h Help) {
 	fl.StringVar(&o.FTDC, "ftdc", "", "the target server's diagnostic.data directory, for a server on this host: after each run, the run's seconds of its FTDC files "+
 		"attached to the run's series at full resolution (source ftdc), as 'results attach-ftdc' does")
 	fl.Var(ListText{&o.Telemetry}, "telemetry", "the telemetry sources every run reads, in order of preference for a member's host (the first that reads it wins), "+
-		"comma-separated: "+strings.Join(runner.SourceNames(), ", ")+" (default: every one but connections, in that order; a source reads nothing it is not configured for; docs/options.md)")
+		"comma-separated, of "+strings.Join(runner.SourceNames(), ", ")+" (default: "+strings.Join(runner.DefaultSourceNames(), ",")+"; a source reads nothing it is not configured for; docs/options.md)")
 	fl.StringVar(&o.MetricsAddr, "metrics-addr", "", "while running, serve live figures on HOST:PORT: Prometheus metrics at /metrics, the intervals at /live (for 'mongobench serve --live'), e.g. 127.0.0.1:9464")
 	dirHelp := "directory for every run's Markdown and HTML report (and the study's)"
 	if h.ReportDir == "" {

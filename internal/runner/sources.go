@@ -105,6 +105,16 @@ func SourceNames() []string {
 	return out
 }
 
+// DefaultSourceNames are the names of the sources a run reads when the
+// user does not choose, in order.
+func DefaultSourceNames() []string {
+	var out []string
+	for _, s := range chosen(nil) {
+		out = append(out, s.Name())
+	}
+	return out
+}
+
 // CheckSources checks the user's choice of sources (--telemetry): each
 // name a source's, once.
 func CheckSources(names []string) error {
