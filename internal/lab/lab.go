@@ -51,8 +51,11 @@ type Options struct {
 	Limits diagnosis.Limits
 	// FTDC is the target server's diagnostic.data directory on this host
 	// ("" none): after each run, its window of the FTDC files is attached
-	// to the run's series (telemetry.AttachRunFTDC).
+	// to the run's series (runner's ftdc_files source).
 	FTDC string
+	// Telemetry names the telemetry sources every run reads, in order
+	// (runner.CheckSources; none: runner.Sources's defaults).
+	Telemetry []string
 	// Thresholds judge every run (with its scenario's own); with
 	// AbortOnFail a run stops as soon as one cannot hold.
 	Thresholds  []threshold.Threshold

@@ -17,7 +17,6 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/telemetry"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/validity"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -53,7 +52,7 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 			Scenario: sc, Registry: reg, Target: l.target, ToolVersion: l.ui.ToolVersion, Variant: variant,
 			OnSetup: p.Setup, OnStart: p.Start, OnInterval: watch.wrap(both(both(p.Interval, published), st.interval)), Tally: tally,
 			Pacing: l.opts.Pacing, AtReturn: l.opts.AtReturn, RunID: runID, OnTelemetry: figures(l.live.telemetry(), st), Group: g,
-			OnMeasuring: func(d *result.Doc) { st.begin(rctx, d) },
+			OnMeasuring: func(d *result.Doc) { st.begin(rctx, d) }, Closing: ctx,
 		}
 		if l.opts.Announce {
 			o.OnConnected = func(version, topology string) {
@@ -69,9 +68,6 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 		st.fullResolution(d)
 		ended()
 		p.Done()
-		if d != nil && l.opts.FTDC != "" {
-			telemetry.AttachRunFTDC(ctx, d, l.opts.FTDC, l.opts.Limits)
-		}
 		if d != nil {
 			watch.mark(d)
 			if reason := watch.stopped(); reason != "" {

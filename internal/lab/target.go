@@ -73,12 +73,14 @@ func Embedded(ctx context.Context, srv Servers, start bool, say func(string, ...
 
 // configure gives a resolved target what the command's options say of
 // every target: the node exporters (unless the target names its own),
-// Atlas, the stated limits, and --cache-size.
+// Atlas, the FTDC directory, the telemetry sources chosen, the stated
+// limits, and --cache-size.
 func (l *Lab) configure(t runner.Target) runner.Target {
 	if len(t.HostMetrics) == 0 {
 		t.HostMetrics, t.HostDevice = l.opts.HostMetrics, l.opts.HostDevice
 	}
 	t.Atlas, t.Limits = l.opts.Atlas, l.opts.Limits
+	t.FTDC, t.Telemetry = l.opts.FTDC, l.opts.Telemetry
 	if l.opts.CacheSize > 0 {
 		t.CacheSize, t.CacheSizeSource = l.opts.CacheSize, "--cache-size"
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -60,6 +61,9 @@ type Measure struct {
 	Validity       []string
 	Canary         bool
 	IncludeInvalid bool
+	// Telemetry names the telemetry sources to read, in order (a
+	// comma-separated list, each repetition of the flag adding to it).
+	Telemetry string
 	// noGroup says why the command cannot run as a run group ("" when it
 	// can).
 	noGroup string
@@ -113,7 +117,9 @@ func (o *Measure) Add(fl *pflag.FlagSet, h Help) {
 		"attached to the run's series at full resolution (source ftdc), as 'results attach-ftdc' does")
 	fl.StringArrayVar(&o.Validity, "validity", nil, "a validity rule's bounds, RULE=SUSPECT[,INVALID] in its unit, or RULE=off (repeatable): every run is judged valid, suspect or invalid before any statistic sees it (docs/validity.md)")
 	IncludeInvalid(fl, &o.IncludeInvalid)
-	fl.BoolVar(&o.Canary, "canary", true, "measure the client host's noise (a CPU loop, a memory walk, a loopback round trip, the pacer's wake-up: about half a second) before and after each run, stored with it (docs/validity.md)")
+	fl.BoolVar(&o.Canary, "canary", true, "measure the client host's noise (a CPU loop, a memory walk, a loopback round trip, the pacer's wake-up: about a fifth of a second) before and after each run, stored with it (docs/validity.md)")
+	fl.Var(ListText{&o.Telemetry}, "telemetry", "the telemetry sources every run reads, in order of preference for a member's host (the first that reads it wins), "+
+		"comma-separated, of "+strings.Join(runner.SourceNames(), ", ")+" (default: "+strings.Join(runner.DefaultSourceNames(), ",")+"; a source reads nothing it is not configured for; docs/options.md)")
 	fl.StringVar(&o.MetricsAddr, "metrics-addr", "", "while running, serve live figures on HOST:PORT: Prometheus metrics at /metrics, the intervals at /live (for 'mongobench serve --live'), e.g. 127.0.0.1:9464")
 	dirHelp := "directory for every run's Markdown and HTML report (and the study's)"
 	if h.ReportDir == "" {
@@ -167,6 +173,15 @@ func (o *Measure) Options(ctx context.Context, env Env) (lab.Options, error) {
 			return lo, fmt.Errorf("--ftdc: %w", err)
 		}
 		lo.FTDC = o.FTDC
+	}
+	if o.Telemetry != "" {
+		lo.Telemetry = strings.Split(o.Telemetry, ",")
+		for i := range lo.Telemetry {
+			lo.Telemetry[i] = strings.TrimSpace(lo.Telemetry[i])
+		}
+		if err := runner.CheckSources(lo.Telemetry); err != nil {
+			return lo, err
+		}
 	}
 	if o.ResultsURI != "" && runner.CheckURI(o.ResultsURI) != nil {
 		return lo, fmt.Errorf("--results: %q is not valid: want a MongoDB URI such as mongodb://localhost:27017/ or mongodb+srv://cluster.example.net/", uri.Redact(o.ResultsURI))

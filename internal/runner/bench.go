@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
-	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -42,6 +40,13 @@ type Target struct {
 	// Atlas, when set, gives the host figures and the instance fields
 	// from the Atlas API after the run.
 	Atlas *AtlasSource
+	// FTDC is the server's diagnostic.data directory on this host ("":
+	// none): after the run, its window of the FTDC files is attached to
+	// the run's series (the ftdc_files source).
+	FTDC string
+	// Telemetry are the names of the sources the run reads, in order
+	// (CheckSources; empty: every default source, in Sources's order).
+	Telemetry []string
 	// Limits are the ceilings the user stated for the target's disk and
 	// network link, which the run's diagnosis judges against.
 	Limits diagnosis.Limits
@@ -101,6 +106,10 @@ type Options struct {
 	// what the run's document holds by then (its identity and
 	// configuration), so that the run can be registered before it ends.
 	OnMeasuring func(*result.Doc)
+	// Closing, when set, is the context of the sources read after the
+	// measured phase: the command's, which a stop of the measured phase
+	// alone (the abort judge's) does not end; nil: the run's.
+	Closing context.Context
 	// RunID is the run's id, when the caller names the run before it
 	// starts (its live metrics carry it); empty: NewRunID of the measured
 	// phase's start.
@@ -260,8 +269,11 @@ type run struct {
 	// is their source (the main member's, the other members'); closed
 	// when the run ends.
 	ftdc []*telemetry.DiagnosticData
-	// ftdcRefused: the main member refused getDiagnosticData.
-	ftdcRefused bool
+	// main reads the main member's host (nil: its figures are missing),
+	// chosen by the host sources (sources.go).
+	main telemetry.HostReader
+	// gauges sample the series sources (sources.go, gauges.go).
+	gauges []*gaugeSampler
 	// ledger is the ledger the workload asks to audit after the measured
 	// phase (nil: none).
 	ledger *workload.LedgerCollections
@@ -275,16 +287,15 @@ type namedExporter struct {
 func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, error) {
 	sc := r.opts.Scenario
 	r.ctx = ctx
-	host, err := r.host(ctx)
-	if err != nil {
-		return nil, err
-	}
 	defer func() {
 		for _, d := range r.ftdc {
 			_ = d.Close(context.Background()) // the samples are taken; a slow goodbye changes nothing
 		}
 	}()
-	r.ftdcMembers(ctx)
+	host, err := r.hostSources(ctx)
+	if err != nil {
+		return nil, err
+	}
 	sampler := telemetry.NewSampler(r.opts.Target.URI, host)
 	sampler.OnSample = r.opts.OnTelemetry
 	sampler.ReplicaSet = len(r.fp.set.Members) > 1
@@ -299,6 +310,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 			return nil, fmt.Errorf("start telemetry of member %s: %w", m.host.Member, err)
 		}
 	}
+	r.startGauges(ctx, time.Duration(sc.Interval))
 	if r.opts.OnStart != nil {
 		r.opts.OnStart(time.Duration(sc.Warmup))
 	}
@@ -335,7 +347,11 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	d := r.document(res, samples)
 	r.addNotes(d)
 	r.auditLedger(ctx, d)
-	r.fromAtlas(ctx, d)
+	closing := ctx
+	if r.opts.Closing != nil {
+		closing = r.opts.Closing
+	}
+	r.afterSources(closing, d)
 	if ctx.Err() != nil && !d.Partial {
 		// Ctrl-C after the measured phase cut its closing figures short
 		d.Partial, d.PartialReason = true, "interrupted after the measured phase, while taking its closing figures (serverStatus, telemetry, Atlas): those cut short are missing"
@@ -352,128 +368,13 @@ type memberSampler struct {
 	samples []telemetry.Sample
 }
 
-// stopMembers stops the members' samplers, keeping their samples.
+// stopMembers stops the members' samplers, keeping their samples, and
+// the series sources' samplers.
 func (r *run) stopMembers() {
 	for i := range r.members {
 		r.members[i].samples = r.members[i].sampler.Stop()
 	}
-}
-
-// host returns the reader of the server's host: the node exporter mapped
-// to the main member (the primary, or the server of a direct connection)
-// when there is one, else this machine's /proc for a server on this
-// machine, else nil (host figures are then missing). It prepares the
-// samplers of the other mapped members' hosts. A node exporter that does
-// not answer at the start is an error: the user asked for it.
-func (r *run) host(ctx context.Context) (telemetry.HostReader, error) {
-	t := r.opts.Target
-	var main telemetry.HostReader
-	for _, h := range r.hosts {
-		var dir string
-		switch {
-		case h.Main && t.DataDir != "":
-			dir = t.DataDir
-		case h.Main:
-			dir = dbPath(ctx, r.client)
-		default:
-			dir = memberDBPath(ctx, t.URI, h.Member)
-		}
-		n, err := telemetry.NewNodeExporter(ctx, h.URL, h.Device, dir, 5*time.Second)
-		if err != nil {
-			if h.Member != "" {
-				return nil, fmt.Errorf("--host-metrics: member %s: %w", h.Member, err)
-			}
-			return nil, fmt.Errorf("--host-metrics: %w", err)
-		}
-		whose := "host"
-		if !h.Main {
-			whose = "host of member " + h.Member
-		}
-		if note := n.Note(); note != "" {
-			r.warnings = append(r.warnings, whose+" disk figures are missing: "+note)
-		}
-		r.exporters = append(r.exporters, namedExporter{whose: whose, n: n})
-		if h.Main {
-			main = n
-		} else {
-			r.members = append(r.members, memberSampler{host: h, sampler: telemetry.NewSampler("", n)})
-		}
-	}
-	if main != nil {
-		return main, nil
-	}
-	if len(r.hosts) > 0 {
-		r.warnings = append(r.warnings, fmt.Sprintf("--host-metrics names no node exporter on the host of %s, the member the run's resource figures read: "+
-			"they come from this host's /proc when the server runs here, else are missing", r.fp.set.Main()))
-	}
-	if t.PID == 0 {
-		return r.ftdcHost(ctx), nil
-	}
-	h, err := telemetry.NewHost(t.PID, t.DataDir)
-	if err != nil {
-		return nil, nil // host counters are then reported missing
-	}
-	return h, nil
-}
-
-// ftdcHost reads a server on another host through its own diagnostic
-// data (getDiagnosticData's systemMetrics), when it gives them; when it
-// does not, a note says why and the host figures are missing. A node
-// exporter the user names wins over it (the user chose that source), and
-// this host's /proc wins for a server running here (it reads the data
-// directory's own device and the server process's CPU, which
-// systemMetrics lacks).
-func (r *run) ftdcHost(ctx context.Context) telemetry.HostReader {
-	if len(r.hosts) > 0 {
-		return nil
-	}
-	d, err := telemetry.NewDiagnosticData(ctx, r.opts.Target.URI)
-	if err != nil {
-		r.warnings = append(r.warnings, "host figures are missing: "+err.Error())
-		r.ftdcRefused = true
-		return nil
-	}
-	r.ftdc = append(r.ftdc, d)
-	return d
-}
-
-// ftdcMembers prepares, for a replica set whose members have no node
-// exporter named, a sampler of each member other than the main one over
-// a direct connection to it, reading its host and its serverStatus from
-// its getDiagnosticData (as the main member's), the members asked at
-// once; a member that does not give them has a note, and its series are
-// missing. When the main member refused, the others are not asked: its
-// note stands for the deployment.
-func (r *run) ftdcMembers(ctx context.Context) {
-	set := r.fp.set
-	if len(r.hosts) > 0 || len(set.Members) < 2 || r.ftdcRefused {
-		return
-	}
-	type answer struct {
-		d   *telemetry.DiagnosticData
-		err error
-	}
-	answers := make([]answer, len(set.Members))
-	var wg sync.WaitGroup
-	for i, m := range set.Members {
-		if strings.EqualFold(m, set.Main()) {
-			continue
-		}
-		wg.Go(func() {
-			d, err := memberDiagnosticData(ctx, r.opts.Target.URI, m)
-			answers[i] = answer{d, err}
-		})
-	}
-	wg.Wait()
-	for i, m := range set.Members {
-		switch a := answers[i]; {
-		case a.err != nil:
-			r.warnings = append(r.warnings, "member "+m+"'s host and server figures are missing: "+a.err.Error())
-		case a.d != nil:
-			r.ftdc = append(r.ftdc, a.d)
-			r.members = append(r.members, memberSampler{host: spec.MemberHost{Member: m, Role: set.Role(m)}, sampler: telemetry.NewSampler("", a.d)})
-		}
-	}
+	r.stopGauges()
 }
 
 func (r *run) engineConfig() engine.Config {
@@ -545,6 +446,9 @@ func (r *run) onInterval(iv *engine.Interval) {
 		for _, m := range r.members {
 			m.sampler.Bound(2*r.maxPoints(), origin, every)
 		}
+		for _, g := range r.gauges {
+			g.bound(2*r.maxPoints(), origin, every)
+		}
 	}
 	if on := r.opts.OnInterval; on != nil {
 		on(iv)
@@ -562,6 +466,9 @@ func (r *run) countsAt(_ engine.Phase, t time.Time) {
 	}
 	for _, m := range r.members {
 		m.sampler.Mark(t)
+	}
+	for _, g := range r.gauges {
+		g.mark(t)
 	}
 }
 

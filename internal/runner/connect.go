@@ -2,28 +2,28 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/mongobench/mongobench/internal/connect"
 	"github.com/mongobench/mongobench/internal/secret"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
-// connectTimeout bounds how long an unreachable server can hold a run up.
-const connectTimeout = 5 * time.Second
+// connectTimeout bounds how long an unreachable server can hold a run up:
+// every connection's (connect.Timeout).
+const connectTimeout = connect.Timeout
 
 // codeAuthFailed is the server's AuthenticationFailed error code.
 const codeAuthFailed = 18
 
 // ErrBadURI marks a connection string the driver cannot use: bad input,
-// not a failure of the server.
-var ErrBadURI = errors.New("bad connection string")
+// not a failure of the server (connect.ErrBadURI).
+var ErrBadURI = connect.ErrBadURI
 
 // CheckURI reports whether target is a connection string the driver
 // accepts, without connecting. Its error wraps ErrBadURI and names the
@@ -35,13 +35,7 @@ func CheckURI(target string) error {
 }
 
 func clientOptions(target string, pool int) (*options.ClientOptions, error) {
-	secret.Remember(target)
-	opts := options.Client().ApplyURI(target).SetAppName("mongobench").
-		SetMaxPoolSize(uint64(max(pool, 2)))
-	if err := opts.Validate(); err != nil {
-		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, secret.URI(target), secret.ParseError(err, target))
-	}
-	return opts, nil
+	return connect.Options(target, connect.Settings{Pool: max(pool, 2)})
 }
 
 // Connect opens a client to uri with a pool large enough for the run and
@@ -53,15 +47,9 @@ func Connect(ctx context.Context, target string, pool int) (*mongo.Client, error
 	if err != nil {
 		return nil, err
 	}
-	if opts.ServerSelectionTimeout == nil {
-		opts.SetServerSelectionTimeout(connectTimeout)
-	}
-	if opts.ConnectTimeout == nil {
-		opts.SetConnectTimeout(connectTimeout)
-	}
-	c, err := mongo.Connect(opts)
+	c, err := connect.OpenWith(target, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, secret.URI(target), secret.ParseError(err, target))
+		return nil, err
 	}
 	pctx, cancel := context.WithTimeout(ctx, 2*connectTimeout)
 	defer cancel()

@@ -7,9 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/mongobench/mongobench/internal/secret"
+	"github.com/mongobench/mongobench/internal/connect"
 	"github.com/mongobench/mongobench/internal/telemetry"
 	"github.com/mongobench/mongobench/internal/uri"
 )
@@ -89,20 +88,5 @@ func memberDiagnosticData(ctx context.Context, target, member string) (*telemetr
 // credentials and TLS settings, which also hold for an SRV connection
 // string.
 func connectMember(target, member string) (*mongo.Client, error) {
-	t := options.Client().ApplyURI(target)
-	if err := t.Validate(); err != nil {
-		return nil, fmt.Errorf("%w %s: %w", ErrBadURI, secret.URI(target), secret.ParseError(err, target))
-	}
-	o := options.Client().SetHosts([]string{member}).SetDirect(true).SetAppName("mongobench").SetMaxPoolSize(1).
-		SetServerSelectionTimeout(connectTimeout).SetConnectTimeout(connectTimeout)
-	if t.Auth != nil {
-		o.SetAuth(*t.Auth)
-	}
-	if t.TLSConfig != nil {
-		o.SetTLSConfig(t.TLSConfig)
-	}
-	if t.ServerAPIOptions != nil {
-		o.SetServerAPIOptions(t.ServerAPIOptions)
-	}
-	return mongo.Connect(o)
+	return connect.Open(target, connect.Settings{Member: member})
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -146,8 +147,15 @@ func TestFTDCMembers(t *testing.T) {
 		other = "127.0.0.1:" + port
 	}
 	fp.set.Members = append(fp.set.Members, other)
-	r := &run{opts: Options{Target: Target{Target: spec.Target{URI: uri}}}, fp: fp}
-	r.ftdcMembers(ctx)
+	proc, err := telemetry.NewHost(os.Getpid(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the main member read by a source before it (this machine's /proc)
+	r := &run{opts: Options{Target: Target{Target: spec.Target{URI: uri}}}, fp: fp, main: proc}
+	if err := (diagnosticDataSource{}).hosts(ctx, r); err != nil {
+		t.Fatal(err)
+	}
 	defer func() {
 		for _, d := range r.ftdc {
 			_ = d.Close(ctx)
@@ -161,8 +169,11 @@ func TestFTDCMembers(t *testing.T) {
 	}
 	// The main member refused: its note stands for the set, the others
 	// are not asked.
-	r = &run{opts: r.opts, fp: fp, ftdcRefused: true}
-	if r.ftdcMembers(ctx); len(r.members)+len(r.warnings)+len(r.ftdc) != 0 {
-		t.Fatalf("members %v, notes %q after the main member refused: want none asked", r.members, r.warnings)
+	r = &run{opts: r.opts, fp: fp}
+	if err := (diagnosticDataSource{}).hosts(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.members)+len(r.ftdc) != 0 || len(r.warnings) != 1 || !strings.HasPrefix(r.warnings[0], "host figures are missing: getDiagnosticData refused") {
+		t.Fatalf("members %v, notes %q after the main member refused: want its note alone, none asked", r.members, r.warnings)
 	}
 }

@@ -8,7 +8,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/connect"
 )
 
 // replSetName is the replica set a mongod started here belongs to.
@@ -34,12 +35,9 @@ func (h *Handle) Ping(ctx context.Context) error {
 // streams server monitoring: SecantusDB answers streamed hellos with the
 // wrong responseTo.
 func withClient(ctx context.Context, uri string, fn func(*mongo.Client) error) error {
-	opts := options.Client().ApplyURI(uri).
-		SetServerMonitoringMode(options.ServerMonitoringModePoll).
-		SetMaxPoolSize(1)
-	c, err := mongo.Connect(opts)
+	c, err := connect.Open(uri, connect.Settings{Poll: true})
 	if err != nil {
-		return fmt.Errorf("connect to %s: %w", uri, err)
+		return err // it names the server without its password
 	}
 	defer disconnect(c)
 	return fn(c)

@@ -9,8 +9,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/mongobench/mongobench/internal/connect"
 	"github.com/mongobench/mongobench/internal/ftdc"
 )
 
@@ -33,7 +33,7 @@ type DiagnosticData struct {
 // answer, or a sample without systemMetrics (a mongos without an FTDC
 // directory, a platform without /proc).
 func NewDiagnosticData(ctx context.Context, uri string) (*DiagnosticData, error) {
-	c, err := mongo.Connect(options.Client().ApplyURI(uri).SetMaxPoolSize(1).SetAppName("mongobench-ftdc"))
+	c, err := connect.Open(uri, connect.Settings{AppName: "mongobench-ftdc"})
 	if err != nil {
 		return nil, fmt.Errorf("getDiagnosticData: %w", err)
 	}

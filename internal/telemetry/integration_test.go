@@ -29,7 +29,7 @@ func work(t *testing.T, coll *mongo.Collection, n int) {
 
 func TestServerStatusLive(t *testing.T) {
 	uri, _, _ := testServer(t)
-	c := connect(t, uri)
+	c := connectTest(t, uri)
 	coll := testDatabase(t, c).Collection("docs")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -71,7 +71,7 @@ func TestSamplerLive(t *testing.T) {
 		}
 		host = h
 	}
-	coll := testDatabase(t, connect(t, uri)).Collection("docs")
+	coll := testDatabase(t, connectTest(t, uri)).Collection("docs")
 
 	s := NewSampler(uri, host)
 	if err := s.Start(context.Background(), 200*time.Millisecond); err != nil {

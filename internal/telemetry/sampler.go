@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/bounded"
+	"github.com/mongobench/mongobench/internal/connect"
 )
 
 // Sample is one tick of a Sampler.
@@ -82,8 +82,7 @@ func (s *Sampler) Start(ctx context.Context, every time.Duration) error {
 		return errors.New("sampler already started")
 	}
 	if _, both := s.host.(StatusSource); s.uri != "" && !both {
-		opts := options.Client().ApplyURI(s.uri).SetMaxPoolSize(1).SetAppName("mongobench-telemetry")
-		c, err := mongo.Connect(opts)
+		c, err := connect.Open(s.uri, connect.Settings{AppName: "mongobench-telemetry"})
 		if err != nil {
 			return fmt.Errorf("connect sampler: %w", err)
 		}

@@ -26,7 +26,7 @@ func testServer(t *testing.T) (uri string, pid int, dataDir string) {
 	return h.URI + "&serverMonitoringMode=poll", h.PID, h.DataDir
 }
 
-func connect(t *testing.T, uri string) *mongo.Client {
+func connectTest(t *testing.T, uri string) *mongo.Client {
 	t.Helper()
 	c, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {

@@ -26,6 +26,21 @@ type AtlasSource struct {
 	Wait, Poll time.Duration
 }
 
+// atlasSource reads, after the run, the Atlas API's measurements of the
+// measured window (the host's CPU, disk and memory), replacing the
+// run's host series, and fills the instance fields from the cluster's
+// description: for an Atlas target (Target.Atlas).
+type atlasSource struct{}
+
+func (atlasSource) Name() string { return "atlas" }
+func (atlasSource) Reads() string {
+	return "the Atlas API's process and disk measurements of the measured node over the run's window, and the cluster's description (with --atlas-project and --atlas-cluster)"
+}
+func (atlasSource) When() When    { return After }
+func (atlasSource) Default() bool { return true }
+
+func (atlasSource) after(ctx context.Context, r *run, d *result.Doc) { r.fromAtlas(ctx, d) }
+
 // atlasGranularities are tried in order: 10 s where the cluster tier
 // keeps it (M40 and up), else one minute.
 var atlasGranularities = []string{"PT10S", "PT1M"}
