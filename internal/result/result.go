@@ -446,7 +446,12 @@ type Client struct {
 	// CPUPerOp is client CPU time per completed operation, microseconds.
 	CPUPerOp *float64 `bson:"cpuPerOpUs,omitempty" json:"cpuPerOpUs,omitempty"`
 	// CPUPercent is client CPU as a percent of all cores over the phase.
-	CPUPercent  float64  `bson:"cpuPct" json:"cpuPct"`
+	CPUPercent float64 `bson:"cpuPct" json:"cpuPct"`
+	// CPUWait is the share of the time the client's threads were ready
+	// to run over the measured phase that they spent waiting for a CPU
+	// (a starved client waits, whatever its CPU use); nil where the
+	// platform does not say.
+	CPUWait     *float64 `bson:"cpuWaitShare,omitempty" json:"cpuWaitShare,omitempty"`
 	Cores       int      `bson:"cores" json:"cores"`
 	ClientBound bool     `bson:"clientBound" json:"clientBound"`
 	Reasons     []string `bson:"clientBoundReasons,omitempty" json:"clientBoundReasons,omitempty"`

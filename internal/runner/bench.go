@@ -242,6 +242,9 @@ type run struct {
 	mix    map[string]float64
 	before telemetry.Status
 	after  telemetry.Status
+	// schedBefore and schedAfter are this process's threads' scheduler
+	// statistics at the measured phase's boundaries.
+	schedBefore, schedAfter telemetry.Sched
 	tasks  []engine.Task
 	// sampler samples the server and host during the run.
 	sampler *telemetry.Sampler
@@ -475,6 +478,11 @@ func (r *run) countsAt(_ engine.Phase, t time.Time) {
 // snapshot takes serverStatus at the measured phase's boundaries (on the
 // engine's callback goroutine).
 func (r *run) snapshot(p engine.Phase, t time.Time) {
+	if p == engine.MeasureStart {
+		r.schedBefore = telemetry.ReadSched()
+	} else {
+		r.schedAfter = telemetry.ReadSched()
+	}
 	ctx, cancel := bounded.Step(r.ctx, 5*time.Second)
 	defer cancel()
 	st, err := telemetry.ServerStatus(ctx, r.client)

@@ -66,6 +66,9 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 	d.Metrics = telemetry.Series(samples, res.Start, res.End, every)
 	d.TestResults = result.TestResults{NOps: result.Ptr(res.Completed())}
 	d.Schedule, d.Client = schedule(res, sc), client(res)
+	if ran, waited, ok := telemetry.SchedBetween(r.schedBefore, r.schedAfter); ok && ran+waited > 0 {
+		d.Client.CPUWait = result.F(float64(waited) / float64(ran+waited))
+	}
 	if g := r.opts.Group; g != nil && sc.Rate > 0 {
 		d.Schedule.TargetRate = result.F(float64(sc.Rate) / float64(g.Part().Clients)) // this client's share
 	}

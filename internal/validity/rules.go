@@ -32,6 +32,15 @@ func clientSaturated(d *result.Doc) (float64, string, bool) {
 	return 0, fmt.Sprintf("the client kept its schedule (client CPU %s%% of its cores)", num(c.CPUPercent)), true
 }
 
+func clientStarved(d *result.Doc) (float64, string, bool) {
+	w := d.Client.CPUWait
+	if w == nil {
+		return 0, "the client's time waiting for a CPU is not known (no /proc/self/task/*/schedstat)", false
+	}
+	return 100 * *w, fmt.Sprintf("the client's threads spent %s%% of the time they were ready to run waiting for a CPU (client CPU %s%% of its %d cores)",
+		num(100**w), num(d.Client.CPUPercent), d.Client.Cores), true
+}
+
 func clientImprecise(d *result.Doc) (float64, string, bool) {
 	p := d.Schedule.Precision
 	if p == nil || !p.Judged || p.Share == nil || p.SendLagP99 == nil {

@@ -1,5 +1,5 @@
 // Package validity judges whether a run counts before any statistic sees
-// it: a table of named rules (the client saturated or imprecise, CPU
+// it: a table of named rules (the client saturated, starved or imprecise, CPU
 // steal, the server restarted, a member lagging, the cache over its
 // configured size, swapping, a telemetry source silent for most of the
 // run, too few operations for the percentiles), each with its evidence.
@@ -38,6 +38,7 @@ type rule struct {
 // The rules' names, as stored and as given to --validity.
 const (
 	ClientSaturated  = "client-saturated"
+	ClientStarved    = "client-starved"
 	ClientImprecise  = "client-imprecise"
 	CPUSteal         = "cpu-steal"
 	ServerRestarted  = "server-restarted"
@@ -55,6 +56,7 @@ var inf = math.Inf(1)
 // rules is the table, in the order judged and shown.
 var rules = []rule{
 	{ClientSaturated, "", "the client, not the server, ran out of headroom (its CPU or its schedule)", Bound{1, 1}, clientSaturated},
+	{ClientStarved, "% of its ready time", "the client's threads waited for a CPU while ready to run (another process took the client's cores)", Bound{50, inf}, clientStarved},
 	{ClientImprecise, "% of the smallest p50", "the schedule's send lag p99 is a material share of the latencies it reports", Bound{1, inf}, clientImprecise},
 	{CPUSteal, "% of the host's CPU", "the server's host lost CPU to its hypervisor (mean steal over the run)", Bound{5, 20}, cpuSteal},
 	{ServerRestarted, "s of uptime lost", "the server restarted during the run: its uptime grew less than the run's time", Bound{2, 2}, serverRestarted},

@@ -13,7 +13,7 @@ import (
 func quietRun() *result.Doc {
 	d := &result.Doc{Duration: 10000,
 		Ops:          []result.OpStats{{Name: "read", Count: 1000}},
-		Client:       result.Client{CPUPercent: 12},
+		Client:       result.Client{CPUPercent: 12, Cores: 2, CPUWait: result.F(0.04)},
 		BeforeStatus: map[string]any{"uptimeMillis": int64(100_000)},
 		AfterStatus:  map[string]any{"uptimeMillis": int64(110_050)},
 		Schedule: result.Schedule{Mode: "open", Precision: &result.Precision{Judged: true, SendLagP99: result.F(0.02),
@@ -49,6 +49,8 @@ func TestJudge(t *testing.T) {
 		{"client starved", func(d *result.Doc) {
 			d.Client.ClientBound, d.Client.Reasons = true, []string{"client CPU 97% of its 2 cores"}
 		}, result.Invalid, ClientSaturated, result.Invalid, "client CPU 97%"},
+		{"starved client", func(d *result.Doc) { d.Client.CPUWait = result.F(0.76) }, result.Suspect, ClientStarved, result.Suspect, "76% of the time they were ready to run"},
+		{"busy client host", func(d *result.Doc) { d.Client.CPUWait = result.F(0.3) }, result.Valid, ClientStarved, result.Valid, "30%"},
 		{"imprecise client", func(d *result.Doc) {
 			d.Schedule.Precision.Share, d.Schedule.Precision.Flagged = result.F(0.6), true
 		}, result.Suspect, ClientImprecise, result.Suspect, "60% of read's p50"},
