@@ -245,7 +245,7 @@ type run struct {
 	// schedBefore and schedAfter are this process's threads' scheduler
 	// statistics at the measured phase's boundaries.
 	schedBefore, schedAfter telemetry.Sched
-	tasks  []engine.Task
+	tasks                   []engine.Task
 	// sampler samples the server and host during the run.
 	sampler *telemetry.Sampler
 	// hosts are the node exporters mapped to members; members samples
