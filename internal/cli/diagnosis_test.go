@@ -87,15 +87,28 @@ func TestDiagnosisClientOnOneCore(t *testing.T) {
 	if d.Client.Cores != 1 {
 		t.Errorf("client cores %d, want 1 (GOMAXPROCS)", d.Client.Cores)
 	}
+	// The client must be among what saturated: on a busy machine the
+	// host's CPU saturates as well and may be named first; both are true,
+	// so the test does not judge their order.
+	clientSaturated, clientBehind := false, false
+	for _, f := range d.Diagnosis.Candidates {
+		client := f.Rule == "client-cpu" || f.Rule == "client-schedule"
+		clientSaturated = clientSaturated || (f.Saturated && client)
+		clientBehind = clientBehind || (f.Rule == "client-schedule" && f.Share != nil && *f.Share >= 0.9)
+	}
 	switch r := d.Diagnosis.Rule; {
-	case r == "client-cpu" || r == "client-schedule":
+	case clientSaturated:
+	case r == "host-cpu" && clientBehind:
+		// The host's CPU saturated too, with the client's schedule
+		// behind: on a shared machine the two are the same shortage.
+		t.Logf("the host's CPU saturated with the client's schedule behind: %s", d.Diagnosis.Line)
 	case r == "host-cpu" && othersTookHost(d):
 		// The machine is shared: when other processes hold a good part
 		// of its CPU, the client never gets its whole core, and the
 		// host's CPU is what limited the run.
 		t.Logf("other processes held much of the host's CPU, so the host, not the client's core, limited the run")
 	default:
-		t.Errorf("limited by %q (rule %q), want the client: %s", d.Diagnosis.Limit, r, d.Diagnosis.Line)
+		t.Errorf("limited by %q (rule %q), want the client among the saturated: %s", d.Diagnosis.Limit, r, d.Diagnosis.Line)
 	}
 }
 

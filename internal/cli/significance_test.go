@@ -123,12 +123,16 @@ func TestCompareRunsFindsARealChange(t *testing.T) {
 	if !strings.HasPrefix(o.stdout, "Significantly worse: slow p50 read (+") {
 		t.Errorf("the verdict does not name slow's p50 read first:\n%s", o.stdout)
 	}
+	// Each section's table: from its title to the line on how its
+	// figures were found (the notes after it are not metrics).
 	section := ""
 	for _, l := range strings.Split(o.stdout, "\n") {
 		switch {
 		case strings.Contains(l, "against base (7 runs)"):
 			section = strings.Fields(l)[0]
-		case strings.HasPrefix(l, "metric ") || l == "" || strings.HasPrefix(l, "median [interval]"):
+		case strings.HasPrefix(l, "median [interval]"):
+			section = ""
+		case strings.HasPrefix(l, "metric ") || l == "":
 		case section != "":
 			f := strings.Fields(l)
 			verdict := f[len(f)-1]

