@@ -96,8 +96,13 @@ func TestDiagnosisClientOnOneCore(t *testing.T) {
 		clientSaturated = clientSaturated || (f.Saturated && client)
 		clientBehind = clientBehind || (f.Rule == "client-schedule" && f.Share != nil && *f.Share >= 0.9)
 	}
+	t.Logf("validity %s", validityLine(d))
 	switch r := d.Diagnosis.Rule; {
 	case clientSaturated:
+	case clientFlagged(d):
+		// Other processes held the client's core as well: the run says
+		// its client could not be trusted, whatever it names as the limit.
+		t.Logf("the run judges its own client: %s", validityLine(d))
 	case r == "host-cpu" && clientBehind:
 		// The host's CPU saturated too, with the client's schedule
 		// behind: on a shared machine the two are the same shortage.
@@ -110,6 +115,33 @@ func TestDiagnosisClientOnOneCore(t *testing.T) {
 	default:
 		t.Errorf("limited by %q (rule %q), want the client among the saturated: %s", d.Diagnosis.Limit, r, d.Diagnosis.Line)
 	}
+}
+
+// clientFlagged reports whether the run's validity says its client
+// starved or was imprecise.
+func clientFlagged(d *result.Doc) bool {
+	if d.Validity == nil {
+		return false
+	}
+	for _, r := range d.Validity.Rules {
+		if (r.Rule == "client-starved" || r.Rule == "client-imprecise" || r.Rule == "client-saturated") && (r.Outcome == result.Suspect || r.Outcome == result.Invalid) {
+			return true
+		}
+	}
+	return false
+}
+
+func validityLine(d *result.Doc) string {
+	if d.Validity == nil {
+		return "not judged"
+	}
+	line := d.Validity.State
+	for _, r := range d.Validity.Rules {
+		if r.Outcome != result.Valid {
+			line += "; " + r.Rule + " " + r.Outcome + ": " + r.Evidence
+		}
+	}
+	return line
 }
 
 // othersTookHost reports whether the host-cpu finding says processes
