@@ -72,9 +72,11 @@ type Options struct {
 	CacheSize int64
 	// Announce says, for each run, what it runs against once connected.
 	Announce bool
-	// Pacing and AtReturn are run's hidden engine settings (bench/).
+	// Pacing, AtReturn and Trace are run's hidden engine settings
+	// (bench/).
 	Pacing   engine.Pacing
 	AtReturn bool
+	Trace    string
 }
 
 // Group is a run group's settings: Share is this client's part (the zero
