@@ -98,9 +98,17 @@ func (t *timerFD) fire() {
 func (t *timerFD) wait() {
 	var buf [8]byte
 	// A raw read (see settime) until the timer has fired; the netpoller
-	// parks the goroutine while the read would block. An error (a closed
+	// parks the goroutine while the read would block. The first call
+	// reads nothing: the timer was just armed, so a read would only say
+	// EAGAIN (a system call per slot saved); a readiness left over from
+	// an earlier expiry costs one read that says so. An error (a closed
 	// fd) ends the wait all the same.
+	first := true
 	_ = t.rc.Read(func(fd uintptr) bool {
+		if first {
+			first = false
+			return false
+		}
 		_, _, errno := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
 		return errno != unix.EAGAIN
 	})
