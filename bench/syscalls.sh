@@ -3,7 +3,8 @@
 # loop, for two builds side by side in one invocation: against
 # bench/responder (d fixed per rate, so closed loop on CONNS connections
 # runs near the rate), each build runs closed loop, then open loop at the
-# closed loop's achieved rate on the same connections, once plain (client
+# closed loop's achieved rate × OPEN_SHARE (0.8, so the in-flight bound
+# rarely holds an operation back) on the same connections, once plain (client
 # CPU per operation from --json: getrusage over the measured phase) and
 # once under `strace -c -f` (system calls per operation: every call of
 # every thread over the whole run, warm-up and connection included,
@@ -61,7 +62,7 @@ f = lambda v, k=1000: "%.0f" % (k * v) if v is not None else "missing"
 calls = "—"
 if sys.argv[4] == "yes":
     tot = [l for l in open(sys.argv[3]) if l.strip().endswith("total")]
-    n = int(tot[0].split()[2]) if tot else None
+    n = int(tot[0].split()[3]) if tot else None
     calls = "%.1f" % (n / st["finds"]) if n and st["finds"] else "missing"
 cpu = c.get("cpuPerOpUs")
 print("\t".join(["%.0f" % s["achievedRate"], "%.1f" % cpu if cpu is not None else "missing", f(lag.get("p50Ms")), f(lag.get("p99Ms")), calls]))
@@ -79,7 +80,7 @@ for rate in $RATES; do
 		name=new; [ "$build" = "$OLD" ] && name=old
 		IFS=$'\t' read -r cr ccpu _ _ _ <<<"$(one "$build" "$rate" closed "$d" no)"
 		IFS=$'\t' read -r _ _ _ _ ccalls <<<"$(one "$build" "$rate" closed "$d" yes)"
-		orate=$(python3 -c "print(int(float('$cr') * 0.95))")
+		orate=$(python3 -c "print(int(float('$cr') * ${OPEN_SHARE:-0.8}))")
 		IFS=$'\t' read -r or ocpu olag50 olag99 _ <<<"$(one "$build" "$orate" open "$d" no)"
 		IFS=$'\t' read -r _ _ _ _ ocalls <<<"$(one "$build" "$orate" open "$d" yes)"
 		ratio=$(python3 -c "print('%.2f' % (float('$ocpu') / float('$ccpu')))" 2>/dev/null || echo missing)
