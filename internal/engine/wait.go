@@ -32,10 +32,8 @@ const (
 	// PacingSpin (the default) is PacingSleep waking a little early and
 	// spinning to the deadline, which takes the wake-up's own latency
 	// (tens of microseconds on a virtual machine) out of the send lag; how
-	// early follows the p99 of the worker's recent wake-up delays, at
-	// most a bound that depends on the rate (spinFor), so the spin costs
-	// at most a few percent of a core, and little where wake-ups are
-	// prompt. A slot due within that margin is spun for at once.
+	// early depends on the rate (spinFor), so the spin costs at most a few
+	// percent of a core.
 	PacingSpin Pacing = "spin"
 )
 
@@ -95,14 +93,13 @@ type waiter struct {
 	turn   *sync.Mutex // PacingNanosleep: the one worker sleeping, shared
 	timer  *time.Timer
 	tfd    *timerFD      // PacingSleep, PacingSpin
-	spin   time.Duration // PacingSpin: at most how early it wakes to spin
-	margin time.Duration // PacingSpin: how early it wakes now (early); -1 before the first slot
+	spin   time.Duration // PacingSpin: how early it wakes to spin
 }
 
 func newWaiter(p Pacing, turn *sync.Mutex) (*waiter, error) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	w := &waiter{pacing: p, turn: turn, timer: timer, margin: -1}
+	w := &waiter{pacing: p, turn: turn, timer: timer}
 	if p == PacingSleep || p == PacingSpin {
 		var err error
 		if w.tfd, err = newTimerFD(); err != nil {
@@ -154,59 +151,28 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 	}
 	// The timerfd is armed once for the whole wait, however long: one
 	// wake-up per slot. A stop fires it early (wake), and a stop that
-	// comes before it is armed is seen by the check after arming. A slot
-	// due within the spin is spun for at once, with no system call.
+	// comes before it is armed is seen by the check after arming.
 	at := s.at
 	if wt.pacing == PacingSpin {
-		at = at.Add(-wt.early())
+		at = at.Add(-wt.spin)
 	}
-	if wt.pacing != PacingSpin || time.Until(at) > 0 {
-		armed := wt.tfd.arm(at)
-		if stopped(stop) {
-			return s, false
-		}
-		if armed {
-			wt.tfd.wait()
-		} else {
-			time.Sleep(time.Until(at)) // the timerfd refused: a Go timer
-		}
-		if stopped(stop) {
-			return s, false
-		}
-		if wt.pacing == PacingSpin {
-			wt.woke(time.Since(at))
-		}
+	armed := wt.tfd.arm(at)
+	if stopped(stop) {
+		return s, false
+	}
+	if armed {
+		wt.tfd.wait()
+	} else {
+		time.Sleep(time.Until(at)) // the timerfd refused: a Go timer
+	}
+	if stopped(stop) {
+		return s, false
 	}
 	if wt.pacing == PacingSpin {
 		for time.Now().Before(s.at) { // a deliberate spin, at most wt.spin past a timely wake-up
 		}
 	}
 	return s, true
-}
-
-// Early wake-up under PacingSpin: a waiter wakes the p99 of its recent
-// wake-up delays (how late the timerfd's wake-up reached the worker)
-// before the slot, at most spin, and spins the rest. The p99 is tracked
-// by stochastic steps (up 99 steps when a wake-up was later than the
-// margin, down one otherwise), so a host that wakes promptly spins
-// little and one that wakes late keeps the full margin.
-const earlyStep = 50 * time.Nanosecond
-
-// early is how long before a slot the waiter wakes.
-func (wt *waiter) early() time.Duration {
-	if wt.margin < 0 { // first slot: the full margin
-		wt.margin = wt.spin
-	}
-	return wt.margin
-}
-
-// woke records a wake-up late behind the time it was armed for.
-func (wt *waiter) woke(late time.Duration) {
-	if late > wt.margin {
-		wt.margin = min(wt.margin+99*earlyStep, wt.spin)
-	} else {
-		wt.margin = max(wt.margin-earlyStep, 0)
-	}
 }
 
 // wake ends the waiter's current wait at once (a stop).
