@@ -23,6 +23,20 @@
 #   COMPLETIONS="arrival return"   when operations end, each run once per
 #       value, side by side: at the reply's kernel receive timestamp (the
 #       default) or when the worker has read it (as before timestamps)
+#   LOOPS="open closed"   closed-loop runs use CLOSED_THREADS=1 connection
+#       and a delay of 1/rate − CLOSED_SLACK (30us), so they run near the
+#       rate; their stall runs stall the same way
+#   MONGOBENCH=bin/mongobench   the client measured (an older build, to
+#       compare before and after against the same responder)
+#
+# Every run also keeps the truth per request: the responder's trace (each
+# find's kernel arrival, due time, write times and the reply's kernel
+# transmit stamp, SO_TIMESTAMPING) and mongobench's (run --trace: each
+# operation's intended start, send, reply arrival, return, latency and
+# service time), joined by request id (responder compare --table truth):
+# the error of each operation's reported latency and service time against
+# the responder's stamps, and where it lives. A client that does not
+# number its requests (an older build) shows no truth rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +55,10 @@ SPIN=${SPIN:-30us}
 REALTIME=${REALTIME:-sender}
 STALLS=${STALLS:-yes}
 COMPLETIONS=${COMPLETIONS:-"arrival return"}
+LOOPS=${LOOPS:-"open closed"}
+CLOSED_THREADS=${CLOSED_THREADS:-1}
+CLOSED_SLACK=${CLOSED_SLACK:-30}
+MONGOBENCH=${MONGOBENCH:-bin/mongobench}
 RECORDS=1000
 
 go build -o bin/mongobench ./cmd/mongobench
@@ -57,47 +75,76 @@ trap cleanup EXIT
 
 accuracy="$work/accuracy.md"
 context="$work/context.md"
+truth="$work/truth.md"
 bin/responder compare --header --table accuracy >"$accuracy"
 bin/responder compare --header --table context >"$context"
+bin/responder compare --header --table truth >"$truth"
 
-# run LABEL RATE DURATION THREADS STALL COMPLETION
+# run LABEL RATE DURATION THREADS STALL COMPLETION [LOOP DELAY]
 run() {
-	local label=$1 rate=$2 duration=$3 threads=$4 stall=$5 completion=$6
+	local label=$1 rate=$2 duration=$3 threads=$4 stall=$5 completion=$6 loop=${7:-open} delay=${8:-$DELAY}
 	local dir
 	dir="$work/$(echo "$label" | tr " /=" "___")"
 	mkdir -p "$dir"
 	local stallArgs=(--stall "$stall" --every "$EVERY" --first "$FIRST")
-	bin/responder serve --listen "127.0.0.1:$PORT" --delay "$DELAY" --spin "$SPIN" --realtime "$REALTIME" \
-		--records "$RECORDS" --stats "$dir/stats.json" "${stallArgs[@]}" 2>"$dir/responder.log" &
+	bin/responder serve --listen "127.0.0.1:$PORT" --delay "$delay" --spin "$SPIN" --realtime "$REALTIME" \
+		--records "$RECORDS" --stats "$dir/stats.json" --trace "$dir/responder.tsv" "${stallArgs[@]}" 2>"$dir/responder.log" &
 	resp_pid=$!
 	for _ in $(seq 50); do
 		grep -q listening "$dir/responder.log" 2>/dev/null && break
 		sleep 0.1
 	done
-	echo "== $label: $rate/s, $duration after $WARMUP warm-up, $threads in flight, stall $stall; $(uptime | sed 's/.*load average/load average/')" >&2
-	bin/mongobench run --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c \
-		-p load=false -p recordcount=$RECORDS --rate "$rate/s" --threads "$threads" \
-		--duration "$duration" --warmup "$WARMUP" --completion "$completion" --results-file "$dir/results.jsonl" --no-report \
+	local load
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	echo "== $label: $loop loop, $rate/s, $duration after $WARMUP warm-up, $threads in flight, d=$delay, stall $stall; load average $load" >&2
+	local pace=(--rate "$rate/s")
+	[ "$loop" = closed ] && pace=()
+	local trace=(--trace "$dir/client.tsv")
+	"$MONGOBENCH" run --trace /dev/null --help >/dev/null 2>&1 || trace=() # a build without the calibration mode
+	"$MONGOBENCH" run --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c \
+		-p load=false -p recordcount=$RECORDS "${pace[@]}" --threads "$threads" \
+		--duration "$duration" --warmup "$WARMUP" --completion "$completion" "${trace[@]}" --results-file "$dir/results.jsonl" --no-report \
 		--json >"$dir/run.json" 2>"$dir/run.log" || { cat "$dir/run.log" >&2; return 1; }
 	kill -TERM "$resp_pid"
 	wait "$resp_pid" || true
 	resp_pid=
-	local args=(--result "$dir/run.json" --stats "$dir/stats.json" --label "$label" --rate "$rate"
-		--warmup "$WARMUP" --duration "$duration" --threads "$threads" --delay "$DELAY" "${stallArgs[@]}")
-	bin/responder compare --table accuracy "${args[@]}" >>"$accuracy"
-	bin/responder compare --table context "${args[@]}" >>"$context"
+	label="$label, load $(echo "$load" | cut -d' ' -f1)"
+	if [ "$loop" = open ]; then
+		local args=(--result "$dir/run.json" --stats "$dir/stats.json" --label "$label" --rate "$rate"
+			--warmup "$WARMUP" --duration "$duration" --threads "$threads" --delay "$delay" "${stallArgs[@]}")
+		bin/responder compare --table accuracy "${args[@]}" >>"$accuracy"
+		bin/responder compare --table context "${args[@]}" >>"$context"
+	fi
+	if [ -s "$dir/client.tsv" ]; then
+		bin/responder compare --table truth --client "$dir/client.tsv" --server "$dir/responder.tsv" \
+			--loop "$loop" --threads "$threads" --label "$label" >>"$truth"
+	fi
 }
 
 echo "load before: $(uptime | sed 's/.*load average/load average/')" >&2
 for rate in $RATES; do
-	for c in $COMPLETIONS; do
-		run "$rate/s d=$DELAY at $c" "$rate" "$DURATION" "$THREADS" 0 "$c"
-	done
-	if [ "$STALLS" = yes ]; then
+	for loop in $LOOPS; do
+		if [ "$loop" = open ]; then
+			for c in $COMPLETIONS; do
+				run "open $rate/s d=$DELAY at $c" "$rate" "$DURATION" "$THREADS" 0 "$c"
+			done
+			if [ "$STALLS" = yes ]; then
+				for c in $COMPLETIONS; do
+					run "open $rate/s d=$DELAY stall $STALL/$EVERY at $c" "$rate" "$STALL_DURATION" "$STALL_THREADS" "$STALL" "$c"
+				done
+			fi
+			continue
+		fi
+		d="$(( 1000000 / rate - CLOSED_SLACK ))us"
 		for c in $COMPLETIONS; do
-			run "$rate/s d=$DELAY stall $STALL/$EVERY at $c" "$rate" "$STALL_DURATION" "$STALL_THREADS" "$STALL" "$c"
+			run "closed ~$rate/s d=$d at $c" "$rate" "$DURATION" "$CLOSED_THREADS" 0 "$c" closed "$d"
 		done
-	fi
+		if [ "$STALLS" = yes ]; then
+			for c in $COMPLETIONS; do
+				run "closed ~$rate/s d=$d stall $STALL/$EVERY at $c" "$rate" "$STALL_DURATION" "$CLOSED_THREADS" "$STALL" "$c" closed "$d"
+			done
+		fi
+	done
 done
 echo "load after: $(uptime | sed 's/.*load average/load average/')" >&2
 
@@ -108,5 +155,9 @@ echo
 echo "### Context"
 echo
 cat "$context"
+echo
+echo "### The truth per request (error against the responder's kernel stamps, and where it lives)"
+echo
+cat "$truth"
 echo
 echo "(runs kept in $work)"

@@ -78,8 +78,11 @@ func compare(args []string, stdout io.Writer) error {
 	statsFile := fs.String("stats", "", "the responder's stats file (optional)")
 	label := fs.String("label", "", "the run's name in the tables")
 	opName := fs.String("op", "READ", "operation type to compare")
-	table := fs.String("table", "accuracy", "accuracy (percentiles) or context (rate, send lag, CPU, responder error)")
+	table := fs.String("table", "accuracy", "accuracy (percentiles), context (rate, send lag, CPU, responder error) or truth (per request: the error against the responder's kernel stamps, and where it lives)")
 	header := fs.Bool("header", false, "print the table's header first")
+	clientFile := fs.String("client", "", "truth: mongobench's calibration trace (run --trace)")
+	serverFile := fs.String("server", "", "truth: the responder's trace (serve --trace)")
+	loop := fs.String("loop", "open", "truth: the run's loop, open or closed")
 	var r Run
 	fs.Float64Var(&r.Rate, "rate", 0, "the run's target rate, ops/s")
 	fs.DurationVar(&r.Warmup, "warmup", 0, "the run's warm-up")
@@ -93,6 +96,9 @@ func compare(args []string, stdout io.Writer) error {
 	r.Stalls = *stalls
 	if *header {
 		printHeader(stdout, *table)
+	}
+	if *table == "truth" && (*clientFile != "" || !*header) {
+		return compareTruth(stdout, *label, *clientFile, *serverFile, *loop, r.InFlight)
 	}
 	if *resultFile == "" {
 		if *header {
@@ -177,6 +183,8 @@ func compare(args []string, stdout io.Writer) error {
 
 func printHeader(w io.Writer, table string) {
 	switch table {
+	case "truth":
+		printTruthHeader(w)
 	case "accuracy":
 		fmt.Fprintln(w, "| run | metric | exact ms | reported ms | error µs | error % | within 1% or 50 µs |")
 		fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")

@@ -67,12 +67,17 @@ func serve(args []string, stderr io.Writer) error {
 	records := fs.Int64("records", 1000, "documents every data collection reports holding (the run's recordcount)")
 	rt := fs.String("realtime", "sender", "run under SCHED_FIFO: sender (the reply thread), all (every thread; starves a client on the same cores) or off")
 	statsFile := fs.String("stats", "", "write the accuracy figures here as JSON at exit")
+	traceFile := fs.String("trace", "", "write every hot-path request's kernel arrival, due time, write times and kernel transmit stamp here at exit, keyed by request id")
+	traceMax := fs.Int("trace-max", 4<<20, "most requests the trace keeps (at most 8388608)")
 	stalls := stallFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := stalls.Validate(); err != nil {
 		return err
+	}
+	if *traceMax < 1 || *traceMax > maxReqTrace {
+		return fmt.Errorf("--trace-max %d: want 1 to %d", *traceMax, maxReqTrace)
 	}
 	l, err := net.Listen("tcp", *listen)
 	if err != nil {
@@ -82,6 +87,10 @@ func serve(args []string, stderr io.Writer) error {
 	// more P keeps the connections' goroutines from queueing behind it.
 	runtime.GOMAXPROCS(runtime.NumCPU() + 1)
 	s := &server{delay: *delay, stalls: *stalls, replies: newReplies(*records), sender: newSender(*spin)}
+	if *traceFile != "" {
+		s.trace = newReqTrace(*traceMax)
+		s.sender.trace = s.trace
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	switch *rt {
@@ -105,6 +114,12 @@ func serve(args []string, stderr io.Writer) error {
 	st := s.stats()
 	out, _ := json.MarshalIndent(st, "", "  ")
 	fmt.Fprintf(stderr, "responder: %s\n", out)
+	if s.trace != nil {
+		// Replies still queued (a stop inside a stall) keep no write times.
+		if err := s.trace.write(*traceFile, s.origin, s.delay, s.stalls); err != nil {
+			return err
+		}
+	}
 	if *statsFile != "" {
 		if err := os.WriteFile(*statsFile, append(out, '\n'), 0o644); err != nil {
 			return fmt.Errorf("write stats: %w", err)

@@ -36,6 +36,7 @@ type server struct {
 	sender  *sender
 	counts  opCounters
 	nextID  atomic.Int64
+	trace   *reqTrace
 
 	originOnce sync.Once
 	origin     time.Time // the first hot-path request's arrival
@@ -45,13 +46,40 @@ type server struct {
 // the connection's goroutine both write).
 type conn struct {
 	nc net.Conn
+	id int64
 	mu sync.Mutex
+	// tx reads the kernel's transmit stamps of the writes (nil: none);
+	// written counts the bytes written since they were turned on, and
+	// waiting maps a traced reply's stamp key to its trace record.
+	tx      *txStamper
+	written uint32
+	waiting map[uint32]int
 }
 
-func (c *conn) write(b []byte) error {
+// write writes b; a reply traced at index rec (-1: none) has its write
+// begin and return and, when the kernel gives one, its transmit stamp
+// kept in tr.
+func (c *conn) write(b []byte, tr *reqTrace, rec int) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	begin := time.Now()
 	_, err := c.nc.Write(b)
+	end := time.Now()
+	if c.tx == nil {
+		return err
+	}
+	key := c.written + uint32(len(b)) - 1
+	c.written += uint32(len(b))
+	if r := tr.at(rec); r != nil {
+		r.Begin, r.End = begin.UnixNano(), end.UnixNano()
+		c.waiting[key] = rec
+	}
+	c.tx.drain(func(key uint32, ns int64) {
+		if i, ok := c.waiting[key]; ok {
+			delete(c.waiting, key)
+			tr.at(i).Sent = ns
+		}
+	})
 	return err
 }
 
@@ -75,14 +103,17 @@ func (s *server) handle(nc net.Conn) {
 	if tc, ok := nc.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
-	c := &conn{nc: nc}
 	id := s.nextID.Add(1)
+	c := &conn{nc: nc, id: id}
 	var sr *stampReader
 	br := bufio.NewReaderSize(nc, 64<<10)
 	if tc, ok := nc.(*net.TCPConn); ok {
 		if r, err := newStampReader(tc); err == nil {
 			sr = r
 			br = bufio.NewReaderSize(sr, 64<<10)
+		}
+		if c.tx = newTxStamper(tc); c.tx != nil {
+			c.waiting = make(map[uint32]int)
 		}
 	}
 	var hdr [4]byte
@@ -120,7 +151,11 @@ func (s *server) handle(nc net.Conn) {
 			due := s.origin.Add(s.stalls.Reply(off, s.delay))
 			msg := frame(nil, req, int32(s.nextID.Add(1)), findReply(str(req.cmd, "$db")+"."+str(req.cmd, "find")))
 			s.sender.noticed(noticed.Sub(arrived), stamped)
-			s.sender.add(&pending{due: due, c: c, msg: msg, stalled: due.Sub(arrived) > s.delay})
+			rec := s.trace.add(reqRecord{ID: req.id, Conn: id, Read: noticed.UnixNano(), Due: due.UnixNano(), Stalled: due.Sub(arrived) > s.delay})
+			if r := s.trace.at(rec); r != nil && stamped {
+				r.Arrived = sr.last.UnixNano()
+			}
+			s.sender.add(&pending{due: due, c: c, msg: msg, stalled: due.Sub(arrived) > s.delay, rec: rec})
 			continue
 		}
 		s.counts.commands.Add(1)
@@ -128,7 +163,7 @@ func (s *server) handle(nc net.Conn) {
 			continue
 		}
 		out = frame(out[:0], req, int32(s.nextID.Add(1)), s.replies.answer(req, id, &s.counts))
-		if err := c.write(out); err != nil {
+		if err := c.write(out, s.trace, -1); err != nil {
 			return
 		}
 	}
@@ -141,6 +176,7 @@ type pending struct {
 	c       *conn
 	msg     []byte
 	stalled bool // held by a stall (due later than arrival + d)
+	rec     int  // its trace record; -1: none
 }
 
 type queue []*pending
@@ -168,7 +204,8 @@ func (q *queue) Pop() any {
 // reply's error: the time the write began and returned, minus the due
 // time.
 type sender struct {
-	spin time.Duration
+	spin  time.Duration
+	trace *reqTrace
 
 	mu   sync.Mutex
 	q    queue
@@ -255,7 +292,7 @@ func (s *sender) loop(stop <-chan struct{}) {
 
 func (s *sender) send(p *pending) {
 	t0 := time.Now()
-	err := p.c.write(p.msg)
+	err := p.c.write(p.msg, s.trace, p.rec)
 	t1 := time.Now()
 	s.statsMu.Lock()
 	defer s.statsMu.Unlock()

@@ -33,7 +33,7 @@ func newStampReader(tc *net.TCPConn) (*stampReader, error) {
 	if serr != nil {
 		return nil, fmt.Errorf("SO_TIMESTAMPNS: %w", serr)
 	}
-	return &stampReader{rc: rc, oob: make([]byte, syscall.CmsgSpace(16))}, nil
+	return &stampReader{rc: rc, oob: make([]byte, 256)}, nil
 }
 
 var errClosed = errors.New("connection closed")

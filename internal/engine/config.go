@@ -77,6 +77,9 @@ type Config struct {
 	// Pacing is how an open-loop worker waits for its slot's time
 	// (default PacingSpin).
 	Pacing Pacing
+	// Trace, when set, keeps every measured successful operation's
+	// timeline (the calibration mode, bench/responder.sh).
+	Trace *Trace
 	// AtReturn ends every operation when its task returns, not at its
 	// reply's arrival (ReplyTimed); bench/responder.sh compares the two.
 	AtReturn bool

@@ -207,6 +207,9 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 	}
 	end, rlag := e.replyEnd(t, sent, done)
 	w.success(op, end.Sub(s.at), end.Sub(sent), false, rlag)
+	if e.cfg.Trace != nil {
+		e.trace(t, op, s, sent, end, done)
+	}
 }
 
 // replyEnd is when an operation sent at sent and returned at done ended:

@@ -98,8 +98,11 @@ func (t *timerFD) fire() {
 func (t *timerFD) wait() {
 	var buf [8]byte
 	// A raw read (see settime) until the timer has fired; the netpoller
-	// parks the goroutine while the read would block. An error (a closed
-	// fd) ends the wait all the same.
+	// parks the goroutine while the read would block. The first read
+	// cannot be skipped: the poller's wait forgets a readiness that came
+	// before it (prepareRead resets it), so a timer that fired in between
+	// would never wake it. An error (a closed fd) ends the wait all the
+	// same.
 	_ = t.rc.Read(func(fd uintptr) bool {
 		_, _, errno := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
 		return errno != unix.EAGAIN

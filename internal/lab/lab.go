@@ -76,7 +76,8 @@ type Options struct {
 	CacheSize int64
 	// Announce says, for each run, what it runs against once connected.
 	Announce bool
-	// Pacing and AtReturn are run's hidden engine settings (bench/).
+	// Pacing, AtReturn and Trace are run's hidden engine settings
+	// (bench/).
 	Pacing   engine.Pacing
 	AtReturn bool
 	// Validity are the bounds of the rules that judge every run valid,
@@ -88,6 +89,9 @@ type Options struct {
 	// IncludeInvalid lets a study read the stored runs judged invalid
 	// too (a plan's stored runs); by default they are left out.
 	IncludeInvalid bool
+	// Trace is the calibration mode's file of every operation's stamps
+	// (run --trace, bench/responder.sh); "" none.
+	Trace string
 }
 
 // Group is a run group's settings: Share is this client's part (the zero

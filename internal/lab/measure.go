@@ -51,7 +51,7 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 		o := runner.Options{
 			Scenario: sc, Registry: reg, Target: l.target, ToolVersion: l.ui.ToolVersion, Variant: variant,
 			OnSetup: p.Setup, OnStart: p.Start, OnInterval: watch.wrap(both(both(p.Interval, published), st.interval)), Tally: tally,
-			Pacing: l.opts.Pacing, AtReturn: l.opts.AtReturn, RunID: runID, OnTelemetry: figures(l.live.telemetry(), st), Group: g,
+			Pacing: l.opts.Pacing, AtReturn: l.opts.AtReturn, Trace: l.opts.Trace, RunID: runID, OnTelemetry: figures(l.live.telemetry(), st), Group: g,
 			OnMeasuring: func(d *result.Doc) { st.begin(rctx, d) }, Closing: ctx,
 		}
 		if l.opts.Announce {

@@ -22,6 +22,7 @@ type Run struct {
 	Params             []string
 	Files              []string
 	Pacing, Completion string // hidden: how open-loop workers wait (bench/pacing.sh); when operations end (bench/responder.sh)
+	Trace              string // hidden: the calibration trace's file (bench/responder.sh)
 	uriOptions         []ycsbprops.Option
 	Measure
 }
@@ -57,6 +58,8 @@ func (r *Run) Add(fl *pflag.FlagSet, h Help) {
 	_ = fl.MarkHidden("pacing")
 	fl.StringVar(&r.Completion, "completion", "arrival", "when an operation ends: arrival (its reply's kernel receive timestamp, where the wire client reads one) or return (when the worker has read it)")
 	_ = fl.MarkHidden("completion")
+	fl.StringVar(&r.Trace, "trace", "", "calibration: write every measured operation's intended start, send, reply arrival, return, latency and service time, keyed by its request id, to this file once the run is over (bench/responder.sh)")
+	_ = fl.MarkHidden("trace")
 	AddPropertyFiles(fl, &r.Files)
 	r.Measure.Add(fl, h)
 	Alias(fl, "results-uri", "results")
@@ -152,6 +155,6 @@ func (r *Run) Options(ctx context.Context, fs *pflag.FlagSet, where spec.Where, 
 		lo.HostMetrics, lo.HostDevice = where.Target.HostMetrics, where.Target.HostDevice
 	}
 	lo.URI, lo.URIOptions = target, r.uriOptions
-	lo.Announce, lo.Pacing, lo.AtReturn = true, pacing, r.Completion == "return"
+	lo.Announce, lo.Pacing, lo.AtReturn, lo.Trace = true, pacing, r.Completion == "return", r.Trace
 	return lo, nil
 }

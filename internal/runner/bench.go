@@ -100,6 +100,10 @@ type Options struct {
 	// AtReturn ends operations when their task returns, not at their
 	// reply's arrival; bench/responder.sh compares the two.
 	AtReturn bool
+	// Trace, when set, is the file the calibration mode writes every
+	// measured operation's timeline to once the run is over
+	// (bench/responder.sh joins it to the responder's).
+	Trace string
 	// Group, when set, makes the run one client of a run group.
 	Group Group
 	// OnMeasuring, when set, is called as the measured phase starts with
@@ -332,7 +336,13 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	r.tasks = built
 	r.ladder, r.grain = merge.NewLadder(time.Duration(sc.Interval), r.maxPoints()), time.Duration(sc.Interval)
 	r.bases = make([]*result.Counts, len(built))
+	if r.opts.Trace != "" {
+		cfg.Trace = engine.NewTrace(engine.MaxTrace)
+	}
 	res, err := engine.Run(ctx, cfg, func(worker int) (engine.Task, error) { return built[worker], nil })
+	if err == nil && cfg.Trace != nil {
+		err = writeTrace(r.opts.Trace, r.ops, cfg.Trace)
+	}
 	samples := sampler.Stop()
 	r.stopMembers()
 	closeTasks(r.tasks)

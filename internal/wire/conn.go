@@ -12,6 +12,7 @@ import (
 	mrand "math/rand/v2"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -391,6 +392,15 @@ func (c *Conn) ReplyArrived() (time.Time, bool) {
 	return c.arrival, !c.arrival.IsZero()
 }
 
+// requestIDs numbers the process's requests: an id names one request
+// among every connection's, so a calibration can join each operation to
+// a server's account of it (LastRequestID).
+var requestIDs atomic.Int32
+
+// LastRequestID is the id of the last request sent, unique in the
+// process (until 2³¹ requests wrap it).
+func (c *Conn) LastRequestID() int32 { return c.reqID }
+
 func (c *Conn) mayRetry(err error, kind Retry) bool {
 	switch kind {
 	case RetryRead:
@@ -484,7 +494,7 @@ func (c *Conn) ctxErr(ctx context.Context, err error) error {
 // exchange writes one message and reads its reply's body section.
 func (c *Conn) exchange(msg []byte) (bsoncore.Document, error) {
 	c.arrival = time.Time{}
-	c.reqID++
+	c.reqID = requestIDs.Add(1)
 	binary.LittleEndian.PutUint32(msg[0:], uint32(len(msg)))
 	binary.LittleEndian.PutUint32(msg[4:], uint32(c.reqID))
 	binary.LittleEndian.PutUint32(msg[8:], 0)

@@ -40,6 +40,15 @@ func (t wireTimed) ReplyArrived() (time.Time, bool) {
 	return t.wire.conn.ReplyArrived()
 }
 
+// LastRequest is the id of the last operation's request; unknown on the
+// driver's path (engine.RequestNumbered).
+func (t wireTimed) LastRequest() (int64, bool) {
+	if t.wire == nil {
+		return 0, false
+	}
+	return int64(t.wire.conn.LastRequestID()), true
+}
+
 // The single-operation workloads' tasks end at their reply's arrival.
 var _ = []engine.ReplyTimed{(*kvTask)(nil), (*insertTask)(nil), (*hotDocTask)(nil), (*queryTask)(nil), (*updateTask)(nil)}
 

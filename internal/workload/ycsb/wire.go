@@ -84,6 +84,7 @@ type wireTask struct {
 
 var _ interface {
 	engine.ReplyTimed
+	engine.RequestNumbered
 	workload.Counter
 } = (*wireTask)(nil)
 
@@ -104,6 +105,10 @@ func (t *wireTask) Close() error { return t.conn.Close() }
 // ReplyArrived is when the last operation's last reply reached this host
 // (engine.ReplyTimed).
 func (t *wireTask) ReplyArrived() (time.Time, bool) { return t.conn.ReplyArrived() }
+
+// LastRequest is the id of the last operation's last request
+// (engine.RequestNumbered).
+func (t *wireTask) LastRequest() (int64, bool) { return int64(t.conn.LastRequestID()), true }
 
 // Do performs the next operation of the mix over the wire connection
 // and returns its index in Ops (task.do).

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Client CPU and system calls per operation, open loop against closed
+# loop, for two builds side by side in one invocation: against
+# bench/responder (d fixed per rate, so closed loop on CONNS connections
+# runs near the rate), each build runs closed loop, then open loop at the
+# closed loop's achieved rate × OPEN_SHARE (0.8, so the in-flight bound
+# rarely holds an operation back) on the same connections, once plain (client
+# CPU per operation from --json: getrusage over the measured phase) and
+# once under `strace -c -f` (system calls per operation: every call of
+# every thread over the whole run, warm-up and connection included,
+# divided by the operations of the whole run, the responder's count of
+# finds). It measures and asserts nothing.
+#
+# Environment (defaults): OLD=/tmp/mongobench-main (a build of another
+#   commit: mkdir /tmp/main-src && git archive main | tar -x -C
+#   /tmp/main-src && (cd /tmp/main-src && go build -o /tmp/mongobench-main
+#   ./cmd/mongobench)) NEW=bin/mongobench RATES="2000 10000"
+#   CONNS=4 DURATION=5s WARMUP=1s PORT=27961
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OLD=${OLD:-/tmp/mongobench-main}
+NEW=${NEW:-bin/mongobench}
+RATES=${RATES:-"2000 10000"}
+CONNS=${CONNS:-4}
+DURATION=${DURATION:-5s}
+WARMUP=${WARMUP:-1s}
+PORT=${PORT:-27961}
+
+go build -o bin/mongobench ./cmd/mongobench
+go build -o bin/responder ./bench/responder
+work=$(mktemp -d)
+export MONGOBENCH_SERVER_DIR="$work/server"
+unset MONGOBENCH_URI MONGOBENCH_RESULTS_URI
+resp_pid=
+cleanup() { if [ -n "$resp_pid" ]; then kill "$resp_pid" 2>/dev/null || true; fi; }
+trap cleanup EXIT
+
+# one BUILD RATE LOOP DELAY STRACE: one run; prints achieved rate, CPU
+# µs/op, send lag p50/p99 µs, syscalls/op (with STRACE=yes).
+one() {
+	local build=$1 rate=$2 loop=$3 delay=$4 st=$5
+	bin/responder serve --listen "127.0.0.1:$PORT" --delay "$delay" --stats "$work/stats.json" 2>"$work/responder.log" &
+	resp_pid=$!
+	for _ in $(seq 50); do grep -q listening "$work/responder.log" 2>/dev/null && break; sleep 0.1; done
+	local pace=()
+	[ "$loop" = open ] && pace=(--rate "$rate/s")
+	local cmd=("$build" run --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c -p load=false
+		-p recordcount=1000 "${pace[@]}" --threads "$CONNS" --duration "$DURATION" --warmup "$WARMUP"
+		--results-file "$work/results.jsonl" --no-report --json)
+	if [ "$st" = yes ]; then
+		strace -f -c -o "$work/strace.txt" "${cmd[@]}" >"$work/run.json" 2>/dev/null
+	else
+		"${cmd[@]}" >"$work/run.json" 2>/dev/null
+	fi
+	kill -TERM "$resp_pid"; wait "$resp_pid" || true; resp_pid=
+	python3 - "$work/run.json" "$work/stats.json" "$work/strace.txt" "$st" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); st = json.load(open(sys.argv[2]))
+s, c = d["schedule"], d["client"]
+lag = s.get("sendLag") or {}
+f = lambda v, k=1000: "%.0f" % (k * v) if v is not None else "missing"
+calls = "—"
+if sys.argv[4] == "yes":
+    tot = [l for l in open(sys.argv[3]) if l.strip().endswith("total")]
+    n = int(tot[0].split()[3]) if tot else None
+    calls = "%.1f" % (n / st["finds"]) if n and st["finds"] else "missing"
+cpu = c.get("cpuPerOpUs")
+print("\t".join(["%.0f" % s["achievedRate"], "%.1f" % cpu if cpu is not None else "missing", f(lag.get("p50Ms")), f(lag.get("p99Ms")), calls]))
+PY
+}
+
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start, $(date -u +%FT%TZ)"
+echo "runs: $DURATION measured after $WARMUP warm-up, $CONNS connections; old $OLD, new $NEW"
+echo
+echo "| rate | d | build | loop | achieved ops/s | client CPU µs/op | open / closed CPU | send lag p50 µs | p99 µs | syscalls/op (strace -c -f) | load avg |"
+echo "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
+for rate in $RATES; do
+	d="$(( CONNS * 1000000 / rate ))us"
+	for build in "$OLD" "$NEW"; do
+		name=new; [ "$build" = "$OLD" ] && name=old
+		IFS=$'\t' read -r cr ccpu _ _ _ <<<"$(one "$build" "$rate" closed "$d" no)"
+		IFS=$'\t' read -r _ _ _ _ ccalls <<<"$(one "$build" "$rate" closed "$d" yes)"
+		orate=$(python3 -c "print(int(float('$cr') * ${OPEN_SHARE:-0.8}))")
+		IFS=$'\t' read -r or ocpu olag50 olag99 _ <<<"$(one "$build" "$orate" open "$d" no)"
+		IFS=$'\t' read -r _ _ _ _ ocalls <<<"$(one "$build" "$orate" open "$d" yes)"
+		ratio=$(python3 -c "print('%.2f' % (float('$ocpu') / float('$ccpu')))" 2>/dev/null || echo missing)
+		load=$(cut -d' ' -f1 /proc/loadavg)
+		echo "| $rate | $d | $name | closed | $cr | $ccpu | | — | — | $ccalls | $load |"
+		echo "| $orate | $d | $name | open | $or | $ocpu | $ratio | $olag50 | $olag99 | $ocalls | $load |"
+	done
+done
