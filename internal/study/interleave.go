@@ -103,7 +103,7 @@ func (s InterleaveStudy) Run(ctx context.Context, env Env) (Interleaved, error) 
 				order = []int{1, 0}
 			}
 			for _, side := range order {
-				if err := s.measure(ctx, env, &res, side, round, 2*p.MaxRuns); err != nil {
+				if err := s.measure(ctx, env, &res, side, round); err != nil {
 					return res, err
 				}
 			}
@@ -120,14 +120,15 @@ func (s InterleaveStudy) Run(ctx context.Context, env Env) (Interleaved, error) 
 }
 
 // measure measures, keeps and counts one run of a side.
-func (s InterleaveStudy) measure(ctx context.Context, env Env, res *Interleaved, side, round, total int) error {
+func (s InterleaveStudy) measure(ctx context.Context, env Env, res *Interleaved, side, round int) error {
 	sd := s.Sides[side]
 	sc := sd.Scenario.Clone()
 	sc.Label, sc.Repetition = sd.Name, round
 	n := len(res.Runs[0]) + len(res.Runs[1]) + 1
 	var d *result.Doc
 	err := env.OnTarget(ctx, sd.Target, func(result.Instance) error {
-		env.step(n, total, sc, "%s, round %d", sd.Name, round+1)
+		env.step(n, 0, sc, "%s, round %d", sd.Name, round+1) // the looks decide how many
+
 		var err error
 		d, err = env.Measure(ctx, sc, result.Variant{})
 		return err
