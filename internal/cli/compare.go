@@ -23,11 +23,13 @@ func (a *app) compareCmd() *cobra.Command {
 		Long: `Compare the latest stored sweep of the first --label with each other's: saturation, throughput
 per operation type, the highest target held, price and operations per unit of it (one currency), p99
 below and above saturation, a verdict to quote, and at each target both ran every metric judged real or
-noise (one value per repetition). --runs: the labels' single runs, metric by metric. Manual: docs/sweep.md.`,
+noise (one value per repetition). --runs: the labels' single runs, metric by metric. --interleave: two
+scenario files run alternately until every metric is decided or --max-runs. Manual: docs/sweep.md.`,
 		Example: `  mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h'
   mongobench sweep --workload ycsb-f --rate auto --label r5 --price '4.00 USD/h'
   mongobench compare --label r6g --label r5 --workload ycsb-f
-  mongobench compare --label r6g --label r5 --price 'r6g=3.20 USD/h' --price 'r5=4.00 USD/h' --json`,
+  mongobench compare --label r6g --label r5 --price 'r6g=3.20 USD/h' --price 'r5=4.00 USD/h' --json
+  mongobench compare --interleave --scenario old.yaml --scenario new.yaml --max-runs 30 --fail-on-regression`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runCompare(cmd.Context(), f, results) },
 	}
@@ -39,6 +41,11 @@ noise (one value per repetition). --runs: the labels' single runs, metric by met
 func (a *app) runCompare(ctx context.Context, f *options.Compare, results storeFlags) error {
 	if err := f.Check(); err != nil {
 		return usage(err)
+	}
+	if f.Interleave {
+		reg := a.workloads()
+		s, m, lo, err := f.Interleaved(ctx, results.uri, results.file, reg, env)
+		return a.measure(ctx, s.Study(f.FailOnRegression), reg, m, lo, err)
 	}
 	st, closeFn, err := a.resultsStore(ctx, results.uri, results.file)
 	if err != nil {

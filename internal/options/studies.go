@@ -172,6 +172,11 @@ type Compare struct {
 	Correction string
 	// IncludeInvalid counts the runs judged invalid too.
 	IncludeInvalid bool
+	// compare --interleave: the two sides' scenario files and the plan's
+	// bounds of runs a side.
+	Interleave       bool
+	Scenarios        []string
+	MinRuns, MaxRuns int
 }
 
 // IncludeInvalid declares --include-invalid, the one flag of every
@@ -197,17 +202,32 @@ func (f *Compare) Add(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.JSON, "json", false, "print the comparison as JSON")
 	fl.StringVar(&f.ReportDir, "report-dir", "mongobench-reports", "directory for the Markdown report and charts (empty: none)")
 	fl.BoolVar(&f.Runs, "runs", false, "compare each label's stored single runs (not sweeps), metric by metric: medians, intervals, Mann–Whitney p-value, bootstrap ratio interval, ~ for likely noise")
-	fl.BoolVar(&f.FailOnRegression, "fail-on-regression", false, "with --runs: exit 99 when a metric is significantly worse by at least its minimum effect")
+	fl.BoolVar(&f.FailOnRegression, "fail-on-regression", false, "with --runs or --interleave: exit 99 when a metric is significantly worse by at least its minimum effect")
 	MinEffect(fl, &f.MinEffect, "per step of the sweeps and with --runs: ")
 	fl.Uint64Var(&f.Judging.Seed, "seed", significance.DefaultSeed, "the bootstrap's seed")
 	fl.Float64Var(&f.Judging.Alpha, "alpha", significance.DefaultAlpha, "the adjusted p-value below which a difference is significant")
 	fl.StringVar(&f.Correction, "correction", string(significance.DefaultCorrection), "how the p-values of the metrics judged together are adjusted for their number: bh (Benjamini–Hochberg), holm (Holm–Bonferroni) or none")
 	IncludeInvalid(fl, &f.IncludeInvalid)
+	fl.BoolVar(&f.Interleave, "interleave", false, "run the two --scenario files alternately (A B, B A, …) until every metric is decided or --max-runs a side, stopping early by a sequential test (docs/sweep.md)")
+	fl.StringArrayVar(&f.Scenarios, "scenario", nil, "with --interleave: a side's scenario file (its workload, settings, uri and label), twice: A then B")
+	fl.IntVar(&f.MinRuns, "min-runs", 5, "with --interleave: runs a side at the first look")
+	fl.IntVar(&f.MaxRuns, "max-runs", 20, "with --interleave: the most runs a side (at most 1000)")
 }
 
 // Check says what is wrong with the flags, for the comparison they ask
-// for (of sweeps, or with --runs of single runs).
+// for (of sweeps, with --runs of single runs, or interleaved).
 func (f *Compare) Check() error {
+	switch {
+	case f.Interleave && f.Runs:
+		return errors.New("--interleave: compares runs it measures itself; --runs compares stored runs: give one or the other")
+	case f.Interleave && len(f.Scenarios) != 2:
+		return fmt.Errorf("--scenario: --interleave needs two scenario files, A then B; got %d", len(f.Scenarios))
+	case !f.Interleave && len(f.Scenarios) > 0:
+		return errors.New("--scenario: only with --interleave")
+	case f.Interleave:
+		p := significance.Sequential{Alpha: f.Judging.Alpha, MinRuns: f.MinRuns, MaxRuns: f.MaxRuns}
+		return errors.Join(p.Check(), study.CheckJudging(f.judging()))
+	}
 	if f.Runs {
 		return f.ByRuns().Check()
 	}
@@ -224,6 +244,56 @@ func (f *Compare) judging() significance.Settings {
 // ByRuns is the comparison of the labels' single runs (compare --runs).
 func (f *Compare) ByRuns() study.CompareRunsStudy {
 	return study.CompareRunsStudy{Labels: f.Sweeps.Labels, Workload: f.Sweeps.Workload, Judging: f.judging()}
+}
+
+// Interleaved is the interleaved comparison of the two scenario files
+// (compare --interleave), each side named by its label (the scenario's,
+// else its target's, else "a" and "b"), and the lab's Options for its
+// runs: the option set's defaults, the results store the flags name
+// (else A's file's), the report directory and --json; each side's
+// target is its file's uri, else $MONGOBENCH_URI, else the embedded
+// server.
+func (f *Compare) Interleaved(ctx context.Context, resultsURI, resultsFile string, reg *workload.Registry, env Env) (study.InterleaveStudy, *Measure, lab.Options, error) {
+	s := study.InterleaveStudy{Plan: significance.Sequential{Alpha: f.Judging.Alpha, MinRuns: f.MinRuns, MaxRuns: f.MaxRuns},
+		Judging: f.judging(), IncludeInvalid: f.IncludeInvalid}
+	m := &Measure{}
+	m.Add(pflag.NewFlagSet("interleave", pflag.ContinueOnError), Help{})
+	var results spec.Results
+	for i, path := range f.Scenarios {
+		sc, where, err := spec.ParseFile(path, reg)
+		if err != nil {
+			return s, m, lab.Options{}, fmt.Errorf("--scenario %s: %w", path, err)
+		}
+		if i == 0 {
+			results = where.Results
+		}
+		t := where.Target
+		if t.URI == "" && t.Profile == nil {
+			t.URI = env("MONGOBENCH_URI")
+		}
+		if err := CheckURI(t.URI); err != nil {
+			return s, m, lab.Options{}, fmt.Errorf("--scenario %s: uri: %w", path, err)
+		}
+		name := sc.Label
+		if name == "" {
+			name = t.Label
+		}
+		if name == "" {
+			name = string(rune('a' + i))
+		}
+		s.Sides[i] = study.InterleaveSide{Name: name, Scenario: sc, Target: t}
+	}
+	if a, b := s.Sides[0].Name, s.Sides[1].Name; a == b { // one label for both (an A/A comparison of one file)
+		s.Sides[0].Name, s.Sides[1].Name = a+"-a", b+"-b"
+	}
+	m.ResultsURI, m.ResultsFile = resultsURI, resultsFile
+	if resultsURI == "" && resultsFile == "" {
+		m.ResultsURI, m.ResultsFile = results.URI, results.File
+	}
+	m.ReportDir, m.JSON, m.IncludeInvalid = f.ReportDir, f.JSON, f.IncludeInvalid
+	lo, err := m.Options(ctx, env)
+	lo.Targets, lo.Announce = true, true
+	return s, m, lo, err
 }
 
 // BySweeps is the comparison of the labels' latest sweeps, each step

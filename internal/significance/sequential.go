@@ -60,12 +60,19 @@ func (s Sequential) LookAlpha() float64 { return s.Alpha / float64(len(s.Looks()
 // Decided says whether a compared metric needs no more runs: its
 // difference is significant (better, worse or small), or it is shown to
 // be smaller than its minimum effect (the ratio interval of medians lies
-// within 1 ± the minimum effect: no change that matters).
+// within 1 ± the minimum effect: no change that matters). A metric
+// judged by an absolute minimum (the error rate, MinAbs) is shown small
+// when both sides' median intervals lie within one band of that width:
+// no two medians inside them differ by more.
 func (r Row) Decided() bool {
 	switch r.Verdict {
 	case Better, Worse, Small:
 		return true
 	case Noise:
+		if a := r.judge.MinAbs; a > 0 {
+			lo, hi := math.Min(r.Base.CI.Lo, r.Other.CI.Lo), math.Max(r.Base.CI.Hi, r.Other.CI.Hi)
+			return !math.IsNaN(lo) && !math.IsNaN(hi) && hi-lo <= a
+		}
 		e := r.judge.MinEffect
 		return e > 0 && !math.IsNaN(r.Ratio.Lo) && r.Ratio.Lo >= 1-e && r.Ratio.Hi <= 1+e
 	}

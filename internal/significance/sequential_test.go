@@ -43,4 +43,22 @@ func TestRowDecided(t *testing.T) {
 			t.Errorf("%+v: decided %v, want %v", tc.c, got, tc.want)
 		}
 	}
+	// The error rate (judged by an absolute minimum of 0.1 points): none
+	// on either side is decided; intervals wider than the band are not.
+	e := Judge{MinAbs: ErrorsMinAbs}
+	none := Side{N: 5, CI: Interval{}}
+	for _, tc := range []struct {
+		base, other Side
+		want        bool
+	}{
+		{none, none, true},
+		{none, Side{N: 5, Median: 0.05, CI: Interval{Lo: 0, Hi: 0.08}}, true},
+		{none, Side{N: 5, Median: 0.1, CI: Interval{Lo: 0, Hi: 0.3}}, false},
+		{none, Side{Median: math.NaN(), CI: Interval{Lo: math.NaN(), Hi: math.NaN()}}, false},
+	} {
+		c := Comparison{Verdict: Noise, Base: tc.base, Other: tc.other}
+		if got := (Row{Comparison: c, judge: e}).Decided(); got != tc.want {
+			t.Errorf("errors %+v against %+v: decided %v, want %v", tc.other, tc.base, got, tc.want)
+		}
+	}
 }
