@@ -9,6 +9,7 @@ import (
 	"github.com/mongobench/mongobench/internal/changes"
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 // SeriesHref is the address of the series page of a run.
@@ -29,7 +30,8 @@ func SeriesReport(ctx context.Context, w io.Writer, docs []result.Doc, runID str
 	if of == nil {
 		return fmt.Errorf("run %q: %w", runID, ErrNotFound)
 	}
-	series, err := changes.Group(docs, nil, false)
+	counted, _ := validity.Filter(docs, false)
+	series, err := changes.Group(counted, nil)
 	if err != nil {
 		return err
 	}

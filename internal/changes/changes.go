@@ -24,7 +24,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
-	"github.com/mongobench/mongobench/internal/validity"
 )
 
 // Status is where a change is in its triage.
@@ -135,14 +134,14 @@ type Series struct {
 }
 
 // Group sorts whole, complete runs into series: a run group's clients'
-// own results and partial runs are left out, and so are runs judged
-// invalid unless includeInvalid (validity.Counts). tags are the tags
-// that part series: a run's key carries those of them it has.
-func Group(docs []result.Doc, tags []string, includeInvalid bool) ([]Series, error) {
+// own results and partial runs are left out (runs judged invalid are
+// left out before, by validity.Filter). tags are the tags that part
+// series: a run's key carries those of them it has.
+func Group(docs []result.Doc, tags []string) ([]Series, error) {
 	byKey := map[string]*Series{}
 	for i := range docs {
 		d := &docs[i]
-		if d.Partial || (d.Group != nil && d.Group.ClientIndex != nil) || !validity.Counts(d, includeInvalid) {
+		if d.Partial || (d.Group != nil && d.Group.ClientIndex != nil) {
 			continue
 		}
 		k := keyOf(d, tags)

@@ -39,7 +39,7 @@ func TestFindARegressionAndItsSuspectRange(t *testing.T) {
 		}
 		return 1000
 	}, same)
-	series, err := Group(docs, []string{"ci"}, false)
+	series, err := Group(docs, []string{"ci"})
 	if err != nil || len(series) != 1 {
 		t.Fatalf("series %v, %v", series, err)
 	}
@@ -77,7 +77,7 @@ func TestAConfigurationChangeMakesTheChangeExpected(t *testing.T) {
 		}
 		return "8.2.11"
 	})
-	series, _ := Group(docs, nil, false)
+	series, _ := Group(docs, nil)
 	found, _ := Find(context.Background(), series[0], Options{})
 	if len(found) != 1 || found[0].Status != Expected || found[0].Direction != "improvement" || found[0].Alerts() {
 		t.Fatalf("changes %+v, want one expected improvement", found)
@@ -106,7 +106,7 @@ func TestPartialRunsAndGroupClientsAreLeftOut(t *testing.T) {
 	docs[1].Partial = true
 	idx := 0
 	docs[2].Group = &result.Group{ClientIndex: &idx}
-	series, _ := Group(docs, nil, false)
+	series, _ := Group(docs, nil)
 	if len(series) != 1 || len(series[0].Runs) != 1 {
 		t.Fatalf("series %+v, want one run", series)
 	}

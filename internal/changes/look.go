@@ -67,7 +67,7 @@ type Found struct {
 // stored changes, at now; it stops with ctx's error when ctx is done.
 func (l Look) Run(ctx context.Context, docs []result.Doc, stored []Change, now time.Time) (Found, error) {
 	docs, invalid := validity.Filter(docs, l.IncludeInvalid)
-	series, err := Group(docs, l.Tags, true)
+	series, err := Group(docs, l.Tags)
 	if err != nil {
 		return Found{}, err
 	}
