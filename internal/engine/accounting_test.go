@@ -43,7 +43,8 @@ func TestStopDuringStallAccountsEverySlot(t *testing.T) {
 	freeze := make(chan struct{})
 	time.AfterFunc(600*time.Millisecond, func() { close(freeze) })
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(time.Second, cancel)
+	stopped := make(chan time.Time, 1)
+	time.AfterFunc(time.Second, func() { stopped <- time.Now(); cancel() })
 	newTask := func(int) (Task, error) {
 		return TaskFunc(func(ctx context.Context) (int, error) {
 			select {
@@ -70,7 +71,14 @@ func TestStopDuringStallAccountsEverySlot(t *testing.T) {
 	if r.Abandoned < 150 {
 		t.Errorf("a 400ms stall before the stop left no trace: abandoned %d, want the ~200 due and in flight", r.Abandoned)
 	}
-	if phase := r.End.Sub(r.Start); phase > 1100*time.Millisecond {
-		t.Errorf("phase: got %v, want it to end at the stop (1s), not after the idle grace period", phase)
+	// The property: the phase ends at the stop, not when the grace period
+	// has run out (stop + 500ms). The stop instant is when cancel was
+	// called, as this busy host scheduled it; the engine notices it a
+	// scheduling delay later, so the bound leaves 400ms for that delay,
+	// still short of the grace period's end.
+	stop := <-stopped
+	if after := r.End.Sub(stop); after >= 400*time.Millisecond {
+		t.Errorf("phase: ends %v after the stop (phase %v), want it to end at the stop, not after the %v grace period",
+			after, r.End.Sub(r.Start), cfg.Grace)
 	}
 }
