@@ -186,7 +186,7 @@ func memberLag(d *result.Doc) (float64, string, bool) {
 		}
 	}
 	if math.IsNaN(worst) {
-		return 0, "the run has no replication lag series (a standalone, or no member's telemetry)", false
+		return 0, "the run has no replication lag series (a standalone, a set of one member, or no member's telemetry)", false
 	}
 	return worst, fmt.Sprintf("largest lag %s s, of %s", num(worst), who), true
 }
