@@ -259,7 +259,7 @@ func TestCompareRunsForm(t *testing.T) {
 	step := doc("c", 1)
 	step.Variant = map[string]any{"sweep": "S"}
 	docs = append(docs, step)
-	p := browse.RunLabels(docs, []string{"a"}, "", browse.ErrTooFewLabels.Error())
+	p := browse.RunLabels(docs, browse.CompareQuery{Labels: []string{"a"}}, browse.ErrTooFewLabels.Error())
 	if len(p.Labels) != 2 || p.Labels[0] != (browse.LabelRuns{Label: "a", Runs: 5, Workloads: "kv"}) || p.Base != "a" || p.Note == "" {
 		t.Errorf("form %+v", p)
 	}
@@ -267,11 +267,89 @@ func TestCompareRunsForm(t *testing.T) {
 		t.Errorf("labels %q", got)
 	}
 	var b strings.Builder
-	if err := browse.CompareRuns(&b, docs, []string{"a", "b"}, "kv", "results.jsonl"); err != nil || !strings.Contains(b.String(), "Significantly worse: b throughput") ||
+	if err := browse.CompareRuns(&b, docs, query(t, "label=a&label=b&workload=kv"), "results.jsonl"); err != nil || !strings.Contains(b.String(), "Significantly worse: b throughput") ||
 		!strings.Contains(b.String(), `href="/run/b-50"`) {
 		t.Errorf("comparison: %v\n%.600s", err, b.String())
 	}
-	if err := browse.CompareRuns(&b, docs, []string{"a", "c"}, "", "results.jsonl"); !errors.Is(err, browse.ErrNotFound) {
+	if err := browse.CompareRuns(&b, docs, query(t, "label=a&label=c"), "results.jsonl"); !errors.Is(err, browse.ErrNotFound) {
 		t.Errorf("a label with only sweep steps: %v, want not found", err)
+	}
+}
+
+func query(t *testing.T, raw string) browse.CompareQuery {
+	t.Helper()
+	v, err := url.ParseQuery(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := browse.ParseCompareQuery(v)
+	if err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	return c
+}
+
+// The comparison's page takes compare --runs' settings by their flags'
+// names: a minimum effect above the difference makes it noise, alpha
+// and the correction are said, the runs judged invalid are left out
+// unless included (the page says how many), the runs a side a verdict
+// needs are said as the command says them, the settings survive the
+// link back to the form, and a value that is not valid is ErrBadParam
+// naming the parameter.
+func TestCompareRunsSettings(t *testing.T) {
+	doc := func(label string, i int, rate float64) result.Doc {
+		return result.Doc{RunID: fmt.Sprintf("%s-%d", label, i), Label: label, TestConfig: map[string]any{"workload": "kv"},
+			Schedule: result.Schedule{AchievedRate: rate, SuccessRate: rate}}
+	}
+	var docs []result.Doc
+	for i, r := range []float64{100, 103, 97, 102, 98} {
+		docs = append(docs, doc("a", i, r), doc("b", i, r*0.92), doc("c", i, r*1.01))
+	}
+	bad := doc("b", 9, 10) // a run judged invalid, far below the others
+	bad.Validity = &result.Validity{State: result.Invalid}
+	docs = append(docs, bad)
+	page := func(raw string) string {
+		var b strings.Builder
+		if err := browse.CompareRuns(&b, docs, query(t, raw), "results.jsonl"); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		return b.String()
+	}
+	def := page("label=a&label=b")
+	for _, want := range []string{"Significantly worse: b throughput", "1 run(s) judged invalid left out", "b (5 runs) against a (5 runs)", "--alpha 0.05, --correction bh, --min-effect the defaults"} {
+		if !strings.Contains(def, want) {
+			t.Errorf("defaults: the page lacks %q", want)
+		}
+	}
+	effect := page("label=a&label=b&min-effect=throughput=20%25&alpha=0.1&correction=holm")
+	for _, want := range []string{"No metric is significantly worse", "--alpha 0.1, --correction holm, --min-effect throughput=20% (the others their defaults)", "Holm–Bonferroni", "below 0.1"} {
+		if !strings.Contains(effect, want) {
+			t.Errorf("min-effect 20%%, alpha 0.1, holm: the page lacks %q", want)
+		}
+	}
+	if !strings.Contains(effect, "alpha=0.1&amp;correction=holm&amp;edit=1&amp;label=a&amp;label=b&amp;min-effect=throughput%3D20%25") {
+		t.Errorf("the link back to the form loses the settings")
+	}
+	if with := page("label=a&label=b&include-invalid=1"); !strings.Contains(with, "b (6 runs) against a (5 runs)") || !strings.Contains(with, "runs judged invalid counted (--include-invalid)") {
+		t.Errorf("include-invalid: the invalid run is not counted")
+	}
+	if aa := page("label=a&label=c"); !strings.Contains(aa, "Runs a side to decide what is undecided, at α 0.05") {
+		t.Errorf("a difference too small for five runs a side: the page does not say how many runs a side a verdict needs")
+	}
+	for raw, want := range map[string]string{
+		"label=a&alpha=2":               "bad parameter: alpha 2 is not valid",
+		"label=a&alpha=x":               "bad parameter: alpha NaN is not valid",
+		"label=a&correction=bonferroni": "bad parameter: correction",
+		"label=a&min-effect=p99=x":      `bad parameter: min-effect "p99=x": want KIND=PERCENT`,
+		"label=a&include-invalid=maybe": `bad parameter: include-invalid "maybe": want 1 or 0`,
+	} {
+		v, _ := url.ParseQuery(raw)
+		if _, err := browse.ParseCompareQuery(v); !errors.Is(err, browse.ErrBadParam) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", raw, err, want)
+		}
+	}
+	form := browse.RunLabels(docs, query(t, "label=a&alpha=0.1&min-effect=p99=5%25,throughput=3%25&include-invalid=1"), "")
+	if form.Alpha != "0.1" || form.MinEffect != "p99=5%,throughput=3%" || !form.IncludeInvalid || form.Correction != "bh" {
+		t.Errorf("the form keeps the settings given: %+v", form)
 	}
 }

@@ -125,6 +125,9 @@ type Run struct {
 	Start  time.Time
 	Config Config
 	Values significance.Values
+	// Canary is the client host's canary taken around the run (before
+	// and after it), none when the run has none.
+	Canary []result.Canary
 }
 
 // Series is the runs of one key, oldest first.
@@ -155,7 +158,7 @@ func Group(docs []result.Doc, tags []string) ([]Series, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Runs = append(s.Runs, Run{ID: d.RunID, Start: d.Start, Config: ConfigOf(d), Values: v})
+		s.Runs = append(s.Runs, Run{ID: d.RunID, Start: d.Start, Config: ConfigOf(d), Values: v, Canary: canaries(d)})
 	}
 	out := make([]Series, 0, len(byKey))
 	for _, id := range slices.Sorted(maps.Keys(byKey)) {

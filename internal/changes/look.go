@@ -80,6 +80,7 @@ func (l Look) Run(ctx context.Context, docs []result.Doc, stored []Change, now t
 		found = append(found, cs...)
 	}
 	f := Found{Series: series, Changes: Merge(stored, found, now), Shown: []Change{}, Invalid: invalid}
+	WithClientHost(series, f.Changes)
 	for _, c := range f.Changes {
 		if (c.Status != Hidden && c.Stage != Withdrawn) || l.All {
 			f.Shown = append(f.Shown, c)
@@ -126,7 +127,15 @@ func (f Found) WriteText(w io.Writer) error {
 	if len(f.Shown) == 0 {
 		return nil
 	}
-	return Table(f.Shown).WriteText(w, true)
+	if err := Table(f.Shown).WriteText(w, true); err != nil {
+		return err
+	}
+	for _, n := range HostNotes(f.Shown) {
+		if _, err := fmt.Fprintln(w, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // View is the report of the shown changes (View); nil when none is

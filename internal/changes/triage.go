@@ -57,6 +57,10 @@ type Change struct {
 	// one change).
 	Found   time.Time  `bson:"found" json:"found"`
 	Alerted *time.Time `bson:"alerted,omitempty" json:"alerted,omitempty"`
+	// ClientHost says whether the client host moved across the change
+	// (Series.ClientHost: Steady, the words of what moved, or "" when a
+	// side's runs have no canary); worked out at each look, never stored.
+	ClientHost string `bson:"-" json:"clientHost,omitempty"`
 
 	// indexID is the id a confirmed change had before candidates were
 	// raised (from its own first changed run), for Merge to find a change

@@ -2,6 +2,7 @@ package changes
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/significance"
@@ -20,6 +21,18 @@ func View(series []Series, cs []Change) *report.StudyView {
 		return v
 	}
 	v.Verdict = []report.Block{{Table: Table(cs)}}
+	if notes := HostNotes(cs); len(notes) > 0 {
+		v.Verdict = append(v.Verdict, report.Block{Items: notes})
+	}
+	for _, c := range cs {
+		for _, s := range series {
+			if s.Key.String() == c.Series.String() {
+				v.Sections = append(v.Sections, report.Section{Title: "The client host across " + c.ID, Blocks: []report.Block{
+					{Text: fmt.Sprintf("The runs %s compared (%s, %s), each beside the client host's canary: %s.", c.ID, s.Key.String(), c.Metric, hostWords(c.ClientHost))},
+					{Table: ChangeCanaryTable(s, c)}}})
+			}
+		}
+	}
 	for _, s := range series {
 		for _, m := range s.Metrics() {
 			if c, ok := Chart(s, cs, m); ok && changed(s, cs, m) {
@@ -33,7 +46,9 @@ func View(series []Series, cs []Change) *report.StudyView {
 }
 
 // SeriesView is one series' page: a chart of each of its metrics, with
-// the changes cs found in it, then their table.
+// the changes cs found in it, then their table (with whether the client
+// host moved across each), then each run beside the client host's
+// canary.
 func SeriesView(s Series, cs []Change, intro string) *report.StudyView {
 	v := &report.StudyView{Title: "Series: " + s.Key.String(), Name: "series", Intro: []report.Block{{Text: intro}}}
 	for _, m := range s.Metrics() {
@@ -42,9 +57,29 @@ func SeriesView(s Series, cs []Change, intro string) *report.StudyView {
 		}
 	}
 	if len(cs) > 0 {
-		v.Sections = []report.Section{{Title: "Changes", Blocks: []report.Block{{Table: Table(cs)}}}}
+		cs = slices.Clone(cs)
+		WithClientHost([]Series{s}, cs)
+		blocks := []report.Block{{Table: Table(cs)}}
+		if notes := HostNotes(cs); len(notes) > 0 {
+			blocks = append(blocks, report.Block{Items: notes})
+		}
+		v.Sections = []report.Section{{Title: "Changes", Blocks: blocks}}
 	}
+	v.Sections = append(v.Sections, report.Section{Title: "The client host's canary", Blocks: []report.Block{
+		{Text: "Each run beside the noise canary of its client host (the median of the readings taken before and after it; docs/validity.md): a figure that moves with a metric says the client host, not the server, moved."},
+		{Table: CanaryTable(s)}}})
 	return v
+}
+
+// hostWords words a change's ClientHost in a sentence.
+func hostWords(h string) string {
+	switch h {
+	case "":
+		return "the runs on one side carry no canary, so the client host cannot be judged"
+	case Steady:
+		return "no canary figure moved across the change: the client host was steady"
+	}
+	return h
 }
 
 // changed reports whether cs holds a change of the metric of series s.

@@ -21,8 +21,11 @@ import (
 )
 
 // saveNights stores nights from..to-1 of test into the real results
-// store: throughput level(i) with 1% noise, server version version(i).
-func saveNights(t *testing.T, st *store.Mongo, test string, from, to int, level func(int) float64, version func(int) string) {
+// store: throughput level(i) with 1% noise, server version version(i),
+// the client host's canary as the machine measured it quiet, or loaded
+// (two busy loops beside it, bench/RESULTS.md) from night loadedFrom on
+// (never when it is 0).
+func saveNights(t *testing.T, st *store.Mongo, test string, from, to int, level func(int) float64, version func(int) string, loadedFrom ...int) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(uint64(from), 9))
 	t0 := time.Date(2026, 1, 1, 2, 0, 0, 0, time.UTC)
@@ -35,6 +38,11 @@ func saveNights(t *testing.T, st *store.Mongo, test string, from, to int, level 
 			Schedule: result.Schedule{Mode: "closed", AchievedRate: rate, SuccessRate: rate},
 			Target:   result.Target{ServerVersion: version(i)},
 		}
+		c := &result.Canary{CPUNs: result.F(2.61), MemNs: result.F(157), LoopbackP99Us: result.F(99.5), WakeP99Us: result.F(350)}
+		if len(loadedFrom) > 0 && i >= loadedFrom[0] {
+			c = &result.Canary{CPUNs: result.F(5.17), MemNs: result.F(434), LoopbackP99Us: result.F(975), WakeP99Us: result.F(1470)}
+		}
+		d.Canary = &result.Noise{Before: c, After: c}
 		if err := st.Save(context.Background(), d); err != nil {
 			t.Fatal(err)
 		}
@@ -59,6 +67,7 @@ type listedChange struct {
 		RunID string `json:"runId"`
 	} `json:"firstChanged"`
 	ConfigChanges []string `json:"configChanges"`
+	ClientHost    string   `json:"clientHost"`
 }
 
 func listChanges(t *testing.T, uri, test string, extra ...string) []listedChange {
@@ -91,8 +100,8 @@ func TestChangesTriageWorkflow(t *testing.T) {
 		t.Errorf("the regression and its suspect range are not listed:\n%s", o)
 	}
 	cs := listChanges(t, uri, test)
-	if len(cs) != 1 || cs[0].Status != "new" || cs[0].FirstChanged.RunID != test+"-n025" {
-		t.Fatalf("changes %+v, want one new at night 25", cs)
+	if len(cs) != 1 || cs[0].Status != "new" || cs[0].FirstChanged.RunID != test+"-n025" || cs[0].ClientHost != "steady" {
+		t.Fatalf("changes %+v, want one new at night 25, the client host steady across it", cs)
 	}
 	first := cs[0].ID
 	if !strings.Contains(o.stderr, first) {
@@ -109,7 +118,7 @@ func TestChangesTriageWorkflow(t *testing.T) {
 	if !strings.Contains(o.stdout, "acknowledged") {
 		t.Errorf("ack says:\n%s", o)
 	}
-	saveNights(t, st, test, 40, 80, step(60, 880, 760), flat)
+	saveNights(t, st, test, 40, 80, step(60, 880, 760), flat, 60) // the client host loaded from night 60
 	o = mb(t, "changes", "--results", uri, "--test", test, "--fail-on-new", "--report-dir", reports)
 	wantCode(t, o, cli.ExitVerdict)
 	cs = listChanges(t, uri, test)
@@ -118,6 +127,10 @@ func TestChangesTriageWorkflow(t *testing.T) {
 	}
 	if strings.Contains(o.stderr, first) || !strings.Contains(o.stderr, cs[1].ID) {
 		t.Errorf("the second failure names the wrong change:\n%s", o)
+	}
+	moved := "the client host was noisier for the runs from " + test + "-n060"
+	if !strings.HasPrefix(cs[1].ClientHost, moved) || !strings.Contains(o.stdout, cs[1].ID+": "+moved) {
+		t.Errorf("the change at night 60: client host %q, output:\n%s\nwant it to say %q", cs[1].ClientHost, o, moved)
 	}
 
 	// The report draws the series with both change points marked.
@@ -141,6 +154,17 @@ func TestChangesTriageWorkflow(t *testing.T) {
 		t.Errorf("the run page does not link its series")
 	}
 	checkSeriesPage(t, "/series?run="+run, base)
+	res, err = http.Get(base + "/series?run=" + run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	for _, want := range []string{"The client host&#39;s canary", test + "-n059", "5.17", moved} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the series page does not show %q beside its runs", want)
+		}
+	}
 
 	// Hide the second: it leaves the list, not the store.
 	wantCode(t, mb(t, "changes", "hide", cs[1].ID, "--results", uri), cli.ExitOK)

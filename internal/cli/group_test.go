@@ -16,6 +16,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
@@ -191,12 +192,30 @@ func TestGroupRunMergesExactly(t *testing.T) {
 	if _, ok := merged.Variant["clientIndex"]; ok {
 		t.Errorf("merged variant %v keeps clientIndex", merged.Variant)
 	}
-	// the merge rebuilds the same result
-	o := mb(t, "results", "merge", id, "--results", uri)
+	// The group's result is judged as a run is, and keeps each client's
+	// canary.
+	if merged.Validity == nil || len(merged.Validity.Rules) == 0 || merged.Validity.State == "" {
+		t.Errorf("merged validity %+v, want the group's result judged", merged.Validity)
+	}
+	for _, m := range merged.Group.Members {
+		if m.Canary == nil || m.Canary.Before == nil || m.Canary.After == nil {
+			t.Errorf("member %d: canary %+v, want its client's, before and after", m.ClientIndex, m.Canary)
+		}
+	}
+	// the merge rebuilds the same result, judged by the bounds given
+	o := mb(t, "results", "merge", id, "--results", uri, "--validity", "few-operations=0")
 	wantCode(t, o, 0)
 	if !strings.Contains(o.stdout, merged.RunID) {
 		t.Errorf("results merge: %s", o)
 	}
+	again, err := groupStore(t, uri).Get(context.Background(), merged.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Validity == nil || again.Validity.State == result.Valid || !strings.Contains(validityLine(again), "few-operations suspect") {
+		t.Errorf("merged again with few-operations=0: %s, want the bound given judged (every run has at least 0 operation types too few)", validityLine(again))
+	}
+	wantCode(t, mb(t, "results", "merge", id, "--results", uri, "--validity", "steal=5"), cli.ExitUsage)
 }
 
 // A YCSB load of N × k records by N clients leaves exactly N × k keys:

@@ -196,6 +196,31 @@ func TestCompareRunsFindsARealChange(t *testing.T) {
 			t.Errorf("the browser's comparison lacks %q:\n%.2000s", want, page)
 		}
 	}
+	// The form takes compare --runs' settings too, and the page says
+	// them: alpha, a minimum effect, the runs judged invalid counted.
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/compare-runs"), chromedp.WaitReady(`#labels`),
+		chromedp.SetValue(`#base`, "base", chromedp.ByID),
+		chromedp.Click(`#labels input[value="slow"]`, chromedp.ByQuery),
+		chromedp.SetValue(`#alpha`, "0.1", chromedp.ByID),
+		chromedp.SetValue(`#min-effect`, "p50=5%", chromedp.ByID),
+		chromedp.SetValue(`#correction`, "holm", chromedp.ByID),
+		chromedp.Click(`#include-invalid`, chromedp.ByID),
+		chromedp.Click(`#compare-labels-submit`, chromedp.ByID),
+		chromedp.WaitReady(`#headline`, chromedp.ByID), chromedp.Location(&at), chromedp.Text(`body`, &page, chromedp.ByQuery)); err != nil {
+		t.Fatalf("form with settings → comparison: %v", err)
+	}
+	if u, err := url.Parse(at); err != nil || u.Query().Get("alpha") != "0.1" || u.Query().Get("min-effect") != "p50=5%" ||
+		u.Query().Get("correction") != "holm" || u.Query().Get("include-invalid") != "1" {
+		t.Errorf("the form with settings led to %s", at)
+	}
+	for _, want := range []string{"--alpha 0.1, --correction holm, --min-effect p50=5% (the others their defaults); runs judged invalid counted", "Holm–Bonferroni", "Significantly worse: slow p50 read"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the browser's comparison with settings lacks %q:\n%.2000s", want, page)
+		}
+	}
+	if code, body := get(t, base+"/compare-runs?label=base&label=slow&alpha=7"); code != http.StatusBadRequest || !strings.Contains(body, "alpha 7 is not valid") {
+		t.Errorf("alpha 7: %d %q, want 400 naming alpha", code, body)
+	}
 	r = browser.OpenURL(t, base+"/compare-runs?label=base&label=same")
 	if len(r.Errors) > 0 || len(r.Requests) > 0 {
 		t.Errorf("the A/A page: errors %q, requests %q", r.Errors, r.Requests)

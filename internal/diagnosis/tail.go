@@ -311,7 +311,9 @@ func tailSeriesOf(d *result.Doc) []tailSeries {
 		add(sr, "")
 	}
 	for _, sr := range d.Metrics.Members {
-		add(sr, sr.Member+"'s ")
+		if sr.Name != result.MemberState { // a state is no condition of the tail's; validity judges its changes
+			add(sr, sr.Member+"'s ")
+		}
 	}
 	if s, ok := dirtySeries(d); ok && !have[s.what] {
 		out = append(out, s)

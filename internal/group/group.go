@@ -25,6 +25,7 @@ import (
 	"github.com/mongobench/mongobench/internal/merge"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 // DefaultTimeout is how long a client waits for the others at the
@@ -62,6 +63,9 @@ type Client struct {
 	PID      int
 	// Say reports progress and warnings (may be nil).
 	Say func(format string, args ...any)
+	// Validity are the bounds the merged result's validity is judged by
+	// (nil: the documented defaults).
+	Validity validity.Bounds
 
 	offset, uncertainty time.Duration
 	clockKnown          bool
@@ -404,7 +408,7 @@ const (
 // plus 2 ms per full-resolution interval of its clients (a long group
 // merges its clients' records: minutes for a day's), or bounded.Grace
 // once ctx ends.
-func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (d *result.Doc, out store.Outcome, err error) {
+func Merge(ctx context.Context, st store.Coordinator, id string, clients int, bounds validity.Bounds) (d *result.Doc, out store.Outcome, err error) {
 	token := fmt.Sprintf("%d/%d", os.Getpid(), time.Now().UnixNano())
 	switch ok, err := st.ClaimMerge(ctx, id, token, time.Now(), claimStale); {
 	case errors.Is(err, store.ErrNotFound): // imported runs: no coordination document to claim
@@ -457,7 +461,7 @@ func Merge(ctx context.Context, st store.Coordinator, id string, clients int) (d
 		}
 	}
 	slices.SortStableFunc(runs, func(a, b result.Doc) int { return clientIndex(a) - clientIndex(b) }) // the first client's telemetry is the group's
-	d, err = merge.Results(merge.Group{ID: id, Clients: clients}, runs)
+	d, err = merge.Results(merge.Group{ID: id, Clients: clients, Validity: bounds}, runs)
 	if err != nil {
 		return nil, store.Latest, err
 	}
@@ -501,7 +505,7 @@ func clientIndex(d result.Doc) int {
 
 // Merge merges and stores the group's result.
 func (c *Client) Merge(ctx context.Context, clients int) (*result.Doc, error) {
-	d, _, err := Merge(ctx, c.Store, c.ID, clients)
+	d, _, err := Merge(ctx, c.Store, c.ID, clients, c.Validity)
 	return d, c.named(err)
 }
 

@@ -32,7 +32,7 @@ func (l *Lab) groupFor(ctx context.Context, sc *spec.Scenario, v result.Variant)
 		share.Clients = 1
 	}
 	c := &group.Client{Store: l.groups, ID: g.ID + stepSuffix(v), Share: share, Timeout: g.Timeout, Scenario: groupScenario(sc),
-		Host: g.Host, PID: g.PID, Say: l.ui.Say}
+		Host: g.Host, PID: g.PID, Say: l.ui.Say, Validity: l.opts.Validity}
 	if err := c.Join(ctx); err != nil {
 		return nil, err
 	}

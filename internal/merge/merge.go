@@ -11,13 +11,16 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 // Group is what the merge knows of the group beyond its clients'
-// results: its id and how many clients it has.
+// results: its id, how many clients it has, and the bounds its merged
+// result's validity is judged by (nil: the documented defaults).
 type Group struct {
-	ID      string
-	Clients int
+	ID       string
+	Clients  int
+	Validity validity.Bounds
 }
 
 // ErrNoClients is the merge of a group none of whose clients stored a
@@ -67,6 +70,9 @@ func Results(g Group, clients []result.Doc) (*result.Doc, error) {
 	}
 	d.Client = client(docs, d)
 	d.TestResults = testResults(docs, d)
+	d.Canary = base.Canary // the first client's, as its telemetry is the group's; every client's in its member
+	v := validity.Judge(d, g.Validity)
+	d.Validity = &v
 	return d, nil
 }
 
@@ -159,7 +165,7 @@ func members(g Group, docs []*result.Doc) *result.Group {
 			Intended: c.Schedule.Intended, Completed: completed(c), AchievedRate: c.Schedule.AchievedRate,
 			TargetRate: c.Schedule.TargetRate, ClientBound: c.Client.ClientBound, Reasons: c.Client.Reasons,
 			CPUSeconds: c.Client.CPUSeconds, CPUPercent: c.Client.CPUPercent, Cores: c.Client.Cores,
-			ClockOffsetMs: c.Group.ClockOffsetMs,
+			ClockOffsetMs: c.Group.ClockOffsetMs, Canary: c.Canary,
 		}
 		if c.Schedule.SendLag != nil {
 			m.SendLagP99 = c.Schedule.SendLag.P99
@@ -566,7 +572,8 @@ func precision(lag *result.Dist, ops []result.OpStats, mode string, serverBound 
 }
 
 // client sums the clients' cost and flags the group client-bound when any
-// client was, naming it.
+// client was, naming it; the share of ready time its threads waited for a
+// CPU is the largest of the clients' (the most starved client).
 func client(docs []*result.Doc, d *result.Doc) result.Client {
 	var out result.Client
 	var cpuUs float64
@@ -582,6 +589,9 @@ func client(docs []*result.Doc, d *result.Doc) result.Client {
 		if cc.ServerBound {
 			out.ServerBound = true
 			out.ServerReasons = append(out.ServerReasons, prefixed(index(c), cc.ServerReasons, "server-bound")...)
+		}
+		if cc.CPUWait != nil && (out.CPUWait == nil || *cc.CPUWait > *out.CPUWait) {
+			out.CPUWait = result.F(*cc.CPUWait)
 		}
 		if cc.NotJudged != "" && out.NotJudged == "" {
 			out.NotJudged = fmt.Sprintf("client %d: %s", index(c), cc.NotJudged)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -190,5 +191,58 @@ func TestMergeCountsEveryProcessThatRan(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(g.Notes, "\n"), "client 1 ran in 2 processes (runs r1, r1-second-process)") {
 		t.Errorf("notes %q: want the shared index named", g.Notes)
+	}
+}
+
+// The merged result is judged as a run is: its validity from the
+// group's figures (a client-bound client makes the group invalid, naming
+// it; the most starved client's wait for a CPU is the group's), by the
+// bounds given; each client's canary is kept in its member, the first
+// client's is the group's.
+func TestMergedResultIsJudged(t *testing.T) {
+	var docs []result.Doc
+	for i, wait := range []float64{0.1, 0.76, 0.2} {
+		d, _ := clientDoc(t, i, 500, time.Millisecond)
+		d.Client.CPUWait = result.F(wait)
+		d.Canary = &result.Noise{Before: &result.Canary{CPUNs: result.F(2.6 + float64(i))}, After: &result.Canary{CPUNs: result.F(2.7 + float64(i))}}
+		docs = append(docs, d)
+	}
+	docs[2].Client.ClientBound, docs[2].Client.Reasons = true, []string{"the schedule fell behind"}
+	g, err := Results(Group{ID: "g", Clients: 3}, []result.Doc{docs[1], docs[2], docs[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := func(v *result.Validity, name string) result.ValidityRule {
+		for _, r := range v.Rules {
+			if r.Rule == name {
+				return r
+			}
+		}
+		return result.ValidityRule{}
+	}
+	if g.Validity == nil || g.Validity.State != result.Invalid {
+		t.Fatalf("validity %+v, want invalid", g.Validity)
+	}
+	if r := rule(g.Validity, "client-saturated"); r.Outcome != result.Invalid || !strings.Contains(r.Evidence, "client 2: the schedule fell behind") {
+		t.Errorf("client-saturated: %s %q, want invalid naming client 2", r.Outcome, r.Evidence)
+	}
+	if r := rule(g.Validity, "client-starved"); r.Outcome != result.Suspect || !strings.Contains(r.Evidence, "76%") {
+		t.Errorf("client-starved: %s %q, want suspect at client 1's 76%%", r.Outcome, r.Evidence)
+	}
+	for i, m := range g.Group.Members {
+		if m.Canary == nil || m.Canary.Before == nil || *m.Canary.Before.CPUNs != 2.6+float64(m.ClientIndex) || m.ClientIndex != i {
+			t.Errorf("member %d's canary %+v, want its own", i, m.Canary)
+		}
+	}
+	if g.Canary == nil || *g.Canary.Before.CPUNs != 2.6 {
+		t.Errorf("the group's canary %+v, want client 0's", g.Canary)
+	}
+	off := validity.Default()
+	if err := validity.Parse(off, "client-saturated=off"); err != nil {
+		t.Fatal(err)
+	}
+	g, err = Results(Group{ID: "g", Clients: 3, Validity: off}, docs)
+	if err != nil || g.Validity.State != result.Suspect {
+		t.Errorf("client-saturated off: %v %+v, want suspect (the starved client)", err, g.Validity)
 	}
 }

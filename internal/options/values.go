@@ -1,9 +1,7 @@
 package options
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -145,25 +143,15 @@ func MinEffect(fl *pflag.FlagSet, m *MinEffects, prefix string) {
 	fl.Var(m, "min-effect", prefix+"the smallest change that counts for a kind of metric, KIND=PERCENT (defaults: throughput, p50, p95 5%; p99 10%; p99.9 20%; errors 0.1 points)")
 }
 
-// maxMinEffect bounds --min-effect, in percent: a change of ten times.
-const maxMinEffect = 1000
-
 func (m *MinEffects) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	k = strings.TrimSpace(k)
-	pct, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
-	if !ok || err != nil || !(pct >= 0 && pct <= maxMinEffect) { // NaN too
-		return fmt.Errorf("want KIND=PERCENT, a percent from 0 to %d, such as p99=10%% or throughput=3%%", maxMinEffect)
-	}
-	if _, kind := significance.DefaultMinEffect[k]; !kind {
-		if _, err := significance.ParseMetric(k); err != nil {
-			return err
-		}
+	k, v, err := significance.ParseMinEffect(s)
+	if err != nil {
+		return err
 	}
 	if *m == nil {
 		*m = MinEffects{}
 	}
-	(*m)[k] = pct / 100
+	(*m)[k] = v
 	return nil
 }
 

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"slices"
+
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -8,9 +10,10 @@ import (
 // measured, the main member's first (the one the other tables read),
 // when it measured more than one: CPU (user plus kernel, per point), iowait,
 // disk IOPS and throughput as means over the points that hold a value,
-// with the series' source. Nil when the run measured one host or none.
+// with the series' source. Nil when the run measured one host or none
+// (the members' states, MemberState, are no host's figures).
 func memberHosts(m result.Metrics) *table {
-	if len(m.Members) == 0 {
+	if !slices.ContainsFunc(m.Members, func(s result.Series) bool { return s.Name != result.MemberState }) {
 		return nil
 	}
 	type host struct {
@@ -33,7 +36,9 @@ func memberHosts(m result.Metrics) *table {
 		}
 	}
 	for _, s := range m.Members {
-		add(s)
+		if s.Name != result.MemberState {
+			add(s)
+		}
 	}
 	t := newTable("member", "role", "source", ">CPU % (user+kernel)", ">iowait %", ">disk IOPS", ">disk write MB/s", ">disk read MB/s", ">samples")
 	for _, h := range hosts {

@@ -51,4 +51,7 @@ type GroupMember struct {
 	CPUPercent    float64  `bson:"cpuPct" json:"cpuPct"`
 	Cores         int      `bson:"cores" json:"cores"`
 	ClockOffsetMs *float64 `bson:"clockOffsetMs,omitempty" json:"clockOffsetMs,omitempty"`
+	// Canary is the noise canary of the client's host, taken around its
+	// run (the merged result's canary is the first client's).
+	Canary *Noise `bson:"canary,omitempty" json:"canary,omitempty"`
 }

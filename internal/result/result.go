@@ -172,8 +172,9 @@ type Metrics struct {
 	// replica set members other than the one the measurements read (the
 	// primary, or the member of a direct connection), each naming its
 	// member: their hosts' (--host-metrics, or each member's own
-	// getDiagnosticData), and each secondary's replication lag; absent
-	// outside a replica set of several members.
+	// getDiagnosticData), and each secondary's replication lag; and, in
+	// any replica set, every member's state (MemberState, the main
+	// member's too); absent outside a replica set.
 	Members []Series `bson:"members,omitempty" json:"members,omitempty"`
 }
 
@@ -243,6 +244,10 @@ const (
 	CheckpointsCompleted = "CHECKPOINTS_COMPLETED"              // in the interval
 	TicketsOut           = "TICKETS_OUT"                        // execution tickets in use, reads and writes
 	TicketsTotal         = "TICKETS_TOTAL"                      // execution tickets there are, reads and writes
+	// MemberState is one replica set member's state as replSetGetStatus
+	// reports it (1 primary, 2 secondary, ...; a members series, its
+	// Member the member, one point per sample of the run).
+	MemberState = "REPLSET_MEMBER_STATE"
 )
 
 // Schedule describes how operations were paced and how well the schedule

@@ -305,7 +305,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	sampler := telemetry.NewSampler(r.opts.Target.URI, host)
 	sampler.OnSample = r.opts.OnTelemetry
-	sampler.ReplicaSet = len(r.fp.set.Members) > 1
+	sampler.ReplicaSet = r.fp.set.Name != "" // the members' states, and with several members their lags
 	r.sampler = sampler
 	if err := sampler.Start(ctx, time.Duration(sc.Interval)); err != nil {
 		return nil, fmt.Errorf("start telemetry: %w", err)

@@ -17,6 +17,7 @@ import (
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+	"github.com/mongobench/mongobench/internal/validity"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/builtin"
 )
@@ -211,6 +212,22 @@ func TestResultDocument(t *testing.T) {
 	}
 	for _, op := range d.Ops {
 		checkHistogram(t, op.Name, op.Latency)
+	}
+	// The embedded server is a replica set of one: its state is read at
+	// every sample, and the run is judged on it.
+	var states []result.Series
+	for _, s := range d.Metrics.Members {
+		if s.Name == result.MemberState {
+			states = append(states, s)
+		}
+	}
+	if len(states) != 1 || states[0].Role != "primary" || len(states[0].DataPoints) < 3 {
+		t.Errorf("member states %+v: want the one member's, primary, a point per sample", states)
+	}
+	for _, r := range validity.Judge(d, validity.Default()).Rules {
+		if r.Rule == validity.MemberState && (r.Outcome != result.Valid || !strings.Contains(r.Evidence, "1 member(s) kept their state")) {
+			t.Errorf("%s: %s %q, want valid, the one member kept its state", r.Rule, r.Outcome, r.Evidence)
+		}
 	}
 }
 

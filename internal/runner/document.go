@@ -80,6 +80,7 @@ func (r *run) document(res *engine.Result, samples []telemetry.Sample) *result.D
 	r.memberSeries(&d.Metrics, res, every)
 	d.Metrics.Measurements = append(d.Metrics.Measurements, r.gaugeSeries(res.Start, res.End, every)...)
 	d.Metrics.Members = append(d.Metrics.Members, telemetry.LagSeries(samples, res.Start, res.End, every)...)
+	d.Metrics.Members = append(d.Metrics.Members, telemetry.StateSeries(samples, res.Start, res.End, every)...)
 	return d
 }
 

@@ -176,7 +176,7 @@ func fail(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, store.ErrNotFound) || errors.Is(err, browse.ErrNotFound):
 		code = http.StatusNotFound
-	case errors.Is(err, store.ErrAmbiguous) || errors.Is(err, errBadID):
+	case errors.Is(err, store.ErrAmbiguous) || errors.Is(err, errBadID) || errors.Is(err, browse.ErrBadParam):
 		code = http.StatusBadRequest
 	}
 	http.Error(w, err.Error(), code)
@@ -331,7 +331,12 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 // when fewer than two labels are given or the form is asked for (edit).
 func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	labels, workload := browse.DistinctLabels(q["label"]), q.Get("workload")
+	c, err := browse.ParseCompareQuery(q)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	labels := c.Labels
 	form := len(labels) < 2 || q.Has("edit")
 	sel := store.Selection{Labels: labels, Figures: true}
 	if form {
@@ -347,11 +352,11 @@ func (s *Server) compareRuns(w http.ResponseWriter, r *http.Request) {
 		if len(labels) == 1 {
 			note = browse.ErrTooFewLabels.Error()
 		}
-		s.page(w, "labels", "Compare labels' runs", browse.RunLabels(docs, labels, workload, note))
+		s.page(w, "labels", "Compare labels' runs", browse.RunLabels(docs, c, note))
 		return
 	}
 	var b bytes.Buffer
-	err = browse.CompareRuns(&b, docs, labels, workload, s.Store.Where())
+	err = browse.CompareRuns(&b, docs, c, s.Store.Where())
 	writeHTML(w, b.Bytes(), err)
 }
 

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/hist"
@@ -162,4 +163,26 @@ func SortMetrics(names []string) {
 		}
 		return ia < ib
 	})
+}
+
+// maxMinEffect bounds a minimum effect, in percent: a change of ten
+// times.
+const maxMinEffect = 1000
+
+// ParseMinEffect reads one minimum effect, KIND=PERCENT (a kind of
+// DefaultMinEffect or a metric's name, a percent from 0 to 1000, the %
+// optional), into the kind and the fraction.
+func ParseMinEffect(s string) (string, float64, error) {
+	k, v, ok := strings.Cut(s, "=")
+	k = strings.TrimSpace(k)
+	pct, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+	if !ok || err != nil || !(pct >= 0 && pct <= maxMinEffect) { // NaN too
+		return "", 0, fmt.Errorf("want KIND=PERCENT, a percent from 0 to %d, such as p99=10%% or throughput=3%%", maxMinEffect)
+	}
+	if _, kind := DefaultMinEffect[k]; !kind {
+		if _, err := ParseMetric(k); err != nil {
+			return "", 0, err
+		}
+	}
+	return k, pct / 100, nil
 }

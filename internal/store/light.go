@@ -24,7 +24,9 @@ type Selection struct {
 	// say (a list of labels), not its results.
 	Brief bool
 	// Figures reads those and the run's schedule and operations: what
-	// comparing runs figure by figure reads (significance.RunValues).
+	// comparing runs figure by figure reads (significance.RunValues),
+	// with its validity and its canary (which runs count, and the client
+	// host's noise beside them).
 	Figures bool
 }
 
@@ -69,7 +71,7 @@ func (m *Mongo) ListSelected(ctx context.Context, s Selection) ([]result.Doc, er
 	if s.Brief || s.Figures {
 		fields := briefFields
 		if s.Figures {
-			fields = append(slices.Clip(fields), "schedule", "ops")
+			fields = append(slices.Clip(fields), "schedule", "ops", "validity", "canary")
 		}
 		proj = bson.D{}
 		for _, f := range fields {

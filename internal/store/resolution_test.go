@@ -244,7 +244,7 @@ func TestLongGroupMergesItsFullResolution(t *testing.T) {
 		}
 	}
 	for range 2 {
-		if _, _, err := group.Merge(ctx, st, "long", 2); err != nil {
+		if _, _, err := group.Merge(ctx, st, "long", 2, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -316,7 +316,7 @@ func TestLongGroupMergesItsFullResolution(t *testing.T) {
 	if _, err := c.Database(dbName).Collection(store.IntervalsCollection).DeleteMany(ctx, bson.D{{Key: "run.id", Value: "run-long-client-1"}, {Key: "run.kind", Value: "interval"}, {Key: "t", Value: bson.D{{Key: "$gte", Value: d.Start.Add(2000 * time.Second)}}}}); err != nil {
 		t.Fatal(err)
 	}
-	again, _, err := group.Merge(ctx, st, "long", 2)
+	again, _, err := group.Merge(ctx, st, "long", 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -160,6 +160,39 @@ func ReplicationLags(rs bson.Raw) map[string]float64 {
 	return lagsOf(members)
 }
 
+// MemberStates reads each member's state from a replSetGetStatus reply
+// (or an FTDC sample's section of it), by its name: the server's
+// MemberState (0 startup, 1 primary, 2 secondary, 3 recovering, 5
+// startup2, 6 unknown, 7 arbiter, 8 down, 9 rollback, 10 removed). Nil
+// when the reply lists no member.
+func MemberStates(rs bson.Raw) map[string]int64 {
+	arr, err := rs.LookupErr("members")
+	if err != nil || arr.Type != bson.TypeArray {
+		return nil
+	}
+	vals, err := arr.Array().Values()
+	if err != nil {
+		return nil
+	}
+	var out map[string]int64
+	for _, v := range vals {
+		m, ok := v.DocumentOK()
+		if !ok {
+			continue
+		}
+		name, _ := m.Lookup("name").StringValueOK()
+		state, ok := m.Lookup("state").AsInt64OK()
+		if name == "" || !ok {
+			continue
+		}
+		if out == nil {
+			out = map[string]int64{}
+		}
+		out[name] = state
+	}
+	return out
+}
+
 // replMember is one member of a replSetGetStatus reply.
 type replMember struct {
 	name  string

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 func loadDiagnosticData(t *testing.T, name string) HostSample {
@@ -83,6 +84,59 @@ func TestSampleFromDiagnosticData(t *testing.T) {
 	if len(lags) != 2 || lags[0].Member != "db2:27017" || lags[0].Role != "secondary" || lags[0].Source != SourceFTDC ||
 		lags[0].Name != result.ReplicationLag || *lags[0].DataPoints[0].Value != 1.5 || *lags[1].DataPoints[0].Value != 0.25 {
 		t.Fatalf("lag series %+v: want db2 1.5 s and db3 0.25 s, source ftdc", lags)
+	}
+}
+
+// The members' states from recorded getDiagnosticData samples make one
+// series per member, which the member-state-changed rule judges: the
+// samples as recorded keep their states (valid), and a third sample in
+// which db2 took over from db1 (the recorded states, as an election
+// leaves them) makes the run invalid, naming both changes and the new
+// primary.
+func TestMemberStatesJudged(t *testing.T) {
+	var samples []Sample
+	for _, name := range []string{"getdiagnosticdata-before.json", "getdiagnosticdata-after.json"} { // 2 s apart
+		st, hs, err := SampleFromDiagnosticData(diagnosticDataDoc(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.States["db1:27017"] != 1 || st.States["db2:27017"] != 2 {
+			t.Fatalf("%s: states %v, want db1 primary (1), db2 secondary (2)", name, st.States)
+		}
+		samples = append(samples, Sample{Time: st.Time, Status: st, Host: &hs})
+	}
+	t0 := samples[0].Time
+	judge := func(samples []Sample) result.ValidityRule {
+		d := &result.Doc{}
+		d.Metrics.Members = StateSeries(samples, t0, t0.Add(time.Minute), time.Second)
+		for _, r := range validity.Judge(d, validity.Default()).Rules {
+			if r.Rule == validity.MemberState {
+				return r
+			}
+		}
+		t.Fatal("no member-state-changed rule")
+		return result.ValidityRule{}
+	}
+	series := StateSeries(samples, t0, t0.Add(time.Minute), time.Second)
+	if len(series) < 3 || series[0].Member != "db1:27017" || series[0].Role != "primary" || series[0].Source != SourceFTDC ||
+		len(series[0].DataPoints) != 2 || series[0].Name != result.MemberState {
+		t.Fatalf("state series %+v: want one per member, db1 first as primary, a point per sample, source ftdc", series)
+	}
+	if r := judge(samples); r.Outcome != result.Valid || !strings.Contains(r.Evidence, "kept their state over 2 samples (primary db1:27017)") {
+		t.Errorf("recorded samples: %s %q, want valid, db1 primary throughout", r.Outcome, r.Evidence)
+	}
+	flip := samples[1]
+	flip.Time = flip.Time.Add(2 * time.Second)
+	flip.Status.States = maps.Clone(flip.Status.States)
+	flip.Status.States["db1:27017"], flip.Status.States["db2:27017"] = 2, 1
+	r := judge(append(samples, flip))
+	for _, want := range []string{"db1:27017 primary → secondary 4 s into the run", "db2:27017 secondary → primary", "the primary changed: db1:27017 → db2:27017"} {
+		if r.Outcome != result.Invalid || *r.Value != 2 || !strings.Contains(r.Evidence, want) {
+			t.Errorf("after an election: %s %v %q, want invalid, 2 members, %q", r.Outcome, r.Value, r.Evidence, want)
+		}
+	}
+	if r := judge(nil); r.Outcome != result.NotJudged || !strings.Contains(r.Evidence, "no member state series") {
+		t.Errorf("no samples: %s %q, want not judged", r.Outcome, r.Evidence)
 	}
 }
 

@@ -56,6 +56,7 @@
 //	procCpus, procCpuSetBusyPct                           the CPUs the server process may run on: how many, how busy
 //	diskIops                                              reads+writes completed per second
 //	diskReadBytesPerSec, diskWriteBytesPerSec             data directory's block device
+//	swapInPagesPerSec, swapOutPagesPerSec                 pages swapped in and out (/proc/vmstat's pswpin, pswpout)
 //
 // Keys contain neither dots nor spaces, so report pipelines can address
 // them as ordinary field paths (intervals.server.insertPerSec).

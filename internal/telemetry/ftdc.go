@@ -119,7 +119,7 @@ func EachFTDCSample(c *ftdc.Chunk, fn func(Sample) error) error {
 				}
 				doc[opcountersSection] = ops
 			}
-			smp.Status = Status{Time: at, Doc: doc, Source: SourceFTDC, Lags: members.lags(row)}
+			smp.Status = Status{Time: at, Doc: doc, Source: SourceFTDC, Lags: members.lags(row), States: members.states(row)}
 		}
 		if len(sys.index) > 0 {
 			sys.row = row
@@ -188,6 +188,18 @@ func (r replMembers) lags(row []int64) map[string]float64 {
 		ms[i] = replMember{name: n, state: row[r.state[i]], at: time.UnixMilli(row[r.at[i]])}
 	}
 	return lagsOf(ms)
+}
+
+// states are the members' states in a row (MemberStates).
+func (r replMembers) states(row []int64) map[string]int64 {
+	if len(r.names) == 0 {
+		return nil
+	}
+	out := make(map[string]int64, len(r.names))
+	for i, n := range r.names {
+		out[n] = row[r.state[i]]
+	}
+	return out
 }
 
 func wanted(path string) bool {

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -40,6 +43,15 @@ type HostSample struct {
 	Disk *DiskCounters `bson:"disk,omitempty" json:"disk,omitempty"`
 	// Memory is nil when the source does not give the host's memory.
 	Memory *Memory `bson:"memory,omitempty" json:"memory,omitempty"`
+	// Swap is nil when the source does not give the host's swap
+	// counters.
+	Swap *SwapPages `bson:"swap,omitempty" json:"swap,omitempty"`
+}
+
+// SwapPages are the pages the host swapped in and out since it booted
+// (/proc/vmstat's pswpin and pswpout).
+type SwapPages struct {
+	In, Out uint64
 }
 
 // Memory is the host's memory at a reading, in bytes.
@@ -168,7 +180,50 @@ func (h *Host) Read() (HostSample, error) {
 	} else {
 		s.Disk = d
 	}
+	if sw, err := readSwap(procfs.DefaultMountPoint); err != nil {
+		errs = append(errs, err)
+	} else {
+		s.Swap = sw
+	}
 	return s, errors.Join(errs...)
+}
+
+// readSwap reads the host's swap counters from /proc/vmstat under root
+// (procfs has no parser of /proc/vmstat; its two lines are read here).
+func readSwap(root string) (*SwapPages, error) {
+	b, err := os.ReadFile(filepath.Join(root, "vmstat"))
+	if err != nil {
+		return nil, fmt.Errorf("read /proc/vmstat: %w", err)
+	}
+	return parseSwap(string(b))
+}
+
+// parseSwap reads pswpin and pswpout from /proc/vmstat's text.
+func parseSwap(text string) (*SwapPages, error) {
+	var sw SwapPages
+	found := 0
+	for line := range strings.Lines(text) {
+		name, val, ok := strings.Cut(strings.TrimSpace(line), " ")
+		var dst *uint64
+		switch name {
+		case "pswpin":
+			dst = &sw.In
+		case "pswpout":
+			dst = &sw.Out
+		default:
+			continue
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(val), 10, 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("/proc/vmstat: %s %q is not a count", name, val)
+		}
+		*dst = n
+		found++
+	}
+	if found != 2 {
+		return nil, errors.New("/proc/vmstat has no pswpin and pswpout")
+	}
+	return &sw, nil
 }
 
 func cpuTimes(c procfs.CPUStat) *CPUTimes {

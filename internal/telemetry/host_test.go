@@ -67,6 +67,12 @@ func TestHostOwnProcess(t *testing.T) {
 	if f[KeyCPUUser] <= 0 || f[KeyCPUUser] > 100 {
 		t.Errorf("%s = %v, want in (0, 100]", KeyCPUUser, f[KeyCPUUser])
 	}
+	if after.Swap == nil || f[KeySwapIn] < 0 || f[KeySwapOut] < 0 {
+		t.Errorf("swap: counters %v, figures in %v out %v; want /proc/vmstat's, rates at least 0", after.Swap, f[KeySwapIn], f[KeySwapOut])
+	}
+	if _, ok := f[KeySwapIn]; !ok {
+		t.Errorf("%s missing from %v", KeySwapIn, f)
+	}
 	_, hasIOPS := f[KeyDiskIOPS]
 	if hasIOPS != (h.Device() != "") {
 		t.Errorf("%s present = %v, want %v", KeyDiskIOPS, hasIOPS, h.Device() != "")
@@ -129,5 +135,28 @@ func TestSamplerHostOnly(t *testing.T) {
 	m := Series(samples, samples[0].Time, samples[len(samples)-1].Time, time.Second)
 	if m.Series(result.CPUUser) == nil || m.Series(result.OpTimeWrites) != nil {
 		t.Errorf("got series %v, want host series and no server latency", describeAll(m))
+	}
+}
+
+// /proc/vmstat's swap counters are read by name among its other lines;
+// a file without them, or with a count that is not one, is an error.
+func TestParseSwap(t *testing.T) {
+	sw, err := parseSwap("nr_free_pages 301234\npgpgin 88\npswpin 17\npswpout 4096\npgfault 1\n")
+	if err != nil || sw.In != 17 || sw.Out != 4096 {
+		t.Fatalf("got %+v, %v; want in 17, out 4096", sw, err)
+	}
+	for _, bad := range []string{"pgpgin 88\n", "pswpin 17\npswpout x\n", "pswpin 17\n"} {
+		if sw, err := parseSwap(bad); err == nil {
+			t.Errorf("parseSwap(%q) = %+v, want an error", bad, sw)
+		}
+	}
+	b := HostSample{Time: time.Unix(0, 0), Swap: &SwapPages{In: 100, Out: 50}}
+	a := HostSample{Time: time.Unix(2, 0), Swap: &SwapPages{In: 140, Out: 50}}
+	if f := HostFigures(b, a); f[KeySwapIn] != 20 || f[KeySwapOut] != 0 {
+		t.Errorf("swap rates %v, want in 20/s, out 0/s", f)
+	}
+	a.Swap.In = 10 // the host rebooted between the readings
+	if f := HostFigures(b, a); f != nil {
+		t.Errorf("counters that fell: %v, want no figures", f)
 	}
 }

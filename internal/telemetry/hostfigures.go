@@ -17,6 +17,8 @@ const (
 	KeyDiskQueue     = "diskQueue"
 	KeyDiskWait      = "diskWaitMsPerIO"
 	KeyMemAvailable  = "memAvailableBytes"
+	KeySwapIn        = "swapInPagesPerSec"
+	KeySwapOut       = "swapOutPagesPerSec"
 )
 
 // HostFigures derives an interval's host figures from the host readings at
@@ -31,6 +33,7 @@ func HostFigures(before, after HostSample) map[string]float64 {
 	if secs > 0 {
 		processCPU(out, before.Proc, after.Proc, secs*float64(after.Cores))
 		diskRates(out, before.Disk, after.Disk, secs)
+		swapRates(out, before.Swap, after.Swap, secs)
 	}
 	if after.Memory != nil {
 		out[KeyMemAvailable] = float64(after.Memory.Available)
@@ -39,6 +42,15 @@ func HostFigures(before, after HostSample) map[string]float64 {
 		return nil
 	}
 	return out
+}
+
+// swapRates are the pages swapped in and out per second.
+func swapRates(out map[string]float64, b, a *SwapPages, secs float64) {
+	if b == nil || a == nil || a.In < b.In || a.Out < b.Out {
+		return
+	}
+	out[KeySwapIn] = float64(a.In-b.In) / secs
+	out[KeySwapOut] = float64(a.Out-b.Out) / secs
 }
 
 // setCPU is the number of CPUs the server process may run on and how busy

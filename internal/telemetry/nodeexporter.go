@@ -154,8 +154,9 @@ func ParseMetrics(r io.Reader) (map[string]*dto.MetricFamily, error) {
 }
 
 // HostFromNodeExporter builds a host reading from a node exporter's
-// metrics: CPU seconds by mode summed over CPUs, the number of CPUs, and
-// the disk counters of device (none when device is "" or not listed).
+// metrics: CPU seconds by mode summed over CPUs, the number of CPUs, the
+// disk counters of device (none when device is "" or not listed), and the
+// pages swapped in and out (node_vmstat_pswpin, _pswpout).
 // Proc is always missing. Time is left for the caller.
 func HostFromNodeExporter(fams map[string]*dto.MetricFamily, device string) HostSample {
 	s := HostSample{Source: SourceNodeExporter}
@@ -190,6 +191,11 @@ func HostFromNodeExporter(fams map[string]*dto.MetricFamily, device string) Host
 	}
 	if device != "" {
 		s.Disk = diskFromNodeExporter(fams, device)
+	}
+	in, ok1 := fams["node_vmstat_pswpin"]
+	out, ok2 := fams["node_vmstat_pswpout"]
+	if ok1 && ok2 && len(in.GetMetric()) == 1 && len(out.GetMetric()) == 1 {
+		s.Swap = &SwapPages{In: uint64(value(in.GetMetric()[0])), Out: uint64(value(out.GetMetric()[0]))}
 	}
 	return s
 }

@@ -104,6 +104,9 @@ func TestNodeExporterAgreesWithProc(t *testing.T) {
 	if math.Abs(busy(lf)-busy(rf)) > 5 {
 		t.Errorf("CPU user+kernel: local %.1f%%, node exporter %.1f%%; want within 5 points", busy(lf), busy(rf))
 	}
+	if l1.Swap == nil || r1.Swap == nil || r1.Swap.In < l0.Swap.In || r1.Swap.In > l1.Swap.In+1000 || r1.Swap.Out < l0.Swap.Out || r1.Swap.Out > l1.Swap.Out+1000 {
+		t.Errorf("swap counters: local %+v then %+v, node exporter %+v; want the same host's counters", l0.Swap, l1.Swap, r1.Swap)
+	}
 	if _, ok := rf[KeyProcCPUUser]; ok {
 		t.Errorf("process CPU from the node exporter: got %v, want missing (it does not report processes)", rf[KeyProcCPUUser])
 	}

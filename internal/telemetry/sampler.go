@@ -40,8 +40,9 @@ type Sampler struct {
 	host HostReader
 
 	// ReplicaSet, when set before Start, adds to each serverStatus sample
-	// the secondaries' replication lag from replSetGetStatus (a sample of
-	// the server's diagnostic data carries its own).
+	// the secondaries' replication lag and the members' states from
+	// replSetGetStatus (a sample of the server's diagnostic data carries
+	// its own).
 	ReplicaSet bool
 
 	client *mongo.Client
@@ -218,7 +219,7 @@ func (s *Sampler) take(ctx context.Context, timeout time.Duration) Sample {
 		sctx, cancel := context.WithTimeout(ctx, timeout)
 		st, err := ServerStatus(sctx, s.client)
 		if err == nil && s.ReplicaSet {
-			st.Lags, err = ReplSetGetStatus(sctx, s.client)
+			st.Lags, st.States, err = ReplSetGetStatus(sctx, s.client)
 		}
 		cancel()
 		smp.Status = st

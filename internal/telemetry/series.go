@@ -268,3 +268,66 @@ func LagSeries(samples []Sample, start, end time.Time, every time.Duration) []re
 	}
 	return out
 }
+
+// StateSeries are the replica set members' state series over [start,
+// end], one per member the samples name (MemberState, Member the member,
+// Role its state at the first point), in name order: one point per
+// sample, stamped with its time, the state it read; missing where that
+// sample did not read it. Nil when no sample read a state.
+func StateSeries(samples []Sample, start, end time.Time, every time.Duration) []result.Series {
+	in := slices.DeleteFunc(slices.Clone(within(sortedByTime(samples), start, end)), func(s Sample) bool { return s.Mark })
+	var names []string
+	source := ""
+	for _, s := range in {
+		for name := range s.Status.States {
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+			source = cmp.Or(s.Status.Source, "replSetGetStatus")
+		}
+	}
+	slices.Sort(names)
+	var out []result.Series
+	for _, name := range names {
+		sr := result.Series{Name: result.MemberState, Units: "state", Source: source, GranularitySec: every.Seconds(),
+			Member: name, DataPoints: make([]result.DataPoint, 0, len(in))}
+		for _, s := range in {
+			p := result.DataPoint{Timestamp: s.Time}
+			if v, ok := s.Status.States[name]; ok {
+				p.Value = result.F(float64(v))
+				if sr.Role == "" {
+					sr.Role = StateName(v)
+				}
+			}
+			sr.DataPoints = append(sr.DataPoints, p)
+		}
+		out = append(out, sr)
+	}
+	return out
+}
+
+// StateName is a replica set member state's name as replSetGetStatus's
+// stateStr words it, in lower case ("primary", "secondary", ...).
+func StateName(state int64) string {
+	switch state {
+	case 0:
+		return "startup"
+	case replPrimary:
+		return "primary"
+	case replSecondary:
+		return "secondary"
+	case 3:
+		return "recovering"
+	case 5:
+		return "startup2"
+	case 7:
+		return "arbiter"
+	case 8:
+		return "down"
+	case 9:
+		return "rollback"
+	case 10:
+		return "removed"
+	}
+	return "unknown"
+}

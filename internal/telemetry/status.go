@@ -24,6 +24,10 @@ type Status struct {
 	// (ReplicationLags), by member host:port; nil outside a replica set
 	// or when it was not read.
 	Lags map[string]float64 `bson:"lags,omitempty" json:"lags,omitempty"`
+	// States is each member's replica set state at the sample
+	// (MemberStates: 1 primary, 2 secondary, ...), by member host:port;
+	// nil outside a replica set or when it was not read.
+	States map[string]int64 `bson:"states,omitempty" json:"states,omitempty"`
 }
 
 // ServerStatus runs {serverStatus: 1} on the admin database and returns the
@@ -43,13 +47,14 @@ func ServerStatus(ctx context.Context, c *mongo.Client) (Status, error) {
 }
 
 // ReplSetGetStatus runs {replSetGetStatus: 1} on the admin database and
-// returns each secondary's replication lag (ReplicationLags).
-func ReplSetGetStatus(ctx context.Context, c *mongo.Client) (map[string]float64, error) {
+// returns each secondary's replication lag (ReplicationLags) and each
+// member's state (MemberStates).
+func ReplSetGetStatus(ctx context.Context, c *mongo.Client) (map[string]float64, map[string]int64, error) {
 	raw, err := c.Database("admin").RunCommand(ctx, bson.D{{Key: "replSetGetStatus", Value: 1}}).Raw()
 	if err != nil {
-		return nil, fmt.Errorf("replSetGetStatus: %w", err)
+		return nil, nil, fmt.Errorf("replSetGetStatus: %w", err)
 	}
-	return ReplicationLags(raw), nil
+	return ReplicationLags(raw), MemberStates(raw), nil
 }
 
 // plainDoc converts a BSON document into nested map[string]any, []any,

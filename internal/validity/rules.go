@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
 )
@@ -99,11 +100,29 @@ func swapping(d *result.Doc) (float64, string, bool) {
 	m, n := intervalMean(d, true, keySwapIn, keySwapOut)
 	if n == 0 {
 		if _, hosts := intervalMean(d, true, keySteal); hosts > 0 {
-			return 0, "the host's figures carry no swap counters", false
+			return 0, "the host's figures carry no swap counters (" + hostSource(d) + ")", false
 		}
 		return 0, "the run has no swap figures (no host telemetry of the server's host)", false
 	}
-	return m, fmt.Sprintf("%s pages swapped in and out per second on average over %d intervals", num(m), n), true
+	return m, fmt.Sprintf("%s pages swapped in and out per second on average over %d intervals, from %s", num(m), n, hostSource(d)), true
+}
+
+// hostSource words where the run's host figures came from, by the source
+// of its host CPU series.
+func hostSource(d *result.Doc) string {
+	src := ""
+	if s := d.Metrics.Series(result.CPUUser); s != nil {
+		src = s.Source
+	}
+	switch src {
+	case "local":
+		return "this host's /proc (/proc/vmstat's pswpin and pswpout): the server shares the client's host"
+	case "node_exporter":
+		return "the server host's node exporter (node_vmstat_pswpin and _pswpout)"
+	case "":
+		return "the server's host figures"
+	}
+	return "the server's host figures, source " + src
 }
 
 // uptime is a serverStatus document's uptime in seconds.
@@ -167,9 +186,90 @@ func memberLag(d *result.Doc) (float64, string, bool) {
 		}
 	}
 	if math.IsNaN(worst) {
-		return 0, "the run has no replication lag series (a standalone, or no member's telemetry)", false
+		return 0, "the run has no replication lag series (a standalone, a set of one member, or no member's telemetry)", false
 	}
 	return worst, fmt.Sprintf("largest lag %s s, of %s", num(worst), who), true
+}
+
+// stateNames are replSetGetStatus's member states, as its stateStr
+// words them in lower case.
+var stateNames = map[float64]string{0: "startup", 1: "primary", 2: "secondary", 3: "recovering", 5: "startup2",
+	6: "unknown", 7: "arbiter", 8: "down", 9: "rollback", 10: "removed"}
+
+func stateName(v float64) string {
+	if n, ok := stateNames[v]; ok {
+		return n
+	}
+	return "state " + num(v)
+}
+
+// memberStateChanged counts the members whose state in the run's
+// replSetGetStatus samples (the MemberState series) differs from the one
+// it had at the first sample that read it, and says each change and
+// whether the primary changed.
+func memberStateChanged(d *result.Doc) (float64, string, bool) {
+	var changes, primaries []string // primaries: in the order of the samples that name one
+	members, samples, changed := 0, 0, 0
+	type at struct {
+		t      time.Time
+		member string
+	}
+	var prim []at
+	for _, s := range d.Metrics.Members {
+		if s.Name != result.MemberState {
+			continue
+		}
+		members++
+		samples = max(samples, len(s.DataPoints))
+		moved := false
+		for i, p := range s.DataPoints {
+			if p.Value == nil {
+				continue
+			}
+			if *p.Value == 1 {
+				prim = append(prim, at{p.Timestamp, s.Member})
+			}
+			if prev := lastValue(s.DataPoints[:i]); prev != nil && *prev != *p.Value {
+				moved = true
+				changes = append(changes, fmt.Sprintf("%s %s → %s %s into the run", s.Member, stateName(*prev), stateName(*p.Value),
+					num(p.Timestamp.Sub(s.DataPoints[0].Timestamp).Seconds())+" s"))
+			}
+		}
+		if moved {
+			changed++
+		}
+	}
+	if members == 0 {
+		return 0, "the run has no member state series (not a replica set, or replSetGetStatus was not read)", false
+	}
+	slices.SortStableFunc(prim, func(a, b at) int { return a.t.Compare(b.t) })
+	for _, p := range prim {
+		if len(primaries) == 0 || primaries[len(primaries)-1] != p.member {
+			primaries = append(primaries, p.member)
+		}
+	}
+	if changed == 0 {
+		who := "no primary"
+		if len(primaries) > 0 {
+			who = "primary " + primaries[0]
+		}
+		return 0, fmt.Sprintf("%d member(s) kept their state over %d samples (%s)", members, samples, who), true
+	}
+	ev := strings.Join(changes, "; ")
+	if len(primaries) > 1 {
+		ev += "; the primary changed: " + strings.Join(primaries, " → ")
+	}
+	return float64(changed), ev, true
+}
+
+// lastValue is the last value a series' points hold, nil for none.
+func lastValue(ps []result.DataPoint) *float64 {
+	for i := len(ps) - 1; i >= 0; i-- {
+		if ps[i].Value != nil {
+			return ps[i].Value
+		}
+	}
+	return nil
 }
 
 func cacheOverfull(d *result.Doc) (float64, string, bool) {

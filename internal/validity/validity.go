@@ -1,8 +1,9 @@
 // Package validity judges whether a run counts before any statistic sees
 // it: a table of named rules (the client saturated, starved or imprecise, CPU
-// steal, the server restarted, a member lagging, the cache over its
-// configured size, swapping, a telemetry source silent for most of the
-// run, too few operations for the percentiles), each with its evidence.
+// steal, the server restarted, a member changing state or lagging, the
+// cache over its configured size, swapping, a telemetry source silent
+// for most of the run, too few operations for the percentiles), each
+// with its evidence.
 // A run is invalid when one rule says so, suspect when one warns, valid
 // otherwise; a rule whose figure the run does not hold is "not judged"
 // and says which figure, never passed as if measured.
@@ -43,6 +44,7 @@ const (
 	CPUSteal         = "cpu-steal"
 	ServerRestarted  = "server-restarted"
 	MemberLag        = "member-lag"
+	MemberState      = "member-state-changed"
 	CacheOverfull    = "cache-overfull"
 	Swapping         = "swapping"
 	TelemetrySilent  = "telemetry-silent"
@@ -60,6 +62,7 @@ var rules = []rule{
 	{ClientImprecise, "% of the smallest p50", "the schedule's send lag p99 is a material share of the latencies it reports", Bound{1, inf}, clientImprecise},
 	{CPUSteal, "% of the host's CPU", "the server's host lost CPU to its hypervisor (mean steal over the run)", Bound{5, 20}, cpuSteal},
 	{ServerRestarted, "s of uptime lost", "the server restarted during the run: its uptime grew less than the run's time", Bound{2, 2}, serverRestarted},
+	{MemberState, "members", "a replica set member changed state during the run (its state in replSetGetStatus differs from the run's start; a new primary)", Bound{1, 1}, memberStateChanged},
 	{MemberLag, "s", "a secondary lagged the primary (largest lag over the run)", Bound{10, 60}, memberLag},
 	{CacheOverfull, "% of the configured cache", "the storage engine's cache held more than its configured size (largest interval)", Bound{100, 105}, cacheOverfull},
 	{Swapping, "pages/s", "the server's host swapped (pages swapped in and out per second, mean over the run)", Bound{10, 1000}, swapping},

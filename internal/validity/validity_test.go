@@ -27,6 +27,24 @@ func quietRun() *result.Doc {
 	return d
 }
 
+// states are member state series a second apart, a 0 a sample that did
+// not read the member.
+func states(byMember map[string][]float64) []result.Series {
+	var out []result.Series
+	for _, m := range []string{"a:1", "b:1"} {
+		s := result.Series{Name: result.MemberState, Member: m}
+		for i, v := range byMember[m] {
+			p := result.DataPoint{Timestamp: time.Unix(int64(i), 0)}
+			if v != 0 {
+				p.Value = result.F(v)
+			}
+			s.DataPoints = append(s.DataPoints, p)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 func outcome(v result.Validity, rule string) result.ValidityRule {
 	for _, r := range v.Rules {
 		if r.Rule == rule {
@@ -78,6 +96,14 @@ func TestJudge(t *testing.T) {
 				d.Intervals[i].Host[keySwapIn] = 2000
 			}
 		}, result.Invalid, Swapping, result.Invalid, "2000 pages"},
+		{"swap read on the client's host", func(d *result.Doc) {
+			d.Metrics.Measurements = []result.Series{{Name: result.CPUUser, Source: "local"}}
+		}, result.Valid, Swapping, result.Valid, "from this host's /proc (/proc/vmstat's pswpin and pswpout): the server shares the client's host"},
+		{"no swap counters", func(d *result.Doc) {
+			for i := range d.Intervals {
+				delete(d.Intervals[i].Host, keySwapIn)
+			}
+		}, result.Valid, Swapping, result.NotJudged, "the host's figures carry no swap counters"},
 		{"host source died", func(d *result.Doc) {
 			for i := 3; i < 10; i++ {
 				d.Intervals[i].Host = nil
@@ -91,6 +117,16 @@ func TestJudge(t *testing.T) {
 				DataPoints: []result.DataPoint{{Value: result.F(2)}, {Value: result.F(75)}}}}
 		}, result.Invalid, MemberLag, result.Invalid, "75 s, of b:27017"},
 		{"standalone", func(*result.Doc) {}, result.Valid, MemberLag, result.NotJudged, "no replication lag series"},
+		{"not a replica set", func(*result.Doc) {}, result.Valid, MemberState, result.NotJudged, "no member state series"},
+		{"members kept their states", func(d *result.Doc) {
+			d.Metrics.Members = states(map[string][]float64{"a:1": {1, 1, 1}, "b:1": {2, 0, 2}})
+		}, result.Valid, MemberState, result.Valid, "2 member(s) kept their state over 3 samples (primary a:1)"},
+		{"a member recovering", func(d *result.Doc) {
+			d.Metrics.Members = states(map[string][]float64{"a:1": {1, 1, 1}, "b:1": {2, 3, 2}})
+		}, result.Invalid, MemberState, result.Invalid, "b:1 secondary → recovering 1 s into the run; b:1 recovering → secondary 2 s"},
+		{"primary stepped down", func(d *result.Doc) {
+			d.Metrics.Members = states(map[string][]float64{"a:1": {1, 2, 2}, "b:1": {2, 2, 1}})
+		}, result.Invalid, MemberState, result.Invalid, "the primary changed: a:1 → b:1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := quietRun()

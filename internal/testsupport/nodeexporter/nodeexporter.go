@@ -36,7 +36,7 @@ type Exporter struct {
 }
 
 // Start starts a node exporter with the collectors mongobench reads (CPU,
-// disk, file systems, memory) on a free loopback port, waits until it
+// disk, file systems, memory, swap from vmstat) on a free loopback port, waits until it
 // answers, and stops it when the test ends.
 func Start(t testing.TB) *Exporter {
 	t.Helper()
@@ -54,7 +54,7 @@ func Start(t testing.TB) *Exporter {
 	addr := l.Addr().String()
 	_ = l.Close() // the exporter listens on it next
 	cmd := exec.Command(bin, "--web.listen-address="+addr, "--collector.disable-defaults",
-		"--collector.cpu", "--collector.diskstats", "--collector.filesystem", "--collector.meminfo")
+		"--collector.cpu", "--collector.diskstats", "--collector.filesystem", "--collector.meminfo", "--collector.vmstat")
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", bin, err)
 	}
