@@ -85,6 +85,22 @@ type Workload interface {
 type Run struct {
 	Decided Decisions
 	Tasks   Tasks
+	// Schedule, when set, is the run's own schedule in place of the
+	// scenario's rate, duration, warm-up and threads (a recording's
+	// replay: its requests at their recorded offsets).
+	Schedule *Schedule
+	// Annotate, when set, adds the workload's own section to the run's
+	// result document once it is assembled.
+	Annotate func(*result.Doc)
+}
+
+// Schedule is a workload's own open-loop schedule: Count operations at
+// Pacer's offsets, no warm-up, none dropped however late, at most
+// Workers in flight.
+type Schedule struct {
+	Pacer   engine.Pacer
+	Count   int64
+	Workers int
 }
 
 // Tasks makes the task of each worker of a prepared run. The state the
