@@ -20,7 +20,7 @@ func (a *app) replayCmd() *cobra.Command {
 	var speed float64
 	var allowWrites, monitoring bool
 	var mapNS []string
-	var top int
+	var top, explain int
 	cmd := &cobra.Command{
 		Use:   "replay RECORDING",
 		Short: "Replay a traffic recording against a candidate, open loop, and compare it per query shape",
@@ -59,6 +59,10 @@ docs/replay.md.`,
 			}
 			rf.Params = []string{"file=" + args[0], "speed=" + strconv.FormatFloat(speed, 'g', -1, 64),
 				"allowWrites=" + strconv.FormatBool(allowWrites), "includeMonitoring=" + strconv.FormatBool(monitoring)}
+			if explain < 0 || explain > 1000 {
+				return usage(fmt.Errorf("--explain %d: want 0 to 1000 shapes", explain))
+			}
+			rf.Params = append(rf.Params, "explain="+strconv.Itoa(explain))
 			if len(mapNS) > 0 {
 				rf.Params = append(rf.Params, "mapNs="+strings.Join(mapNS, ","))
 			}
@@ -89,6 +93,7 @@ docs/replay.md.`,
 	fl.BoolVar(&allowWrites, "allow-writes", false, "send the recording's writes: the candidate takes them")
 	fl.BoolVar(&monitoring, "include-monitoring", false, "replay hello, isMaster and ping too")
 	fl.StringArrayVar(&mapNS, "map-ns", nil, "rewrite namespaces FROM=TO, repeatable: prod.=staging. (a database), prod.orders=staging.orders (a collection)")
+	fl.IntVar(&explain, "explain", 0, "capture on the candidate the winning plan of this many of the heaviest shapes, stored with the run")
 	fl.IntVar(&top, "top", 20, "shapes shown on the terminal (all are stored)")
 	rf.Add(fl, options.Help{ReportDir: "mongobench-reports", JSON: "print the result document as JSON instead of the summary"})
 	return cmd

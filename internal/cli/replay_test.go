@@ -219,7 +219,7 @@ func TestReplayGoDriverTraffic(t *testing.T) {
 		for attempt := range 3 {
 			_ = c.Database(dst).Drop(context.Background())
 			d, o = replayJSON(t, rec, "--uri", uri, "--speed", speed, "--allow-writes", "--map-ns", src+".="+dst+".",
-				"--database", testenv.DBName(t)+"_data", "--results-file", results, "--no-report", "--json")
+				"--database", testenv.DBName(t)+"_data", "--results-file", results, "--no-report", "--json", "--explain", "3")
 			checkShapes(t, d, speed)
 			want = 2 * *d.Replay.RecordedRate
 			if speed == "1" {
@@ -254,6 +254,18 @@ func TestReplayGoDriverTraffic(t *testing.T) {
 			if !commands[want] {
 				t.Errorf("×%s: no %s shape replayed (%v)", speed, want, commands)
 			}
+		}
+		plans := 0
+		for _, s := range d.Replay.Shapes {
+			if s.Plan != "" {
+				plans++
+				if !strings.Contains(s.Plan, "stage") {
+					t.Errorf("×%s %s: plan %q names no stage", speed, s.Op, s.Plan)
+				}
+			}
+		}
+		if plans == 0 || plans > 3 {
+			t.Errorf("×%s: %d winning plans captured, want 1 to 3 (--explain 3)", speed, plans)
 		}
 		if !strings.Contains(o.stderr, "p99 ×") {
 			t.Errorf("×%s: the shapes' table is not on standard error with --json:\n%s", speed, o.stderr)

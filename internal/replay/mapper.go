@@ -3,12 +3,14 @@ package replay
 import (
 	"encoding/binary"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongobench/mongobench/internal/recording"
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 // NSRule rewrites namespaces that start with From to start with To
@@ -117,10 +119,6 @@ func (m *Mapper) Command(dst []byte, r *Request) ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	idx, dst := startDoc(dst)
-	origDB := r.Msg.Database()
-	if r.DB != origDB {
-		m.counts.Namespaces++
-	}
 	var sess *session
 	for i, e := range elems {
 		k, v := e.Key(), e.Value()
@@ -182,6 +180,9 @@ func (m *Mapper) Command(dst []byte, r *Request) ([]byte, error) {
 		default:
 			dst = appendValue(dst, k, v)
 		}
+	}
+	if r.DB != r.Msg.Database() {
+		m.counts.Namespaces++
 	}
 	return endDoc(dst, idx), nil
 }
@@ -308,4 +309,128 @@ func appendDoc(dst []byte, k string, d []byte) []byte {
 
 func appendValue(dst []byte, k string, v bson.RawValue) []byte {
 	return append(key(dst, v.Type, k), v.Value...)
+}
+
+// explainable are the commands explain takes.
+var explainable = map[string]bool{"find": true, "aggregate": true, "count": true, "distinct": true,
+	"update": true, "delete": true, "findAndModify": true, "findandmodify": true}
+
+// ExplainCommand is the command that asks the candidate for r's winning
+// plan without running it: {explain: r's command (its namespace mapped,
+// its document sequences as arrays, without session, transaction and
+// cluster time), verbosity: "queryPlanner", $db}. false when explain
+// does not take r's command.
+func ExplainCommand(r *Request) ([]byte, bool) {
+	cmd := r.Msg.Command()
+	if !explainable[cmd] {
+		return nil, false
+	}
+	elems, err := r.Msg.Body.Elements()
+	if err != nil {
+		return nil, false
+	}
+	idx, dst := startDoc(nil)
+	dst = append(dst, byte(bson.TypeEmbeddedDocument))
+	dst = append(dst, "explain\x00"...)
+	inner, dst := startDoc(dst)
+	for i, e := range elems {
+		k, v := e.Key(), e.Value()
+		switch {
+		case i == 0:
+			if _, ok := v.StringValueOK(); ok && r.Coll != "" {
+				dst = appendString(dst, k, r.Coll)
+			} else {
+				dst = appendValue(dst, k, v)
+			}
+		case k == "$db", k == "lsid", k == "txnNumber", k == "$clusterTime", k == "startTransaction",
+			k == "autocommit", k == "readConcern", k == "writeConcern", k == "$readPreference":
+		default:
+			dst = appendValue(dst, k, v)
+		}
+	}
+	for _, s := range r.Msg.Sequences {
+		dst = append(dst, byte(bson.TypeArray))
+		dst = append(append(dst, s.Identifier...), 0)
+		ai, out := startDoc(dst)
+		for j, d := range s.Documents {
+			out = append(key(out, bson.TypeEmbeddedDocument, fmt.Sprint(j)), d...)
+		}
+		dst = endDoc(out, ai)
+	}
+	dst = endDoc(dst, inner)
+	dst = appendString(dst, "verbosity", "queryPlanner")
+	dst = appendString(dst, "$db", r.DB)
+	return endDoc(dst, idx), true
+}
+
+// maxPlan bounds a stored winning plan's text.
+const maxPlan = 16 << 10
+
+// WinningPlan reads the winning plan from an explain's reply (a find's
+// queryPlanner, an aggregation's first stage's $cursor, or a sharded
+// cluster's winningPlan as it is) as relaxed Extended JSON, at most
+// 16 KB; "" when the reply holds none.
+func WinningPlan(reply bson.Raw) string {
+	qp, ok := reply.Lookup("queryPlanner").DocumentOK()
+	if !ok {
+		if stages, isArr := reply.Lookup("stages").ArrayOK(); isArr {
+			if first, err := stages.IndexErr(0); err == nil {
+				if d, isDoc := first.DocumentOK(); isDoc {
+					qp, ok = d.Lookup("$cursor", "queryPlanner").DocumentOK()
+				}
+			}
+		}
+	}
+	if !ok {
+		return ""
+	}
+	wp, ok := qp.Lookup("winningPlan").DocumentOK()
+	if !ok {
+		return ""
+	}
+	s := wp.String()
+	if len(s) > maxPlan {
+		s = s[:maxPlan] + "…"
+	}
+	return s
+}
+
+// Heaviest are the indexes of the n shapes of a run that took the most
+// time on the candidate (requests × mean latency), heaviest first.
+func Heaviest(p *Plan, ops []result.OpStats, n int) []int {
+	byName := map[string]result.OpStats{}
+	for _, o := range ops {
+		byName[o.Name] = o
+	}
+	type w struct {
+		i int
+		t float64
+	}
+	var ws []w
+	for i, s := range p.Shapes {
+		o := byName[s.Op]
+		if o.Latency.Mean == nil || o.Count == 0 {
+			continue
+		}
+		ws = append(ws, w{i, float64(o.Count) * *o.Latency.Mean})
+	}
+	sort.SliceStable(ws, func(a, b int) bool { return ws[a].t > ws[b].t })
+	var out []int
+	for _, x := range ws {
+		if len(out) == n {
+			break
+		}
+		out = append(out, x.i)
+	}
+	return out
+}
+
+// First is the first request of shape i (nil: none).
+func (p *Plan) First(i int) *Request {
+	for j := range p.Requests {
+		if p.Requests[j].Shape == i {
+			return &p.Requests[j]
+		}
+	}
+	return nil
 }

@@ -144,6 +144,11 @@ func View(d *result.Doc, top int) string {
 	if len(rows) > len(shown) {
 		fmt.Fprintf(&b, "… %d more shapes (in the result's replay.shapes)\n", len(rows)-len(shown))
 	}
+	for _, r := range rows {
+		if r.Plan != "" {
+			fmt.Fprintf(&b, "plan of %s on the candidate: %s\n", r.Op, clip(r.Plan, 240))
+		}
+	}
 	return b.String()
 }
 
@@ -182,4 +187,11 @@ func errorsText(e result.Errors) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

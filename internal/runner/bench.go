@@ -289,7 +289,7 @@ type run struct {
 	// own is the workload's own schedule (nil: the scenario's); annotate
 	// adds the workload's section to the result.
 	own      *workload.Schedule
-	annotate func(*result.Doc)
+	annotate func(context.Context, *result.Doc)
 }
 
 type namedExporter struct {
@@ -365,7 +365,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	d := r.document(res, samples)
 	if r.annotate != nil {
-		r.annotate(d)
+		r.annotate(ctx, d)
 	}
 	r.addNotes(d)
 	r.auditLedger(ctx, d)

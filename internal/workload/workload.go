@@ -90,8 +90,8 @@ type Run struct {
 	// replay: its requests at their recorded offsets).
 	Schedule *Schedule
 	// Annotate, when set, adds the workload's own section to the run's
-	// result document once it is assembled.
-	Annotate func(*result.Doc)
+	// result document once it is assembled (ctx: the run's).
+	Annotate func(context.Context, *result.Doc)
 }
 
 // Schedule is a workload's own open-loop schedule: Count operations at

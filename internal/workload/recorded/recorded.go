@@ -63,6 +63,7 @@ func (*Workload) Params() []spec.ParamSpec {
 		{Name: "allowWrites", Kind: spec.KindBool, Default: "false", Help: "send the recording's writes (the candidate takes them)"},
 		{Name: "includeMonitoring", Kind: spec.KindBool, Default: "false", Help: "replay hello, isMaster and ping too"},
 		{Name: "mapNs", Kind: spec.KindString, Help: "namespace rules FROM=TO, comma-separated (prod.=staging.)"},
+		{Name: "explain", Kind: spec.KindInt, Default: "0", Min: "0", Max: "1000", Help: "the winning plan of this many of the heaviest shapes, captured on the candidate after the replay"},
 	}
 }
 
@@ -175,7 +176,7 @@ func (w *Workload) Prepare(ctx context.Context, env workload.Env, p spec.Params)
 		Schedule: &workload.Schedule{
 			Pacer: replay.Schedule{Plan: plan, Speed: o.Speed}, Count: int64(len(plan.Requests)), Workers: workers,
 		},
-		Annotate: func(d *result.Doc) {
+		Annotate: func(ctx context.Context, d *result.Doc) {
 			got := replay.Replayed{Sent: make([]int64, len(plan.Shapes)), Docs: make([]int64, len(plan.Shapes))}
 			for i := range plan.Shapes {
 				got.Sent[i] = sh.sent[i].Load()
@@ -189,6 +190,9 @@ func (w *Workload) Prepare(ctx context.Context, env workload.Env, p spec.Params)
 				d.Schedule.TargetRate = result.F(rate * o.Speed)
 			}
 			d.Schedule.DropBound = float64(math.MaxInt64) / float64(time.Millisecond) // a replay drops nothing, however late
+			if n := int(p.Int("explain")); n > 0 {
+				d.Notes = append(d.Notes, explain(ctx, wo, plan, d, n)...)
+			}
 		},
 	}, nil
 }
@@ -387,4 +391,33 @@ func (c *conn) done() {
 	c.next++
 	c.cond.Broadcast()
 	c.mu.Unlock()
+}
+
+// explain captures on the candidate the winning plan of the n shapes
+// that took it the most time, into the result's replay shapes; what it
+// could not capture is said in the notes it returns.
+func explain(ctx context.Context, o wire.Options, plan *replay.Plan, d *result.Doc, n int) []string {
+	var notes []string
+	c, err := wire.Dial(ctx, o)
+	if err != nil {
+		return []string{"explain: no connection to the candidate: " + err.Error()}
+	}
+	defer func() { _ = c.Close() }()
+	for _, i := range replay.Heaviest(plan, d.Ops, n) {
+		r := plan.First(i)
+		cmd, ok := replay.ExplainCommand(r)
+		if !ok {
+			continue
+		}
+		msg := append(c.Start(), cmd...)
+		reply, err := c.RoundTrip(ctx, msg, wire.NoRetry)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("explain of %s: %v", plan.Shapes[i].Op, err))
+			continue
+		}
+		if wp := replay.WinningPlan(bson.Raw(reply)); wp != "" && d.Replay != nil {
+			d.Replay.Shapes[i].Plan = wp
+		}
+	}
+	return notes
 }
