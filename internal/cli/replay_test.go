@@ -18,8 +18,10 @@ import (
 
 	"github.com/mongobench/mongobench/internal/cli"
 	"github.com/mongobench/mongobench/internal/record"
+	"github.com/mongobench/mongobench/internal/replay"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+	"github.com/mongobench/mongobench/internal/workload/recorded"
 )
 
 // recordThrough records what traffic sends through a recording proxy in
@@ -393,5 +395,45 @@ func TestReplayRefusesHostileRecordings(t *testing.T) {
 		if !strings.Contains(line, c.want) {
 			t.Errorf("%s: got %q, want it to contain %q", c.file, line, c.want)
 		}
+	}
+}
+
+// TestSweepOverARecording: a recording is a workload a sweep names
+// (--workload replay -p file=…): each target rate replays it at the
+// speed that makes the recorded rate that target, every shape's
+// requests sent and completed at every step.
+func TestSweepOverARecording(t *testing.T) {
+	uri := testenv.URI(t)
+	c := connect(t, uri)
+	src := testenv.DBName(t)
+	dst := src + "_sweep"
+	dropAfter(t, c, src)
+	dropAfter(t, c, dst)
+	rec := recordThrough(t, goTraffic(t, src))
+	plan, err := recorded.Load(rec, replay.Options{Speed: 1, AllowWrites: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := plan.RecordedRate()
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+	o := mb(t, "sweep", "--workload", "replay", "-p", "file="+rec, "-p", "allowWrites=true", "-p", "mapNs="+src+".="+dst+".",
+		"--rate", fmt.Sprintf("%.3f,%.3f", r, 2*r), "--database", testenv.DBName(t)+"_data", "--results-file", results, "--no-report", "--json")
+	wantCode(t, o, cli.ExitOK)
+	var docs []replayDoc
+	if err := json.Unmarshal([]byte(o.stdout), &docs); err != nil {
+		t.Fatalf("stdout is not a JSON array of runs: %v\n%s", err, o)
+	}
+	if len(docs) != 2 {
+		t.Fatalf("%d steps, want 2", len(docs))
+	}
+	for i, d := range docs {
+		if d.Replay == nil {
+			t.Fatalf("step %d has no replay section", i+1)
+		}
+		want := float64(i + 1)
+		if got := d.Replay.Speed; got < want*0.999 || got > want*1.001 {
+			t.Errorf("step %d: speed %g, want %g (the target rate over the recorded %.3f/s)", i+1, got, want, r)
+		}
+		checkShapes(t, d, fmt.Sprint(want))
 	}
 }

@@ -170,7 +170,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 		return nil, err
 	}
 	env := workload.Env{DB: client.Database(sc.Database), URI: o.Target.URI, Seed: sc.Seed, Progress: o.OnSetup,
-		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
+		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource, Rate: float64(sc.Rate)}
 	if g := o.Group; g != nil {
 		if err := workload.CheckGroup(w, sc.Params); err != nil {
 			return nil, err

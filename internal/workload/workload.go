@@ -37,6 +37,9 @@ type Env struct {
 	// Follower says the group's lead prepared the data already: the
 	// workload attaches to it instead of resetting or loading it.
 	Follower bool
+	// Rate is the scenario's target rate (0: none), for a workload whose
+	// schedule is its own (a replay sets its speed from it).
+	Rate float64
 }
 
 // A Grouped workload can run as one client of a run group: its Prepare

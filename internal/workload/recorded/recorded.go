@@ -156,6 +156,18 @@ func (w *Workload) Prepare(ctx context.Context, env workload.Env, p spec.Params)
 	if err != nil {
 		return workload.Run{}, err
 	}
+	if env.Rate > 0 {
+		// A target rate (run --rate, a sweep's step) chooses the speed:
+		// the recording's rate times the speed is the target.
+		rec := plan.RecordedRate()
+		if rec <= 0 {
+			return workload.Run{}, fmt.Errorf("%s: a target rate needs the recording's own rate, and it has %d request(s) over %v", file, len(plan.Requests), plan.Span)
+		}
+		if o.Speed != 1 {
+			return workload.Run{}, fmt.Errorf("replay: give a target rate (--rate, a sweep's rates) or -p speed, not both")
+		}
+		o.Speed = env.Rate / rec
+	}
 	wo, err := wire.Parse(env.URI)
 	if err != nil {
 		return workload.Run{}, fmt.Errorf("replay sends over the lean wire client: %w", err)
@@ -186,7 +198,7 @@ func (w *Workload) Prepare(ctx context.Context, env workload.Env, p spec.Params)
 				}
 			}
 			d.Replay = replay.Section(file, plan, o, sh.mapper.Counts(), got)
-			if rate := plan.RecordedRate(); rate > 0 {
+			if rate := plan.RecordedRate(); rate > 0 && env.Rate == 0 {
 				d.Schedule.TargetRate = result.F(rate * o.Speed)
 			}
 			d.Schedule.DropBound = float64(math.MaxInt64) / float64(time.Millisecond) // a replay drops nothing, however late
