@@ -398,10 +398,11 @@ func TestReplayRefusesHostileRecordings(t *testing.T) {
 	}
 }
 
-// TestSweepOverARecording: a recording is a workload a sweep names
-// (--workload replay -p file=…): each target rate replays it at the
-// speed that makes the recorded rate that target, every shape's
-// requests sent and completed at every step.
+// TestSweepOverARecording: a recording is a workload a sweep names by
+// its path, --speed 1,2 its steps: each replays it at the speed that
+// makes the recorded rate the step's target, every shape's requests sent
+// and completed at every step. --speed with --rate, or without a
+// recording, is a usage error.
 func TestSweepOverARecording(t *testing.T) {
 	uri := testenv.URI(t)
 	c := connect(t, uri)
@@ -416,8 +417,9 @@ func TestSweepOverARecording(t *testing.T) {
 	}
 	r := plan.RecordedRate()
 	results := filepath.Join(t.TempDir(), "results.jsonl")
-	o := mb(t, "sweep", "--workload", "replay", "-p", "file="+rec, "-p", "allowWrites=true", "-p", "mapNs="+src+".="+dst+".",
-		"--rate", fmt.Sprintf("%.3f,%.3f", r, 2*r), "--database", testenv.DBName(t)+"_data", "--results-file", results, "--no-report", "--json")
+	// The recording named by its path, its speeds in place of rates.
+	o := mb(t, "sweep", "--workload", rec, "-p", "allowWrites=true", "-p", "mapNs="+src+".="+dst+".",
+		"--speed", "1,2", "--database", testenv.DBName(t)+"_data", "--results-file", results, "--no-report", "--json")
 	wantCode(t, o, cli.ExitOK)
 	var docs []replayDoc
 	if err := json.Unmarshal([]byte(o.stdout), &docs); err != nil {
@@ -435,5 +437,16 @@ func TestSweepOverARecording(t *testing.T) {
 			t.Errorf("step %d: speed %g, want %g (the target rate over the recorded %.3f/s)", i+1, got, want, r)
 		}
 		checkShapes(t, d, fmt.Sprint(want))
+	}
+	for _, args := range [][]string{
+		{"--workload", rec, "--speed", "1,2", "--rate", "100"},
+		{"--workload", "kv", "--speed", "1,2"},
+		{"--workload", rec, "--speed", "1,fast"},
+	} {
+		o := mb(t, append([]string{"sweep", "--uri", "mongodb://127.0.0.1:1", "--no-report"}, args...)...)
+		wantCode(t, o, cli.ExitUsage)
+		if line := errorLine(t, o, false); !strings.Contains(line, "--speed") {
+			t.Errorf("%v: got %q, want an error naming --speed", args, line)
+		}
 	}
 }

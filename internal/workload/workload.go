@@ -174,6 +174,9 @@ type Registry struct {
 	mu     sync.Mutex
 	byName map[string]Workload
 	files  bool
+	// recordings opens a traffic recording named by its path as a
+	// workload (ok false: the path names no recording).
+	recordings func(path string) (w Workload, ok bool, err error)
 }
 
 var (
@@ -197,6 +200,13 @@ func (r *Registry) WithFiles() *Registry {
 	return r
 }
 
+// WithRecordings makes the registry open the traffic recordings it is
+// asked for by path, through open, and returns it.
+func (r *Registry) WithRecordings(open func(path string) (Workload, bool, error)) *Registry {
+	r.recordings = open
+	return r
+}
+
 // OpenWorkloadFile reads and checks the workload file at path and
 // registers it under the path; a file opened already is not read again.
 func (r *Registry) OpenWorkloadFile(path string) error {
@@ -211,6 +221,15 @@ func (r *Registry) lookup(name string) (Workload, error) {
 	defer r.mu.Unlock()
 	if w, ok := r.byName[name]; ok {
 		return w, nil
+	}
+	if r.recordings != nil && !spec.IsWorkloadFile(name) {
+		if w, ok, err := r.recordings(name); ok {
+			if err != nil {
+				return nil, err
+			}
+			r.byName[name] = w
+			return w, nil
+		}
 	}
 	if !r.files || !spec.IsWorkloadFile(name) {
 		return nil, fmt.Errorf("unknown workload %q (known: %v)", name, r.names())

@@ -25,7 +25,7 @@ func Registry() *workload.Registry {
 	for _, p := range presets {
 		ws = append(ws, ycsb.Workload{Preset: p})
 	}
-	return workload.NewRegistry(ws...).WithFiles()
+	return workload.NewRegistry(ws...).WithFiles().WithRecordings(recorded.Named)
 }
 
 // YCSBLoads returns the registry of the load phases of YCSB A–F

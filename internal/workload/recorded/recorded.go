@@ -433,3 +433,63 @@ func explain(ctx context.Context, o wire.Options, plan *replay.Plan, d *result.D
 	}
 	return notes
 }
+
+// Named opens the recording at path as a workload named by its path
+// (run, sweep and plan's --workload rec.bin): the replay workload with
+// its file fixed. ok is false when path names no file or directory, so
+// the name is someone else's; a file that is not a readable recording
+// is an error naming it.
+func Named(path string) (workload.Workload, bool, error) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() && !st.IsDir() {
+		return nil, false, nil
+	}
+	n := &named{w: &Workload{}, path: path}
+	if _, err := n.w.Plan(n.with(spec.Params{"speed": 1.0, "allowWrites": true})); err != nil {
+		var wr *replay.WriteRefusal
+		if !errors.As(err, &wr) {
+			return nil, true, err
+		}
+	}
+	return n, true, nil
+}
+
+// named is a recording named by its path.
+type named struct {
+	w    *Workload
+	path string
+}
+
+var _ workload.Workload = (*named)(nil)
+
+func (n *named) Name() string { return n.path }
+
+func (n *named) Summary() string {
+	return "the traffic recording " + n.path + " replayed (docs/replay.md)"
+}
+
+// Params are the replay's, its file fixed.
+func (n *named) Params() []spec.ParamSpec {
+	var out []spec.ParamSpec
+	for _, p := range n.w.Params() {
+		if p.Name != "file" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (n *named) with(p spec.Params) spec.Params {
+	q := make(spec.Params, len(p)+1)
+	for k, v := range p {
+		q[k] = v
+	}
+	q["file"] = n.path
+	return q
+}
+
+func (n *named) Ops(p spec.Params) []string { return n.w.Ops(n.with(p)) }
+
+func (n *named) Prepare(ctx context.Context, env workload.Env, p spec.Params) (workload.Run, error) {
+	return n.w.Prepare(ctx, env, n.with(p))
+}
