@@ -118,3 +118,16 @@ func (c capture) Run(ctx context.Context, env study.Env) (study.Outcome, error) 
 	}
 	return out, err
 }
+
+// planChanges says which replayed query shapes' winning plans changed
+// between the labels' latest replays (compare --runs), on standard
+// output (standard error with --json).
+func (a *app) planChanges(docs []result.Doc, labels []string, json bool) {
+	w := a.stdout
+	if json {
+		w = a.stderr
+	}
+	for _, l := range replay.PlanChanges(docs, labels) {
+		fmt.Fprintln(w, l)
+	}
+}

@@ -450,3 +450,29 @@ func TestSweepOverARecording(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareSaysAPlanChanged: two replays with --explain, an index
+// created between them, and compare --runs says the find's plan changed.
+func TestCompareSaysAPlanChanged(t *testing.T) {
+	uri := testenv.URI(t)
+	c := connect(t, uri)
+	dst := testenv.DBName(t) + "_plan"
+	dropAfter(t, c, dst)
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+	rec := filepath.Join("..", "recording", "testdata", "server-8.x")
+	replayJSON(t, rec, "--uri", uri, "--allow-writes", "--map-ns", "shop.="+dst+".", "--explain", "2", "--label", "before",
+		"--database", testenv.DBName(t)+"_data", "--results-file", results, "--no-report", "--json")
+	ctx := context.Background()
+	if err := c.Database(dst).Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Database(dst).Collection("orders").Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "status", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	replayJSON(t, rec, "--uri", uri, "--allow-writes", "--map-ns", "shop.="+dst+".", "--explain", "2", "--label", "after",
+		"--database", testenv.DBName(t)+"_data", "--results-file", results, "--no-report", "--json")
+	o := mb(t, "compare", "--runs", "--label", "before", "--label", "after", "--results-file", results, "--report-dir", "")
+	if !strings.Contains(o.stdout, "plan changed: find shop.orders: COLLSCAN (before, run ") || !strings.Contains(o.stdout, "IXSCAN") {
+		t.Errorf("compare --runs does not say the find's plan changed from COLLSCAN to an index scan:\n%s", o)
+	}
+}

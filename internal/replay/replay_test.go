@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/recording"
 	"github.com/mongobench/mongobench/internal/replay"
+	"github.com/mongobench/mongobench/internal/result"
 )
 
 // opMsg is an OP_MSG with body as its section 0.
@@ -203,5 +204,26 @@ func TestNamespaceRules(t *testing.T) {
 		if _, err := replay.ParseNSRule(bad); err == nil || !strings.Contains(err.Error(), "want FROM=TO") {
 			t.Errorf("%q: got %v", bad, err)
 		}
+	}
+}
+
+func TestPlanChangesNameTheShapeAndTheStages(t *testing.T) {
+	shape := func(plan string) result.ReplayShape {
+		return result.ReplayShape{Shape: `{"command":"find"}`, Command: "find", Namespace: "shop.orders", Plan: plan}
+	}
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	docs := []result.Doc{
+		{RunID: "a1", Label: "a", Start: at, Replay: &result.Replay{Shapes: []result.ReplayShape{shape(`{"stage": "COLLSCAN"}`)}}},
+		{RunID: "a2", Label: "a", Start: at.Add(time.Hour), Replay: &result.Replay{Shapes: []result.ReplayShape{shape(`{"stage": "COLLSCAN", "direction": "forward"}`)}}},
+		{RunID: "b1", Label: "b", Start: at, Replay: &result.Replay{Shapes: []result.ReplayShape{shape(`{"stage": "FETCH", "inputStage": {"stage": "IXSCAN"}}`)}}},
+		{RunID: "c1", Label: "c", Start: at, Replay: &result.Replay{Shapes: []result.ReplayShape{shape(`{"stage": "COLLSCAN", "direction": "forward"}`)}}},
+	}
+	got := replay.PlanChanges(docs, []string{"a", "b", "c"})
+	want := "plan changed: find shop.orders: COLLSCAN (a, run a2) → FETCH, IXSCAN (b, run b1)"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q, want [%q] (the same plan on c is no change)", got, want)
+	}
+	if replay.PlanChanges(docs, []string{"a", "missing"}) != nil {
+		t.Error("a change said against a label without runs")
 	}
 }
