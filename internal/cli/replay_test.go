@@ -272,6 +272,11 @@ func TestReplayGoDriverTraffic(t *testing.T) {
 		if !strings.Contains(o.stderr, "p99 ×") {
 			t.Errorf("×%s: the shapes' table is not on standard error with --json:\n%s", speed, o.stderr)
 		}
+		// No data database was claimed: the replay wrote only what the
+		// recording did.
+		if names, err := c.ListDatabaseNames(context.Background(), bson.D{{Key: "name", Value: testenv.DBName(t) + "_data"}}); err != nil || len(names) != 0 {
+			t.Errorf("×%s: databases %v (%v): the replay claimed a data database", speed, names, err)
+		}
 		// The replay's database holds what the recording's did.
 		n, err := c.Database(dst).Collection("orders").CountDocuments(context.Background(), bson.D{})
 		if err != nil || n != 51 {

@@ -215,8 +215,10 @@ func mapHosts(o Options, set spec.ReplicaSet) ([]spec.MemberHost, error) {
 
 // prepare claims the data database and prepares the workload's run.
 func prepare(ctx context.Context, w workload.Workload, env workload.Env, p spec.Params) (workload.Run, error) {
-	if err := workload.Claim(ctx, env.DB); err != nil {
-		return workload.Run{}, err
+	if _, free := w.(workload.DataFree); !free {
+		if err := workload.Claim(ctx, env.DB); err != nil {
+			return workload.Run{}, err
+		}
 	}
 	prepared, err := w.Prepare(ctx, env, p)
 	if err != nil {

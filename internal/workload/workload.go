@@ -82,6 +82,13 @@ type Workload interface {
 	Prepare(ctx context.Context, env Env, p spec.Params) (Run, error)
 }
 
+// A DataFree workload uses no data database: the run does not claim
+// one (no marker is written), so a replay of read-only traffic writes
+// nothing at all to the candidate.
+type DataFree interface {
+	NoDataDatabase()
+}
+
 // A Run is a prepared run of a workload: what its setup decided, which
 // the result stores, and the state its workers share, which makes each
 // worker's task.

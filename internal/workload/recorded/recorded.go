@@ -47,6 +47,13 @@ type loaded struct {
 
 var _ workload.Workload = (*Workload)(nil)
 
+// NoDataDatabase: a replay writes only what its recording does (with
+// allowWrites), never a data database's marker.
+func (*Workload) NoDataDatabase() {}
+
+// NoDataDatabase: as the replay's.
+func (*named) NoDataDatabase() {}
+
 // Name is "replay".
 func (*Workload) Name() string { return Name }
 
