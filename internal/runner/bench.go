@@ -327,7 +327,11 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	r.startGauges(ctx, time.Duration(sc.Interval))
 	if r.opts.OnStart != nil {
-		r.opts.OnStart(time.Duration(sc.Warmup))
+		warmup := time.Duration(sc.Warmup)
+		if r.own != nil {
+			warmup = 0 // the workload's own schedule has none
+		}
+		r.opts.OnStart(warmup)
 	}
 	cfg := r.engineConfig()
 	offset := cfg.Share.First(int64(sc.Threads)) // a group client's workers are the group's from here
