@@ -286,7 +286,8 @@ func TestReplayGoDriverTraffic(t *testing.T) {
 }
 
 // TestReplayPyMongoTraffic: PyMongo's traffic, recorded through the
-// proxy, replayed: every shape's requests, the same documents.
+// proxy, replayed at ×1 and ×2: every shape's requests, the same
+// documents.
 func TestReplayPyMongoTraffic(t *testing.T) {
 	uri := testenv.URI(t)
 	py := pythonWithPyMongo(t)
@@ -304,11 +305,13 @@ func TestReplayPyMongoTraffic(t *testing.T) {
 		}
 	})
 	results := filepath.Join(t.TempDir(), "results.jsonl")
-	d, _ := replayJSON(t, rec, "--uri", uri, "--allow-writes", "--map-ns", src+".="+dst+".",
-		"--database", testenv.DBName(t)+"_data", "--results-file", results, "--no-report", "--json")
-	checkShapes(t, d, "1")
-	if d.Replay.Mapped.Cursors == 0 || d.Replay.Mapped.TxnNumbers == 0 {
-		t.Errorf("mapped %+v, want cursors and transaction numbers mapped", d.Replay.Mapped)
+	for _, speed := range []string{"1", "2"} {
+		d, _ := replayJSON(t, rec, "--uri", uri, "--allow-writes", "--map-ns", src+".="+dst+".", "--speed", speed,
+			"--database", testenv.DBName(t)+"_data", "--results-file", results, "--no-report", "--json")
+		checkShapes(t, d, speed)
+		if d.Replay.Mapped.Cursors == 0 || d.Replay.Mapped.TxnNumbers == 0 || d.Replay.Speed != map[string]float64{"1": 1, "2": 2}[speed] {
+			t.Errorf("×%s: speed %g, mapped %+v, want cursors and transaction numbers mapped", speed, d.Replay.Speed, d.Replay.Mapped)
+		}
 	}
 }
 
