@@ -133,7 +133,7 @@ document. Manual: README.md and docs/.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.changesCmd(), a.calibrateCmd(), a.loadCmd(), a.serverCmd(), a.resultsCmd(), a.serveCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.planCmd(), a.cleanCmd(), a.workloadsCmd(), a.versionCmd(), a.ftdcCmd(), a.recordCmd(), a.canaryCmd())
+	root.AddCommand(a.runCmd(), a.slaCmd(), a.sweepCmd(), a.compareCmd(), a.changesCmd(), a.calibrateCmd(), a.loadCmd(), a.serverCmd(), a.resultsCmd(), a.serveCmd(), a.tablesCmd(), a.reportCmd(), a.catalogCmd(), a.planCmd(), a.cleanCmd(), a.workloadsCmd(), a.versionCmd(), a.ftdcCmd(), a.recordCmd(), a.replayCmd(), a.canaryCmd())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(options.FlagError(err)) })
 	options.WrapArgErrors(root, usage) // argument errors are usage errors
 	var profile string

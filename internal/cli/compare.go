@@ -85,7 +85,9 @@ func (a *app) compareRuns(ctx context.Context, f *options.Compare, st store.Stor
 		return err
 	}
 	out := study.Outcome{Answer: c.JSON(), View: func([]report.Link) *report.StudyView { return c.View() }}
-	if err := a.finish(finishing{JSON: f.JSON, ReportDir: f.ReportDir}, out, nil); err != nil || !f.FailOnRegression {
+	err = a.finish(finishing{JSON: f.JSON, ReportDir: f.ReportDir}, out, nil)
+	a.planChanges(docs, f.Sweeps.Labels, f.JSON)
+	if err != nil || !f.FailOnRegression {
 		return err
 	}
 	return c.Failed()

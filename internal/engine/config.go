@@ -27,6 +27,15 @@ type ReplyTimed interface {
 	ReplyArrived() (at time.Time, ok bool)
 }
 
+// SlotTask is a Task whose operation depends on its slot: in open loop
+// the engine calls DoSlot with the number n of the slot claimed (the
+// pacer's At(n) is its intended start) in place of Do. A recording's
+// replay sends request n of the recording there.
+type SlotTask interface {
+	Task
+	DoSlot(ctx context.Context, n int64) (op int, err error)
+}
+
 // TaskFunc adapts a function to a Task.
 type TaskFunc func(ctx context.Context) (int, error)
 

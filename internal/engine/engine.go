@@ -190,7 +190,13 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 	}
 	e.enter()
 	w.parts.begin(s)
-	op, err := t.Do(ctx)
+	var op int
+	var err error
+	if st, ok := t.(SlotTask); ok && !e.closed {
+		op, err = st.DoSlot(ctx, s.n)
+	} else {
+		op, err = t.Do(ctx)
+	}
 	done := time.Now()
 	e.inflight.Add(-1)
 	if !s.measured {

@@ -11,6 +11,8 @@ import (
 type slot struct {
 	at       time.Time // intended start (open loop) or actual start (closed loop)
 	measured bool
+	// n is the slot's number in the pacer's schedule (open loop).
+	n int64
 	// dropped counts the measured slots the claim dropped before this one
 	// (later than the drop bound); dropLag is the lag of the oldest of them.
 	dropped int64
@@ -129,7 +131,7 @@ func (s *openSchedule) claim(now time.Time) (slot, bool) {
 		s.next, s.done = s.last, true
 		return sl, false
 	}
-	sl.at, sl.measured = s.start.Add(s.pacer.At(s.next)), s.next >= s.first
+	sl.at, sl.measured, sl.n = s.start.Add(s.pacer.At(s.next)), s.next >= s.first, s.next
 	s.next++
 	return sl, true
 }

@@ -74,6 +74,8 @@ type Doc struct {
 	// its client is measuring it (or was, until it stopped writing: the
 	// run is lost). The complete result has none.
 	Live *Live `bson:"live,omitempty" json:"live,omitempty"`
+	// Replay is set on the run of a recording's replay (replay.go).
+	Replay *Replay `bson:"replay,omitempty" json:"replay,omitempty"`
 }
 
 // Live is a registered run's state while its client measures it.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"time"
 
@@ -169,7 +170,7 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 		return nil, err
 	}
 	env := workload.Env{DB: client.Database(sc.Database), URI: o.Target.URI, Seed: sc.Seed, Progress: o.OnSetup,
-		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource}
+		CacheSize: o.Target.CacheSize, CacheSizeSource: o.Target.CacheSizeSource, Rate: float64(sc.Rate)}
 	if g := o.Group; g != nil {
 		if err := workload.CheckGroup(w, sc.Params); err != nil {
 			return nil, err
@@ -188,7 +189,8 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 		return nil, fmt.Errorf("set up %s: %w", w.Name(), err)
 	}
 	o.Target = locate(ctx, client, o.Target)
-	r := &run{opts: o, client: client, fp: fp, hosts: hosts, ops: w.Ops(sc.Params), settings: settings, warnings: prepared.Decided.Warnings, mix: prepared.Decided.Mix}
+	r := &run{opts: o, client: client, fp: fp, hosts: hosts, ops: w.Ops(sc.Params), settings: settings, warnings: prepared.Decided.Warnings, mix: prepared.Decided.Mix,
+		own: prepared.Schedule, annotate: prepared.Annotate}
 	if la, ok := w.(workload.LedgerAudited); ok {
 		if lc, ok := la.AuditedLedger(); ok {
 			r.ledger = &lc
@@ -213,8 +215,10 @@ func mapHosts(o Options, set spec.ReplicaSet) ([]spec.MemberHost, error) {
 
 // prepare claims the data database and prepares the workload's run.
 func prepare(ctx context.Context, w workload.Workload, env workload.Env, p spec.Params) (workload.Run, error) {
-	if err := workload.Claim(ctx, env.DB); err != nil {
-		return workload.Run{}, err
+	if _, free := w.(workload.DataFree); !free {
+		if err := workload.Claim(ctx, env.DB); err != nil {
+			return workload.Run{}, err
+		}
 	}
 	prepared, err := w.Prepare(ctx, env, p)
 	if err != nil {
@@ -284,6 +288,10 @@ type run struct {
 	// ledger is the ledger the workload asks to audit after the measured
 	// phase (nil: none).
 	ledger *workload.LedgerCollections
+	// own is the workload's own schedule (nil: the scenario's); annotate
+	// adds the workload's section to the result.
+	own      *workload.Schedule
+	annotate func(context.Context, *result.Doc)
 }
 
 type namedExporter struct {
@@ -319,11 +327,15 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	r.startGauges(ctx, time.Duration(sc.Interval))
 	if r.opts.OnStart != nil {
-		r.opts.OnStart(time.Duration(sc.Warmup))
+		warmup := time.Duration(sc.Warmup)
+		if r.own != nil {
+			warmup = 0 // the workload's own schedule has none
+		}
+		r.opts.OnStart(warmup)
 	}
 	cfg := r.engineConfig()
 	offset := cfg.Share.First(int64(sc.Threads)) // a group client's workers are the group's from here
-	workers := sc.Threads
+	workers := cfg.Workers
 	if cfg.Share.Grouped() {
 		workers = int(cfg.Share.Part(int64(workers))) // as the engine asks
 	}
@@ -358,6 +370,9 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 		}
 	}
 	d := r.document(res, samples)
+	if r.annotate != nil {
+		r.annotate(ctx, d)
+	}
 	r.addNotes(d)
 	r.auditLedger(ctx, d)
 	closing := ctx
@@ -414,6 +429,11 @@ func (r *run) engineConfig() engine.Config {
 		cfg.Pacer = engine.NewPoisson(float64(sc.Rate), uint64(sc.Seed))
 	case sc.Rate > 0:
 		cfg.Pacer = engine.NewConstant(float64(sc.Rate))
+	}
+	if o := r.own; o != nil {
+		// The workload's schedule: every operation sent, however late.
+		cfg.Pacer, cfg.Count, cfg.Workers = o.Pacer, o.Count, o.Workers
+		cfg.Warmup, cfg.Duration, cfg.DropAfter = 0, 0, time.Duration(math.MaxInt64)
 	}
 	return cfg
 }

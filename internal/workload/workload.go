@@ -37,6 +37,9 @@ type Env struct {
 	// Follower says the group's lead prepared the data already: the
 	// workload attaches to it instead of resetting or loading it.
 	Follower bool
+	// Rate is the scenario's target rate (0: none), for a workload whose
+	// schedule is its own (a replay sets its speed from it).
+	Rate float64
 }
 
 // A Grouped workload can run as one client of a run group: its Prepare
@@ -79,12 +82,35 @@ type Workload interface {
 	Prepare(ctx context.Context, env Env, p spec.Params) (Run, error)
 }
 
+// A DataFree workload uses no data database: the run does not claim
+// one (no marker is written), so a replay of read-only traffic writes
+// nothing at all to the candidate.
+type DataFree interface {
+	NoDataDatabase()
+}
+
 // A Run is a prepared run of a workload: what its setup decided, which
 // the result stores, and the state its workers share, which makes each
 // worker's task.
 type Run struct {
 	Decided Decisions
 	Tasks   Tasks
+	// Schedule, when set, is the run's own schedule in place of the
+	// scenario's rate, duration, warm-up and threads (a recording's
+	// replay: its requests at their recorded offsets).
+	Schedule *Schedule
+	// Annotate, when set, adds the workload's own section to the run's
+	// result document once it is assembled (ctx: the run's).
+	Annotate func(context.Context, *result.Doc)
+}
+
+// Schedule is a workload's own open-loop schedule: Count operations at
+// Pacer's offsets, no warm-up, none dropped however late, at most
+// Workers in flight.
+type Schedule struct {
+	Pacer   engine.Pacer
+	Count   int64
+	Workers int
 }
 
 // Tasks makes the task of each worker of a prepared run. The state the
@@ -155,6 +181,9 @@ type Registry struct {
 	mu     sync.Mutex
 	byName map[string]Workload
 	files  bool
+	// recordings opens a traffic recording named by its path as a
+	// workload (ok false: the path names no recording).
+	recordings func(path string) (w Workload, ok bool, err error)
 }
 
 var (
@@ -178,6 +207,13 @@ func (r *Registry) WithFiles() *Registry {
 	return r
 }
 
+// WithRecordings makes the registry open the traffic recordings it is
+// asked for by path, through open, and returns it.
+func (r *Registry) WithRecordings(open func(path string) (Workload, bool, error)) *Registry {
+	r.recordings = open
+	return r
+}
+
 // OpenWorkloadFile reads and checks the workload file at path and
 // registers it under the path; a file opened already is not read again.
 func (r *Registry) OpenWorkloadFile(path string) error {
@@ -192,6 +228,15 @@ func (r *Registry) lookup(name string) (Workload, error) {
 	defer r.mu.Unlock()
 	if w, ok := r.byName[name]; ok {
 		return w, nil
+	}
+	if r.recordings != nil && !spec.IsWorkloadFile(name) {
+		if w, ok, err := r.recordings(name); ok {
+			if err != nil {
+				return nil, err
+			}
+			r.byName[name] = w
+			return w, nil
+		}
 	}
 	if !r.files || !spec.IsWorkloadFile(name) {
 		return nil, fmt.Errorf("unknown workload %q (known: %v)", name, r.names())

@@ -7,6 +7,7 @@ package builtin
 
 import (
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/recorded"
 	"github.com/mongobench/mongobench/internal/workload/ycsb"
 )
 
@@ -19,11 +20,12 @@ var presets = []string{"a", "b", "c", "d", "e", "f"}
 func Registry() *workload.Registry {
 	ws := []workload.Workload{
 		workload.KV{}, workload.Ledger{}, workload.Insert{}, workload.HotDoc{}, workload.UpdateAPI{}, workload.Query{},
+		&recorded.Workload{},
 	}
 	for _, p := range presets {
 		ws = append(ws, ycsb.Workload{Preset: p})
 	}
-	return workload.NewRegistry(ws...).WithFiles()
+	return workload.NewRegistry(ws...).WithFiles().WithRecordings(recorded.Named)
 }
 
 // YCSBLoads returns the registry of the load phases of YCSB A–F

@@ -10,7 +10,7 @@ import (
 )
 
 func TestRegistryNamesEveryWorkload(t *testing.T) {
-	want := []string{"hotdoc", "insert", "kv", "ledger", "query", "updateapi",
+	want := []string{"hotdoc", "insert", "kv", "ledger", "query", "replay", "updateapi",
 		"ycsb-a", "ycsb-b", "ycsb-c", "ycsb-d", "ycsb-e", "ycsb-f"}
 	if got := builtin.Registry().Workloads(); !slices.Equal(got, want) {
 		t.Errorf("built-in workloads: got %v, want %v", got, want)
