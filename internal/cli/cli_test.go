@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,6 +45,11 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
+	// A test that ran a command without --uri started the embedded server
+	// in dir: stop it before its directory goes.
+	stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	cli.Main(stopCtx, []string{"server", "stop"}, io.Discard, io.Discard)
+	cancel()
 	testenv.Cleanup()
 	_ = os.RemoveAll(dir)
 	os.Exit(code)
