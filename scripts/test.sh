@@ -42,4 +42,4 @@ export MONGOBENCH_TEST_URI
 # MONGOBENCH_SERVER_DIR; tests that need a server of their own start one.
 # One test binary at a time (-p 1): the open-loop accuracy and freeze tests
 # measure timing and must not share 2 cores with other packages.
-go test -count=1 -p 1 -timeout 30m ./... 2>&1 | tee "$dir/go-test.log"
+go test -count=1 -p 1 -timeout 45m ./... 2>&1 | tee "$dir/go-test.log"

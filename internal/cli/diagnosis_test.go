@@ -51,15 +51,32 @@ func wantLimit(t *testing.T, d *result.Doc, rule string) {
 
 // TestDiagnosisServerPinnedToOneCPU: a server pinned to one CPU, driven
 // by a closed loop of 16 workers, is CPU-bound; the diagnosis reads the
-// CPU set from the server process's affinity.
+// CPU set from the server process's affinity. On a host whose other
+// processes take that CPU from the server (a busy shared machine), the
+// server cannot use its one core and the host's CPU is the limit: the
+// diagnosis may say so, but only then.
 func TestDiagnosisServerPinnedToOneCPU(t *testing.T) {
 	h := testenv.Own(t, server.Options{CPUs: "0"})
 	d := diagnosedRun(t, "--uri", h.URI, "--workload", "kv", "-p", "records=2000", "--threads", "16", "--duration", "4s")
-	wantLimit(t, d, "server-cpu")
-	for _, f := range d.Diagnosis.Candidates {
-		if f.Rule == "server-cpu" && (f.Limit == nil || *f.Limit != 1 || f.LimitFrom != "the server process's CPU set") {
-			t.Errorf("server CPU judged against %v cores from %q, want 1 from the server process's CPU set", f.Limit, f.LimitFrom)
+	var serverCPU, hostCPU *result.Finding
+	for i, f := range d.Diagnosis.Candidates {
+		switch f.Rule {
+		case "server-cpu":
+			serverCPU = &d.Diagnosis.Candidates[i]
+		case "host-cpu":
+			hostCPU = &d.Diagnosis.Candidates[i]
 		}
+	}
+	if serverCPU == nil {
+		t.Fatalf("no server-cpu finding: %s", d.Diagnosis.Line)
+	}
+	if serverCPU.Limit == nil || *serverCPU.Limit != 1 || serverCPU.LimitFrom != "the server process's CPU set" {
+		t.Errorf("server CPU judged against %v cores from %q, want 1 from the server process's CPU set", serverCPU.Limit, serverCPU.LimitFrom)
+	}
+	crowdedOut := serverCPU.Share != nil && *serverCPU.Share < serverCPU.Threshold && hostCPU != nil && hostCPU.Saturated
+	if d.Diagnosis.Rule != "server-cpu" && (d.Diagnosis.Rule != "host-cpu" || !crowdedOut) {
+		t.Errorf("limited by %q (rule %q), want server-cpu (or host-cpu when other processes kept the server below its one core): %s",
+			d.Diagnosis.Limit, d.Diagnosis.Rule, d.Diagnosis.Line)
 	}
 }
 
