@@ -135,6 +135,35 @@ func SampleFromDiagnosticData(doc bson.Raw) (Status, HostSample, error) {
 // it; a secondary ahead of the primary's last heard optime lags 0. Nil
 // when the reply names no primary (no lag can be told) or no secondary.
 func ReplicationLags(rs bson.Raw) map[string]float64 {
+	var members []replMember
+	for _, m := range replyMembers(rs) {
+		if !m.at.IsZero() {
+			members = append(members, m)
+		}
+	}
+	return lagsOf(members)
+}
+
+// MemberStates reads each member's state from a replSetGetStatus reply
+// (or an FTDC sample's section of it), by its name: the server's
+// MemberState (0 startup, 1 primary, 2 secondary, 3 recovering, 5
+// startup2, 6 unknown, 7 arbiter, 8 down, 9 rollback, 10 removed). Nil
+// when the reply lists no member.
+func MemberStates(rs bson.Raw) map[string]int64 {
+	var out map[string]int64
+	for _, m := range replyMembers(rs) {
+		if out == nil {
+			out = map[string]int64{}
+		}
+		out[m.name] = m.state
+	}
+	return out
+}
+
+// replyMembers are the members a replSetGetStatus reply lists with a name
+// and a state, each with its optimeDate when the reply gives one as a
+// date (else at is zero).
+func replyMembers(rs bson.Raw) []replMember {
 	arr, err := rs.LookupErr("members")
 	if err != nil || arr.Type != bson.TypeArray {
 		return nil
@@ -151,46 +180,16 @@ func ReplicationLags(rs bson.Raw) map[string]float64 {
 		}
 		name, _ := m.Lookup("name").StringValueOK()
 		state, ok := m.Lookup("state").AsInt64OK()
-		od := m.Lookup("optimeDate")
-		if name == "" || !ok || od.Type != bson.TypeDateTime {
-			continue
-		}
-		members = append(members, replMember{name: name, state: state, at: od.Time()})
-	}
-	return lagsOf(members)
-}
-
-// MemberStates reads each member's state from a replSetGetStatus reply
-// (or an FTDC sample's section of it), by its name: the server's
-// MemberState (0 startup, 1 primary, 2 secondary, 3 recovering, 5
-// startup2, 6 unknown, 7 arbiter, 8 down, 9 rollback, 10 removed). Nil
-// when the reply lists no member.
-func MemberStates(rs bson.Raw) map[string]int64 {
-	arr, err := rs.LookupErr("members")
-	if err != nil || arr.Type != bson.TypeArray {
-		return nil
-	}
-	vals, err := arr.Array().Values()
-	if err != nil {
-		return nil
-	}
-	var out map[string]int64
-	for _, v := range vals {
-		m, ok := v.DocumentOK()
-		if !ok {
-			continue
-		}
-		name, _ := m.Lookup("name").StringValueOK()
-		state, ok := m.Lookup("state").AsInt64OK()
 		if name == "" || !ok {
 			continue
 		}
-		if out == nil {
-			out = map[string]int64{}
+		rm := replMember{name: name, state: state}
+		if od := m.Lookup("optimeDate"); od.Type == bson.TypeDateTime {
+			rm.at = od.Time()
 		}
-		out[name] = state
+		members = append(members, rm)
 	}
-	return out
+	return members
 }
 
 // replMember is one member of a replSetGetStatus reply.

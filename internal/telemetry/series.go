@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"time"
 
@@ -241,18 +242,7 @@ func sortedByTime(samples []Sample) []Sample {
 // stamped with its start, the lag read at its end; missing where that
 // sample did not read it. Nil when no sample read a lag.
 func LagSeries(samples []Sample, start, end time.Time, every time.Duration) []result.Series {
-	in := slices.DeleteFunc(slices.Clone(within(sortedByTime(samples), start, end)), func(s Sample) bool { return s.Mark })
-	var names []string
-	source := ""
-	for _, s := range in {
-		for name := range s.Status.Lags {
-			if !slices.Contains(names, name) {
-				names = append(names, name)
-			}
-			source = cmp.Or(s.Status.Source, "replSetGetStatus")
-		}
-	}
-	slices.Sort(names)
+	in, names, source := memberSamples(samples, start, end, func(s Sample) []string { return slices.Collect(maps.Keys(s.Status.Lags)) })
 	var out []result.Series
 	for _, name := range names {
 		sr := result.Series{Name: result.ReplicationLag, Units: unitSeconds, Source: source, GranularitySec: every.Seconds(),
@@ -269,17 +259,13 @@ func LagSeries(samples []Sample, start, end time.Time, every time.Duration) []re
 	return out
 }
 
-// StateSeries are the replica set members' state series over [start,
-// end], one per member the samples name (MemberState, Member the member,
-// Role its state at the first point), in name order: one point per
-// sample, stamped with its time, the state it read; missing where that
-// sample did not read it. Nil when no sample read a state.
-func StateSeries(samples []Sample, start, end time.Time, every time.Duration) []result.Series {
-	in := slices.DeleteFunc(slices.Clone(within(sortedByTime(samples), start, end)), func(s Sample) bool { return s.Mark })
-	var names []string
-	source := ""
+// memberSamples are the samples over [start, end] (boundary marks left
+// out), the member names any of them reads (namesOf), sorted, and where
+// those figures came from.
+func memberSamples(samples []Sample, start, end time.Time, namesOf func(Sample) []string) (in []Sample, names []string, source string) {
+	in = slices.DeleteFunc(slices.Clone(within(sortedByTime(samples), start, end)), func(s Sample) bool { return s.Mark })
 	for _, s := range in {
-		for name := range s.Status.States {
+		for _, name := range namesOf(s) {
 			if !slices.Contains(names, name) {
 				names = append(names, name)
 			}
@@ -287,6 +273,16 @@ func StateSeries(samples []Sample, start, end time.Time, every time.Duration) []
 		}
 	}
 	slices.Sort(names)
+	return in, names, source
+}
+
+// StateSeries are the replica set members' state series over [start,
+// end], one per member the samples name (MemberState, Member the member,
+// Role its state at the first point), in name order: one point per
+// sample, stamped with its time, the state it read; missing where that
+// sample did not read it. Nil when no sample read a state.
+func StateSeries(samples []Sample, start, end time.Time, every time.Duration) []result.Series {
+	in, names, source := memberSamples(samples, start, end, func(s Sample) []string { return slices.Collect(maps.Keys(s.Status.States)) })
 	var out []result.Series
 	for _, name := range names {
 		sr := result.Series{Name: result.MemberState, Units: "state", Source: source, GranularitySec: every.Seconds(),
