@@ -1,6 +1,5 @@
 // Package report renders result documents for people: a terminal summary,
-// a one-line live progress display, a Markdown report with SVG charts, and
-// a table of runs.
+// a Markdown report with SVG charts, and a table of runs.
 //
 // Every renderer is pure: it reads a result.Doc and writes to an io.Writer
 // or returns bytes. A value that was not measured (a nil pointer in the

@@ -1,4 +1,4 @@
-package report
+package progress
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ func Live(s LiveStatus) string {
 		progress += "/" + clock(s.Total)
 	}
 	return fmt.Sprintf("%s  %s ops/s  p99 %s ms  errors %d  late %d",
-		progress, perSec(s.OpsPerSec), textCells.Num(s.P99), s.Errors, s.Late)
+		progress, texttable.PerSec(s.OpsPerSec), texttable.TextCells.Num(s.P99), s.Errors, s.Late)
 }
 
 // clock formats d as m:ss, or h:mm:ss from an hour up.

@@ -1,9 +1,13 @@
-package report
+package progress
 
 import (
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/result"
 )
+
+var f = result.F
 
 func TestLive(t *testing.T) {
 	tests := []struct {
