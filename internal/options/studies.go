@@ -18,6 +18,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -29,7 +30,7 @@ type Sweep struct {
 	Start, Factor, Max float64
 	Criteria           study.Criteria
 	Repeat             int
-	Price              *spec.Price
+	Price              *price.Price
 	Base               *spec.Scenario
 	Study
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/catalog"
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -104,7 +105,7 @@ func findTests(t *testing.T, names ...string) []catalog.Test {
 }
 
 func twoTargets() []spec.Target {
-	price := spec.Price{Amount: 0.5, Currency: "USD", Period: spec.PerHour}
+	price := price.Price{Amount: 0.5, Currency: "USD", Period: price.PerHour}
 	return []spec.Target{
 		{Label: "a", URI: "mongodb://a/", Instance: spec.Instance{Type: "small"}},
 		{Label: "b", URI: "mongodb://b/", Instance: spec.Instance{Type: "large", IOPS: 3000}, Price: &price},

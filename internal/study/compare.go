@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/price"
 )
 
 // Comparisons of stored sweeps (mongobench compare).
@@ -65,7 +65,7 @@ type Profile struct {
 
 // ProfileOf summarises the steps of one label's sweep; price overrides
 // the price stored with the steps (nil: use the stored one).
-func ProfileOf(label string, steps []Step, price *spec.Price, c Criteria) Profile {
+func ProfileOf(label string, steps []Step, price *price.Price, c Criteria) Profile {
 	p := Profile{Label: label, Steps: len(steps), levels: Levels(steps, c)}
 	if len(steps) > 0 {
 		p.Sweep, p.Workload = steps[0].Sweep, steps[0].Workload

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
-	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // Contender is one label of a comparison: its stored sweep runs, of which
@@ -16,7 +16,7 @@ import (
 type Contender struct {
 	Label string
 	Docs  []result.Doc
-	Price *spec.Price // given by the user; nil: the price stored with the sweep
+	Price *price.Price // given by the user; nil: the price stored with the sweep
 }
 
 // Comparison is the latest sweeps of two or more labels side by side: the

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
@@ -203,4 +203,6 @@ func TestStepOfSkipsUnchosenOps(t *testing.T) {
 }
 
 // usd is a price in US dollars per hour.
-func usd(v float64) *spec.Price { return &spec.Price{Amount: v, Currency: "USD", Period: spec.PerHour} }
+func usd(v float64) *price.Price {
+	return &price.Price{Amount: v, Currency: "USD", Period: price.PerHour}
+}

@@ -1,9 +1,11 @@
-package spec
+package price
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // HoursPerMonth converts monthly prices to hourly ones: 365 × 24 / 12.
@@ -26,28 +28,29 @@ type Price struct {
 	Period   Period
 }
 
-const wantPrice = `an amount, a currency and a period such as "0.42 USD/h" or "694 EUR/month"`
+// Want says what a valid price looks like, for errors.
+const Want = `an amount, a currency and a period such as "0.42 USD/h" or "694 EUR/month"`
 
 var pricePeriods = map[string]Period{
 	"h": PerHour, "hr": PerHour, "hour": PerHour,
 	"mo": PerMonth, "month": PerMonth,
 }
 
-// ParsePrice reads a price: a positive amount, a three-letter currency
+// Parse reads a price: a positive amount, a three-letter currency
 // code and a period, "/h" (also "/hr", "/hour") or "/month" (also "/mo"):
 // "0.42 USD/h", "694 EUR/month". A month is 730 hours.
-func ParsePrice(s string) (Price, error) {
+func Parse(s string) (Price, error) {
 	text := strings.TrimSpace(s)
 	amount, rest, ok := strings.Cut(text, " ")
 	if !ok {
-		return Price{}, invalid(s, wantPrice)
+		return Price{}, invalid(s)
 	}
 	currency, period, ok := strings.Cut(strings.TrimSpace(rest), "/")
 	per, known := pricePeriods[strings.ToLower(strings.TrimSpace(period))]
-	v, isNum := parseDecimal(amount)
+	v, isNum := decimal(amount)
 	currency = strings.ToUpper(strings.TrimSpace(currency))
 	if !ok || !known || !isNum || v <= 0 || !isCurrency(currency) {
-		return Price{}, invalid(s, wantPrice)
+		return Price{}, invalid(s)
 	}
 	return Price{Amount: v, Currency: currency, Period: per}, nil
 }
@@ -82,4 +85,26 @@ func (p Price) CentsPerHour() float64 {
 // String returns the price as it reads in a file, such as "0.42 USD/h".
 func (p Price) String() string {
 	return strconv.FormatFloat(p.Amount, 'f', -1, 64) + " " + p.Currency + "/" + string(p.Period)
+}
+
+// decimal reads a plain or exponent-notation number.
+func decimal(s string) (float64, bool) {
+	if s == "" || strings.Trim(s, "0123456789.eE+-") != "" {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil && !math.IsInf(v, 0)
+}
+
+// invalid is the error for a price that cannot be read, repeating at
+// most 80 bytes of it.
+func invalid(s string) error {
+	if len(s) > 80 {
+		cut := 80
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return fmt.Errorf("%q is not valid: want %s", s, Want)
 }

@@ -1,11 +1,11 @@
-package spec
+package price
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestParsePrice(t *testing.T) {
+func TestParse(t *testing.T) {
 	tests := []struct {
 		in         string
 		want       Price
@@ -21,22 +21,22 @@ func TestParsePrice(t *testing.T) {
 		{"7.3 CHF/month", Price{7.3, "CHF", PerMonth}, 1, 7.3, "7.3 CHF/month"},
 	}
 	for _, tt := range tests {
-		got, err := ParsePrice(tt.in)
+		got, err := Parse(tt.in)
 		if err != nil {
-			t.Errorf("ParsePrice(%q): %v", tt.in, err)
+			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
 		if got != tt.want {
-			t.Errorf("ParsePrice(%q) = %+v, want %+v", tt.in, got, tt.want)
+			t.Errorf("Parse(%q) = %+v, want %+v", tt.in, got, tt.want)
 		}
 		if c := got.CentsPerHour(); c != tt.centsPerH {
-			t.Errorf("ParsePrice(%q).CentsPerHour() = %v, want %v", tt.in, c, tt.centsPerH)
+			t.Errorf("Parse(%q).CentsPerHour() = %v, want %v", tt.in, c, tt.centsPerH)
 		}
 		if m := got.PerMonth(); m < tt.perMonth-1e-9 || m > tt.perMonth+1e-9 {
-			t.Errorf("ParsePrice(%q).PerMonth() = %v, want %v", tt.in, m, tt.perMonth)
+			t.Errorf("Parse(%q).PerMonth() = %v, want %v", tt.in, m, tt.perMonth)
 		}
 		if s := got.String(); s != tt.wantString {
-			t.Errorf("ParsePrice(%q).String() = %q, want %q", tt.in, s, tt.wantString)
+			t.Errorf("Parse(%q).String() = %q, want %q", tt.in, s, tt.wantString)
 		}
 	}
 }
@@ -46,13 +46,13 @@ func TestParsePriceErrors(t *testing.T) {
 		"", "0.42", "0.42 USD", "USD 0.42/h", "0.42 USD/day", "0 USD/h", "-1 USD/h",
 		"0.42 US/h", "0.42 DOLLARS/h", "0.42 $/h", "NaN USD/h", "1e400 USD/h", "0x10 USD/h",
 	} {
-		_, err := ParsePrice(in)
+		_, err := Parse(in)
 		if err == nil {
-			t.Errorf("ParsePrice(%q): got no error", in)
+			t.Errorf("Parse(%q): got no error", in)
 			continue
 		}
 		if !strings.Contains(err.Error(), `"0.42 USD/h"`) {
-			t.Errorf("ParsePrice(%q) error %q does not show a valid price", in, err)
+			t.Errorf("Parse(%q) error %q does not show a valid price", in, err)
 		}
 	}
 }
