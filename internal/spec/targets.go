@@ -212,10 +212,10 @@ func (p *parser) target(path string, val *yaml.Node) (Target, bool) {
 				}
 			}
 		case "hostDevice":
-			if d, ok := p.textList(f, e.val, wantHostDevice); ok {
+			if d, ok := p.textList(f, e.val, WantHostDevice); ok {
 				list := ParseHostDevices(d)
-				if err := checkDevices(list); err != nil {
-					p.add(e.val.Line, &Error{Field: f, Problem: err.Error(), Want: wantHostDevice})
+				if err := CheckHostDevices(list); err != nil {
+					p.add(e.val.Line, &Error{Field: f, Problem: err.Error(), Want: WantHostDevice})
 				} else {
 					t.HostDevice = list
 				}
