@@ -7,11 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/ftdcwindow"
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/progress"
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/telemetry"
 )
 
@@ -36,7 +36,7 @@ maximum; --html writes its charts over time. Manual: docs/ftdc.md.`,
 			}
 			// a bound given is a bound, year 1 included
 			r.FromSet, r.ToSet = cmd.Flags().Changed("from"), cmd.Flags().Changed("to")
-			w := &report.FTDCWindow{Path: args[0]}
+			w := &ftdcwindow.Window{Path: args[0]}
 			info, err := r.Visit(cmd.Context(), telemetry.FTDCVisit{
 				Sample: w.Sample,
 				Figure: func(f telemetry.Figures) { w.Add(f.Start, f.End, f.Server, f.Host) },

@@ -1,4 +1,4 @@
-package report
+package ftdcwindow
 
 import (
 	"cmp"
@@ -10,17 +10,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
-// FTDCWindow is a window of a server's FTDC samples as figures: each
+// Window is a window of a server's FTDC samples as figures: each
 // interval between two consecutive samples, its server and host figures
 // under the keys of internal/telemetry, folded in as it is added. Its
 // memory is bounded whatever the window's length: each figure keeps its
 // values exactly up to ftdcExact of them, then to three significant
 // figures (its minimum and maximum exact); the charts keep at most
 // 2 × maxChartPoints points, each the highest of its intervals.
-type FTDCWindow struct {
+type Window struct {
 	// Path is the directory (or file) read.
 	Path string
 	// Versions are the server versions its metadata names, or its
@@ -44,10 +45,10 @@ type FTDCWindow struct {
 	intervals   int
 	stats       map[string]*figureStats
 	ckpt        figureStats
-	longest     []FTDCCheckpoint
+	longest     []Checkpoint
 	periods     map[float64]int // spacing (s, two significant figures) → intervals
 	gaps        int
-	longestGaps []FTDCGap
+	longestGaps []Gap
 	chart       chartBuckets
 	spans       [][2]time.Time // when a checkpoint ran
 	tooMany     bool           // more spans than maxShaded
@@ -63,35 +64,35 @@ type peak struct {
 	at time.Time
 }
 
-// FTDCFinding is one thing that stands out in the window: what, its
+// Finding is one thing that stands out in the window: what, its
 // evidence with its time, and how far above the window's own normal it
 // is (Score: the peak over the window's median, or over its threshold).
-type FTDCFinding struct {
+type Finding struct {
 	What     string    `json:"what"`
 	At       time.Time `json:"at"`
 	Evidence string    `json:"evidence"`
 	Score    float64   `json:"score"`
 }
 
-// FTDCCheckpoint is one checkpoint completed in the window: its duration
+// Checkpoint is one checkpoint completed in the window: its duration
 // as the server timed it, when it completed (by End, the sample that saw
 // it complete) and when it started (End less its duration).
-type FTDCCheckpoint struct {
+type Checkpoint struct {
 	Start time.Time `json:"start"`
 	End   time.Time `json:"end"`
 	Ms    float64   `json:"ms"`
 }
 
-// FTDCGap is a pause between two consecutive samples too long to be one
+// Gap is a pause between two consecutive samples too long to be one
 // interval: the host asleep, the server down, its collector stalled.
-type FTDCGap struct {
+type Gap struct {
 	From time.Time `json:"from"`
 	To   time.Time `json:"to"`
 }
 
-// FTDCPeriod is a sampling period found in the window and how many
+// Period is a sampling period found in the window and how many
 // intervals had it.
-type FTDCPeriod struct {
+type Period struct {
 	Seconds   float64 `json:"seconds"`
 	Intervals int     `json:"intervals"`
 }
@@ -148,8 +149,8 @@ func sigFigures(v float64) float64 {
 // stat summarises the values: nearest-rank percentiles over them (over
 // their three-significant-figure values beyond ftdcExact), the minimum
 // and maximum exact.
-func (f *figureStats) stat(name, unit string) FTDCStat {
-	st := FTDCStat{Name: name, Unit: unit}
+func (f *figureStats) stat(name, unit string) Stat {
+	st := Stat{Name: name, Unit: unit}
 	if f == nil || f.n == 0 {
 		return st
 	}
@@ -253,10 +254,10 @@ func b2i(b bool) int {
 }
 
 // StaleSample counts a sample at or before the previous one's time.
-func (w *FTDCWindow) StaleSample(time.Time) { w.Stale++ }
+func (w *Window) StaleSample(time.Time) { w.Stale++ }
 
 // Sample counts a sample of the window at its time.
-func (w *FTDCWindow) Sample(at time.Time) {
+func (w *Window) Sample(at time.Time) {
 	if w.Samples == 0 {
 		w.First = at
 	}
@@ -266,10 +267,10 @@ func (w *FTDCWindow) Sample(at time.Time) {
 
 // Gap notes a pause between two consecutive samples too long to be an
 // interval: it is no value of any figure, and the charts break there.
-func (w *FTDCWindow) Gap(from, to time.Time) {
+func (w *Window) Gap(from, to time.Time) {
 	w.gaps++
-	w.longestGaps = append(w.longestGaps, FTDCGap{From: from, To: to})
-	slices.SortStableFunc(w.longestGaps, func(a, b FTDCGap) int { return cmp.Compare(b.To.Sub(b.From), a.To.Sub(a.From)) })
+	w.longestGaps = append(w.longestGaps, Gap{From: from, To: to})
+	slices.SortStableFunc(w.longestGaps, func(a, b Gap) int { return cmp.Compare(b.To.Sub(b.From), a.To.Sub(a.From)) })
 	if len(w.longestGaps) > maxGaps {
 		w.longestGaps = w.longestGaps[:maxGaps]
 	}
@@ -278,9 +279,9 @@ func (w *FTDCWindow) Gap(from, to time.Time) {
 	}
 }
 
-// FTDCFigure is one figure of an FTDC window: its name, how it is read
+// Figure is one figure of an FTDC window: its name, how it is read
 // from an interval's server and host figures, its unit and scale.
-type FTDCFigure struct {
+type Figure struct {
 	Name  string // as the table and --metric name it
 	Group string // the chart it is drawn in
 	Unit  string
@@ -339,7 +340,7 @@ const checkpointDurations = "checkpoint duration"
 // diagnosis reads: operations, server-side latency from opLatencies,
 // tickets, the cache's fill and dirty share, checkpoints, eviction by
 // application threads, the host's CPU and its data disk.
-var FTDCFigures = []FTDCFigure{
+var FTDCFigures = []Figure{
 	{"operations", "operations/s", "ops/s", figureSum("insertPerSec", "queryPerSec", "updatePerSec", "deletePerSec", "getmorePerSec", "commandPerSec"), ""},
 	{"inserts", "operations/s", "ops/s", figureKey("insertPerSec", 1, false), ""},
 	{"queries", "operations/s", "ops/s", figureKey("queryPerSec", 1, false), ""},
@@ -373,9 +374,9 @@ var FTDCFigures = []FTDCFigure{
 	{"replication lag", "replication lag (the most any secondary lags)", "s", figureKey("replLagSecs", 1, false), "not in these files (a standalone, a mongos), or no primary in the samples"},
 }
 
-// FTDCFigureNames lists the figures' names, for --metric's help and
+// FigureNames lists the figures' names, for --metric's help and
 // errors.
-func FTDCFigureNames() []string {
+func FigureNames() []string {
 	out := make([]string, len(FTDCFigures))
 	for i, f := range FTDCFigures {
 		out[i] = f.Name
@@ -383,10 +384,10 @@ func FTDCFigureNames() []string {
 	return out
 }
 
-// CheckFTDCFigures says which of names is not a figure's name, and
+// CheckFigures says which of names is not a figure's name, and
 // what is valid.
-func CheckFTDCFigures(names []string) error {
-	valid := FTDCFigureNames()
+func CheckFigures(names []string) error {
+	valid := FigureNames()
 	for _, n := range names {
 		if !slices.Contains(valid, n) {
 			return fmt.Errorf("%q is not a figure; valid: %s", n, strings.Join(valid, ", "))
@@ -396,7 +397,7 @@ func CheckFTDCFigures(names []string) error {
 }
 
 // Add folds in the interval [start, end] with its figures.
-func (w *FTDCWindow) Add(start, end time.Time, server, host map[string]float64) {
+func (w *Window) Add(start, end time.Time, server, host map[string]float64) {
 	if w.stats == nil {
 		w.stats, w.periods = map[string]*figureStats{}, map[float64]int{}
 	}
@@ -453,8 +454,8 @@ func (w *FTDCWindow) Add(start, end time.Time, server, host map[string]float64) 
 	}
 	if ms, ok := server["checkpointMs"]; ok {
 		w.ckpt.add(ms)
-		c := FTDCCheckpoint{Start: end.Add(-time.Duration(ms * float64(time.Millisecond))), End: end, Ms: ms}
-		i, _ := slices.BinarySearchFunc(w.longest, c, func(a, b FTDCCheckpoint) int { return cmp.Compare(b.Ms, a.Ms) })
+		c := Checkpoint{Start: end.Add(-time.Duration(ms * float64(time.Millisecond))), End: end, Ms: ms}
+		i, _ := slices.BinarySearchFunc(w.longest, c, func(a, b Checkpoint) int { return cmp.Compare(b.Ms, a.Ms) })
 		if i < maxLongest {
 			w.longest = slices.Insert(w.longest, i, c)
 			w.longest = w.longest[:min(len(w.longest), maxLongest)]
@@ -477,8 +478,8 @@ const (
 // first: the busiest interval, the longest checkpoint, disk saturation,
 // tickets exhausted, eviction by application threads, replication lag,
 // a storm of new connections.
-func (w *FTDCWindow) standsOut() []FTDCFinding {
-	var out []FTDCFinding
+func (w *Window) standsOut() []Finding {
+	var out []Finding
 	median := func(name string) (float64, bool) {
 		st := w.stats[name].stat(name, "")
 		if st.Median == nil {
@@ -495,35 +496,35 @@ func (w *FTDCWindow) standsOut() []FTDCFinding {
 	if p, ok := w.peaks["operations"]; ok && p.v > 0 {
 		m, _ := median("operations")
 		if r := ratio(p.v, m); r >= standOut {
-			out = append(out, FTDCFinding{"the busiest interval", p.at, fmt.Sprintf("%s ops/s at %s, %s× the window's median of %s", sig3(p.v), sampleStamp(p.at), sig3(min(r, 1e6)), sig3(m)), r})
+			out = append(out, Finding{"the busiest interval", p.at, fmt.Sprintf("%s ops/s at %s, %s× the window's median of %s", texttable.Sig3(p.v), sampleStamp(p.at), texttable.Sig3(min(r, 1e6)), texttable.Sig3(m)), r})
 		}
 	}
 	if len(w.longest) > 0 {
 		c := w.longest[0]
 		m := *w.ckpt.stat("", "").Median
 		if r := ratio(c.Ms, m); r >= standOut || c.Ms >= 1000 {
-			out = append(out, FTDCFinding{"the longest checkpoint", c.Start, fmt.Sprintf("%s ms from %s (%s)", sig3(c.Ms), sampleStamp(c.Start), ckptNorm(w.ckpt.n, m)), max(ratio(c.Ms, m), c.Ms/1000)})
+			out = append(out, Finding{"the longest checkpoint", c.Start, fmt.Sprintf("%s ms from %s (%s)", texttable.Sig3(c.Ms), sampleStamp(c.Start), ckptNorm(w.ckpt.n, m)), max(ratio(c.Ms, m), c.Ms/1000)})
 		}
 	}
 	if p, ok := w.peaks["disk utilisation"]; ok && p.v >= diskBusy {
-		out = append(out, FTDCFinding{"disk saturated", p.at, fmt.Sprintf("utilisation %s%% at %s", sig3(p.v), sampleStamp(p.at)), p.v / diskBusy * standOut})
+		out = append(out, Finding{"disk saturated", p.at, fmt.Sprintf("utilisation %s%% at %s", texttable.Sig3(p.v), sampleStamp(p.at)), p.v / diskBusy * standOut})
 	}
 	if w.exhausted > 0 {
-		out = append(out, FTDCFinding{"tickets exhausted", w.exhaustedAt, fmt.Sprintf("every execution ticket out in %d intervals, from %s", w.exhausted, sampleStamp(w.exhaustedAt)), standOut + float64(w.exhausted)})
+		out = append(out, Finding{"tickets exhausted", w.exhaustedAt, fmt.Sprintf("every execution ticket out in %d intervals, from %s", w.exhausted, sampleStamp(w.exhaustedAt)), standOut + float64(w.exhausted)})
 	}
 	if p, ok := w.peaks["app-thread eviction"]; ok && p.v > 0 {
 		m, _ := median("app-thread eviction")
-		out = append(out, FTDCFinding{"eviction by application threads", p.at, fmt.Sprintf("%s pages/s at %s (median %s)", sig3(p.v), sampleStamp(p.at), sig3(m)), max(standOut, ratio(p.v, m))})
+		out = append(out, Finding{"eviction by application threads", p.at, fmt.Sprintf("%s pages/s at %s (median %s)", texttable.Sig3(p.v), sampleStamp(p.at), texttable.Sig3(m)), max(standOut, ratio(p.v, m))})
 	}
 	if p, ok := w.peaks["replication lag"]; ok && p.v >= lagSecs {
-		out = append(out, FTDCFinding{"replication lag", p.at, fmt.Sprintf("a secondary %s s behind at %s", sig3(p.v), sampleStamp(p.at)), p.v / lagSecs * standOut})
+		out = append(out, Finding{"replication lag", p.at, fmt.Sprintf("a secondary %s s behind at %s", texttable.Sig3(p.v), sampleStamp(p.at)), p.v / lagSecs * standOut})
 	}
 	if p, ok := w.peaks["connections created"]; ok && p.v >= 10 {
 		if r := ratio(p.v, 1); r >= 10*standOut {
-			out = append(out, FTDCFinding{"a storm of new connections", p.at, fmt.Sprintf("%s connections opened a second at %s", sig3(p.v), sampleStamp(p.at)), r / 10})
+			out = append(out, Finding{"a storm of new connections", p.at, fmt.Sprintf("%s connections opened a second at %s", texttable.Sig3(p.v), sampleStamp(p.at)), r / 10})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b FTDCFinding) int { return cmp.Compare(b.Score, a.Score) })
+	slices.SortStableFunc(out, func(a, b Finding) int { return cmp.Compare(b.Score, a.Score) })
 	if len(out) > maxStands {
 		out = out[:maxStands]
 	}
@@ -540,7 +541,7 @@ func ckptNorm(n int, median float64) string {
 	if n == 1 {
 		return "the window's only checkpoint"
 	}
-	return fmt.Sprintf("the window's %d checkpoints: median %s ms", n, sig3(median))
+	return fmt.Sprintf("the window's %d checkpoints: median %s ms", n, texttable.Sig3(median))
 }
 
 // sigFigures2 rounds a spacing in seconds to two significant figures:
@@ -554,14 +555,14 @@ func sigFigures2(v float64) float64 {
 }
 
 // Intervals is how many intervals the window holds.
-func (w *FTDCWindow) Intervals() int { return w.intervals }
+func (w *Window) Intervals() int { return w.intervals }
 
-// FTDCStat is one figure of the window summarised: how many values it
+// Stat is one figure of the window summarised: how many values it
 // has (seconds, or checkpoints for their durations), and their minimum,
 // median, 99th percentile and maximum (nearest rank over the values:
 // the figures of the seconds themselves, never an average of
 // percentiles); nil when there is no value.
-type FTDCStat struct {
+type Stat struct {
 	Name   string   `json:"name"`
 	Unit   string   `json:"unit,omitempty"`
 	Values int      `json:"values"`
@@ -576,42 +577,42 @@ type FTDCStat struct {
 	Absent string `json:"absent,omitempty"`
 }
 
-// FTDCSummary is what `mongobench ftdc` prints: the window, the server's
+// Summary is what `mongobench ftdc` prints: the window, the server's
 // version and role, the samples, the sampling periods and gaps, the
 // longest checkpoints, and each figure's statistics.
-type FTDCSummary struct {
+type Summary struct {
 	Path     string    `json:"path"`
 	From     time.Time `json:"from"`
 	To       time.Time `json:"to"`
 	Versions []string  `json:"serverVersions"`
 	// VersionsFromSamples: no metadata document named a version, so the
 	// samples' serverStatus.version did.
-	VersionsFromSamples bool         `json:"versionsFromSamples,omitempty"`
-	Roles               []string     `json:"roles"`
-	Layouts             []string     `json:"layouts"`
-	Samples             int          `json:"samples"`
-	StaleSamples        int          `json:"staleSamples,omitempty"`
-	Intervals           int          `json:"intervals"`
-	Periods             []FTDCPeriod `json:"periods"`
-	Gaps                int          `json:"gaps"`
-	LongestGaps         []FTDCGap    `json:"longestGaps"`
+	VersionsFromSamples bool     `json:"versionsFromSamples,omitempty"`
+	Roles               []string `json:"roles"`
+	Layouts             []string `json:"layouts"`
+	Samples             int      `json:"samples"`
+	StaleSamples        int      `json:"staleSamples,omitempty"`
+	Intervals           int      `json:"intervals"`
+	Periods             []Period `json:"periods"`
+	Gaps                int      `json:"gaps"`
+	LongestGaps         []Gap    `json:"longestGaps"`
 	// Checkpoints are the window's longest checkpoints, longest first.
-	Checkpoints []FTDCCheckpoint `json:"longestCheckpoints"`
-	Torn        []string         `json:"torn,omitempty"`
+	Checkpoints []Checkpoint `json:"longestCheckpoints"`
+	Torn        []string     `json:"torn,omitempty"`
 	// StandsOut is what stands out in the window, most first.
-	StandsOut []FTDCFinding `json:"standsOut"`
-	Figures   []FTDCStat    `json:"figures"`
+	StandsOut []Finding `json:"standsOut"`
+	Figures   []Stat    `json:"figures"`
 }
 
 // Summary summarises the figures named (every figure when none is).
-func (w *FTDCWindow) Summary(names []string) FTDCSummary {
-	s := FTDCSummary{Path: w.Path, From: w.First, To: w.Last, Versions: w.Versions, VersionsFromSamples: w.VersionsFromSamples,
+func (w *Window) Summary(names []string) Summary {
+	s := Summary{Path: w.Path, From: w.First, To: w.Last, Versions: w.Versions, VersionsFromSamples: w.VersionsFromSamples,
 		Roles: w.Roles, Layouts: w.Layouts, Samples: w.Samples, StaleSamples: w.Stale, Intervals: w.intervals, Gaps: w.gaps,
 		LongestGaps: w.longestGaps, Checkpoints: w.longest, Torn: w.Torn}
 	for _, p := range slices.Sorted(maps.Keys(w.periods)) {
 		// a period is one that a hundredth of the intervals have
 		if n := w.periods[p]; n*100 >= w.intervals {
-			s.Periods = append(s.Periods, FTDCPeriod{Seconds: p, Intervals: n})
+			s.Periods = append(s.Periods, Period{Seconds: p, Intervals: n})
 		}
 	}
 	s.StandsOut = w.standsOut()
@@ -619,7 +620,7 @@ func (w *FTDCWindow) Summary(names []string) FTDCSummary {
 		if len(names) > 0 && !slices.Contains(names, f.Name) {
 			continue
 		}
-		var st FTDCStat
+		var st Stat
 		if f.value == nil {
 			st = w.ckpt.stat(f.Name, f.Unit)
 		} else {
@@ -634,7 +635,7 @@ func (w *FTDCWindow) Summary(names []string) FTDCSummary {
 }
 
 // window says when the window starts and ends, and how long it is.
-func (s FTDCSummary) window() string {
+func (s Summary) window() string {
 	if s.Samples == 0 {
 		return "no samples in the window"
 	}
@@ -645,9 +646,9 @@ func (s FTDCSummary) window() string {
 func sampleStamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
 
 // standsOutLines are the findings, one a line.
-func (s FTDCSummary) standsOutLines() []string {
+func (s Summary) standsOutLines() []string {
 	if len(s.StandsOut) == 0 {
-		return []string{"nothing: no figure's peak is " + sig3(standOut) + "× its window's median, no checkpoint of a second, no disk at " + sig3(diskBusy) + "%, no tickets exhausted, no eviction by application threads, no lag of " + sig3(lagSecs) + " s"}
+		return []string{"nothing: no figure's peak is " + texttable.Sig3(standOut) + "× its window's median, no checkpoint of a second, no disk at " + texttable.Sig3(diskBusy) + "%, no tickets exhausted, no eviction by application threads, no lag of " + texttable.Sig3(lagSecs) + " s"}
 	}
 	out := make([]string, len(s.StandsOut))
 	for i, f := range s.StandsOut {
@@ -657,7 +658,7 @@ func (s FTDCSummary) standsOutLines() []string {
 }
 
 // samples says how many samples and intervals the window has.
-func (s FTDCSummary) samples() string {
+func (s Summary) samples() string {
 	out := fmt.Sprintf("%d (%d intervals)", s.Samples, s.Intervals)
 	if s.StaleSamples > 0 {
 		out += fmt.Sprintf("; %d more at or before the previous sample's time, no interval", s.StaleSamples)
@@ -666,13 +667,13 @@ func (s FTDCSummary) samples() string {
 }
 
 // periods says the sampling periods found and the gaps.
-func (s FTDCSummary) periods() string {
+func (s Summary) periods() string {
 	if s.Intervals == 0 {
 		return "no two consecutive samples make an interval"
 	}
 	var parts []string
 	for _, p := range s.Periods {
-		parts = append(parts, fmt.Sprintf("%s s (%d intervals)", sig3(p.Seconds), p.Intervals))
+		parts = append(parts, fmt.Sprintf("%s s (%d intervals)", texttable.Sig3(p.Seconds), p.Intervals))
 	}
 	out := strings.Join(parts, ", ")
 	if s.Gaps > 0 {
@@ -690,18 +691,18 @@ func (s FTDCSummary) periods() string {
 }
 
 // checkpoints lists the longest checkpoints with their start times.
-func (s FTDCSummary) checkpoints() string {
+func (s Summary) checkpoints() string {
 	if len(s.Checkpoints) == 0 {
 		return "none completed in the window, or not in these files"
 	}
 	var out []string
 	for _, c := range s.Checkpoints {
-		out = append(out, fmt.Sprintf("%s ms from %s", sig3(c.Ms), sampleStamp(c.Start)))
+		out = append(out, fmt.Sprintf("%s ms from %s", texttable.Sig3(c.Ms), sampleStamp(c.Start)))
 	}
 	return strings.Join(out, "; ")
 }
 
-func (s FTDCSummary) version() string {
+func (s Summary) version() string {
 	if len(s.Versions) == 0 {
 		return "not in the files read"
 	}
@@ -712,7 +713,7 @@ func (s FTDCSummary) version() string {
 }
 
 // role says which role the figures are from, and in which layout.
-func (s FTDCSummary) role() string {
+func (s Summary) role() string {
 	if len(s.Roles) == 0 {
 		return "not in the files read"
 	}
@@ -724,7 +725,7 @@ func (s FTDCSummary) role() string {
 }
 
 // table is the figures' table; the cells say missing as c does.
-func (s FTDCSummary) table(c texttable.Cells) *texttable.Table {
+func (s Summary) table(c texttable.Cells) *texttable.Table {
 	t := texttable.New("figure", "unit", ">values", ">min", ">median", ">p99", ">max")
 	for _, f := range s.Figures {
 		n := fmt.Sprint(f.Values)
@@ -742,7 +743,7 @@ const ftdcNote = "Each value is one interval between two consecutive samples (on
 	"as the server timed it. Percentiles are by nearest rank over those values; a figure the server or host does not report has no value, never zero."
 
 // WriteText prints the summary for a terminal.
-func (s FTDCSummary) WriteText(w io.Writer) error {
+func (s Summary) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "FTDC %s\n", s.Path)
 	fmt.Fprintf(w, "window: %s\n", s.window())
 	fmt.Fprintf(w, "server version: %s\n", s.version())
@@ -762,7 +763,7 @@ func (s FTDCSummary) WriteText(w io.Writer) error {
 }
 
 // WriteMarkdown writes the summary as Markdown, the HTML page's text.
-func (s FTDCSummary) WriteMarkdown(w io.Writer) error {
+func (s Summary) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(w, "# FTDC: %s\n\n", texttable.Escape(s.Path))
 	for _, item := range s.items() {
 		fmt.Fprintf(w, "- %s\n", texttable.Escape(item))
@@ -780,7 +781,7 @@ func (s FTDCSummary) WriteMarkdown(w io.Writer) error {
 }
 
 // items are the summary's lines above its table.
-func (s FTDCSummary) items() []string {
+func (s Summary) items() []string {
 	out := []string{"window: " + s.window(), "server version: " + s.version(), "figures from: " + s.role(),
 		"samples: " + s.samples(), "sampling period: " + s.periods(),
 		"longest checkpoints: " + s.checkpoints()}
@@ -797,22 +798,22 @@ const ftdcIntro = "The same figures second by second, on one time axis (the curs
 // View is the summary as a page that answers first: the window in a
 // few lines, what stands out with its times, the charts over time (the
 // first within the first screen), then the figures' table.
-func (s FTDCSummary) View(charts []TimeChart) *StudyView {
+func (s Summary) View(charts []report.TimeChart) *report.StudyView {
 	intro := []string{"window: " + s.window() + " · samples: " + s.samples(),
 		"server: " + s.version() + " · figures from: " + s.role(),
 		"sampling period: " + s.periods()}
 	for _, t := range s.Torn {
 		intro = append(intro, "file torn: "+t)
 	}
-	v := &StudyView{Title: "FTDC: " + s.Path, Name: "ftdc",
-		Intro:        []Block{{Items: intro}},
+	v := &report.StudyView{Title: "FTDC: " + s.Path, Name: "ftdc",
+		Intro:        []report.Block{{Items: intro}},
 		VerdictTitle: "What stands out",
-		Verdict:      []Block{{Items: s.standsOutLines()}},
-		Sections: []Section{{Title: "Figures", Blocks: []Block{
+		Verdict:      []report.Block{{Items: s.standsOutLines()}},
+		Sections: []report.Section{{Title: "Figures", Blocks: []report.Block{
 			{Text: "longest checkpoints: " + s.checkpoints()}, {Table: s.table(texttable.MarkdownCells)}, {Text: ftdcNote}}}},
 	}
 	for i := range charts {
-		c := StudyChart{Name: charts[i].Name, Time: &charts[i]}
+		c := report.StudyChart{Name: charts[i].Name, Time: &charts[i]}
 		if i == 0 {
 			c.Caption = ftdcIntro
 		}
@@ -829,7 +830,7 @@ const maxChartPoints = 3000
 // Charts are the window's charts over time, one per group of figures
 // that has values, the seconds in which a checkpoint ran shaded, each
 // gap a break in the lines. Nil without intervals.
-func (w *FTDCWindow) Charts(names []string) []TimeChart {
+func (w *Window) Charts(names []string) []report.TimeChart {
 	c := &w.chart
 	if len(c.end) == 0 {
 		return nil
@@ -861,17 +862,17 @@ func (w *FTDCWindow) Charts(names []string) []TimeChart {
 	if c.step > 1 {
 		xlabel += fmt.Sprintf(" (each point the highest of %d intervals)", c.step)
 	}
-	var out []TimeChart
+	var out []report.TimeChart
 	for _, f := range FTDCFigures {
 		if f.Group == "" || (len(names) > 0 && !slices.Contains(names, f.Name)) || c.cols[f.Name] == nil {
 			continue
 		}
-		i := slices.IndexFunc(out, func(c TimeChart) bool { return c.Title == f.Group })
+		i := slices.IndexFunc(out, func(c report.TimeChart) bool { return c.Title == f.Group })
 		if i < 0 {
-			out = append(out, TimeChart{Name: "ftdc", Title: f.Group, YLabel: cmp.Or(f.Unit, f.Group), Unit: f.Unit, X: x, Shade: shade, XLabel: xlabel})
+			out = append(out, report.TimeChart{Name: "ftdc", Title: f.Group, YLabel: cmp.Or(f.Unit, f.Group), Unit: f.Unit, X: x, Shade: shade, XLabel: xlabel})
 			i = len(out) - 1
 		}
-		out[i].Lines = append(out[i].Lines, Line{Label: f.Name, Y: points(c.cols[f.Name]), Color: len(out[i].Lines)})
+		out[i].Lines = append(out[i].Lines, report.Line{Label: f.Name, Y: points(c.cols[f.Name]), Color: len(out[i].Lines)})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package report
+package ftdcwindow
 
 import (
 	"math"
@@ -14,7 +14,7 @@ var fwT0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // longest checkpoints with their start times, and its charts break at
 // the gap.
 func TestFTDCWindowPeriodsGapsCheckpoints(t *testing.T) {
-	w := &FTDCWindow{Path: "d"}
+	w := &Window{Path: "d"}
 	at := fwT0
 	add := func(step time.Duration, server map[string]float64) {
 		next := at.Add(step)
@@ -51,7 +51,7 @@ func TestFTDCWindowPeriodsGapsCheckpoints(t *testing.T) {
 	if !sum.From.Equal(fwT0) || !sum.To.Equal(at) || sum.Samples != 152 || sum.Intervals != 150 || sum.Gaps != 1 {
 		t.Fatalf("summary %+v", sum)
 	}
-	if len(sum.Periods) != 2 || sum.Periods[0] != (FTDCPeriod{1, 100}) || sum.Periods[1] != (FTDCPeriod{10, 50}) {
+	if len(sum.Periods) != 2 || sum.Periods[0] != (Period{1, 100}) || sum.Periods[1] != (Period{10, 50}) {
 		t.Errorf("periods %+v: want 1 s (100) and 10 s (50)", sum.Periods)
 	}
 	if len(sum.Checkpoints) != 3 || sum.Checkpoints[0].Ms != 8128 || sum.Checkpoints[1].Ms != 8076 ||
@@ -94,7 +94,7 @@ func TestFTDCWindowPeriodsGapsCheckpoints(t *testing.T) {
 // percentiles to three significant figures (said), its minimum and
 // maximum exact, its charts at most 2 × maxChartPoints points.
 func TestFTDCWindowBounded(t *testing.T) {
-	w := &FTDCWindow{}
+	w := &Window{}
 	n := ftdcExact + 5000
 	at := fwT0
 	w.Sample(at)
@@ -121,7 +121,7 @@ func TestFTDCWindowBounded(t *testing.T) {
 // tickets exhausted, eviction by application threads; an idle window
 // says nothing stands out, and why.
 func TestFTDCWindowStandsOut(t *testing.T) {
-	w := &FTDCWindow{}
+	w := &Window{}
 	at := fwT0
 	w.Sample(at)
 	for i := range 120 {
@@ -144,7 +144,7 @@ func TestFTDCWindowStandsOut(t *testing.T) {
 		at = next
 	}
 	sum := w.Summary(nil)
-	got := map[string]FTDCFinding{}
+	got := map[string]Finding{}
 	for _, f := range sum.StandsOut {
 		got[f.What] = f
 	}
@@ -169,7 +169,7 @@ func TestFTDCWindowStandsOut(t *testing.T) {
 		t.Errorf("what stands out is not before the table:\n%s", b.String())
 	}
 
-	idle := &FTDCWindow{}
+	idle := &Window{}
 	idle.Sample(fwT0)
 	idle.Add(fwT0, fwT0.Add(time.Second), map[string]float64{"insertPerSec": 0}, nil)
 	idle.Sample(fwT0.Add(time.Second))

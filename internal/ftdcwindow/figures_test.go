@@ -1,4 +1,4 @@
-package report
+package ftdcwindow
 
 import (
 	"strings"
@@ -6,13 +6,13 @@ import (
 )
 
 func TestCheckFTDCFigures(t *testing.T) {
-	if err := CheckFTDCFigures([]string{"disk writes", "inserts"}); err != nil {
+	if err := CheckFigures([]string{"disk writes", "inserts"}); err != nil {
 		t.Error(err)
 	}
-	if err := CheckFTDCFigures(nil); err != nil {
+	if err := CheckFigures(nil); err != nil {
 		t.Error(err)
 	}
-	err := CheckFTDCFigures([]string{"inserts", "disk"})
+	err := CheckFigures([]string{"inserts", "disk"})
 	if err == nil || !strings.HasPrefix(err.Error(), `"disk" is not a figure; valid: operations, inserts`) {
 		t.Errorf("an unknown figure: %v", err)
 	}
