@@ -14,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/studyview"
 )
 
 // CompareRunsPath is the address of the comparison of labels' single
@@ -114,7 +115,7 @@ func CompareRuns(w io.Writer, docs []result.Doc, labels []string, workload, wher
 	if err != nil {
 		return err
 	}
-	v := c.View()
+	v := studyview.RunsComparison(c)
 	v.Runs = runLinks(c.Base, c.BaseIDs)
 	for _, p := range c.Pairs {
 		v.Runs = append(v.Runs, runLinks(p.Label, p.IDs)...)

@@ -6,6 +6,7 @@ import (
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/studyview"
 )
 
 func (a *app) slaCmd() *cobra.Command {
@@ -47,7 +48,7 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				v, err := study.JourneyOf(a.counted(docs, includeInvalid), sla, st.Where())
+				v, err := studyview.JourneyOf(a.counted(docs, includeInvalid), sla, st.Where())
 				if err != nil {
 					return err
 				}

@@ -1,13 +1,11 @@
 package study
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
 // fStep is a YCSB-F-like step: half READ, half READ-MODIFY-WRITE.
@@ -162,16 +160,6 @@ func TestCostOf(t *testing.T) {
 			t.Errorf("%s: got %s, %v; want %s, error %v", tc.name, ptr(got), err, ptr(tc.want), tc.wantErr)
 		}
 	}
-}
-
-func TestWriteCompareGolden(t *testing.T) {
-	a, b := ProfileOf("r6g", r6gSteps(), nil, cmpCrit), ProfileOf("r5", r5Steps(), nil, cmpCrit)
-	p := Compare(a, b, cmpCrit)
-	var buf bytes.Buffer
-	if err := (Comparison{Criteria: cmpCrit, Profiles: []Profile{a, b}, Pairs: []Pair{p}}).View().Text(&buf); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "compare.txt", buf.Bytes())
 }
 
 func TestLatestSweep(t *testing.T) {

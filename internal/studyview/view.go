@@ -1,4 +1,4 @@
-package study
+package studyview
 
 import (
 	"cmp"
@@ -8,9 +8,9 @@ import (
 
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/report"
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/study"
 )
 
 // Each study's one view (report.StudyView), built from what it measured
@@ -30,14 +30,14 @@ func text(s string) report.Block { return report.Block{Text: s} }
 
 func tableBlock(t *table) report.Block { return report.Block{Table: t} }
 
-// View is the sweep's view, the answer first: the criteria and the label,
+// Sweep is the sweep's view, the answer first: the criteria and the label,
 // the verdict (the saturation throughput, what limited the knee, the
 // highest target that held) and its charts, then the steps and, with
 // repetitions, their spread; runs link the steps' reports or pages.
-func (r SweepResult) View(runs []report.Link) *report.StudyView {
+func Sweep(r study.SweepResult, runs []report.Link) *report.StudyView {
 	s := r.Study
 	workload, label := s.Base.Scenario.Workload, s.Base.Scenario.Label
-	v := &report.StudyView{Title: "Throughput sweep of " + workload, Name: r.ReportName(), Runs: runs,
+	v := &report.StudyView{Title: "Throughput sweep of " + workload, Name: sweepReportName(r), Runs: runs,
 		Intro: []report.Block{text(fmt.Sprintf("Sweep %s. A step holds when %s.", s.ID, s.Criteria))}}
 	if label != "" {
 		v.Intro = append(v.Intro, text("Label: "+label))
@@ -48,26 +48,26 @@ func (r SweepResult) View(runs []report.Link) *report.StudyView {
 	curve := ChartCurve(cmp.Or(label, workload), r.Steps)
 	v.Charts = report.SweepStudyCharts(workload+" sweep "+s.ID, []report.Curve{curve}, false, ms(s.Criteria.SLA))
 	steps := report.Section{Title: "Steps", Blocks: []report.Block{tableBlock(sweepTable(r.Steps, s.Criteria))}}
-	if s.Repeat > 1 || slices.ContainsFunc(r.Steps, func(st Step) bool { return st.Rep > 0 }) {
-		steps.Blocks = append(steps.Blocks, tableBlock(spreadTable(Spreads(r.Steps))), text(spreadNote))
+	if s.Repeat > 1 || slices.ContainsFunc(r.Steps, func(st study.Step) bool { return st.Rep > 0 }) {
+		steps.Blocks = append(steps.Blocks, tableBlock(spreadTable(study.Spreads(r.Steps))), text(spreadNote))
 	}
 	v.Sections = append(v.Sections, steps)
 	return v
 }
 
-// View is the SLA study's view, the answer first: the SLA and the stage,
+// SLA is the SLA study's view, the answer first: the SLA and the stage,
 // the verdict (each mode and rate's runs passed and p99s, and across
 // several rates whether each held) and the p99 against the target rate,
 // then the runs, how their transactions ran, the ledger's audit (""
 // for none) and what the failing runs' tails coincided with.
-func (r SLAResult) View(audit string, runs []report.Link) *report.StudyView {
-	v := &report.StudyView{Title: "Transactions at a fixed rate: " + r.Study.SLA.String(), Name: r.ReportName(), Runs: runs}
+func SLA(r study.SLAResult, audit string, runs []report.Link) *report.StudyView {
+	v := &report.StudyView{Title: "Transactions at a fixed rate: " + r.Study.SLA.String(), Name: slaReportName(r), Runs: runs}
 	if r.Study.Stage != "" {
 		v.Intro = append(v.Intro, text("Stage: "+r.Study.Stage))
 	}
 	sums := r.Summaries()
 	v.Verdict = append(v.Verdict, tableBlock(summaryTable(sums)))
-	if distinctRates(r.Runs) > 1 {
+	if study.DistinctRates(r.Runs) > 1 {
 		v.Verdict = append(v.Verdict, tableBlock(scalingTable(sums)), text(scalingNote(r.Study.SLA)))
 	}
 	if c := slaChart(sums, r.Study.SLA); c != nil {
@@ -84,14 +84,14 @@ func (r SLAResult) View(audit string, runs []report.Link) *report.StudyView {
 		how = append(how, text("Audit: "+audit))
 	}
 	v.Sections = append(v.Sections, report.Section{Title: "How the transactions ran", Blocks: how})
-	if tails := r.tailLines(); len(tails) > 0 {
+	if tails := tailLines(r); len(tails) > 0 {
 		v.Sections = append(v.Sections, report.Section{Title: "What the failing runs' tails coincided with", Blocks: []report.Block{{Items: tails}}})
 	}
 	return v
 }
 
-// ReportName is the SLA report's file name without ".md".
-func (r SLAResult) ReportName() string {
+// slaReportName is the SLA report's file name without ".md".
+func slaReportName(r study.SLAResult) string {
 	if len(r.Runs) == 0 {
 		return "sla"
 	}
@@ -102,10 +102,10 @@ func (r SLAResult) ReportName() string {
 // coincided with (the diagnosis's tail: the condition that holds the
 // operations above p99, with its evidence, or that nothing lines up),
 // then what limited it.
-func (r SLAResult) tailLines() []string {
+func tailLines(r study.SLAResult) []string {
 	var lines []string
 	for _, run := range r.Runs {
-		v := Judge(run, r.Study.SLA)
+		v := study.Judge(run, r.Study.SLA)
 		if v.Pass || (run.Tail == "" && run.Limited == "") {
 			continue
 		}
@@ -122,7 +122,7 @@ func joinSet(parts ...string) string {
 
 // slaChart plots each mode's median and highest run p99 against the
 // target rate, with the SLA; nil without runs.
-func slaChart(sums []Summary, s SLA) *report.StudyChart {
+func slaChart(sums []study.Summary, s study.SLA) *report.StudyChart {
 	modes, xs := modesAndRates(sums)
 	if len(xs) == 0 {
 		return nil
@@ -151,25 +151,25 @@ func slaChart(sums []Summary, s SLA) *report.StudyChart {
 		Caption: "Solid: the median of the runs' own p99s at each rate; dashed: the highest. The grey dashed line is the SLA."}
 }
 
-// View is the calibration's view: the knee, then the table of steps.
-func (r CalibrateResult) View(runs []report.Link) *report.StudyView {
+// Calibrate is the calibration's view: the knee, then the table of steps.
+func Calibrate(r study.CalibrateResult, runs []report.Link) *report.StudyView {
 	s := r.Study
-	return &report.StudyView{Title: "Thread calibration of " + s.Base.Scenario.Workload, Name: r.ReportName(), Runs: runs,
+	return &report.StudyView{Title: "Thread calibration of " + s.Base.Scenario.Workload, Name: calibrateReportName(r), Runs: runs,
 		Intro:    []report.Block{text(fmt.Sprintf("Calibration %s, closed loop, %s per step.", s.ID, s.Base.Scenario.Duration))},
-		Verdict:  []report.Block{text(KneeLine(r.Steps, s.Search))},
+		Verdict:  []report.Block{text(study.KneeLine(r.Steps, s.Search))},
 		Sections: []report.Section{{Title: "Steps", Blocks: []report.Block{tableBlock(calibrationTable(r.Steps, s.Search))}}}}
 }
 
-// View is the comparison's view, the answer first: the criteria, each
+// Comparison is the comparison's view, the answer first: the criteria, each
 // pair's verdict, the charts (the whole sweeps', then each operation
 // type's, a line per label), then the profiles and each pair's tables.
-func (c Comparison) View() *report.StudyView {
-	labels := strings.Join(c.labels(), " vs ")
+func Comparison(c study.Comparison) *report.StudyView {
+	labels := strings.Join(c.Labels(), " vs ")
 	workload := ""
 	if len(c.Profiles) > 0 {
 		workload = c.Profiles[0].Workload
 	}
-	v := &report.StudyView{Title: labels + ": " + workload, Name: c.ReportName(),
+	v := &report.StudyView{Title: labels + ": " + workload, Name: comparisonReportName(c),
 		Intro: []report.Block{text(fmt.Sprintf("A target holds when %s.", c.Criteria))}}
 	for _, p := range c.Pairs {
 		v.Verdict = append(v.Verdict, text(p.Verdict()))
@@ -178,13 +178,17 @@ func (c Comparison) View() *report.StudyView {
 		}
 	}
 	v.Verdict = append(v.Verdict, tableBlock(profilesTable(c.Profiles)))
-	v.Charts = report.SweepStudyCharts(labels+" ("+workload+")", c.Curves, true, ms(c.Criteria.SLA))
+	curves := make([]report.Curve, len(c.Sweeps))
+	for i, steps := range c.Sweeps {
+		curves[i] = ChartCurve(c.Profiles[i].Label, steps)
+	}
+	v.Charts = report.SweepStudyCharts(labels+" ("+workload+")", curves, true, ms(c.Criteria.SLA))
 	for _, p := range c.Pairs {
 		blocks := []report.Block{tableBlock(ratioTable(p))}
 		if len(p.Matched) > 0 {
 			blocks = append(blocks, tableBlock(matchedTable(p)))
 		}
-		if slices.ContainsFunc(p.Steps, StepRows.judged) {
+		if slices.ContainsFunc(p.Steps, study.StepRows.Judged) {
 			blocks = append(blocks, text(fmt.Sprintf("Each step both ran, %s's repetitions against %s's, metric by metric:", p.A.Label, p.B.Label)),
 				tableBlock(stepsTable(p)), text(significance.Legend(c.Judging)+"; the correction runs over every step's metrics together"))
 		}
@@ -193,14 +197,14 @@ func (c Comparison) View() *report.StudyView {
 	return v
 }
 
-// PlanView is the capacity plan's view, the answer first: the workload,
+// Plan is the capacity plan's view, the answer first: the workload,
 // the demand and the constraints, the recommendation per stage, each
 // candidate's latency by percentile (from the exact merge of its runs'
 // histograms) and the bar charts (throughput, each operation type's p95,
 // monthly cost, throughput per cost unit, the baseline marked), then the
 // candidates, the ratios against the baseline, what limited each and the
 // stages; runs link the plan's runs.
-func PlanView(pl *spec.Plan, ans plan.Answer, runs []report.Link) *report.StudyView {
+func Plan(pl *spec.Plan, ans plan.Answer, runs []report.Link) *report.StudyView {
 	v := &report.StudyView{Title: "Capacity plan: " + pl.Name, Name: PlanReportName(pl), VerdictTitle: "Recommendation", Runs: runs,
 		Intro: []report.Block{text(fmt.Sprintf("Workload %s, %d thread(s), %s per run; %s", pl.Scenario.Workload, pl.Scenario.Threads,
 			pl.Scenario.Duration, demandText(ans)))}}
@@ -241,28 +245,52 @@ func PlanView(pl *spec.Plan, ans plan.Answer, runs []report.Link) *report.StudyV
 	return v
 }
 
-// StoredSweep is the sweep id as stored: its steps among docs, in step
-// and repetition order, each judged by the verdict stored with it
-// (StoredCriteria), for the view of a sweep made earlier.
-func StoredSweep(docs []result.Doc, id string) (SweepResult, error) {
-	var ss []Step
-	sc := &spec.Scenario{}
-	for i := range docs {
-		d := &docs[i]
-		if v := result.VariantOf(d).Sweep; v == nil || *v != id {
-			continue
-		}
-		s, err := StepOf(d)
-		if err != nil {
-			return SweepResult{}, err
-		}
-		ss = append(ss, s)
-		sc.Workload, sc.Label = s.Workload, d.Label
+// PlanReportName is the plan report's file name without its extension;
+// its charts' names start with it.
+func PlanReportName(pl *spec.Plan) string { return "plan-" + pl.Name }
+
+func demandText(ans plan.Answer) string {
+	line := plan.UserModelLine(ans)
+	if line == "" {
+		return "demand in explicit rates."
 	}
-	slices.SortStableFunc(ss, func(a, b Step) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.Rep, b.Rep)) })
-	repeat := 1
-	for _, s := range ss {
-		repeat = max(repeat, s.Rep+1)
+	return strings.TrimPrefix(line, "users: ")
+}
+
+type planChart struct {
+	title, unit, file string
+	bars              []report.Bar
+}
+
+// planCharts are the report's bar charts: throughput, each operation
+// type's p95, monthly cost and throughput per cost unit.
+func planCharts(ans plan.Answer) []planChart {
+	bar := func(as plan.Assessment, v *float64) report.Bar {
+		return report.Bar{Name: as.Name, Value: v, Marked: as.Baseline}
 	}
-	return SweepResult{Study: SweepStudy{ID: id, Base: Base{Scenario: sc}, Repeat: repeat, Criteria: StoredCriteria(ss)}, Steps: ss}, nil
+	val := func(v float64) *float64 { return &v }
+	charts := []planChart{
+		{title: "Sustained throughput", unit: "ops/s", file: "throughput"},
+	}
+	ops := plan.LatencyOps(ans)
+	for _, op := range ops {
+		charts = append(charts, planChart{title: op + " p95 latency", unit: "ms", file: strings.ToLower(op) + "-p95"})
+	}
+	charts = append(charts,
+		planChart{title: "Monthly cost", unit: ans.Currency + "/month", file: "cost"},
+		planChart{title: "Throughput per cost unit", unit: "ops/s per " + ans.Currency + "/month", file: "per-cost"})
+	for _, as := range ans.Assessments {
+		charts[0].bars = append(charts[0].bars, bar(as, val(as.Throughput)))
+		for i, op := range ops {
+			var v *float64
+			if d, ok := as.Latency[op]; ok {
+				v = d.P95
+			}
+			charts[1+i].bars = append(charts[1+i].bars, bar(as, v))
+		}
+		n := len(charts)
+		charts[n-2].bars = append(charts[n-2].bars, bar(as, val(as.Monthly)))
+		charts[n-1].bars = append(charts[n-1].bars, bar(as, val(as.ThroughputPerCostUnit)))
+	}
+	return charts
 }

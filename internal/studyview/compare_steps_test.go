@@ -1,45 +1,13 @@
-package study
+package studyview
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
+	"github.com/mongobench/mongobench/internal/study"
 )
-
-// stepDoc is one repetition of a sweep step: its achieved rate and its
-// read p99 (the other percentiles in proportion).
-func stepDoc(label, sweep string, step int, rate float64, rep int, achieved, p99 float64) result.Doc {
-	p50, p95, p999 := p99/4, p99/2, p99*2
-	return result.Doc{RunID: fmt.Sprintf("%s-%s-%d-%d", label, sweep, step, rep), Label: label, Repetition: rep,
-		TestConfig: map[string]any{"workload": "kv"},
-		Variant:    map[string]any{"sweep": sweep, "sweepStep": step, "targetRate": rate},
-		Schedule:   result.Schedule{TargetRate: &rate, AchievedRate: achieved, SuccessRate: achieved},
-		Ops: []result.OpStats{{Name: "read", Count: 1000, Rate: achieved,
-			Latency: result.Dist{Count: 1000, P50: &p50, P95: &p95, P99: &p99, P999: &p999}}}}
-}
-
-// sweepOf is a label's sweep of three target rates, reps repetitions
-// each, its p99 at 4000/s slowed by slow (1: not slowed); the
-// repetitions' jitter interleaves the two labels' values elsewhere.
-func sweepOf(label, sweep string, reps int, slow float64, offset float64) Contender {
-	c := Contender{Label: label}
-	for i, rate := range []float64{1000, 2000, 4000} {
-		for r := range reps {
-			jitter := 1 + 0.01*float64((r*3+i)%5) + offset
-			p99 := 2 * jitter
-			achieved := rate * (0.99 + 0.002*float64(r) + offset/10)
-			if rate == 4000 {
-				p99 *= slow
-			}
-			c.Docs = append(c.Docs, stepDoc(label, sweep, i+1, rate, r, achieved, p99))
-		}
-	}
-	return c
-}
 
 // Each step both sweeps ran is judged with its repetitions as samples:
 // a's p99s at 4000/s, 40% slower, are worse there, the rest is noise;
@@ -49,7 +17,7 @@ func sweepOf(label, sweep string, reps int, slow float64, offset float64) Conten
 func TestCompareStepsSignificance(t *testing.T) {
 	a := sweepOf("a", "S2", 5, 1.4, 0.001)
 	b := sweepOf("b", "S1", 5, 1, 0)
-	c, err := CompareSweeps([]Contender{a, b}, sweepCriteria, significance.Settings{Alpha: 0.05, Seed: 1})
+	c, err := study.CompareSweeps([]study.Contender{a, b}, sweepCriteria, significance.Settings{Alpha: 0.05, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +43,7 @@ func TestCompareStepsSignificance(t *testing.T) {
 	if !strings.HasPrefix(line, "Per step (repetitions as samples, Benjamini–Hochberg (false discovery rate) at 0.05), 3 of 3 steps judged: a worse: p50 read at 4,000/s (+40.") {
 		t.Errorf("verdict %q", line)
 	}
-	v := c.View()
+	v := Comparison(c)
 	md, _, err := v.Markdown()
 	if err != nil {
 		t.Fatal(err)
@@ -95,14 +63,14 @@ func TestCompareStepsSignificance(t *testing.T) {
 	}
 
 	// Two repetitions a side: no verdict, and how many it would take.
-	few, err := CompareSweeps([]Contender{sweepOf("a", "S2", 2, 1.4, 0), sweepOf("b", "S1", 2, 1, 0)}, sweepCriteria, significance.Settings{Alpha: 0.05})
+	few, err := study.CompareSweeps([]study.Contender{sweepOf("a", "S2", 2, 1.4, 0), sweepOf("b", "S1", 2, 1, 0)}, sweepCriteria, significance.Settings{Alpha: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if line := few.Pairs[0].StepsVerdict(few.Judging); line != "Per step: no verdict: the steps both sweeps ran have at most 2 repetitions a side; a difference at p < 0.05 needs at least 4 repetitions of each step on each side (sweep --repeat 4)." {
 		t.Errorf("two repetitions: %q", line)
 	}
-	if md, _, _ := few.View().Markdown(); strings.Contains(string(md), "verdict of a") {
+	if md, _, _ := Comparison(few).Markdown(); strings.Contains(string(md), "verdict of a") {
 		t.Errorf("two repetitions: a table of refusals:\n%s", md)
 	}
 	// A missing NaN survives JSON as null.

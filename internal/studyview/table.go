@@ -1,7 +1,8 @@
-package study
+package studyview
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/texttable"
 )
@@ -23,11 +24,11 @@ func sig3(v float64) string { return texttable.Sig3(v) }
 // (texttable.Thousands).
 func thousands(v float64) string { return texttable.Thousands(v) }
 
-// trimFloat formats v with as many decimals as it needs.
-func trimFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
 // count formats an integer count.
 func count(n int64) string { return strconv.FormatInt(n, 10) }
 
 // fraction formats k of n, as in "3/5".
 func fraction(k, n int) string { return strconv.Itoa(k) + "/" + strconv.Itoa(n) }
+
+// ms is d in milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,4 +1,4 @@
-package study
+package studyview
 
 import (
 	"cmp"
@@ -7,18 +7,19 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // sweepTable is the table of steps writeSweepTable writes.
-func sweepTable(steps []Step, c Criteria) *table {
+func sweepTable(steps []study.Step, c study.Criteria) *table {
 	cl := cells
 	sorted := slices.Clone(steps)
-	slices.SortStableFunc(sorted, func(a, b Step) int {
+	slices.SortStableFunc(sorted, func(a, b study.Step) int {
 		return cmp.Or(cmp.Compare(a.Rate, b.Rate), cmp.Compare(a.Rep, b.Rep))
 	})
-	reps := slices.ContainsFunc(steps, func(s Step) bool { return s.Rep > 0 })
-	ops := opNames(steps)
+	reps := slices.ContainsFunc(steps, func(s study.Step) bool { return s.Rep > 0 })
+	ops := study.OpNames(steps)
 	cols := []string{">target/s"}
 	if reps {
 		cols = append(cols, ">run")
@@ -35,7 +36,7 @@ func sweepTable(steps []Step, c Criteria) *table {
 		}
 		row = append(row, thousands(s.Achieved))
 		for _, name := range ops {
-			i := slices.IndexFunc(s.Ops, func(o OpLatency) bool { return o.Name == name })
+			i := slices.IndexFunc(s.Ops, func(o study.OpLatency) bool { return o.Name == name })
 			if i < 0 {
 				row = append(row, cl.Missing, cl.Missing, cl.Missing)
 				continue
@@ -50,30 +51,17 @@ func sweepTable(steps []Step, c Criteria) *table {
 }
 
 // holdsCell is ✅, or ❌ and the reasons.
-func holdsCell(s Step, c Criteria) string {
-	ok, reasons := Holds(s, c)
+func holdsCell(s study.Step, c study.Criteria) string {
+	ok, reasons := study.Holds(s, c)
 	if ok {
 		return markPass
 	}
 	return markFail + " " + strings.Join(reasons, "; ")
 }
 
-// opNames returns the operation types of steps in the order first seen.
-func opNames(steps []Step) []string {
-	var out []string
-	for _, s := range steps {
-		for _, o := range s.Ops {
-			if !slices.Contains(out, o.Name) {
-				out = append(out, o.Name)
-			}
-		}
-	}
-	return out
-}
-
 // kneeLimit is what limited the complete runs at the saturation target:
 // each distinct verdict once, in the order of the runs.
-func kneeLimit(steps []Step, at float64) string {
+func kneeLimit(steps []study.Step, at float64) string {
 	var seen []string
 	for _, s := range steps {
 		if s.Rate == at && !s.Partial && s.Limited != "" && !slices.Contains(seen, s.Limited) {
@@ -87,7 +75,7 @@ func kneeLimit(steps []Step, at float64) string {
 // the step past the knee (the lowest target above the saturation target
 // at), or of the knee itself when no step went past it: each distinct
 // tail line once, in the order of the runs, and that step's target.
-func kneeTail(steps []Step, at float64) (string, float64) {
+func kneeTail(steps []study.Step, at float64) (string, float64) {
 	past := at
 	for _, s := range steps {
 		if s.Rate > at && !s.Partial && s.Tail != "" && (past == at || s.Rate < past) {
@@ -105,9 +93,9 @@ func kneeTail(steps []Step, at float64) (string, float64) {
 
 // sweepVerdict is the sweep's answer, a line each: the saturation
 // throughput, what limited the knee, the highest target that held.
-func sweepVerdict(steps []Step, c Criteria) []string {
+func sweepVerdict(steps []study.Step, c study.Criteria) []string {
 	var lines []string
-	if ach, at := Saturation(steps); at > 0 && Saturated(steps, c) {
+	if ach, at := study.Saturation(steps); at > 0 && study.Saturated(steps, c) {
 		lines = append(lines, fmt.Sprintf("Saturation throughput: %s ops/s achieved (the highest achieved rate, at target %s/s).",
 			thousands(ach), thousands(at)))
 		if why := kneeLimit(steps, at); why != "" {
@@ -124,7 +112,7 @@ func sweepVerdict(steps []Step, c Criteria) []string {
 		lines = append(lines, fmt.Sprintf("Saturation throughput: ≥ %s ops/s (no step saturated: every target rate was kept up with; the highest achieved rate, at target %s/s).",
 			thousands(ach), thousands(at)))
 	}
-	if best, ok := MaxAtSLA(steps, c); ok {
+	if best, ok := study.MaxAtSLA(steps, c); ok {
 		lines = append(lines, fmt.Sprintf("Maximum throughput that held (%s): %s ops/s.", c, thousands(best)))
 	} else if len(steps) > 0 {
 		lines = append(lines, fmt.Sprintf("No target rate held (%s).", c))
@@ -134,10 +122,10 @@ func sweepVerdict(steps []Step, c Criteria) []string {
 
 // spreadNote explains the spread table.
 var spreadNote = fmt.Sprintf("p99 is each run's highest p99 over its operation types; CV is stddev/mean; %s when the p99 varied by more than %s%% between runs (max/min − 1).",
-	markFail, percent(P99Variation))
+	markFail, study.Percent(study.P99Variation))
 
 // spreadTable is the table WriteSpread writes.
-func spreadTable(spreads []Spread) *table {
+func spreadTable(spreads []study.Spread) *table {
 	cl := cells
 	t := newTable(">target/s", ">runs",
 		">achieved mean/s", ">sd", ">min", ">max", ">CV",
@@ -171,7 +159,7 @@ func cvText(c texttable.Cells, v *float64) string {
 }
 
 // stableCell is ✅, ❌ and the variation, or missing below two p99s.
-func stableCell(c texttable.Cells, s Spread) string {
+func stableCell(c texttable.Cells, s study.Spread) string {
 	if s.P99.N < 2 {
 		return c.Missing
 	}

@@ -1,19 +1,20 @@
-package study
+package studyview
 
 import (
 	"bytes"
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
-// study is a scaling study at 5,000, 6,000 and 7,000 TPS, each rate a
+// scalingRuns is a scaling study at 5,000, 6,000 and 7,000 TPS, each rate a
 // stage, with a run of each kind of failure.
-func study() []Run {
+func scalingRuns() []study.Run {
 	t0 := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
 	stages := map[float64]string{5000: "7 KB docs", 6000: "2.5 KB docs | w:majority", 7000: ""}
-	var runs []Run
+	var runs []study.Run
 	for _, g := range []struct {
 		mode string
 		tps  float64
@@ -47,7 +48,7 @@ func study() []Run {
 // transactions ran.
 func TestSLAViewGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := (SLAResult{Study: SLAStudy{SLA: sla20}, Runs: study()}).View("", nil).Text(&buf); err != nil {
+	if err := SLA(study.SLAResult{Study: study.SLAStudy{SLA: sla20}, Runs: scalingRuns()}, "", nil).Text(&buf); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "sla.txt", buf.Bytes())

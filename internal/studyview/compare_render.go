@@ -1,4 +1,4 @@
-package study
+package studyview
 
 import (
 	"fmt"
@@ -6,11 +6,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/significance"
+	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // profilesTable is the table WriteProfiles writes.
-func profilesTable(ps []Profile) *table {
+func profilesTable(ps []study.Profile) *table {
 	cl := cells
 	var ops []string
 	for _, p := range ps {
@@ -23,7 +25,7 @@ func profilesTable(ps []Profile) *table {
 	money := "$"
 	for _, p := range ps {
 		if p.Cost != nil {
-			money = p.money() // one currency: CompareSweeps refuses more
+			money = p.Money() // one currency: CompareSweeps refuses more
 		}
 	}
 	cols := []string{"label", "sweep", ">steps", ">" + money + "/hour", ">saturation ops/s", ">at target/s"}
@@ -40,12 +42,12 @@ func profilesTable(ps []Profile) *table {
 		for _, name := range ops {
 			row = append(row, opRateCell(cl, p.Ops, name))
 		}
-		t.Add(append(row, optThousands(cl, p.MaxHeld), cl.Opt(p.OpsPerDollar, compact))...)
+		t.Add(append(row, optThousands(cl, p.MaxHeld), cl.Opt(p.OpsPerDollar, study.Compact))...)
 	}
 	return t
 }
 
-func ratioTable(p Pair) *table {
+func ratioTable(p study.Pair) *table {
 	cl := cells
 	a, b := p.A, p.B
 	t := newTable("", ">"+a.Label, ">"+b.Label, ">"+a.Label+" vs "+b.Label)
@@ -54,12 +56,12 @@ func ratioTable(p Pair) *table {
 		t.Add(o.Name+" ops/s at saturation", thousands(o.A), thousands(o.B), ratioCell(cl, o.Ratio))
 	}
 	t.Add("highest target held/s", optThousands(cl, a.MaxHeld), optThousands(cl, b.MaxHeld), optRatio(cl, a.MaxHeld, b.MaxHeld))
-	money := a.money()
+	money := a.Money()
 	if a.Cost == nil {
-		money = b.money()
+		money = b.Money()
 	}
-	t.Add(money+"/hour", dollars(cl, a.Cost), dollars(cl, b.Cost), cl.Opt(p.Cost, signedPercent))
-	t.Add("ops per "+money, cl.Opt(a.OpsPerDollar, compact), cl.Opt(b.OpsPerDollar, compact), cl.Opt(p.PerDollar, times))
+	t.Add(money+"/hour", dollars(cl, a.Cost), dollars(cl, b.Cost), cl.Opt(p.Cost, study.SignedPercent))
+	t.Add("ops per "+money, cl.Opt(a.OpsPerDollar, study.Compact), cl.Opt(b.OpsPerDollar, study.Compact), cl.Opt(p.PerDollar, study.Times))
 	for _, at := range []struct {
 		i    int
 		what string
@@ -78,12 +80,12 @@ func ratioTable(p Pair) *table {
 // matchedTable lists the target rates both ran: each label's achieved
 // rate and every operation type's p99, the p99 of A against B, and who
 // kept up.
-func matchedTable(p Pair) *table {
+func matchedTable(p study.Pair) *table {
 	cl := cells
 	a, b := p.A.Label, p.B.Label
 	var ops []string
 	for _, m := range p.Matched {
-		for _, s := range []Side{m.A, m.B} {
+		for _, s := range []study.Side{m.A, m.B} {
 			for _, o := range s.Ops {
 				if !slices.Contains(ops, o.Name) {
 					ops = append(ops, o.Name)
@@ -104,21 +106,21 @@ func matchedTable(p Pair) *table {
 	t := newTable(append(cols, "who keeps up")...)
 	for _, m := range p.Matched {
 		row := []string{thousands(m.Rate)}
-		for _, s := range []Side{m.A, m.B} {
+		for _, s := range []study.Side{m.A, m.B} {
 			row = append(row, thousands(s.Achieved))
 			for _, op := range ops {
-				row = append(row, cl.Num(s.op(op)))
+				row = append(row, cl.Num(s.Op(op)))
 			}
 		}
 		for _, op := range ops {
-			row = append(row, optRatio(cl, m.A.op(op), m.B.op(op)))
+			row = append(row, optRatio(cl, m.A.Op(op), m.B.Op(op)))
 		}
 		t.Add(append(row, m.Regime(a, b))...)
 	}
 	return t
 }
 
-func opRateCell(cl texttable.Cells, ops []OpRate, name string) string {
+func opRateCell(cl texttable.Cells, ops []study.OpRate, name string) string {
 	for _, o := range ops {
 		if o.Name == name {
 			return thousands(o.Rate)
@@ -132,7 +134,7 @@ func ratioCell(cl texttable.Cells, r float64) string {
 	if r == 0 {
 		return cl.Missing
 	}
-	return signedPercent(r)
+	return study.SignedPercent(r)
 }
 
 // optRatio is a/b − 1 as a signed percentage; missing when either is
@@ -141,7 +143,7 @@ func optRatio(cl texttable.Cells, a, b *float64) string {
 	if a == nil || b == nil || *b == 0 {
 		return cl.Missing
 	}
-	return signedPercent(*a / *b)
+	return study.SignedPercent(*a / *b)
 }
 
 func dollars(cl texttable.Cells, v *float64) string {
@@ -152,4 +154,44 @@ func dollars(cl texttable.Cells, v *float64) string {
 }
 
 // CompareTitle names a comparison, as in "r6g vs r5".
-func CompareTitle(p Pair) string { return strings.Join([]string{p.A.Label, p.B.Label}, " vs ") }
+func CompareTitle(p study.Pair) string { return strings.Join([]string{p.A.Label, p.B.Label}, " vs ") }
+
+// stepsTable lays out the judged steps: for each step and metric, A's and
+// B's medians with their intervals and runs, A's difference, the p-value
+// and the adjusted one, the bootstrap interval of A's median over B's,
+// and A's verdict.
+func stepsTable(p study.Pair) *table {
+	a, b := p.A.Label, p.B.Label
+	t := newTable(">target/s", "metric", ">"+a, ">"+b, ">"+a+" vs "+b, ">p", ">adj. p", ">ratio interval", "verdict of "+a)
+	for _, s := range p.Steps {
+		if !s.Judged() {
+			continue
+		}
+		for _, r := range s.Rows {
+			t.Add(thousands(s.Rate), r.Metric.Name(), sideText(r.Other, r.Metric.Unit), sideText(r.Base, r.Metric.Unit),
+				study.DeltaText(r.Comparison), pText(r.Comparison, r.Test.P), pText(r.Comparison, r.P), ratioText(r.Ratio), significance.VerdictText(r.Comparison))
+		}
+	}
+	return t
+}
+
+func sideText(s significance.Side, unit string) string {
+	if s.N == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%s [%s, %s] %s (%d)", texttable.Sig3(s.Median), texttable.Sig3(s.CI.Lo), texttable.Sig3(s.CI.Hi), unit, s.N)
+}
+
+func ratioText(i significance.Interval) string {
+	if i.Lo != i.Lo {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f–%.3f", i.Lo, i.Hi)
+}
+
+func pText(c significance.Comparison, p float64) string {
+	if c.Verdict == significance.Missing || p != p {
+		return "—"
+	}
+	return fmt.Sprintf("%.3g", p)
+}
