@@ -157,10 +157,3 @@ func serverCPUs(t spec.Target) int {
 	}
 	return int(t.Instance.VCPU)
 }
-
-// PlanChart is an SVG chart of the plan report, under the file name the
-// report links it by.
-type PlanChart struct {
-	File string
-	SVG  []byte
-}

@@ -35,7 +35,7 @@ func Catalog(c study.Catalog, docs [][]*result.Doc, runs []report.Link) *report.
 	return v
 }
 
-// CatalogTable is a test's table, one row per result (View); a value
+// CatalogTable is a test's table, one row per result (Catalog); a value
 // not measured is an empty cell.
 func CatalogTable(t catalog.Test, docs []*result.Doc, labelled bool) *texttable.Table {
 	cols := t.Columns
