@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/studyview"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // finishing is how a command that shows an outcome finishes: --json,
@@ -93,9 +94,9 @@ func (a *app) showText(out study.Outcome, measured bool) error {
 		if measured {
 			fmt.Fprintln(a.stdout)
 		}
-		return studyview.Of(out, nil).Text(a.stdout)
+		return textreport.Study(a.stdout, studyview.Of(out, nil))
 	case out.Run != nil:
-		return report.Summary(a.stdout, out.Run)
+		return textreport.Summary(a.stdout, out.Run)
 	}
 	return nil
 }

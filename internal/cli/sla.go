@@ -7,6 +7,7 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/studyview"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 func (a *app) slaCmd() *cobra.Command {
@@ -53,9 +54,9 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 					return err
 				}
 				if !md {
-					return v.Text(a.stdout)
+					return textreport.Study(a.stdout, v)
 				}
-				b, _, err := v.Markdown()
+				b, _, err := textreport.StudyMarkdown(v)
 				if err != nil {
 					return err
 				}

@@ -64,18 +64,3 @@ func errorClasses(e result.Errors) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-// fileSafe replaces the characters of s that are unsafe in a file name.
-func fileSafe(s string) string {
-	if s == "" {
-		return "run"
-	}
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9',
-			r == '-', r == '_', r == '.':
-			return r
-		}
-		return '-'
-	}, s)
-}

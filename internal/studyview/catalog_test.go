@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/studyview"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // catalogTable is a table TestWriteCatalogTable renders.
@@ -64,7 +65,7 @@ func catalogView(test catalog.Test, docs []*result.Doc, labelled bool) *report.S
 func TestWriteCatalogTable(t *testing.T) {
 	var b bytes.Buffer
 	for _, c := range catalogTables(t) {
-		if err := catalogView(c.test, c.docs, c.labelled).Text(&b); err != nil {
+		if err := textreport.Study(&b, catalogView(c.test, c.docs, c.labelled)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,7 +84,7 @@ func TestWriteCatalogTableMarksPartialRows(t *testing.T) {
 		{Variant: map[string]any{"order": 1, "numberOfThreads": 20}, Partial: true},
 	}
 	var b bytes.Buffer
-	if err := catalogView(test, docs, false).Text(&b); err != nil {
+	if err := textreport.Study(&b, catalogView(test, docs, false)); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Count(b.String(), "(partial)"); got != 1 {

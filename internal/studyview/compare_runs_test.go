@@ -8,6 +8,7 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // compare --runs: the labels' whole single runs of the workload only, b
@@ -53,10 +54,10 @@ func TestCompareRuns(t *testing.T) {
 		t.Fatalf("sections %+v", v.Sections)
 	}
 	var b strings.Builder
-	if err := v.Text(&b); err != nil || !strings.Contains(b.String(), "Mann–Whitney") || !strings.Contains(b.String(), "worse") {
+	if err := textreport.Study(&b, v); err != nil || !strings.Contains(b.String(), "Mann–Whitney") || !strings.Contains(b.String(), "worse") {
 		t.Errorf("text %q, %v", b.String(), err)
 	}
-	if md, _, err := v.Markdown(); err != nil || !strings.Contains(string(md), "## c (5 runs) against a (5 runs)") || !strings.Contains(string(md), "| throughput |") {
+	if md, _, err := textreport.StudyMarkdown(v); err != nil || !strings.Contains(string(md), "## c (5 runs) against a (5 runs)") || !strings.Contains(string(md), "| throughput |") {
 		t.Errorf("markdown %s, %v", md, err)
 	}
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // Each step both sweeps ran is judged with its repetitions as samples:
@@ -44,7 +45,7 @@ func TestCompareStepsSignificance(t *testing.T) {
 		t.Errorf("verdict %q", line)
 	}
 	v := Comparison(c)
-	md, _, err := v.Markdown()
+	md, _, err := textreport.StudyMarkdown(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestCompareStepsSignificance(t *testing.T) {
 		}
 	}
 	var text strings.Builder
-	if err := v.Text(&text); err != nil || !strings.Contains(text.String(), "verdict of a") {
+	if err := textreport.Study(&text, v); err != nil || !strings.Contains(text.String(), "verdict of a") {
 		t.Errorf("terminal: %v\n%s", err, text.String())
 	}
 	js, err := json.Marshal(p)
@@ -70,7 +71,7 @@ func TestCompareStepsSignificance(t *testing.T) {
 	if line := few.Pairs[0].StepsVerdict(few.Judging); line != "Per step: no verdict: the steps both sweeps ran have at most 2 repetitions a side; a difference at p < 0.05 needs at least 4 repetitions of each step on each side (sweep --repeat 4)." {
 		t.Errorf("two repetitions: %q", line)
 	}
-	if md, _, _ := Comparison(few).Markdown(); strings.Contains(string(md), "verdict of a") {
+	if md, _, _ := textreport.StudyMarkdown(Comparison(few)); strings.Contains(string(md), "verdict of a") {
 		t.Errorf("two repetitions: a table of refusals:\n%s", md)
 	}
 	// A missing NaN survives JSON as null.

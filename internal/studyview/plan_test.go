@@ -15,6 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/studyview"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
 	"github.com/mongobench/mongobench/internal/testsupport/plantest"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // TestWritePlanReport renders the seed study's report and its charts.
@@ -24,7 +25,7 @@ func TestWritePlanReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, charts, err := studyview.Plan(pl, ans, nil).Markdown()
+	md, charts, err := textreport.StudyMarkdown(studyview.Plan(pl, ans, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // scalingRuns is a scaling study at 5,000, 6,000 and 7,000 TPS, each rate a
@@ -48,7 +49,7 @@ func scalingRuns() []study.Run {
 // transactions ran.
 func TestSLAViewGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := SLA(study.SLAResult{Study: study.SLAStudy{SLA: sla20}, Runs: scalingRuns()}, "", nil).Text(&buf); err != nil {
+	if err := textreport.Study(&buf, SLA(study.SLAResult{Study: study.SLAStudy{SLA: sla20}, Runs: scalingRuns()}, "", nil)); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "sla.txt", buf.Bytes())

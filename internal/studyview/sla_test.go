@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 func TestJourney(t *testing.T) {
@@ -50,10 +51,10 @@ func TestSLATails(t *testing.T) {
 	v := SLA(study.SLAResult{Study: study.SLAStudy{SLA: sla20}, Runs: []study.Run{ok, failing}}, "", nil)
 	want := "r2, 5,000/s per-op, repetition 1 (p99 46.0 ms > 20 ms): " + tail + "; " + failing.Limited
 	var text strings.Builder
-	if err := v.Text(&text); err != nil {
+	if err := textreport.Study(&text, v); err != nil {
 		t.Fatal(err)
 	}
-	md, _, err := v.Markdown()
+	md, _, err := textreport.StudyMarkdown(v)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // TestSweepStudyAuto grows the rate by 2 from 500/s on a server that
@@ -67,7 +68,7 @@ func TestSweepStudyAuto(t *testing.T) {
 		t.Errorf("step 4 said:\ngot  %q\nwant %q", l.said[4], want)
 	}
 	var b bytes.Buffer
-	if err := viewOf(res).Text(&b); err != nil {
+	if err := textreport.Study(&b, viewOf(res)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Saturation throughput: 3,000 ops/s achieved", "Maximum throughput that held (" + sweepCriteria.String() + "): 3,000 ops/s."} {
@@ -113,7 +114,7 @@ func TestSweepStudyRepeat(t *testing.T) {
 		t.Errorf("max at SLA: got %v %v, want 1000", best, ok)
 	}
 	var b bytes.Buffer
-	if err := viewOf(res).Text(&b); err != nil {
+	if err := textreport.Study(&b, viewOf(res)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "p99 stable") {
@@ -178,7 +179,7 @@ func TestSLAStudyLadder(t *testing.T) {
 		t.Errorf("runs: got %d, want 16", len(res.Runs))
 	}
 	var b bytes.Buffer
-	if err := viewOf(res).Text(&b); err != nil {
+	if err := textreport.Study(&b, viewOf(res)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "target TPS") {
@@ -221,7 +222,7 @@ func TestCalibrateStudyKnee(t *testing.T) {
 		t.Errorf("said:\ngot  %q\nwant %q", l.said[:2], wantSaid)
 	}
 	var b bytes.Buffer
-	if err := viewOf(res).Text(&b); err != nil {
+	if err := textreport.Study(&b, viewOf(res)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "Knee: 8 threads, 5,930 ops/s") {
@@ -330,7 +331,7 @@ func TestCompareSweeps(t *testing.T) {
 // markdown renders a study's view as its Markdown report.
 func markdown(t *testing.T, v *report.StudyView) ([]byte, map[string][]byte) {
 	t.Helper()
-	md, charts, err := v.Markdown()
+	md, charts, err := textreport.StudyMarkdown(v)
 	if err != nil {
 		t.Fatal(err)
 	}

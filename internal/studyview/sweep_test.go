@@ -9,6 +9,7 @@ import (
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/testsupport/golden"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // sweepText is the terminal's view of a sweep of steps under c.
@@ -16,7 +17,7 @@ func sweepText(t *testing.T, steps []study.Step, c study.Criteria) string {
 	t.Helper()
 	var b strings.Builder
 	res := study.SweepResult{Study: study.SweepStudy{Criteria: c, Base: study.Base{Scenario: &spec.Scenario{Workload: "kv"}}}, Steps: steps}
-	if err := Sweep(res, nil).Text(&b); err != nil {
+	if err := textreport.Study(&b, Sweep(res, nil)); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

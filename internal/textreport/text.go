@@ -1,33 +1,34 @@
-package report
+package textreport
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Summary writes a run's summary for the terminal: its view
-// (NewRunView) as RunView.Text renders it.
+// (NewRunView) as Run renders it.
 func Summary(w io.Writer, d *result.Doc) error {
-	v, err := NewRunView(d)
+	v, err := report.NewRunView(d)
 	if err != nil {
 		return err
 	}
-	return v.Text(w)
+	return Run(w, v)
 }
 
-// Text renders the run for a terminal from its view: a partial run says
+// Run renders the run for a terminal from its view: a partial run says
 // so first; then each section's brief (what ran, each operation type's
 // throughput and errors, latency and service-time percentiles, the
 // schedule kept and the load generator's own cost), the notices (a
 // client-bound or imprecise client, a server-bound run), the
 // thresholds' verdicts, and last the headline's verdict lines: where the
 // p99 tail fell, then what limited the run. A missing figure is "—".
-func (v *RunView) Text(w io.Writer) error {
+func Run(w io.Writer, v *report.RunView) error {
 	ew := &errWriter{w: w}
 	gap := false // a blank line is due before the next paragraph
 	para := func() {
@@ -37,9 +38,9 @@ func (v *RunView) Text(w io.Writer) error {
 		gap = true
 	}
 	for _, n := range v.Notices {
-		if n.Kind == NoticePartial {
+		if n.Kind == report.NoticePartial {
 			para()
-			ew.line("PARTIAL RUN: %s", textCells.Text(n.Text))
+			ew.line("PARTIAL RUN: %s", texttable.TextCells.Text(n.Text))
 		}
 	}
 	lines := false // the last brief was lines only: the next lines join it
@@ -47,7 +48,7 @@ func (v *RunView) Text(w io.Writer) error {
 		if len(s.Brief) == 0 {
 			continue
 		}
-		onlyLines := !slices.ContainsFunc(s.Brief, func(b Block) bool { return b.Table != nil || b.Items != nil })
+		onlyLines := !slices.ContainsFunc(s.Brief, func(b report.Block) bool { return b.Table != nil || b.Items != nil })
 		if !onlyLines || !lines {
 			para()
 		}
@@ -61,7 +62,7 @@ func (v *RunView) Text(w io.Writer) error {
 		}
 	}
 	for _, n := range v.Notices {
-		if n.Kind != NoticePartial {
+		if n.Kind != report.NoticePartial {
 			para()
 			ew.line("%s: %s", strings.ToUpper(string(n.Kind)), strings.TrimSuffix(n.Text, "."))
 		}
@@ -79,45 +80,6 @@ func (v *RunView) Text(w io.Writer) error {
 		}
 	}
 	return ew.err
-}
-
-// scheduleText summarises how well the schedule was kept, on one line.
-func scheduleText(s result.Schedule) string {
-	if s.Mode != "open" {
-		return "closed loop: no pacing, nothing late or dropped" + receiveText(s)
-	}
-	text := fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, dropped > %s ms)",
-		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
-	if s.Abandoned > 0 {
-		text += fmt.Sprintf("; %d abandoned by the stop", s.Abandoned)
-	}
-	if s.SendLag != nil {
-		text += fmt.Sprintf("; send lag p50 %s ms, p99 %s ms, p99.9 %s ms", textCells.Num(s.SendLag.P50), textCells.Num(s.SendLag.P99), textCells.Num(s.SendLag.P999))
-	}
-	if s.WarmupSkipped > 0 {
-		text += fmt.Sprintf("; %d warm-up operations not sent", s.WarmupSkipped)
-	}
-	return text + receiveText(s)
-}
-
-// receiveText states the receive lag, which the latencies do not carry:
-// the operations timed by their reply's arrival end there.
-func receiveText(s result.Schedule) string {
-	r := s.ReceiveLag
-	if r == nil {
-		return ""
-	}
-	return fmt.Sprintf("; %s ops timed at their reply's arrival, receive lag p50 %s ms, p99 %s ms (not in the latencies)",
-		count(r.Count), textCells.Num(r.P50), textCells.Num(r.P99))
-}
-
-// clientText states the load generator's CPU cost.
-func clientText(c result.Client) string {
-	s := fmt.Sprintf("%s µs CPU per op, %s%% CPU", textCells.Num(c.CPUPerOp), sig3(c.CPUPercent))
-	if c.Cores > 0 {
-		s += fmt.Sprintf(" of %d cores", c.Cores)
-	}
-	return s
 }
 
 // errWriter writes lines and tables until the first error, which it keeps.
@@ -140,4 +102,5 @@ func (e *errWriter) table(t *table, header bool) {
 	}
 }
 
-var errNoDoc = errors.New("nil result document")
+// table is the shared text and Markdown table writer.
+type table = texttable.Table

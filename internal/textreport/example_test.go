@@ -1,11 +1,11 @@
-package report_test
+package textreport_test
 
 import (
 	"os"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 func ExampleSummary() {
@@ -26,7 +26,7 @@ func ExampleSummary() {
 		}},
 		Client: result.Client{CPUPerOp: f(9.1), CPUPercent: 2.3, Cores: 8},
 	}
-	if err := report.Summary(os.Stdout, d); err != nil {
+	if err := textreport.Summary(os.Stdout, d); err != nil {
 		panic(err)
 	}
 	// Output:
