@@ -4,6 +4,6 @@
 # race detector in scripts/test.sh and `make unit`). .golangci.yml's
 # depguard rule "pure" holds the same list and enforces it.
 set -euo pipefail
-for p in significance changepoint changes study plan diagnosis spec engine hist merge report htmlreport template texttable catalog result ycsb ycsbprops datagen uri threshold browse within workloadfile validity recording queryshape replay; do
+for p in significance changepoint changes study studyview plan diagnosis spec price hostmap engine hist merge report textreport progress ftdcwindow htmlreport template texttable catalog result ycsb ycsbprops datagen uri threshold browse within workloadfile validity recording queryshape replay; do
   echo "./internal/$p/..."
 done

@@ -17,6 +17,7 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/studyview"
 	"github.com/mongobench/mongobench/internal/validity"
 )
 
@@ -219,7 +220,7 @@ func CompareRuns(w io.Writer, docs []result.Doc, c CompareQuery, where string) e
 	if err != nil {
 		return err
 	}
-	v := cmp.View()
+	v := studyview.RunsComparison(cmp)
 	settings := fmt.Sprintf("Settings (as compare --runs' flags): --alpha %g, --correction %s, --min-effect %s; ", c.Judging.Level(), c.Judging.Corrected(), orDefaults(c.minEffects()))
 	if c.IncludeInvalid {
 		settings += "runs judged invalid counted (--include-invalid)."

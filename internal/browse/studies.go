@@ -11,6 +11,7 @@ import (
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/studyview"
 )
 
 // group is the runs of one study (a sweep, a plan), by its id or name.
@@ -89,19 +90,19 @@ func Sweep(w io.Writer, steps []result.Doc, id, where string) error {
 		runs = append(runs, report.Link{Href: "/run/" + url.PathEscape(s.RunID), Text: s.RunID,
 			Note: fmt.Sprintf("step %d, repetition %d, target %s ops/s", s.Index, s.Rep+1, num(s.Rate))})
 	}
-	return htmlreport.Study(w, res.View(runs), NavOf("", where))
+	return htmlreport.Study(w, studyview.Sweep(res, runs), NavOf("", where))
 }
 
 // SLA writes the SLA journey page: the stored SLA studies (a stage's
 // runs under one SLA each) through their journey's view
-// (study.JourneyView), each run passing by the verdict stored with it,
+// (studyview.Journey), each run passing by the verdict stored with it,
 // never judged again; each stage links to its own page (SLAStage).
 func SLA(w io.Writer, docs []result.Doc, where string) error {
 	studies, err := study.StoredSLAs(docs)
 	if err != nil {
 		return err
 	}
-	return htmlreport.Study(w, study.JourneyView(studies, where, stageHref), NavOf("", where))
+	return htmlreport.Study(w, studyview.Journey(studies, where, stageHref), NavOf("", where))
 }
 
 // stageHref is the link to a stored SLA study's page.
@@ -129,7 +130,7 @@ func SLAStage(w io.Writer, docs []result.Doc, stage, sla, where string) error {
 			runs = append(runs, report.Link{Href: "/run/" + url.PathEscape(r.RunID), Text: r.RunID,
 				Note: fmt.Sprintf("%s at %s TPS, repetition %d", r.Mode, num(r.TPS), r.Rep+1)})
 		}
-		return htmlreport.Study(w, st.StoredView(runs), NavOf("", where))
+		return htmlreport.Study(w, studyview.StoredSLA(st, runs), NavOf("", where))
 	}
 	return fmt.Errorf("SLA stage %q under %q: %w", stage, sla, ErrNotFound)
 }
@@ -147,13 +148,13 @@ func Plans(docs []result.Doc) LinkPage {
 	return p
 }
 
-// Plan writes a plan's page from its stored runs (study.StoredPlanView):
+// Plan writes a plan's page from its stored runs (studyview.StoredPlan):
 // each candidate's complete runs combined, its latency by percentile and
 // what limited it, under the browser's links. The plan's demand, prices
 // and constraints are in its plan file, not in the runs: the page says
 // so and how to get the recommendation, and invents none of them.
 func Plan(w io.Writer, docs []result.Doc, name, where string) error {
-	v, err := study.StoredPlanView(docs, name, func(id string) string { return "/run/" + url.PathEscape(id) })
+	v, err := studyview.StoredPlan(docs, name, func(id string) string { return "/run/" + url.PathEscape(id) })
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -70,11 +71,11 @@ func TestInstance(t *testing.T) {
 	}{
 		{"described uri", spec.Target{Label: "a", URI: "mongodb://h/",
 			Instance: spec.Instance{Type: "m6i.xlarge", DiskType: "gp3", IOPS: 3000, DiskSizeGB: 100, VCPU: 4, RAMGB: 16},
-			Price:    &spec.Price{Amount: 694, Currency: "EUR", Period: spec.PerMonth}},
+			Price:    &price.Price{Amount: 694, Currency: "EUR", Period: price.PerMonth}},
 			map[string]any{"atlasInstanceType": "m6i.xlarge", "atlasDiskType": "gp3", "atlasIOPS": int64(3000), "atlasDiskSizeGB": 100.0,
 				"vCPU": int64(4), "ramGB": 16.0, "cost": 95.0685, "price": "694 EUR/month", "currency": "EUR"}},
 		{"profile", spec.Target{Label: "p", Profile: &spec.Profile{CPUs: "0-1", CacheSize: 256 * spec.MB},
-			Price: &spec.Price{Amount: 0.1, Currency: "USD", Period: spec.PerHour}},
+			Price: &price.Price{Amount: 0.1, Currency: "USD", Period: price.PerHour}},
 			map[string]any{"vCPU": int64(2), "cpus": "0-1", "cacheSizeMB": int64(256), "cost": 10.0, "price": "0.1 USD/h", "currency": "USD"}},
 		{"profile with vCPU given", spec.Target{Label: "p", Profile: &spec.Profile{CPUs: "0"}, Instance: spec.Instance{VCPU: 8}},
 			map[string]any{"vCPU": int64(8), "cpus": "0"}},

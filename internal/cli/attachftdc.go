@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/progress"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/telemetry"
@@ -38,7 +38,7 @@ store it again under its id. Manual: docs/ftdc.md.`,
 				if err != nil {
 					return err
 				}
-				p := &report.ReadProgress{W: a.stderr, Live: a.term.live, What: "reading FTDC"}
+				p := &progress.ReadProgress{W: a.stderr, Live: a.term.live, What: "reading FTDC"}
 				r := telemetry.FTDCRead{Path: args[1], Progress: p.Update}
 				r.From, r.To = telemetry.RunWindow(d)
 				samples, err := r.Samples(cmd.Context())

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
@@ -66,7 +65,7 @@ func (a *app) runCompare(ctx context.Context, f *options.Compare, results storeF
 	if err != nil {
 		return err
 	}
-	out := study.Outcome{Answer: c.JSON(), View: func([]report.Link) *report.StudyView { return c.View() }}
+	out := study.Outcome{Answer: c.JSON(), Result: c}
 	return a.finish(finishing{JSON: f.JSON, ReportDir: f.ReportDir}, out, nil)
 }
 
@@ -84,7 +83,7 @@ func (a *app) compareRuns(ctx context.Context, f *options.Compare, st store.Stor
 	if err != nil {
 		return err
 	}
-	out := study.Outcome{Answer: c.JSON(), View: func([]report.Link) *report.StudyView { return c.View() }}
+	out := study.Outcome{Answer: c.JSON(), Result: c}
 	err = a.finish(finishing{JSON: f.JSON, ReportDir: f.ReportDir}, out, nil)
 	a.planChanges(docs, f.Sweeps.Labels, f.JSON)
 	if err != nil || !f.FailOnRegression {

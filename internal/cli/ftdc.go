@@ -7,10 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mongobench/mongobench/internal/ftdcwindow"
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/progress"
 	"github.com/mongobench/mongobench/internal/telemetry"
 )
 
@@ -27,7 +28,7 @@ maximum; --html writes its charts over time. Manual: docs/ftdc.md.`,
   mongobench ftdc diagnostic.data --metric "disk writes" --metric "checkpoint duration" --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p := &report.ReadProgress{W: a.stderr, Live: a.term.live, What: "reading FTDC"}
+			p := &progress.ReadProgress{W: a.stderr, Live: a.term.live, What: "reading FTDC"}
 			r := telemetry.FTDCRead{Path: args[0], Progress: p.Update}
 			var err error
 			if r.From, r.To, err = f.Window(); err != nil {
@@ -35,7 +36,7 @@ maximum; --html writes its charts over time. Manual: docs/ftdc.md.`,
 			}
 			// a bound given is a bound, year 1 included
 			r.FromSet, r.ToSet = cmd.Flags().Changed("from"), cmd.Flags().Changed("to")
-			w := &report.FTDCWindow{Path: args[0]}
+			w := &ftdcwindow.Window{Path: args[0]}
 			info, err := r.Visit(cmd.Context(), telemetry.FTDCVisit{
 				Sample: w.Sample,
 				Figure: func(f telemetry.Figures) { w.Add(f.Start, f.End, f.Server, f.Host) },

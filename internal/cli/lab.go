@@ -7,7 +7,7 @@ import (
 	"github.com/mongobench/mongobench/internal/engine"
 	"github.com/mongobench/mongobench/internal/lab"
 	"github.com/mongobench/mongobench/internal/options"
-	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/progress"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 	"github.com/mongobench/mongobench/internal/threshold"
@@ -35,14 +35,14 @@ func (a *app) open(ctx context.Context, lo lab.Options) (*lab.Lab, error) {
 
 // ui is how the lab speaks through the cli.
 func (a *app) ui() lab.UI {
-	var clock report.StepClock
+	var clock progress.StepClock
 	return lab.UI{
 		Say: a.say,
 		Progress: func(sc *spec.Scenario, tally *engine.Tally) lab.Progress {
 			return newProgress(a.stderr, a.term, a.statusInterval, sc, tally)
 		},
 		Step: func(info study.StepInfo) {
-			a.say("%s\n", report.StepLine(clock.Next(info.N, info.Total, info.What, info.Planned, time.Now())))
+			a.say("%s\n", progress.StepLine(clock.Next(info.N, info.Total, info.What, info.Planned, time.Now())))
 		},
 		WarnURI:     a.warnURI,
 		AbortJudged: abortJudged,

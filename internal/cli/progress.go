@@ -8,7 +8,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mongobench/mongobench/internal/engine"
-	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/progress"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -42,6 +42,6 @@ func (t terminal) width() int {
 }
 
 // newProgress shows a run of sc, whose tally is run, on w.
-func newProgress(w io.Writer, t terminal, every time.Duration, sc *spec.Scenario, run *engine.Tally) *report.Progress {
-	return report.NewProgress(w, report.Display{Live: t.live, Cols: t.width, Every: every}, time.Duration(sc.Duration), sc.SetupNote(), run)
+func newProgress(w io.Writer, t terminal, every time.Duration, sc *spec.Scenario, run *engine.Tally) *progress.Progress {
+	return progress.NewProgress(w, progress.Display{Live: t.live, Cols: t.width, Every: every}, time.Duration(sc.Duration), sc.SetupNote(), run)
 }

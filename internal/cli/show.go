@@ -11,6 +11,8 @@ import (
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/studyview"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // finishing is how a command that shows an outcome finishes: --json,
@@ -49,12 +51,12 @@ func (a *app) finish(f finishing, out study.Outcome, err error) error {
 			a.say("result %s stored in %s\n", out.Run.RunID, f.Where)
 		}
 	}
-	if out.View != nil && f.ReportDir != "" {
+	if out.Result != nil && f.ReportDir != "" {
 		names := make([]string, len(f.RunReports))
 		for i, p := range f.RunReports {
 			names[i] = filepath.Base(p)
 		}
-		path, werr := lab.WriteStudyReport(f.ReportDir, out.View(study.RunFiles(names)))
+		path, werr := lab.WriteStudyReport(f.ReportDir, studyview.Of(out, studyview.RunFiles(names)))
 		if werr == nil {
 			a.sayReport(path)
 		}
@@ -77,7 +79,7 @@ func (a *app) showJSON(out study.Outcome) error {
 		}
 		_, err = fmt.Fprintln(a.stdout, string(b))
 		return err
-	case out.View != nil:
+	case out.Result != nil:
 		return store.WriteJSON(a.stdout, out.Runs)
 	}
 	return nil
@@ -88,13 +90,13 @@ func (a *app) showJSON(out study.Outcome) error {
 // own view.
 func (a *app) showText(out study.Outcome, measured bool) error {
 	switch {
-	case out.View != nil:
+	case out.Result != nil:
 		if measured {
 			fmt.Fprintln(a.stdout)
 		}
-		return out.View(nil).Text(a.stdout)
+		return textreport.Study(a.stdout, studyview.Of(out, nil))
 	case out.Run != nil:
-		return report.Summary(a.stdout, out.Run)
+		return textreport.Summary(a.stdout, out.Run)
 	}
 	return nil
 }

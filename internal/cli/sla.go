@@ -6,6 +6,8 @@ import (
 	"github.com/mongobench/mongobench/internal/options"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/study"
+	"github.com/mongobench/mongobench/internal/studyview"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 func (a *app) slaCmd() *cobra.Command {
@@ -47,14 +49,14 @@ func (a *app) slaJourneyCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				v, err := study.JourneyOf(a.counted(docs, includeInvalid), sla, st.Where())
+				v, err := studyview.JourneyOf(a.counted(docs, includeInvalid), sla, st.Where())
 				if err != nil {
 					return err
 				}
 				if !md {
-					return v.Text(a.stdout)
+					return textreport.Study(a.stdout, v)
 				}
-				b, _, err := v.Markdown()
+				b, _, err := textreport.StudyMarkdown(v)
 				if err != nil {
 					return err
 				}

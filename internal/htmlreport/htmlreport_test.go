@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/textreport"
 )
 
 // distOf is the stored summary of n latencies of 1..n ms.
@@ -150,7 +151,7 @@ func TestMarkupInNamesIsText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, _, err := v.Markdown("charts")
+	md, _, err := textreport.RunMarkdown(v, "charts")
 	if err != nil {
 		t.Fatal(err)
 	}

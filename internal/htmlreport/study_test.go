@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/textreport"
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
@@ -42,7 +43,7 @@ func TestStudyPage(t *testing.T) {
 		t.Errorf("the verdict (at %d) does not come before the first chart (at %d)", h, c)
 	}
 	var txt bytes.Buffer
-	if err := v.Text(&txt); err != nil {
+	if err := textreport.Study(&txt, v); err != nil {
 		t.Fatal(err)
 	}
 	if got := txt.String(); !strings.HasPrefix(got, "Maximum throughput that held") || !strings.Contains(got, "Steps\n\nstep  p99 ms\n1          —\n") {

@@ -13,6 +13,7 @@ import (
 	"github.com/mongobench/mongobench/internal/htmlreport"
 	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/textreport"
 	"github.com/mongobench/mongobench/internal/within"
 )
 
@@ -24,7 +25,7 @@ func WriteRunReport(d *result.Doc, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	md, charts, err := v.Markdown("charts")
+	md, charts, err := textreport.RunMarkdown(v, "charts")
 	if err != nil {
 		return "", err
 	}
@@ -58,7 +59,7 @@ func RunReports(d *result.Doc, dir string) ([]string, error) {
 // it, dir/<name>.html, both rendered from the one view; it returns the
 // Markdown report's path.
 func WriteStudyReport(dir string, v *report.StudyView) (string, error) {
-	md, charts, err := v.Markdown()
+	md, charts, err := textreport.StudyMarkdown(v)
 	if err != nil {
 		return "", err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/diagnosis"
-	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/price"
 )
 
 // envOf is an environment lookup over a map, as the cli hands one.
@@ -53,10 +53,10 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
-// TestPriceOneGrammar: --price reads spec.ParsePrice's grammar, any
+// TestPriceOneGrammar: --price reads price.Parse's grammar, any
 // currency, per hour or per month.
 func TestPriceOneGrammar(t *testing.T) {
-	var p *spec.Price
+	var p *price.Price
 	v := PriceOf(&p)
 	if err := v.Set("694 EUR/month"); err != nil || p.Currency != "EUR" || p.PerMonth() != 694 {
 		t.Errorf("694 EUR/month: got %+v, %v", p, err)

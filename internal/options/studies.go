@@ -11,13 +11,14 @@ import (
 
 	"github.com/mongobench/mongobench/internal/changes"
 	"github.com/mongobench/mongobench/internal/lab"
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
 
+	"github.com/mongobench/mongobench/internal/ftdcwindow"
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -29,7 +30,7 @@ type Sweep struct {
 	Start, Factor, Max float64
 	Criteria           study.Criteria
 	Repeat             int
-	Price              *spec.Price
+	Price              *price.Price
 	Base               *spec.Scenario
 	Study
 }
@@ -419,7 +420,7 @@ type FTDC struct {
 func (f *FTDC) Add(fl *pflag.FlagSet) {
 	fl.Var(&f.From, "from", "the window's start (RFC 3339, or a UTC date and time); default: the first sample")
 	fl.Var(&f.To, "to", "the window's end; default: the last sample")
-	fl.StringArrayVar(&f.Metrics, "metric", nil, "summarise only this figure (repeatable): "+strings.Join(report.FTDCFigureNames(), ", "))
+	fl.StringArrayVar(&f.Metrics, "metric", nil, "summarise only this figure (repeatable): "+strings.Join(ftdcwindow.FigureNames(), ", "))
 	fl.BoolVar(&f.JSON, "json", false, "print the summary as JSON")
 	fl.StringVar(&f.HTML, "html", "", "also write the window's page, with its charts, to this file")
 }
@@ -430,7 +431,7 @@ func (f *FTDC) Window() (from, to time.Time, err error) {
 	if !from.IsZero() && !to.IsZero() && !to.After(from) {
 		return from, to, fmt.Errorf("--to %s is not after --from %s", f.To, f.From)
 	}
-	if err := report.CheckFTDCFigures(f.Metrics); err != nil {
+	if err := ftdcwindow.CheckFigures(f.Metrics); err != nil {
 		return from, to, fmt.Errorf("--metric: %w", err)
 	}
 	return from, to, nil

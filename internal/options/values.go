@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongobench/mongobench/internal/catalog"
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
@@ -73,9 +74,9 @@ func (v ListText) String() string { return *v.text }
 func (v ListText) Type() string   { return "strings" }
 
 // PriceText is a price such as "0.42 USD/h" or "694 EUR/month"
-// (spec.ParsePrice, the one grammar of a price), kept as text.
+// (price.Parse, the one grammar of a price), kept as text.
 func PriceText(dst *string) CheckedText {
-	return CheckedText{dst, "price", func(s string) error { _, err := spec.ParsePrice(s); return err }}
+	return CheckedText{dst, "price", func(s string) error { _, err := price.Parse(s); return err }}
 }
 
 // ScaleText is catalog run's --scale: a fraction of the reference sizes,
@@ -89,14 +90,14 @@ func SizeText(dst *string) CheckedText {
 	return CheckedText{dst, "size", func(s string) error { _, err := spec.ParseSize(s); return err }}
 }
 
-// Price is a --price read with spec.ParsePrice into *dst.
-type Price struct{ dst **spec.Price }
+// Price is a --price read with price.Parse into *dst.
+type Price struct{ dst **price.Price }
 
 // PriceOf is the flag value that sets *dst.
-func PriceOf(dst **spec.Price) Price { return Price{dst} }
+func PriceOf(dst **price.Price) Price { return Price{dst} }
 
 func (v Price) Set(text string) error {
-	p, err := spec.ParsePrice(text)
+	p, err := price.Parse(text)
 	if err != nil {
 		return err
 	}
@@ -115,17 +116,17 @@ func (Price) Type() string { return "price" }
 
 // Dollars is the deprecated --cost-per-hour: bare US dollars per hour,
 // read as a price in USD per hour (its range is the study's to check).
-type Dollars struct{ dst **spec.Price }
+type Dollars struct{ dst **price.Price }
 
 // DollarsOf is the flag value that sets *dst.
-func DollarsOf(dst **spec.Price) Dollars { return Dollars{dst} }
+func DollarsOf(dst **price.Price) Dollars { return Dollars{dst} }
 
 func (v Dollars) Set(text string) error {
 	d, err := strconv.ParseFloat(text, 64)
 	if err != nil {
 		return err
 	}
-	*v.dst = &spec.Price{Amount: d, Currency: "USD", Period: spec.PerHour}
+	*v.dst = &price.Price{Amount: d, Currency: "USD", Period: price.PerHour}
 	return nil
 }
 

@@ -60,11 +60,11 @@ func Charts(d *result.Doc) ([]Chart, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.svgCharts()
+	return v.SVGCharts()
 }
 
-// svgCharts draws the view's charts over time as SVG.
-func (v *RunView) svgCharts() ([]Chart, error) {
+// SVGCharts draws the view's charts over time as SVG.
+func (v *RunView) SVGCharts() ([]Chart, error) {
 	d := v.doc
 	if len(d.Intervals) == 0 {
 		return nil, nil

@@ -300,12 +300,3 @@ func checkpointDoc() *result.Doc {
 }
 
 func ptr(d result.Dist) *result.Dist { return &d }
-
-// renderMarkdown renders a document's view as Markdown.
-func renderMarkdown(d *result.Doc, chartDir string) ([]byte, map[string][]byte, error) {
-	v, err := NewRunView(d)
-	if err != nil {
-		return nil, nil, err
-	}
-	return v.Markdown(chartDir)
-}

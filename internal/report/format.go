@@ -28,17 +28,8 @@ func elapsed(secs float64) string {
 	return strconv.FormatFloat(math.Round(secs*1000)/1000, 'f', -1, 64)
 }
 
-// perSec formats a rate: whole numbers from 1000 up, one decimal from 10
-// up, three significant figures below.
-func perSec(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 1000:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	case a >= 10:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	return sig3(v)
-}
+// perSec formats a rate (texttable.PerSec).
+func perSec(v float64) string { return texttable.PerSec(v) }
 
 // count formats an integer count.
 func count(n int64) string { return strconv.FormatInt(n, 10) }
@@ -72,19 +63,4 @@ func errorClasses(e result.Errors) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// fileSafe replaces the characters of s that are unsafe in a file name.
-func fileSafe(s string) string {
-	if s == "" {
-		return "run"
-	}
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9',
-			r == '-', r == '_', r == '.':
-			return r
-		}
-		return '-'
-	}, s)
 }

@@ -1,20 +1,17 @@
 package report
 
 import (
-	"bytes"
-	"io"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // StudyView is one study's report (a sweep, a comparison, an SLA study, a
 // calibration, a capacity plan) as every medium shows it, the answer
 // first: what was asked, the verdict and its charts, then the details
-// and the runs. Each study builds it once from what it measured or from
-// the stored runs and their verdicts; the terminal (Text), the Markdown
-// report (Markdown), the HTML page (htmlreport.Study) and the results
+// and the runs. studyview builds it once from what a study found or from
+// the stored runs and their verdicts; the terminal and the Markdown
+// report (textreport), the HTML page (htmlreport.Study) and the results
 // browser render it.
 type StudyView struct {
 	Title string
@@ -99,128 +96,6 @@ type DistLine struct {
 // SVG file.
 func (v *StudyView) ChartPath(c StudyChart) string {
 	return "charts/" + SafeName(v.Name) + "-" + SafeName(c.Name) + ".svg"
-}
-
-// Markdown renders the view as a Markdown report. The charts map holds
-// each chart's SVG under the path the report links it by (ChartPath);
-// the caller writes them beside the report.
-func (v *StudyView) Markdown() (md []byte, charts map[string][]byte, err error) {
-	var buf bytes.Buffer
-	ew := &errWriter{w: &buf}
-	charts = map[string][]byte{}
-	ew.line("# %s", texttable.Escape(v.Title))
-	mdBlocks(ew, v.Intro)
-	if v.VerdictTitle != "" {
-		ew.line("\n## %s", texttable.Escape(v.VerdictTitle))
-	}
-	mdBlocks(ew, v.Verdict)
-	heading := false
-	for _, c := range v.Charts {
-		svg, err := c.SVG()
-		if err != nil {
-			return nil, nil, err
-		}
-		if svg == nil {
-			continue
-		}
-		if !heading {
-			ew.line("\n## Charts")
-			heading = true
-		}
-		file := v.ChartPath(c)
-		charts[file] = svg
-		ew.line("\n![%s](%s)", texttable.Escape(c.Name), file)
-		if c.Caption != "" {
-			ew.line("\n*%s*", texttable.Escape(c.Caption))
-		}
-	}
-	for _, s := range v.Sections {
-		ew.line("\n## %s", texttable.Escape(s.Title))
-		mdBlocks(ew, s.Blocks)
-	}
-	if len(v.Runs) > 0 {
-		ew.line("\n## Runs\n")
-		for _, r := range v.Runs {
-			line := "- [" + texttable.Escape(r.Text) + "](" + r.Href + ")"
-			if r.Note != "" {
-				line += ": " + texttable.Escape(r.Note)
-			}
-			ew.line("%s", line)
-		}
-	}
-	return buf.Bytes(), charts, ew.err
-}
-
-// mdBlocks writes blocks, a blank line before each.
-func mdBlocks(ew *errWriter, bs []Block) {
-	for _, b := range bs {
-		ew.line("")
-		mdBlock(ew, b)
-	}
-}
-
-// Text renders the view for a terminal: the verdict, then the details,
-// each section under its title; a missing figure is "—". What was asked,
-// the charts and the links to the runs are the reports'.
-func (v *StudyView) Text(w io.Writer) error {
-	ew := &errWriter{w: w}
-	for i, b := range v.Verdict {
-		if i > 0 {
-			ew.line("")
-		}
-		textBlock(ew, b)
-	}
-	for i, s := range v.Sections {
-		if i > 0 || len(v.Verdict) > 0 {
-			ew.line("")
-		}
-		ew.line("%s\n", s.Title)
-		for j, b := range s.Blocks {
-			if j > 0 {
-				ew.line("")
-			}
-			textBlock(ew, b)
-		}
-	}
-	return ew.err
-}
-
-// textBlock writes one block for a terminal.
-func textBlock(ew *errWriter, b Block) {
-	switch {
-	case b.Table != nil:
-		if ew.err == nil {
-			ew.err = TextTable(b.Table).WriteText(ew.w, true)
-		}
-	case b.Items != nil:
-		for _, it := range b.Items {
-			ew.line("- %s", it)
-		}
-	default:
-		ew.line("%s", b.Text)
-	}
-}
-
-// TextTable is t as a terminal shows it: an empty cell, a figure that
-// was not measured, is "—".
-func TextTable(t *texttable.Table) *texttable.Table {
-	var cols []string
-	for _, c := range t.Columns() {
-		name := c.Name
-		if c.Right {
-			name = ">" + name
-		}
-		cols = append(cols, name)
-	}
-	out := texttable.New(cols...)
-	for _, row := range t.Rows() {
-		cells := make([]string, len(row))
-		for i, c := range row {
-			cells[i] = textCells.Text(c)
-		}
-		out.Add(cells...)
-	}
-	return out
 }
 
 // SafeName replaces what a file name should not hold (/ \ : and spaces)

@@ -1,9 +1,12 @@
 package report
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/texttable"
@@ -18,8 +21,9 @@ import (
 // over the measured phase (latency first), then the details: the run's
 // description and configuration, the per-operation tables, the schedule,
 // the client, the diagnosis's evidence, the intervals and the telemetry.
-// NewRunView builds it once from a result document; the Markdown report
-// (RunView.Markdown) and the HTML page (htmlreport.Run) render it.
+// NewRunView builds it once from a result document; the terminal and the
+// Markdown report (textreport) and the HTML page (htmlreport.Run) render
+// it.
 type RunView struct {
 	TestName, RunID string
 	Notices         []Notice
@@ -322,6 +326,130 @@ func settingsTable(cfg map[string]any) *table {
 			continue
 		}
 		t.Add(k, settingText(cfg[k]))
+	}
+	return t
+}
+
+// scheduleText summarises how well the schedule was kept, on one line.
+func scheduleText(s result.Schedule) string {
+	if s.Mode != "open" {
+		return "closed loop: no pacing, nothing late or dropped" + receiveText(s)
+	}
+	text := fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, dropped > %s ms)",
+		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+	if s.Abandoned > 0 {
+		text += fmt.Sprintf("; %d abandoned by the stop", s.Abandoned)
+	}
+	if s.SendLag != nil {
+		text += fmt.Sprintf("; send lag p50 %s ms, p99 %s ms, p99.9 %s ms", textCells.Num(s.SendLag.P50), textCells.Num(s.SendLag.P99), textCells.Num(s.SendLag.P999))
+	}
+	if s.WarmupSkipped > 0 {
+		text += fmt.Sprintf("; %d warm-up operations not sent", s.WarmupSkipped)
+	}
+	return text + receiveText(s)
+}
+
+// receiveText states the receive lag, which the latencies do not carry:
+// the operations timed by their reply's arrival end there.
+func receiveText(s result.Schedule) string {
+	r := s.ReceiveLag
+	if r == nil {
+		return ""
+	}
+	return fmt.Sprintf("; %s ops timed at their reply's arrival, receive lag p50 %s ms, p99 %s ms (not in the latencies)",
+		count(r.Count), textCells.Num(r.P50), textCells.Num(r.P99))
+}
+
+// clientText states the load generator's CPU cost.
+func clientText(c result.Client) string {
+	s := fmt.Sprintf("%s µs CPU per op, %s%% CPU", textCells.Num(c.CPUPerOp), sig3(c.CPUPercent))
+	if c.Cores > 0 {
+		s += fmt.Sprintf(" of %d cores", c.Cores)
+	}
+	return s
+}
+
+var errNoDoc = errors.New("nil result document")
+
+// VerdictWord is how a verdict reads: PASS or FAIL.
+func VerdictWord(pass bool) string {
+	if pass {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+// settingText prints a configuration value: numbers as short as they
+// go, documents and lists as JSON.
+func settingText(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case string:
+		return x
+	case map[string]any, []any:
+		if b, err := json.Marshal(x); err == nil {
+			return string(b)
+		}
+	}
+	return fmt.Sprint(v)
+}
+
+// scheduleTable states how well an open-loop schedule was kept.
+func scheduleTable(s result.Schedule) *table {
+	t := newTable(">intended", ">late", ">dropped", ">send lag p50 ms", ">send lag p99 ms", ">receive lag p50 ms", ">receive lag p99 ms", ">max lag ms", ">late threshold ms", ">drop bound ms")
+	var p50, p99, r50, r99 *float64
+	if s.SendLag != nil {
+		p50, p99 = s.SendLag.P50, s.SendLag.P99
+	}
+	if s.ReceiveLag != nil {
+		r50, r99 = s.ReceiveLag.P50, s.ReceiveLag.P99
+	}
+	t.Add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.Num(p50), mdCells.Num(p99), mdCells.Num(r50), mdCells.Num(r99),
+		sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+	return t
+}
+
+// clientTable states the load generator's own cost.
+func clientTable(c result.Client) *table {
+	t := newTable(">CPU per op µs", ">client CPU %", ">cores", ">CPU seconds", "client-bound")
+	bound := "no"
+	if c.ClientBound {
+		bound = "yes"
+	}
+	cores := ""
+	if c.Cores > 0 {
+		cores = count(int64(c.Cores))
+	}
+	t.Add(mdCells.Num(c.CPUPerOp), sig3(c.CPUPercent), cores, sig3(c.CPUSeconds), bound)
+	return t
+}
+
+// canaryTable is the client host's noise canary, a row per figure with
+// its reading before and after the run; nil when neither was taken.
+func canaryTable(n *result.Noise) *table {
+	if n.Before == nil && n.After == nil {
+		return nil
+	}
+	t := newTable("figure", ">before", ">after", "unit")
+	read := func(c *result.Canary, f result.CanaryFigure) *float64 {
+		if c == nil {
+			return nil
+		}
+		return f.Value(*c)
+	}
+	for _, f := range result.CanaryFigures {
+		t.Add(f.Name, mdCells.Num(read(n.Before, f)), mdCells.Num(read(n.After, f)), f.Unit)
+	}
+	return t
+}
+
+// validityTable is each validity rule's judgement: its outcome, the
+// figure it read, its bounds and its evidence.
+func validityTable(v *result.Validity) *table {
+	t := newTable("rule", "outcome", ">value", ">suspect at", ">invalid at", "unit", "evidence")
+	for _, r := range v.Rules {
+		t.Add(r.Rule, r.Outcome, mdCells.Num(r.Value), mdCells.Num(r.Suspect), mdCells.Num(r.Invalid), r.Unit, r.Evidence)
 	}
 	return t
 }

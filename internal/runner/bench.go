@@ -14,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/hostmap"
 	"github.com/mongobench/mongobench/internal/merge"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -209,8 +210,8 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 
 // mapHosts maps the target's node exporters to the members of set,
 // before anything is measured.
-func mapHosts(o Options, set spec.ReplicaSet) ([]spec.MemberHost, error) {
-	return spec.MapHostMetrics(o.Target.HostMetrics, o.Target.HostDevice, set)
+func mapHosts(o Options, set hostmap.ReplicaSet) ([]hostmap.MemberHost, error) {
+	return hostmap.Map(o.Target.HostMetrics, o.Target.HostDevice, set)
 }
 
 // prepare claims the data database and prepares the workload's run.
@@ -258,7 +259,7 @@ type run struct {
 	sampler *telemetry.Sampler
 	// hosts are the node exporters mapped to members; members samples
 	// the hosts of those other than the main one.
-	hosts   []spec.MemberHost
+	hosts   []hostmap.MemberHost
 	members []memberSampler
 	// bases hold each worker's counts at its first measured operation
 	// (nil when it had none): the warm-up's part of its counts.
@@ -391,7 +392,7 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 // memberSampler samples the host of a replica set member other than the
 // main one.
 type memberSampler struct {
-	host    spec.MemberHost
+	host    hostmap.MemberHost
 	sampler *telemetry.Sampler
 	samples []telemetry.Sample
 }

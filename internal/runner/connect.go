@@ -10,8 +10,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/connect"
+	"github.com/mongobench/mongobench/internal/hostmap"
 	"github.com/mongobench/mongobench/internal/secret"
-	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // connectTimeout bounds how long an unreachable server can hold a run up:
@@ -69,7 +69,7 @@ type fingerprintInfo struct {
 	topology string
 	// set is the replica set as the server's hello names it (no members
 	// outside a replica set).
-	set spec.ReplicaSet
+	set hostmap.ReplicaSet
 }
 
 func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) {
@@ -100,10 +100,10 @@ func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) 
 	default:
 		fp.topology = "standalone"
 	}
-	fp.set = spec.ReplicaSet{Topology: fp.topology}
+	fp.set = hostmap.ReplicaSet{Topology: fp.topology}
 	if hello.SetName != "" {
 		// hosts and passives: the data-bearing members (arbiters hold no data)
-		fp.set = spec.ReplicaSet{Name: hello.SetName, Members: append(hello.Hosts, hello.Passives...),
+		fp.set = hostmap.ReplicaSet{Name: hello.SetName, Members: append(hello.Hosts, hello.Passives...),
 			Primary: hello.Primary, Me: hello.Me, Topology: fp.topology}
 	}
 	return fp, nil
@@ -113,7 +113,7 @@ func fingerprint(ctx context.Context, c *mongo.Client) (fingerprintInfo, error) 
 // (hidden and delayed members) as replSetGetStatus names them, arbiters
 // excepted; the set as it was when the command is refused (a user
 // without the clusterMonitor role) or outside a replica set.
-func withHidden(ctx context.Context, c *mongo.Client, set spec.ReplicaSet) spec.ReplicaSet {
+func withHidden(ctx context.Context, c *mongo.Client, set hostmap.ReplicaSet) hostmap.ReplicaSet {
 	if set.Name == "" {
 		return set
 	}

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongobench/mongobench/internal/engine"
+	"github.com/mongobench/mongobench/internal/hostmap"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/telemetry"
@@ -37,7 +38,7 @@ func TestMemberSeries(t *testing.T) {
 	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	r := &run{
 		opts: Options{Scenario: &spec.Scenario{Interval: spec.Duration(time.Second)}},
-		hosts: []spec.MemberHost{
+		hosts: []hostmap.MemberHost{
 			{Member: "db1:27017", Role: "primary", URL: "http://db1:9100", Main: true},
 			{Member: "db2:27017", Role: "secondary", URL: "http://db2:9100"},
 			{Member: "db3:27017", Role: "secondary", URL: "http://db3:9100"},
@@ -121,7 +122,7 @@ func TestWithHidden(t *testing.T) {
 	if len(fp.set.Members) != 1 || len(got.Members) != 1 || got.Members[0] != fp.set.Members[0] {
 		t.Errorf("members: hello %v, with replSetGetStatus %v; want the one member", fp.set.Members, got.Members)
 	}
-	if s := withHidden(ctx, c, spec.ReplicaSet{Topology: "standalone"}); len(s.Members) != 0 {
+	if s := withHidden(ctx, c, hostmap.ReplicaSet{Topology: "standalone"}); len(s.Members) != 0 {
 		t.Errorf("standalone: %v, want no members", s.Members)
 	}
 }

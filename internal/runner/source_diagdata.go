@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/hostmap"
 	"github.com/mongobench/mongobench/internal/telemetry"
 )
 
@@ -70,7 +70,7 @@ func (diagnosticDataSource) hosts(ctx context.Context, r *run) error {
 			r.warnings = append(r.warnings, "member "+m+"'s host and server figures are missing: "+a.err.Error())
 		case a.d != nil:
 			r.ftdc = append(r.ftdc, a.d)
-			r.readMember(spec.MemberHost{Member: m, Role: set.Role(m)}, a.d)
+			r.readMember(hostmap.MemberHost{Member: m, Role: set.Role(m)}, a.d)
 		}
 	}
 	return nil

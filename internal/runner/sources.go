@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/hostmap"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/telemetry"
 )
 
@@ -181,7 +181,7 @@ func (r *run) reads(member string) bool {
 func (r *run) readMain(h telemetry.HostReader) { r.main = h }
 
 // readMember samples the host of another member with h.
-func (r *run) readMember(m spec.MemberHost, h telemetry.HostReader) {
+func (r *run) readMember(m hostmap.MemberHost, h telemetry.HostReader) {
 	r.members = append(r.members, memberSampler{host: m, sampler: telemetry.NewSampler("", h)})
 }
 

@@ -46,6 +46,6 @@
 // A targets file (ParseTargets) lists the deployments a study runs on:
 // each with a unique label, exactly one of a uri or a local server profile
 // (a CPU set and a cache size), an optional instance description and an
-// optional price ("0.42 USD/h", "694 EUR/month"; ParsePrice), and at most
+// optional price ("0.42 USD/h", "694 EUR/month"; price.Parse), and at most
 // one baseline. Its errors read like a scenario file's.
 package spec

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/plan"
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -300,7 +301,7 @@ func (p *parser) checkCandidates(ts []Target) {
 		f := fmt.Sprintf("candidates[%d].price", i)
 		switch {
 		case t.Price == nil:
-			p.add(t.Line, &Error{Field: f, Problem: "is missing", Want: wantPrice})
+			p.add(t.Line, &Error{Field: f, Problem: "is missing", Want: price.Want})
 		case currency == "":
 			currency = t.Price.Currency
 		case t.Price.Currency != currency:

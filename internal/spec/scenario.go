@@ -150,7 +150,7 @@ var fields = []struct{ key, want string }{
 	{"maxLag", "a positive duration such as 10s"},
 	{"arrival", "constant (evenly spaced) or poisson (exponential gaps, seeded by seed), with a rate"},
 	{"hostMetrics", wantHostMetrics},
-	{"hostDevice", wantHostDevice},
+	{"hostDevice", WantHostDevice},
 	{"seed", "an integer such as 42"},
 	{"label", "text"},
 	{"tags", "a list of non-empty tags such as [baseline, nightly]"},

@@ -3,6 +3,8 @@ package spec
 import (
 	"errors"
 	"fmt"
+
+	"github.com/mongobench/mongobench/internal/price"
 )
 
 // TargetFlags are the command-line flags that say where a study runs: a
@@ -42,7 +44,7 @@ func (f TargetFlags) Targets(envURI string, cpus func([]int) error) ([]Target, e
 		t.Instance = in
 	}
 	if f.Price != "" {
-		p, err := ParsePrice(f.Price)
+		p, err := price.Parse(f.Price)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--price: %w", err))
 		}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/price"
 )
 
 func TestTargetFlags(t *testing.T) {
@@ -30,7 +32,7 @@ func TestTargetFlags(t *testing.T) {
 		wantErr string
 	}{
 		{"flags", TargetFlags{URI: "mongodb://x/", Label: "x", Instance: "{type: m6i.xlarge}", Price: "0.42 USD/h"}, allCPUs,
-			[]Target{{Label: "x", URI: "mongodb://x/", Instance: Instance{Type: "m6i.xlarge"}, Price: &Price{0.42, "USD", PerHour}}}, ""},
+			[]Target{{Label: "x", URI: "mongodb://x/", Instance: Instance{Type: "m6i.xlarge"}, Price: &price.Price{Amount: 0.42, Currency: "USD", Period: price.PerHour}}}, ""},
 		{"environment's URI", TargetFlags{Label: "x"}, allCPUs, []Target{{Label: "x", URI: "mongodb://env/"}}, ""},
 		{"file", TargetFlags{File: file}, allCPUs, []Target{{Label: "a", URI: "mongodb://a/", Line: 2}, {Label: "b", Profile: &Profile{CPUs: "3"}, Line: 4}}, ""},
 		{"file and label", TargetFlags{File: file, Label: "x"}, allCPUs, nil, "--label: not valid with --targets"},

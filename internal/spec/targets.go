@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mongobench/mongobench/internal/bounded"
+	"github.com/mongobench/mongobench/internal/price"
 )
 
 // Target is a deployment a test runs against: a server reached by URI,
@@ -24,7 +25,7 @@ type Target struct {
 	Profile  *Profile
 	Instance Instance
 	// Price is nil when not given.
-	Price *Price
+	Price *price.Price
 	// Baseline marks the target others are compared with; at most one
 	// target of a file is the baseline.
 	Baseline bool
@@ -192,9 +193,9 @@ func (p *parser) target(path string, val *yaml.Node) (Target, bool) {
 		case "instance":
 			t.Instance = p.instance(f, e.val)
 		case "price":
-			if s, ok := p.text(f, e.val, wantPrice); ok {
-				if pr, err := ParsePrice(s); err != nil {
-					p.add(e.val.Line, &Error{Field: f, Value: s, Want: wantPrice})
+			if s, ok := p.text(f, e.val, price.Want); ok {
+				if pr, err := price.Parse(s); err != nil {
+					p.add(e.val.Line, &Error{Field: f, Value: s, Want: price.Want})
 				} else {
 					t.Price = &pr
 				}
@@ -211,10 +212,10 @@ func (p *parser) target(path string, val *yaml.Node) (Target, bool) {
 				}
 			}
 		case "hostDevice":
-			if d, ok := p.textList(f, e.val, wantHostDevice); ok {
+			if d, ok := p.textList(f, e.val, WantHostDevice); ok {
 				list := ParseHostDevices(d)
-				if err := checkDevices(list); err != nil {
-					p.add(e.val.Line, &Error{Field: f, Problem: err.Error(), Want: wantHostDevice})
+				if err := CheckHostDevices(list); err != nil {
+					p.add(e.val.Line, &Error{Field: f, Problem: err.Error(), Want: WantHostDevice})
 				} else {
 					t.HostDevice = list
 				}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/price"
 )
 
 func TestParseTargets(t *testing.T) {
@@ -27,8 +29,8 @@ func TestParseTargets(t *testing.T) {
 	want := []Target{
 		{Label: "m6i-xlarge", URI: "mongodb://db1:27017/", Baseline: true, Line: 2,
 			Instance: Instance{Type: "m6i.xlarge", DiskType: "gp3", IOPS: 3000, DiskSizeGB: 100, VCPU: 4, RAMGB: 16},
-			Price:    &Price{0.42, "USD", PerHour}},
-		{Label: "local-1cpu", Profile: &Profile{CPUs: "0", CacheSize: 256 * MB}, Line: 7, Price: &Price{694, "EUR", PerMonth}},
+			Price:    &price.Price{Amount: 0.42, Currency: "USD", Period: price.PerHour}},
+		{Label: "local-1cpu", Profile: &Profile{CPUs: "0", CacheSize: 256 * MB}, Line: 7, Price: &price.Price{Amount: 694, Currency: "EUR", Period: price.PerMonth}},
 		{Label: "local-default", Profile: &Profile{}, Line: 10},
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -61,7 +61,7 @@ func (w *Where) problems(o *origin) []*Error {
 		e.Problem = err.Error() // its want included; the value without a password
 		errs = append(errs, e)
 	}
-	if err := checkDevices(t.HostDevice); err != nil && !o.key("hostDevice").bad {
+	if err := CheckHostDevices(t.HostDevice); err != nil && !o.key("hostDevice").bad {
 		e := o.at("hostDevice")
 		e.Problem, e.Want = err.Error(), want("hostDevice")
 		errs = append(errs, e)

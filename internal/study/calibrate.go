@@ -2,7 +2,6 @@ package study
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/mongobench/mongobench/internal/result"
 )
@@ -113,25 +112,6 @@ func (c Calibration) Next(tried []Trial) (float64, bool) {
 // trial is the step as a search sees it.
 func (s ThreadStep) trial() Trial {
 	return Trial{Value: float64(s.Threads), Held: true, Achieved: s.Achieved, P99: s.P99}
-}
-
-// calibrationTable is the table of steps WriteCalibration writes, the
-// knee marked.
-func calibrationTable(steps []ThreadStep, c Calibration) *table {
-	cl := cells
-	knee, found := c.Knee(steps)
-	t := newTable(">threads", ">achieved/s", ">gain", ">p99 ms", ">errors", "")
-	for i, s := range steps {
-		note := ""
-		switch {
-		case found && i == knee:
-			note = "← knee"
-		case found && i == knee+1:
-			note = "past the knee"
-		}
-		t.Add(strconv.Itoa(s.Threads), thousands(s.Achieved), cl.Opt(Gain(steps, i), signedGain), cl.Num(s.P99), count(s.Errors), note)
-	}
-	return t
 }
 
 func signedGain(g float64) string { return signedPercent(1 + g) }

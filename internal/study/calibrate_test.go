@@ -1,11 +1,7 @@
 package study
 
 import (
-	"bytes"
 	"testing"
-
-	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
 func ts(threads int, achieved float64, p99 *float64) ThreadStep {
@@ -88,13 +84,4 @@ func TestKneeLine(t *testing.T) {
 			t.Errorf("%s:\ngot  %s\nwant %s", tc.name, got, tc.want)
 		}
 	}
-}
-
-func TestCalibrationViewGolden(t *testing.T) {
-	var buf bytes.Buffer
-	res := CalibrateResult{Study: CalibrateStudy{Search: cal, Base: Base{Scenario: &spec.Scenario{Workload: "kv"}}}, Steps: curve()}
-	if err := res.View(nil).Text(&buf); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "calibrate.txt", buf.Bytes())
 }

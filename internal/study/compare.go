@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/price"
 )
 
 // Comparisons of stored sweeps (mongobench compare).
@@ -65,7 +65,7 @@ type Profile struct {
 
 // ProfileOf summarises the steps of one label's sweep; price overrides
 // the price stored with the steps (nil: use the stored one).
-func ProfileOf(label string, steps []Step, price *spec.Price, c Criteria) Profile {
+func ProfileOf(label string, steps []Step, price *price.Price, c Criteria) Profile {
 	p := Profile{Label: label, Steps: len(steps), levels: Levels(steps, c)}
 	if len(steps) > 0 {
 		p.Sweep, p.Workload = steps[0].Sweep, steps[0].Workload
@@ -82,7 +82,7 @@ func ProfileOf(label string, steps []Step, price *spec.Price, c Criteria) Profil
 			p.Saturated = true
 		}
 		if l.Rate == p.SaturationTarget {
-			p.Ops = meanOpRates(l.Steps)
+			p.Ops = MeanOpRates(l.Steps)
 		}
 	}
 	if best, ok := MaxAtSLA(steps, c); ok {
@@ -112,9 +112,9 @@ func (p Profile) costText() string {
 	return strconv.FormatFloat(*p.Cost, 'f', -1, 64) + " " + p.Currency + "/h"
 }
 
-// money names the profile's currency in tables: "$" for US dollars,
+// Money names the profile's currency in tables: "$" for US dollars,
 // else its code.
-func (p Profile) money() string {
+func (p Profile) Money() string {
 	if p.Currency == "" || p.Currency == "USD" {
 		return "$"
 	}
@@ -135,11 +135,11 @@ func meanAchieved(steps []Step) float64 {
 	return sum / float64(len(steps))
 }
 
-// meanOpRates is each operation type's mean throughput over steps, in
+// MeanOpRates is each operation type's mean throughput over steps, in
 // the order first seen.
-func meanOpRates(steps []Step) []OpRate {
+func MeanOpRates(steps []Step) []OpRate {
 	var out []OpRate
-	for _, name := range opNames(steps) {
+	for _, name := range OpNames(steps) {
 		var sum float64
 		for _, s := range steps {
 			if i := slices.IndexFunc(s.Ops, func(o OpLatency) bool { return o.Name == name }); i >= 0 {
@@ -151,11 +151,11 @@ func meanOpRates(steps []Step) []OpRate {
 	return out
 }
 
-// meanP99s is each operation type's mean p99 over the steps that recorded
+// MeanP99s is each operation type's mean p99 over the steps that recorded
 // one, in the order first seen; nil when none did.
-func meanP99s(steps []Step) []OpP99 {
+func MeanP99s(steps []Step) []OpP99 {
 	var out []OpP99
-	for _, name := range opNames(steps) {
+	for _, name := range OpNames(steps) {
 		var xs []float64
 		for _, s := range steps {
 			if i := slices.IndexFunc(s.Ops, func(o OpLatency) bool { return o.Name == name }); i >= 0 && s.Ops[i].P99 != nil {
@@ -197,8 +197,8 @@ func (s Side) P99() *float64 {
 	return out
 }
 
-// op returns the p99 of the named operation type, nil when absent.
-func (s Side) op(name string) *float64 {
+// Op returns the p99 of the named operation type, nil when absent.
+func (s Side) Op(name string) *float64 {
 	if i := slices.IndexFunc(s.Ops, func(o OpP99) bool { return o.Name == name }); i >= 0 {
 		return s.Ops[i].P99
 	}
@@ -294,7 +294,7 @@ func Compare(a, b Profile, c Criteria) Pair {
 }
 
 func sideOf(l Level, c Criteria) Side {
-	return Side{Achieved: meanAchieved(l.Steps), KeepsUp: keepsUp(l, c), Ops: meanP99s(l.Steps)}
+	return Side{Achieved: meanAchieved(l.Steps), KeepsUp: keepsUp(l, c), Ops: MeanP99s(l.Steps)}
 }
 
 func ratio(a, b float64) float64 {
@@ -353,7 +353,7 @@ func costClause(p Pair) string {
 	}
 	if p.PerDollar != nil {
 		unit := "dollar"
-		if m := p.A.money(); m != "$" {
+		if m := p.A.Money(); m != "$" {
 			unit = m
 		}
 		s += ": " + times(*p.PerDollar) + " the throughput per " + unit

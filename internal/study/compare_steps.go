@@ -7,7 +7,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
-	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // StepRows is one target rate both compared sweeps ran, each metric
@@ -22,9 +21,9 @@ type StepRows struct {
 	Rows  []significance.Row `json:"metrics"`
 }
 
-// judged says whether the step has a verdict on some metric: enough
+// Judged says whether the step has a verdict on some metric: enough
 // repetitions on both sides.
-func (s StepRows) judged() bool {
+func (s StepRows) Judged() bool {
 	return slices.ContainsFunc(s.Rows, func(r significance.Row) bool {
 		return r.Verdict != significance.TooFew && r.Verdict != significance.Missing
 	})
@@ -73,56 +72,6 @@ func compareSteps(a, b map[float64][]result.Doc, j significance.Settings) ([]Ste
 	return out, nil
 }
 
-// stepsTable lays out the judged steps: for each step and metric, A's and
-// B's medians with their intervals and runs, A's difference, the p-value
-// and the adjusted one, the bootstrap interval of A's median over B's,
-// and A's verdict.
-func stepsTable(p Pair) *table {
-	a, b := p.A.Label, p.B.Label
-	t := newTable(">target/s", "metric", ">"+a, ">"+b, ">"+a+" vs "+b, ">p", ">adj. p", ">ratio interval", "verdict of "+a)
-	for _, s := range p.Steps {
-		if !s.judged() {
-			continue
-		}
-		for _, r := range s.Rows {
-			t.Add(thousands(s.Rate), r.Metric.Name(), sideText(r.Other, r.Metric.Unit), sideText(r.Base, r.Metric.Unit),
-				deltaText(r.Comparison), pText(r.Comparison, r.Test.P), pText(r.Comparison, r.P), ratioText(r.Ratio), significance.VerdictText(r.Comparison))
-		}
-	}
-	return t
-}
-
-func sideText(s significance.Side, unit string) string {
-	if s.N == 0 {
-		return "—"
-	}
-	return fmt.Sprintf("%s [%s, %s] %s (%d)", texttable.Sig3(s.Median), texttable.Sig3(s.CI.Lo), texttable.Sig3(s.CI.Hi), unit, s.N)
-}
-
-func deltaText(c significance.Comparison) string {
-	switch {
-	case c.Verdict == significance.Missing:
-		return "—"
-	case c.Base.Median == 0:
-		return fmt.Sprintf("%+.3g", c.Diff)
-	}
-	return fmt.Sprintf("%+.1f%%", 100*c.Delta)
-}
-
-func ratioText(i significance.Interval) string {
-	if i.Lo != i.Lo {
-		return "—"
-	}
-	return fmt.Sprintf("%.3f–%.3f", i.Lo, i.Hi)
-}
-
-func pText(c significance.Comparison, p float64) string {
-	if c.Verdict == significance.Missing || p != p {
-		return "—"
-	}
-	return fmt.Sprintf("%.3g", p)
-}
-
 // StepsVerdict is the sentence on the steps' significance: the metrics
 // significantly worse and better, at which target; that none is; or why
 // no step could be judged and how many repetitions it would take.
@@ -134,7 +83,7 @@ func (p Pair) StepsVerdict(j significance.Settings) string {
 	judged, fewest := 0, 0
 	var worse, better []string
 	for _, s := range p.Steps {
-		if !s.judged() {
+		if !s.Judged() {
 			if n := min(s.ARuns, s.BRuns); fewest == 0 || n < fewest {
 				fewest = n
 			}
@@ -142,7 +91,7 @@ func (p Pair) StepsVerdict(j significance.Settings) string {
 		}
 		judged++
 		for _, r := range s.Rows {
-			what := fmt.Sprintf("%s at %s/s (%s, adj. p %s)", r.Metric.Name(), thousands(s.Rate), deltaText(r.Comparison), significance.PText2(r.P))
+			what := fmt.Sprintf("%s at %s/s (%s, adj. p %s)", r.Metric.Name(), thousands(s.Rate), DeltaText(r.Comparison), significance.PText2(r.P))
 			switch r.Verdict {
 			case significance.Worse:
 				worse = append(worse, what)
@@ -182,4 +131,16 @@ func maxRuns(steps []StepRows) int {
 		n = max(n, min(s.ARuns, s.BRuns))
 	}
 	return n
+}
+
+// DeltaText is A's difference from B: a signed percentage of B's
+// median, the plain difference when B's median is 0, "—" when missing.
+func DeltaText(c significance.Comparison) string {
+	switch {
+	case c.Verdict == significance.Missing:
+		return "—"
+	case c.Base.Median == 0:
+		return fmt.Sprintf("%+.3g", c.Diff)
+	}
+	return fmt.Sprintf("%+.1f%%", 100*c.Delta)
 }

@@ -3,12 +3,10 @@ package study
 import (
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
-	"github.com/mongobench/mongobench/internal/spec"
 )
 
 // Contender is one label of a comparison: its stored sweep runs, of which
@@ -16,7 +14,7 @@ import (
 type Contender struct {
 	Label string
 	Docs  []result.Doc
-	Price *spec.Price // given by the user; nil: the price stored with the sweep
+	Price *price.Price // given by the user; nil: the price stored with the sweep
 }
 
 // Comparison is the latest sweeps of two or more labels side by side: the
@@ -27,7 +25,7 @@ type Comparison struct {
 	Judging  significance.Settings
 	Profiles []Profile
 	Pairs    []Pair
-	Curves   []report.Curve // one chart line per label, with its operation types
+	Sweeps   [][]Step // each label's latest sweep, in the order of Profiles, as its chart line draws it
 }
 
 // ErrMixedWorkloads marks a comparison of sweeps of different workloads.
@@ -87,7 +85,7 @@ func CompareSweeps(cs []Contender, c Criteria, j significance.Settings) (Compari
 		}
 		runs = append(runs, byRate)
 		out.Profiles = append(out.Profiles, ProfileOf(ct.Label, steps, ct.Price, c))
-		out.Curves = append(out.Curves, ChartCurve(ct.Label, steps))
+		out.Sweeps = append(out.Sweeps, steps)
 	}
 	if len(out.Profiles) == 0 {
 		return out, nil
@@ -122,16 +120,11 @@ func sweepID(steps []Step) string {
 	return steps[0].Sweep
 }
 
-func (c Comparison) labels() []string {
+// Labels are the compared labels, the first one first.
+func (c Comparison) Labels() []string {
 	out := make([]string, len(c.Profiles))
 	for i, p := range c.Profiles {
 		out[i] = p.Label
 	}
 	return out
-}
-
-// ReportName is the comparison report's file name without ".md",
-// compare-A-vs-B….
-func (c Comparison) ReportName() string {
-	return SafeName("compare-" + strings.Join(c.labels(), "-vs-"))
 }

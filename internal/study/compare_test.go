@@ -1,13 +1,11 @@
 package study
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/result"
-	"github.com/mongobench/mongobench/internal/spec"
-	"github.com/mongobench/mongobench/internal/testsupport/golden"
 )
 
 // fStep is a YCSB-F-like step: half READ, half READ-MODIFY-WRITE.
@@ -164,16 +162,6 @@ func TestCostOf(t *testing.T) {
 	}
 }
 
-func TestWriteCompareGolden(t *testing.T) {
-	a, b := ProfileOf("r6g", r6gSteps(), nil, cmpCrit), ProfileOf("r5", r5Steps(), nil, cmpCrit)
-	p := Compare(a, b, cmpCrit)
-	var buf bytes.Buffer
-	if err := (Comparison{Criteria: cmpCrit, Profiles: []Profile{a, b}, Pairs: []Pair{p}}).View().Text(&buf); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "compare.txt", buf.Bytes())
-}
-
 func TestLatestSweep(t *testing.T) {
 	old := Step{Sweep: "20261122T180000Z-aaaaaa", Rate: 1}
 	late1 := Step{Sweep: "20261122T190000Z-bbbbbb", Rate: 2}
@@ -203,4 +191,6 @@ func TestStepOfSkipsUnchosenOps(t *testing.T) {
 }
 
 // usd is a price in US dollars per hour.
-func usd(v float64) *spec.Price { return &spec.Price{Amount: v, Currency: "USD", Period: spec.PerHour} }
+func usd(v float64) *price.Price {
+	return &price.Price{Amount: v, Currency: "USD", Period: price.PerHour}
+}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/threshold"
@@ -39,13 +39,14 @@ type Outcome struct {
 	// the lab fills them when the command asks for them.
 	Runs []result.Doc
 	// Run is a one-run study's run (run, load): --json prints it alone,
-	// the terminal its own view unless View is set, and the command says
-	// where it is stored.
+	// the terminal its own view unless Result is set, and the command
+	// says where it is stored.
 	Run *result.Doc
-	// View is the study's view, handed the links to its runs' reports:
-	// the terminal prints it and the report files are written from it;
-	// nil when there is nothing to show.
-	View func(runs []report.Link) *report.StudyView
+	// Result is what the study found, which its view shows
+	// (studyview.Of): a SweepResult, AuditedSLA, CalibrateResult,
+	// CatalogResult, PlanResult, LoadResult, Interleaved, Comparison or
+	// RunsComparison; nil when there is nothing to show.
+	Result any
 	// Verdict is the study's own verdict; nil: every run's thresholds
 	// held.
 	Verdict func() (bool, string)
@@ -56,6 +57,29 @@ type Outcome struct {
 	// audit): with --json the cli says them on standard error.
 	Said []string
 }
+
+// AuditedSLA is an SLA study's result with the ledger's audit ("" for
+// none).
+type AuditedSLA struct {
+	SLAResult
+	Audit string
+}
+
+// CatalogResult is what a catalog run measured: each of its tests'
+// result documents, in the order of its tests.
+type CatalogResult struct {
+	Catalog Catalog
+	Docs    [][]*result.Doc
+}
+
+// PlanResult is a capacity plan and its answer.
+type PlanResult struct {
+	Spec   *spec.Plan
+	Answer plan.Answer
+}
+
+// LoadResult is a load's run.
+type LoadResult struct{ Doc *result.Doc }
 
 // CheckThresholds says which of the thresholds ts (with sc's own) cannot
 // apply to a run of sc: an operation type its workload lacks (when reg
@@ -139,7 +163,7 @@ func (x loadStudy) Run(ctx context.Context, env Env) (Outcome, error) {
 	if d == nil {
 		return Outcome{}, err
 	}
-	return Outcome{Run: d, View: func(runs []report.Link) *report.StudyView { return LoadView(d, runs) }, Verdict: SingleRunVerdict(d)}, err
+	return Outcome{Run: d, Result: LoadResult{d}, Verdict: SingleRunVerdict(d)}, err
 }
 
 // Study is the sweep as the contract's study.
@@ -160,7 +184,7 @@ func (x sweepStudy) Run(ctx context.Context, env Env) (Outcome, error) {
 	res, err := x.s.Run(ctx, env)
 	out := Outcome{Verdict: res.Verdict}
 	if len(res.Steps) > 0 {
-		out.View = res.View
+		out.Result = res
 	}
 	return out, err
 }
@@ -192,7 +216,7 @@ func (x slaStudy) Run(ctx context.Context, env Env) (Outcome, error) {
 	if audit != "" {
 		out.Said = []string{"audit: " + audit}
 	}
-	out.View = func(runs []report.Link) *report.StudyView { return res.View(audit, runs) }
+	out.Result = AuditedSLA{res, audit}
 	return out, err
 }
 
@@ -214,7 +238,7 @@ func (x calibrateStudy) Run(ctx context.Context, env Env) (Outcome, error) {
 	res, err := x.c.Run(ctx, env)
 	out := Outcome{}
 	if len(res.Steps) > 0 {
-		out.View = res.View
+		out.Result = res
 	}
 	return out, err
 }
@@ -244,7 +268,7 @@ func (x catalogStudy) Run(ctx context.Context, env Env) (Outcome, error) {
 	out := Outcome{}
 	for _, ds := range docs {
 		if len(ds) > 0 {
-			out.View = func(runs []report.Link) *report.StudyView { return x.c.View(docs, runs) }
+			out.Result = CatalogResult{x.c, docs}
 			break
 		}
 	}
@@ -280,7 +304,7 @@ func (x planStudy) Run(ctx context.Context, env Env) (Outcome, error) {
 	}
 	return Outcome{
 		Answer:  ans,
-		View:    func(runs []report.Link) *report.StudyView { return PlanView(x.p.Spec, ans, runs) },
+		Result:  PlanResult{x.p.Spec, ans},
 		Verdict: func() (bool, string) { return PlanVerdict(ans) },
 	}, runErr
 }

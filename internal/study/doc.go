@@ -1,6 +1,6 @@
 // Package study holds the studies: the commands that make many runs and
 // decide from their results (sla, sweep, calibrate, compare), and the
-// tables and reports they print.
+// results they hand back (Outcome.Result), which package studyview shows.
 //
 // A study runs through an Env (env.go): it builds each run's scenario
 // from a Base, measures it with Env.Measure, judges the result document,
@@ -10,8 +10,6 @@
 // SLAStudy and CalibrateStudy (*_study.go) each ask a Search (search.go:
 // List, Auto, Ladder, Calibration) for the next value to measure, from
 // the Trials so far; Majority decides a value measured several times.
-// Their Markdown reports (report.go) render to an io.Writer and return
-// the chart files they link.
 //
 // SLA (sla.go, run.go): transaction runs judged against a latency SLA;
 // one line per run, a summary per variant, the scaling study and the
@@ -26,10 +24,6 @@
 // sweeps side by side. Calibrate (calibrate.go): the knee of the thread
 // count.
 //
-// The package is pure: it reads result documents and writes to an
-// io.Writer. Each table renders for the terminal (aligned text, a missing
-// value shown as "—") or as Markdown (numeric columns right-aligned, a
-// missing value left empty). Latencies are milliseconds to three
-// significant figures; rates are whole operations per second with
-// thousands separators.
+// The package is pure: it reads result documents and returns what it
+// found; it builds no views (studyview does).
 package study

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -79,9 +80,9 @@ func (r Rates) Search(auto Search) Search {
 }
 
 // Prices is compare's repeatable --price: label=PRICE, such as
-// r6g=3.20 USD/h or r5=2920 EUR/month (spec.ParsePrice, the one grammar
+// r6g=3.20 USD/h or r5=2920 EUR/month (price.Parse, the one grammar
 // of a price), by label.
-type Prices map[string]spec.Price
+type Prices map[string]price.Price
 
 // Set reads one label=PRICE.
 func (p *Prices) Set(kv string) error {
@@ -89,19 +90,19 @@ func (p *Prices) Set(kv string) error {
 	if !ok || label == "" {
 		return fmt.Errorf("%q is not label=price such as r6g=3.20 USD/h", kv)
 	}
-	price, err := spec.ParsePrice(text)
+	pr, err := price.Parse(text)
 	if err != nil {
 		return err
 	}
-	p.put(label, price)
+	p.put(label, pr)
 	return nil
 }
 
-func (p *Prices) put(label string, price spec.Price) {
+func (p *Prices) put(label string, pr price.Price) {
 	if *p == nil {
 		*p = Prices{}
 	}
-	(*p)[label] = price
+	(*p)[label] = pr
 }
 
 // String lists the prices given, by label.
@@ -127,7 +128,7 @@ func (c Costs) Set(kv string) error {
 	if !ok || err != nil || d <= 0 {
 		return fmt.Errorf("%q is not label=dollars such as r6g=3.20", kv)
 	}
-	c.Prices.put(label, spec.Price{Amount: d, Currency: "USD", Period: spec.PerHour})
+	c.Prices.put(label, price.Price{Amount: d, Currency: "USD", Period: price.PerHour})
 	return nil
 }
 

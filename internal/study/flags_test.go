@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 )
@@ -81,13 +82,13 @@ func TestChecksNameTheFlags(t *testing.T) {
 		{"sla", SLAStudy{Runs: 0, Modes: []string{"bulk"}, Base: ledger}.Check(env), []string{"--p99: required", "--rate: required", "--repeat: got 0", `--modes: "bulk" is not a mode: want per-op and/or client-bulk`}},
 		{"sla ladder", SLAStudy{SLA: SLA{P99: time.Millisecond}, Rates: Ladder{Start: 0, Step: 1}, Runs: 1, Base: ledger}.Check(env), []string{"--rate auto: --start-rate and --rate-step must be positive"}},
 		{"sweep ok", SweepStudy{Base: kv, Rates: List{100}, Repeat: 1}.Check(env), nil},
-		{"sweep", SweepStudy{Base: Base{Scenario: &spec.Scenario{}}, Criteria: Criteria{MaxErrors: 2}, Price: &spec.Price{Amount: -1, Currency: "USD", Period: spec.PerHour}}.Check(env),
+		{"sweep", SweepStudy{Base: Base{Scenario: &spec.Scenario{}}, Criteria: Criteria{MaxErrors: 2}, Price: &price.Price{Amount: -1, Currency: "USD", Period: price.PerHour}}.Check(env),
 			[]string{"--workload: required", "--max-errors: got 2", "--price: got -1", "--repeat: got 0", "--rate: required"}},
 		{"sweep auto", SweepStudy{Base: kv, Rates: Auto{Start: 100, Factor: 1, Max: 1000}, Repeat: 1}.Check(env), []string{"--rate auto: want --start-rate > 0, --rate-factor > 1"}},
 		{"calibrate ok", CalibrateStudy{Base: kv, Search: Calibration{Start: 1, Factor: 2, Max: 8, MinGain: 0.05}}.Check(env), nil},
 		{"calibrate", CalibrateStudy{Base: kv, Search: Calibration{Start: 8, Factor: 2, Max: 4, MinGain: 1}}.Check(env), []string{"want --start-threads ≥ 1, --threads-factor ≥ 2 and --max-threads ≥ --start-threads", "--min-gain: got 1"}},
 		{"compare ok", CompareStudy{Labels: []string{"a", "b"}, Prices: Prices{"a": *usd(3), "b": *usd(4)}}.Check(), nil},
-		{"compare currencies", CompareStudy{Labels: []string{"a", "b"}, Prices: Prices{"a": *usd(3), "b": {Amount: 3, Currency: "EUR", Period: spec.PerHour}}}.Check(),
+		{"compare currencies", CompareStudy{Labels: []string{"a", "b"}, Prices: Prices{"a": *usd(3), "b": {Amount: 3, Currency: "EUR", Period: price.PerHour}}}.Check(),
 			[]string{"--price: prices in different currencies cannot be compared: a's 3 USD/h and b's 3 EUR/h"}},
 		{"compare", CompareStudy{Labels: []string{"a", "a"}, Prices: Prices{"c": *usd(3)}, Criteria: Criteria{MaxErrors: -1}}.Check(),
 			[]string{`--label: "a" is empty or given twice`, `--price: "c=3 USD/h" names no --label`, "--max-errors: got -1"}},

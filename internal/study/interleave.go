@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/significance"
 	"github.com/mongobench/mongobench/internal/spec"
@@ -188,8 +187,8 @@ func joinInts(xs []int) string {
 	return strings.Join(parts, ", ")
 }
 
-// names are the sides' names, A first.
-func (r Interleaved) names() (string, string) { return r.Study.Sides[0].Name, r.Study.Sides[1].Name }
+// Names are the sides' names, A first.
+func (r Interleaved) Names() (string, string) { return r.Study.Sides[0].Name, r.Study.Sides[1].Name }
 
 // byVerdict lists the metrics of a verdict, with their change.
 func (r Interleaved) byVerdict(v significance.Verdict) []string {
@@ -218,7 +217,7 @@ func (r Interleaved) equivalent() []string {
 // metric of B is significantly worse than A's.
 func (r Interleaved) Failed() error {
 	if worse := r.byVerdict(significance.Worse); len(worse) > 0 {
-		_, b := r.names()
+		_, b := r.Names()
 		return VerdictFailed("regression: %s %s", b, strings.Join(worse, "; "))
 	}
 	return nil
@@ -232,7 +231,7 @@ func (r Interleaved) left() int {
 // Verdict says the comparison's answer in lines, the answer first: the
 // metrics worse, better and equivalent, and where it stopped.
 func (r Interleaved) Verdict() []string {
-	a, b := r.names()
+	a, b := r.Names()
 	var lines []string
 	if worse := r.byVerdict(significance.Worse); len(worse) > 0 {
 		lines = append(lines, fmt.Sprintf("%s is significantly worse than %s: %s.", b, a, strings.Join(worse, "; ")))
@@ -258,34 +257,6 @@ func (r Interleaved) Verdict() []string {
 		lines = append(lines, fmt.Sprintf("%d runs judged invalid are left out of the statistic (--include-invalid counts them).", n))
 	}
 	return lines
-}
-
-// View is the comparison's view, the verdict first, then the last
-// look's table, the client host's canary, and what is undecided.
-func (r Interleaved) View(runs []report.Link) *report.StudyView {
-	a, b := r.names()
-	p := r.Study.Plan
-	v := &report.StudyView{Title: a + " vs " + b + ": interleaved comparison", Name: SafeName("compare-interleave-" + a + "-vs-" + b), Runs: runs,
-		Intro: []report.Block{text(fmt.Sprintf("%s and %s run alternately, the order turned each round, and compared at planned looks from %d to %d runs a side, metric by metric, one value per run; each look judges at α %.3g (%g over %d looks, Bonferroni), its p-values adjusted by %s over the table's metrics; it stops when every metric is worse, better, or within its minimum effect.",
-			a, b, p.MinRuns, p.MaxRuns, r.Judging.Alpha, r.Study.Judging.Level(), r.Looks, r.Judging.Corrected().Describe()))}}
-	for i, l := range r.Verdict() {
-		v.Verdict = append(v.Verdict, report.Block{Text: l, Strong: i == 0})
-	}
-	if moved := significance.HostMoved(r.Canary, a, b); moved != "" {
-		v.Verdict = append(v.Verdict, report.Block{Text: "Client host: " + moved + "."})
-	}
-	if len(r.Rows) == 0 {
-		return v
-	}
-	blocks := []report.Block{tableBlock(significance.TextTable(r.Rows, a, b)), text(significance.Legend(r.Judging))}
-	if u := significance.Undecided(r.Rows, r.Judging); u != "" {
-		blocks = append(blocks, text(strings.ToUpper(u[:1])+u[1:]+"."))
-	}
-	if t := canaryTable(r.Canary, a, b); t != nil {
-		blocks = append(blocks, text("The client host's noise canary, the median of each side's readings (taken before and after every run):"), tableBlock(t))
-	}
-	v.Sections = append(v.Sections, report.Section{Title: fmt.Sprintf("%s (%d runs) against %s (%d runs), look %d", b, len(r.Counted[1]), a, len(r.Counted[0]), r.Look), Blocks: blocks})
-	return v
 }
 
 // JSON is the comparison as --json prints it: the sides and their runs,
@@ -342,7 +313,7 @@ func (x interleaveStudy) Run(ctx context.Context, env Env) (Outcome, error) {
 	res, err := x.s.Run(ctx, env)
 	out := Outcome{Answer: res.JSON()}
 	if len(res.Runs[0])+len(res.Runs[1]) > 0 {
-		out.View = res.View
+		out.Result = res
 	}
 	if x.fail && err == nil {
 		out.Verdict = func() (bool, string) {

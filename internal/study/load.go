@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/ycsb"
@@ -121,11 +120,4 @@ func LoadLine(d *result.Doc) string {
 		s += fmt.Sprintf("; %d failed batches", op.Errors.Total)
 	}
 	return s
-}
-
-// LoadView is the load's view: what it loaded and how fast (LoadLine),
-// then its run.
-func LoadView(d *result.Doc, runs []report.Link) *report.StudyView {
-	return &report.StudyView{Title: "YCSB load of " + d.TestName, Name: "load-" + d.RunID, Runs: runs,
-		Verdict: []report.Block{text(LoadLine(d))}}
 }

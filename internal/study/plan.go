@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/plan"
-	"github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 )
@@ -157,61 +156,4 @@ func serverCPUs(t spec.Target) int {
 		}
 	}
 	return int(t.Instance.VCPU)
-}
-
-// PlanChart is an SVG chart of the plan report, under the file name the
-// report links it by.
-type PlanChart struct {
-	File string
-	SVG  []byte
-}
-
-// PlanReportName is the plan report's file name without its extension;
-// its charts' names start with it.
-func PlanReportName(pl *spec.Plan) string { return "plan-" + pl.Name }
-
-func demandText(ans plan.Answer) string {
-	line := plan.UserModelLine(ans)
-	if line == "" {
-		return "demand in explicit rates."
-	}
-	return strings.TrimPrefix(line, "users: ")
-}
-
-type planChart struct {
-	title, unit, file string
-	bars              []report.Bar
-}
-
-// planCharts are the report's bar charts: throughput, each operation
-// type's p95, monthly cost and throughput per cost unit.
-func planCharts(ans plan.Answer) []planChart {
-	bar := func(as plan.Assessment, v *float64) report.Bar {
-		return report.Bar{Name: as.Name, Value: v, Marked: as.Baseline}
-	}
-	val := func(v float64) *float64 { return &v }
-	charts := []planChart{
-		{title: "Sustained throughput", unit: "ops/s", file: "throughput"},
-	}
-	ops := plan.LatencyOps(ans)
-	for _, op := range ops {
-		charts = append(charts, planChart{title: op + " p95 latency", unit: "ms", file: strings.ToLower(op) + "-p95"})
-	}
-	charts = append(charts,
-		planChart{title: "Monthly cost", unit: ans.Currency + "/month", file: "cost"},
-		planChart{title: "Throughput per cost unit", unit: "ops/s per " + ans.Currency + "/month", file: "per-cost"})
-	for _, as := range ans.Assessments {
-		charts[0].bars = append(charts[0].bars, bar(as, val(as.Throughput)))
-		for i, op := range ops {
-			var v *float64
-			if d, ok := as.Latency[op]; ok {
-				v = d.P95
-			}
-			charts[1+i].bars = append(charts[1+i].bars, bar(as, v))
-		}
-		n := len(charts)
-		charts[n-2].bars = append(charts[n-2].bars, bar(as, val(as.Monthly)))
-		charts[n-1].bars = append(charts[n-1].bars, bar(as, val(as.ThroughputPerCostUnit)))
-	}
-	return charts
 }

@@ -1,11 +1,9 @@
 package study_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,7 +12,6 @@ import (
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
 	"github.com/mongobench/mongobench/internal/study"
-	"github.com/mongobench/mongobench/internal/testsupport/golden"
 	"github.com/mongobench/mongobench/internal/testsupport/plantest"
 )
 
@@ -185,33 +182,5 @@ func TestPlanAnswer(t *testing.T) {
 	_, err := study.Plan{Spec: pl, Stored: seedStored(t), Where: "results.jsonl"}.Answer(context.Background())
 	if want := "plan seed: no stored runs of z, y in results.jsonl (run 'mongobench plan' without --from-results)"; err == nil || err.Error() != want {
 		t.Errorf("missing runs: got %v, want %q", err, want)
-	}
-}
-
-// TestWritePlanReport renders the seed study's report and its charts.
-func TestWritePlanReport(t *testing.T) {
-	pl := seedPlan(t, 1625)
-	ans, err := study.Plan{Spec: pl, Stored: seedStored(t)}.Answer(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	md, charts, err := study.PlanView(pl, ans, nil).Markdown()
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "plan-report.md", md)
-	var files []string
-	for _, f := range slices.Sorted(maps.Keys(charts)) {
-		files = append(files, f)
-		if !bytes.Contains(charts[f], []byte("<svg")) {
-			t.Errorf("%s: not an SVG", f)
-		}
-		if !bytes.Contains(md, []byte("]("+f+")")) {
-			t.Errorf("the report does not link %s", f)
-		}
-	}
-	want := []string{"charts/plan-seed-cost.svg", "charts/plan-seed-per-cost.svg", "charts/plan-seed-read-p95.svg", "charts/plan-seed-throughput.svg", "charts/plan-seed-update-p95.svg"}
-	if !slices.Equal(files, want) {
-		t.Errorf("charts: got %v, want %v", files, want)
 	}
 }

@@ -140,7 +140,8 @@ func (r SLAResult) trial(tps float64) Trial {
 // Summaries are the runs summed up per mode and rate.
 func (r SLAResult) Summaries() []Summary { return Summarize(r.Runs, r.Study.SLA) }
 
-func distinctRates(runs []Run) int {
+// DistinctRates is how many target rates runs ran at.
+func DistinctRates(runs []Run) int {
 	seen := map[float64]bool{}
 	for _, r := range runs {
 		seen[r.TPS] = true

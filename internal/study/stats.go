@@ -41,7 +41,7 @@ func Summarize(runs []Run, s SLA) []Summary {
 		out = append(out, summarize(g, s))
 	}
 	slices.SortFunc(out, func(a, b Summary) int {
-		return cmp.Or(cmp.Compare(a.TPS, b.TPS), compareModes(a.Mode, b.Mode))
+		return cmp.Or(cmp.Compare(a.TPS, b.TPS), CompareModes(a.Mode, b.Mode))
 	})
 	return out
 }
@@ -53,9 +53,9 @@ func summarize(g []Run, s SLA) Summary {
 		P99Median: median(p99), P99Stddev: stddev(p99), P99Max: maxOf(p99)}
 }
 
-// compareModes orders per-op before client-bulk, then any other modes by
+// CompareModes orders per-op before client-bulk, then any other modes by
 // name.
-func compareModes(a, b string) int {
+func CompareModes(a, b string) int {
 	rank := func(m string) int {
 		switch m {
 		case "per-op":

@@ -483,3 +483,16 @@ func Curve(steps []Step) []Point {
 	}
 	return out
 }
+
+// OpNames returns the operation types of steps in the order first seen.
+func OpNames(steps []Step) []string {
+	var out []string
+	for _, s := range steps {
+		for _, o := range s.Ops {
+			if !slices.Contains(out, o.Name) {
+				out = append(out, o.Name)
+			}
+		}
+	}
+	return out
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/result"
 
+	"github.com/mongobench/mongobench/internal/price"
 	"github.com/mongobench/mongobench/internal/spec"
 )
 
@@ -24,7 +25,7 @@ type SweepStudy struct {
 	Criteria Criteria // when a step holds
 	// Price is the target's price, stored as _id.instance.cost (cents per
 	// hour), price and currency; nil unknown.
-	Price *spec.Price
+	Price *price.Price
 }
 
 // SweepResult is what a sweep measured, in the order run.

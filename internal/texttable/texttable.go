@@ -200,6 +200,18 @@ func Thousands(v float64) string {
 	return s
 }
 
+// PerSec formats a rate: whole numbers from 1000 up, one decimal from 10
+// up, three significant figures below.
+func PerSec(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1000:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return Sig3(v)
+}
+
 // Cells formats optional values as cells; the terminal and Markdown
 // differ only in how they show a value that was not measured.
 type Cells struct{ Missing string }
