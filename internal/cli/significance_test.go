@@ -119,7 +119,8 @@ func TestCompareRunsFindsARealChange(t *testing.T) {
 			}
 		}
 	}
-	o := mb(t, "compare", "--runs", "--label", "base", "--label", "same", "--label", "slow", "--results-file", results, "--fail-on-regression", "--report-dir", "")
+	// Every run counts (--include-invalid), as in the A/A test.
+	o := mb(t, "compare", "--runs", "--label", "base", "--label", "same", "--label", "slow", "--results-file", results, "--fail-on-regression", "--include-invalid", "--report-dir", "")
 	t.Logf("base, same, slow:\n%s", o.stdout)
 	wantCode(t, o, cli.ExitVerdict)
 	if !strings.HasPrefix(o.stdout, "Significantly worse: slow p50 read (+") {
