@@ -145,8 +145,17 @@ func scheduleTable(s result.Schedule) *table {
 		r50, r99 = s.ReceiveLag.P50, s.ReceiveLag.P99
 	}
 	t.Add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.Num(p50), mdCells.Num(p99), mdCells.Num(r50), mdCells.Num(r99),
-		sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+		sig3(s.MaxLag), sig3(s.LateThreshold), dropBoundText(s))
 	return t
+}
+
+// dropBoundText is the drop bound in milliseconds, or "never" for a
+// schedule without one (a replay sends every operation, however late).
+func dropBoundText(s result.Schedule) string {
+	if s.DropBound <= 0 {
+		return "never"
+	}
+	return sig3(s.DropBound)
 }
 
 // clientTable states the load generator's own cost.

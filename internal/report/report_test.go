@@ -503,3 +503,25 @@ func TestSummaryFollowsView(t *testing.T) {
 		t.Errorf("summary ends with %q, want the view's tail and limit lines %q, %q", got, v.Headline.Tail, v.Headline.Limit)
 	}
 }
+
+// TestScheduleWithoutDropBound: a schedule that drops nothing however
+// late (a replay's, whose dropBoundMs is absent) says so, and never
+// prints a bound.
+func TestScheduleWithoutDropBound(t *testing.T) {
+	d := openDoc()
+	d.Schedule.DropBound, d.Schedule.Dropped = 0, 0
+	var text bytes.Buffer
+	if err := Summary(&text, d); err != nil {
+		t.Fatal(err)
+	}
+	md, _, err := renderMarkdown(d, "charts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "never dropped") || strings.Contains(text.String(), "dropped >") {
+		t.Errorf("summary: want \"never dropped\" and no bound:\n%s", text.String())
+	}
+	if !strings.Contains(string(md), "| 10.0 | never |") {
+		t.Errorf("Markdown schedule: want the drop bound \"never\":\n%s", md)
+	}
+}

@@ -86,8 +86,8 @@ func scheduleText(s result.Schedule) string {
 	if s.Mode != "open" {
 		return "closed loop: no pacing, nothing late or dropped" + receiveText(s)
 	}
-	text := fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, dropped > %s ms)",
-		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+	text := fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, %s)",
+		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), dropText(s))
 	if s.Abandoned > 0 {
 		text += fmt.Sprintf("; %d abandoned by the stop", s.Abandoned)
 	}
@@ -98,6 +98,16 @@ func scheduleText(s result.Schedule) string {
 		text += fmt.Sprintf("; %d warm-up operations not sent", s.WarmupSkipped)
 	}
 	return text + receiveText(s)
+}
+
+// dropText states the drop bound: "dropped > 10000 ms", or "never
+// dropped" for a schedule that sends every operation however late (a
+// replay's, which has no bound).
+func dropText(s result.Schedule) string {
+	if s.DropBound <= 0 {
+		return "never dropped"
+	}
+	return "dropped > " + sig3(s.DropBound) + " ms"
 }
 
 // receiveText states the receive lag, which the latencies do not carry:
