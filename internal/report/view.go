@@ -248,6 +248,9 @@ func sections(d *result.Doc) []Section {
 	}
 	add("Operations", Block{Table: opsTable(d)})
 	brief(Block{Table: opsTable(d)})
+	if blocks := replayBlocks(d); blocks != nil {
+		add("Query shapes (replay)", blocks...)
+	}
 	add("Latency (ms)", Block{Text: "Latency counts from each operation's intended start, service time from its send."},
 		Block{Table: latencyTable(d, mdCells)})
 	brief(Block{Text: "milliseconds: latency from intended start, service time from send"}, Block{Table: latencyTable(d, textCells)})
