@@ -78,13 +78,7 @@ docs/replay.md.`,
 			var doc *result.Doc
 			s := capture{Study: study.Single{Scenario: sc}.Study(), doc: &doc}
 			merr := a.measure(cmd.Context(), s, reg, &rf.Measure, lo, err)
-			if doc != nil && doc.Replay != nil {
-				w := a.stdout
-				if rf.JSON {
-					w = a.stderr
-				}
-				fmt.Fprint(w, "\n"+replay.View(doc, top))
-			}
+			a.shapes(doc, top, rf.JSON)
 			return merr
 		},
 	}
@@ -94,9 +88,27 @@ docs/replay.md.`,
 	fl.BoolVar(&monitoring, "include-monitoring", false, "replay hello, isMaster and ping too")
 	fl.StringArrayVar(&mapNS, "map-ns", nil, "rewrite namespaces FROM=TO, repeatable: prod.=staging. (a database), prod.orders=staging.orders (a collection)")
 	fl.IntVar(&explain, "explain", 0, "capture on the candidate the winning plan of this many of the heaviest shapes, stored with the run")
-	fl.IntVar(&top, "top", 20, "shapes shown on the terminal (all are stored)")
+	fl.IntVar(&top, "top", shapesShown, "shapes shown on the terminal (all are stored)")
 	rf.Add(fl, options.Help{ReportDir: "mongobench-reports", JSON: "print the result document as JSON instead of the summary"})
 	return cmd
+}
+
+// shapesShown is how many query shapes a replay's run shows on the
+// terminal by default (all are stored).
+const shapesShown = 20
+
+// shapes prints the per-shape table of a run that replayed a recording
+// (top of its shapes, the slower first) on standard output (standard
+// error with --json); nothing for any other run.
+func (a *app) shapes(doc *result.Doc, top int, json bool) {
+	if doc == nil || doc.Replay == nil {
+		return
+	}
+	w := a.stdout
+	if json {
+		w = a.stderr
+	}
+	fmt.Fprint(w, "\n"+replay.View(doc, top))
 }
 
 // mustOptions reads the replay's parameters, already checked.

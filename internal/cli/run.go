@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mongobench/mongobench/internal/options"
+	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/study"
 )
 
@@ -31,7 +32,11 @@ marked partial. Manual: docs/run.md; shared options: docs/options.md.`,
 				return usage(err)
 			}
 			lo, err := rf.Options(cmd.Context(), cmd.Flags(), where, env)
-			return a.measure(cmd.Context(), study.Single{Scenario: sc}.Study(), reg, &rf.Measure, lo, err)
+			var doc *result.Doc
+			s := capture{Study: study.Single{Scenario: sc}.Study(), doc: &doc}
+			merr := a.measure(cmd.Context(), s, reg, &rf.Measure, lo, err)
+			a.shapes(doc, shapesShown, rf.JSON) // a recording's replay: its query shapes, the slower first
+			return merr
 		},
 	}
 	rf.Add(cmd.Flags(), options.Help{ReportDir: "mongobench-reports", JSON: "print the result document as JSON instead of the summary"})

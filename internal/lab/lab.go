@@ -111,7 +111,7 @@ func (g Group) grouped() bool { return g.Share.Grouped() || g.ID != "" }
 // Progress shows one run as it goes (the cli's live or status line).
 type Progress interface {
 	Setup(stage string, done, total int64)
-	Start(warmup time.Duration)
+	Start(warmup, length time.Duration)
 	Interval(*engine.Interval)
 	Done()
 }

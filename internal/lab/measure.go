@@ -55,8 +55,8 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 			OnMeasuring: func(d *result.Doc) { st.begin(rctx, d) }, Closing: ctx,
 		}
 		if l.opts.Announce {
-			o.OnConnected = func(version, topology string) {
-				l.ui.Say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, sc.Describe(), secret.URI(l.target.URI), version, topology)
+			o.OnConnected = func(version, topology, how string) {
+				l.ui.Say("%s: %s against %s (MongoDB %s, %s)\n", sc.Name, how, secret.URI(l.target.URI), version, topology)
 			}
 		}
 		before := l.canary(rctx)
@@ -86,10 +86,10 @@ func (l *Lab) measurer(reg *workload.Registry) study.Measure {
 // noProgress shows nothing.
 type noProgress struct{}
 
-func (noProgress) Setup(string, int64, int64) {}
-func (noProgress) Start(time.Duration)        {}
-func (noProgress) Interval(*engine.Interval)  {}
-func (noProgress) Done()                      {}
+func (noProgress) Setup(string, int64, int64)         {}
+func (noProgress) Start(time.Duration, time.Duration) {}
+func (noProgress) Interval(*engine.Interval)          {}
+func (noProgress) Done()                              {}
 
 // thresholdsOf are the thresholds that judge a run of sc: its own, then
 // the command's.

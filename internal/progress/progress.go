@@ -78,10 +78,12 @@ func (p *Progress) Setup(stage string, done, total int64) {
 
 // Start replaces the setup's line when the engine starts: the warm-up,
 // counted down on a terminal (in a log, once a status interval), or the
-// measured phase.
-func (p *Progress) Start(warmup time.Duration) {
+// measured phase, planned to last length (a self-scheduled run's own
+// length replaces the one the display was made with).
+func (p *Progress) Start(warmup, length time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.total, p.tally.Total = length, length
 	p.showLocked(LiveStart(warmup, p.total))
 	tick := time.Second
 	if !p.live {

@@ -46,7 +46,7 @@ func TestLiveRedraw(t *testing.T) {
 	p := NewProgress(&out, Display{Live: true}, total, "", engine.NewTally())
 	p.cols = func() int { return 40 }
 	p.Setup("load", 50000, 50000)
-	p.Start(0)
+	p.Start(0, total)
 	show(t, p, progressInterval(t, 0, 12000, 2))
 	show(t, p, progressInterval(t, 1, 0, 0)) // nothing completed: p99 —
 	p.Done()
@@ -87,7 +87,7 @@ func TestStatusLines(t *testing.T) {
 	}{{time.Second, 5}, {2 * time.Second, 3}, {10 * time.Second, 1}, {0, 0}} {
 		var out bytes.Buffer
 		p := NewProgress(&out, Display{Every: c.every}, 5*time.Second, "", engine.NewTally())
-		p.Start(0)
+		p.Start(0, 5*time.Second)
 		for i := range 5 {
 			show(t, p, progressInterval(t, i, 100, 1))
 		}

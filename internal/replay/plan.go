@@ -15,7 +15,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -413,6 +415,54 @@ func (s Schedule) At(n int64) time.Duration {
 		return time.Duration(1<<63 - 1)
 	}
 	return time.Duration(float64(s.Plan.Requests[n].Offset) / s.Speed)
+}
+
+// Length is how long the schedule sends: its last request's offset
+// divided by the speed.
+func (s Schedule) Length() time.Duration {
+	if len(s.Plan.Requests) == 0 {
+		return 0
+	}
+	return s.At(int64(len(s.Plan.Requests) - 1))
+}
+
+// About says in one phrase what paces the replay: the speed, the
+// requests and connections, the recorded rate times the speed and the
+// recording's span divided by it, as in "replay ×2 of 1200 requests on 3
+// connections, 80.0/s for 15s".
+func (s Schedule) About() string {
+	text := fmt.Sprintf("replay ×%g of %s on %s", s.Speed, plural(len(s.Plan.Requests), "request"), plural(s.Plan.Conns, "connection"))
+	if r := s.Plan.RecordedRate(); r > 0 {
+		text += ", " + rateText(r*s.Speed)
+	}
+	return text + " for " + roundTo3(s.Length()).String()
+}
+
+// plural is "1 request", "2 requests".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// rateText is a rate per second to three significant figures, without
+// an exponent.
+func rateText(r float64) string {
+	if r >= 1000 {
+		return strconv.FormatFloat(math.Round(r), 'f', 0, 64) + "/s"
+	}
+	return strconv.FormatFloat(r, 'f', max(0, 2-int(math.Floor(math.Log10(r)))), 64) + "/s"
+}
+
+// roundTo3 rounds d to three significant figures (a microsecond at
+// least).
+func roundTo3(d time.Duration) time.Duration {
+	unit := time.Microsecond
+	for d >= 1000*unit && unit < time.Hour {
+		unit *= 10
+	}
+	return d.Round(unit)
 }
 
 func (s Schedule) String() string {

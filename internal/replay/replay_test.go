@@ -108,6 +108,11 @@ func TestPlanPairsRepliesAndSkipsMonitoringAndAuth(t *testing.T) {
 	if s := (replay.Schedule{Plan: p, Speed: 2}); s.At(3) != 15*time.Millisecond || s.At(4) < time.Hour {
 		t.Errorf("schedule at ×2: %v, %v", s.At(3), s.At(4))
 	}
+	// The replay's pace is the recording's: its rate times the speed, its
+	// span divided by it (4 requests over 30ms: 100/s recorded).
+	if s := (replay.Schedule{Plan: p, Speed: 2}); s.Length() != 15*time.Millisecond || s.About() != "replay ×2 of 4 requests on 2 connections, 200/s for 15ms" {
+		t.Errorf("schedule at ×2: length %v, %q", s.Length(), s.About())
+	}
 	if p.Requests[3].Conn != 1 || p.Requests[3].Seq != 0 || p.Requests[2].Seq != 2 {
 		t.Errorf("connections and their order: %+v", p.Requests)
 	}

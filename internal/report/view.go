@@ -252,6 +252,9 @@ func sections(d *result.Doc) []Section {
 	}
 	add("Operations", Block{Table: opsTable(d)})
 	brief(Block{Table: opsTable(d)})
+	if blocks := replayBlocks(d); blocks != nil {
+		add("Query shapes (replay)", blocks...)
+	}
 	add("Latency (ms)", Block{Text: "Latency counts from each operation's intended start, service time from its send."},
 		Block{Table: latencyTable(d, mdCells)})
 	brief(Block{Text: "milliseconds: latency from intended start, service time from send"}, Block{Table: latencyTable(d, textCells)})
@@ -335,8 +338,8 @@ func scheduleText(s result.Schedule) string {
 	if s.Mode != "open" {
 		return "closed loop: no pacing, nothing late or dropped" + receiveText(s)
 	}
-	text := fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, dropped > %s ms)",
-		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+	text := fmt.Sprintf("intended %d, late %d, dropped %d, max lag %s ms (late > %s ms, %s)",
+		s.Intended, s.Late, s.Dropped, sig3(s.MaxLag), sig3(s.LateThreshold), dropText(s))
 	if s.Abandoned > 0 {
 		text += fmt.Sprintf("; %d abandoned by the stop", s.Abandoned)
 	}
@@ -406,7 +409,7 @@ func scheduleTable(s result.Schedule) *table {
 		r50, r99 = s.ReceiveLag.P50, s.ReceiveLag.P99
 	}
 	t.Add(count(s.Intended), count(s.Late), count(s.Dropped), mdCells.Num(p50), mdCells.Num(p99), mdCells.Num(r50), mdCells.Num(r99),
-		sig3(s.MaxLag), sig3(s.LateThreshold), sig3(s.DropBound))
+		sig3(s.MaxLag), sig3(s.LateThreshold), dropBoundText(s))
 	return t
 }
 
@@ -452,4 +455,23 @@ func validityTable(v *result.Validity) *table {
 		t.Add(r.Rule, r.Outcome, mdCells.Num(r.Value), mdCells.Num(r.Suspect), mdCells.Num(r.Invalid), r.Unit, r.Evidence)
 	}
 	return t
+}
+
+// dropText states the drop bound: "dropped > 10000 ms", or "never
+// dropped" for a schedule that sends every operation however late (a
+// replay's, which has no bound).
+func dropText(s result.Schedule) string {
+	if s.DropBound <= 0 {
+		return "never dropped"
+	}
+	return "dropped > " + sig3(s.DropBound) + " ms"
+}
+
+// dropBoundText is the drop bound in milliseconds, or "never" for a
+// schedule without one (a replay sends every operation, however late).
+func dropBoundText(s result.Schedule) string {
+	if s.DropBound <= 0 {
+		return "never"
+	}
+	return sig3(s.DropBound)
 }

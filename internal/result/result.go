@@ -277,7 +277,9 @@ type Schedule struct {
 	// never sent, or in flight and cancelled after the grace period.
 	Abandoned     int64   `bson:"abandoned" json:"abandoned"`
 	LateThreshold float64 `bson:"lateThresholdMs" json:"lateThresholdMs"`
-	DropBound     float64 `bson:"dropBoundMs" json:"dropBoundMs"`
+	// DropBound is the lag past which an operation is dropped; absent
+	// (0) when nothing is dropped however late (a recording's replay).
+	DropBound float64 `bson:"dropBoundMs,omitempty" json:"dropBoundMs,omitempty"`
 	// MaxLag is the largest delay between an intended and an actual start,
 	// in milliseconds.
 	MaxLag float64 `bson:"maxLagMs" json:"maxLagMs"`

@@ -77,15 +77,19 @@ type Options struct {
 	// less the room a series needs for its boundary readings).
 	MaxPoints int
 	// OnConnected is called once the target answers, with its version
-	// and topology; OnSetup reports setup progress (preloading);
+	// and topology and how the run is paced (the scenario's Describe); for
+	// a SelfScheduled workload once it is prepared, with its schedule's
+	// About. OnSetup reports setup progress (preloading);
 	// OnInterval reports each closed interval of the measured phase. Each
 	// may be nil.
-	OnConnected func(version, topology string)
+	OnConnected func(version, topology, how string)
 	OnSetup     func(stage string, done, total int64)
 	// OnStart is called when the setup is over and the engine starts: the
 	// warm-up (of the length given, unmeasured) begins, or the measured
-	// phase when there is none.
-	OnStart    func(warmup time.Duration)
+	// phase when there is none; length is the measured phase's planned
+	// length (a self-scheduled workload's own, 0 when bounded by its
+	// operations alone).
+	OnStart    func(warmup, length time.Duration)
 	OnInterval func(*engine.Interval)
 	// Tally, when set, is the run's tally, which its interval readers
 	// (live line, abort judge, live metrics) hold: the engine adds each
@@ -159,8 +163,9 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	if err != nil {
 		return nil, interrupted(ctx, "connecting", err)
 	}
-	if o.OnConnected != nil {
-		o.OnConnected(fp.version, fp.topology)
+	_, selfScheduled := w.(workload.SelfScheduled)
+	if o.OnConnected != nil && !selfScheduled {
+		o.OnConnected(fp.version, fp.topology, sc.Describe())
 	}
 	set := fp.set
 	if len(o.Target.HostMetrics) > 0 {
@@ -184,6 +189,9 @@ func Run(ctx context.Context, o Options) (*result.Doc, error) {
 	prepared, err := prepare(ctx, w, env, sc.Params)
 	if err != nil {
 		return nil, interrupted(ctx, "setup", err)
+	}
+	if o.OnConnected != nil && selfScheduled && prepared.Schedule != nil {
+		o.OnConnected(fp.version, fp.topology, prepared.Schedule.About)
 	}
 	settings, err := prepared.Decided.TestConfig()
 	if err != nil {
@@ -328,11 +336,11 @@ func (r *run) measure(ctx context.Context, tasks workload.Tasks) (*result.Doc, e
 	}
 	r.startGauges(ctx, time.Duration(sc.Interval))
 	if r.opts.OnStart != nil {
-		warmup := time.Duration(sc.Warmup)
+		warmup, length := time.Duration(sc.Warmup), time.Duration(sc.Duration)
 		if r.own != nil {
-			warmup = 0 // the workload's own schedule has none
+			warmup, length = 0, r.own.Length // the workload's own schedule has no warm-up
 		}
-		r.opts.OnStart(warmup)
+		r.opts.OnStart(warmup, length)
 	}
 	cfg := r.engineConfig()
 	offset := cfg.Share.First(int64(sc.Threads)) // a group client's workers are the group's from here

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/result"
 
@@ -89,6 +90,13 @@ type DataFree interface {
 	NoDataDatabase()
 }
 
+// A SelfScheduled workload's runs bring their own Schedule (a
+// recording's replay): the scenario's rate, duration and warm-up do not
+// pace them, and what does is known once the run is prepared.
+type SelfScheduled interface {
+	OwnSchedule()
+}
+
 // A Run is a prepared run of a workload: what its setup decided, which
 // the result stores, and the state its workers share, which makes each
 // worker's task.
@@ -111,6 +119,11 @@ type Schedule struct {
 	Pacer   engine.Pacer
 	Count   int64
 	Workers int
+	// Length is how long the schedule sends (its last operation's
+	// offset), the measured phase's planned length; About says in one
+	// phrase what paces it, as the scenario's Describe does.
+	Length time.Duration
+	About  string
 }
 
 // Tasks makes the task of each worker of a prepared run. The state the

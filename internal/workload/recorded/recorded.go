@@ -11,7 +11,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +52,12 @@ func (*Workload) NoDataDatabase() {}
 
 // NoDataDatabase: as the replay's.
 func (*named) NoDataDatabase() {}
+
+// OwnSchedule: a replay is paced by its recording, not the scenario.
+func (*Workload) OwnSchedule() {}
+
+// OwnSchedule: as the replay's.
+func (*named) OwnSchedule() {}
 
 // Name is "replay".
 func (*Workload) Name() string { return Name }
@@ -189,11 +194,12 @@ func (w *Workload) Prepare(ctx context.Context, env workload.Env, p spec.Params)
 		return workload.Run{}, err
 	}
 	workers := min(2*plan.Conns+2, 10_000)
+	pacer := replay.Schedule{Plan: plan, Speed: o.Speed}
 	return workload.Run{
 		Decided: workload.Decisions{Settings: settings{File: file, Speed: o.Speed, Connections: int64(plan.Conns), Requests: int64(len(plan.Requests)), AllowWrites: o.AllowWrites}},
 		Tasks:   sh,
 		Schedule: &workload.Schedule{
-			Pacer: replay.Schedule{Plan: plan, Speed: o.Speed}, Count: int64(len(plan.Requests)), Workers: workers,
+			Pacer: pacer, Count: int64(len(plan.Requests)), Workers: workers, Length: pacer.Length(), About: pacer.About(),
 		},
 		Annotate: func(ctx context.Context, d *result.Doc) {
 			got := replay.Replayed{Sent: make([]int64, len(plan.Shapes)), Docs: make([]int64, len(plan.Shapes))}
@@ -208,7 +214,7 @@ func (w *Workload) Prepare(ctx context.Context, env workload.Env, p spec.Params)
 			if rate := plan.RecordedRate(); rate > 0 && env.Rate == 0 {
 				d.Schedule.TargetRate = result.F(rate * o.Speed)
 			}
-			d.Schedule.DropBound = float64(math.MaxInt64) / float64(time.Millisecond) // a replay drops nothing, however late
+			d.Schedule.DropBound = 0 // a replay drops nothing, however late: no bound
 			if n := int(p.Int("explain")); n > 0 {
 				d.Notes = append(d.Notes, explain(ctx, wo, plan, d, n)...)
 			}

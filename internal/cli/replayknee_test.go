@@ -1,0 +1,73 @@
+package cli_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongobench/mongobench/internal/cli"
+	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+)
+
+// oneConnection is an application that sends 400 point finds, 10 ms
+// apart (about 4 s), one after another on its one connection: replayed,
+// each waits for the previous reply, so it cannot go faster than its
+// round trips.
+func oneConnection(t *testing.T, db string) func(addr string) {
+	return func(addr string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		client, err := mongo.Connect(options.Client().ApplyURI("mongodb://" + addr + "/?directConnection=true&serverMonitoringMode=poll&appName=kneetest").SetMaxPoolSize(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = client.Disconnect(ctx) }()
+		coll := client.Database(db).Collection("orders")
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for i := range 400 {
+			<-tick.C
+			if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: i}}).Err(); err != nil && err != mongo.ErrNoDocuments {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestSweepOverARecordingFindsItsKnee: a recording whose one connection
+// sends its requests one after another, swept at ×1 and ×1000. At ×1 it
+// keeps its recorded pace and holds (a stall of the busy machine delays
+// its end by less than 5% of its 4 s); at ×1000 its target (about
+// 100,000/s, 400 round trips in 4 ms) is beyond what one connection's
+// round trips allow, so the step falls short of 95% of its target: the
+// sweep's knee is ×1's rate, the highest that held.
+func TestSweepOverARecordingFindsItsKnee(t *testing.T) {
+	rec := recordThrough(t, oneConnection(t, testenv.DBName(t)))
+	o := mb(t, "sweep", "--workload", rec, "--speed", "1,1000", "--database", testenv.DBName(t)+"_data", "--no-report")
+	wantCode(t, o, cli.ExitOK)
+	var held, failed int
+	for _, line := range strings.Split(o.stdout, "\n") {
+		switch {
+		case strings.HasSuffix(line, "✅"):
+			if failed > 0 {
+				t.Errorf("a step held after one failed: %q\n%s", line, o)
+			}
+			held++
+		case strings.Contains(line, "❌ achieved"):
+			failed++
+		}
+	}
+	if held != 1 || failed != 1 {
+		t.Fatalf("want ×1 held and ×1000 failed short of its target, got %d held, %d failed:\n%s", held, failed, o)
+	}
+	for _, want := range []string{"step 1", "holds", "step 2", "fails: achieved"} {
+		if !strings.Contains(o.stderr, want) {
+			t.Errorf("stderr: no %q:\n%s", want, o)
+		}
+	}
+}
