@@ -15,15 +15,21 @@ type slot struct {
 	// (later than the drop bound); dropLag is the lag of the oldest of them.
 	dropped int64
 	dropLag time.Duration
+	// n is the slot's number in the open-loop schedule.
+	n int64
 }
 
 // A claimer hands out the next operation to a free worker, or says the run
 // is over. stop ends the run and returns how many measured operations
 // were due by then but never handed out; abandoned is how many measured
 // operations the schedule gave up on when the phase's time ran out.
-// skipped is how many warm-up slots were never sent.
+// skipped is how many warm-up slots were never sent. unclaim hands back
+// the slot last claimed, unsent, so the next claim hands it out again
+// (or counts it, as any unclaimed slot, at a stop); false when another
+// claim came in between.
 type claimer interface {
 	claim(now time.Time) (slot, bool)
+	unclaim(s slot) bool
 	stop(now time.Time) int64
 	abandoned() int64
 	skipped() int64
@@ -129,9 +135,19 @@ func (s *openSchedule) claim(now time.Time) (slot, bool) {
 		s.next, s.done = s.last, true
 		return sl, false
 	}
-	sl.at, sl.measured = s.start.Add(s.pacer.At(s.next)), s.next >= s.first
+	sl.at, sl.measured, sl.n = s.start.Add(s.pacer.At(s.next)), s.next >= s.first, s.next
 	s.next++
 	return sl, true
+}
+
+func (s *openSchedule) unclaim(sl slot) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done || sl.n != s.next-1 {
+		return false
+	}
+	s.next = sl.n
+	return true
 }
 
 // stop ends the schedule. Measured slots already due that no worker
@@ -195,5 +211,6 @@ func (s *closedSchedule) stop(time.Time) int64 {
 	return 0
 }
 
-func (s *closedSchedule) abandoned() int64 { return 0 }
-func (s *closedSchedule) skipped() int64   { return 0 }
+func (s *closedSchedule) unclaim(slot) bool { return false }
+func (s *closedSchedule) abandoned() int64  { return 0 }
+func (s *closedSchedule) skipped() int64    { return 0 }

@@ -130,35 +130,40 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 	if !ok {
 		return s, false
 	}
+	return s, wt.until(s.at, stop)
+}
+
+// until waits until at; false when stop closes first.
+func (wt *waiter) until(at time.Time, stop <-chan struct{}) bool {
 	if wt.pacing == PacingTimer {
-		return s, waitUntil(wt.timer, s.at, stop)
+		return waitUntil(wt.timer, at, stop)
 	}
-	d := time.Until(s.at)
+	due := at
+	d := time.Until(due)
 	if d <= 0 {
-		return s, true // due already: no clock call
+		return true // due already: no clock call
 	}
 	if wt.tfd == nil {
 		// PacingNanosleep: a Go timer (which watches for a stop) until
 		// coarseWait before the deadline, then the thread sleeps.
-		if d > coarseWait && !waitUntil(wt.timer, s.at.Add(-coarseWait), stop) {
-			return s, false
+		if d > coarseWait && !waitUntil(wt.timer, due.Add(-coarseWait), stop) {
+			return false
 		}
 		if stopped(stop) {
-			return s, false
+			return false
 		}
-		sleepUntil(s.at)
-		return s, true
+		sleepUntil(due)
+		return true
 	}
 	// The timerfd is armed once for the whole wait, however long: one
-	// wake-up per slot. A stop fires it early (wake), and a stop that
+	// wake-up per wait. A stop fires it early (wake), and a stop that
 	// comes before it is armed is seen by the check after arming.
-	at := s.at
 	if wt.pacing == PacingSpin {
 		at = at.Add(-wt.spin)
 	}
 	armed := wt.tfd.arm(at)
 	if stopped(stop) {
-		return s, false
+		return false
 	}
 	if armed {
 		wt.tfd.wait()
@@ -166,13 +171,13 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 		time.Sleep(time.Until(at)) // the timerfd refused: a Go timer
 	}
 	if stopped(stop) {
-		return s, false
+		return false
 	}
 	if wt.pacing == PacingSpin {
-		for time.Now().Before(s.at) { // a deliberate spin, at most wt.spin past a timely wake-up
+		for time.Now().Before(due) { // a deliberate spin, at most wt.spin past a timely wake-up
 		}
 	}
-	return s, true
+	return true
 }
 
 // wake ends the waiter's current wait at once (a stop).
