@@ -210,37 +210,32 @@ func (d *dispatcher) run() {
 		if !ok {
 			return
 		}
+		// Wait for the slot unless it is due, send it, claim the next:
+		// every ready request whose slot is due goes out on one wake-up.
 		for {
 			if s.at.After(time.Now()) {
 				d.sleeps++
-			}
-			if !d.wt.until(s.at, d.stop) {
-				return
-			}
-			// Every ready request whose slot is due goes now.
-			for !s.at.After(time.Now()) {
-				g := d.pop()
-				if g == nil {
-					// Due, and every worker is in flight: the slot waits
-					// unclaimed for the next free one.
-					d.e.sched.unclaim(s)
-					break
-				}
-				if !d.send(g, s) {
-					d.pushFront(g) // its slot was dropped: it takes the next
-				}
-				s, ok = d.e.sched.claim(time.Now())
-				if s.dropped > 0 {
-					drops.drop(s.dropped, s.dropLag)
-				}
-				if !ok {
+				if !d.wt.until(s.at, d.stop) {
 					return
 				}
 			}
-			if s.at.After(time.Now()) {
-				continue // the next slot is claimed: wait for it
+			g := d.pop()
+			if g == nil {
+				// Due, and every worker is in flight: the slot waits
+				// unclaimed for the next free one.
+				d.e.sched.unclaim(s)
+				break
 			}
-			break
+			if !d.send(g, s) {
+				d.pushFront(g) // its slot was dropped: it takes the next
+			}
+			s, ok = d.e.sched.claim(time.Now())
+			if s.dropped > 0 {
+				drops.drop(s.dropped, s.dropLag)
+			}
+			if !ok {
+				return
+			}
 		}
 	}
 }

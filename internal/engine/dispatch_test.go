@@ -278,3 +278,33 @@ func TestFailureBeforeHandingTakesItsSlot(t *testing.T) {
 		t.Errorf("intended %d: a 300ms phase at 200/s has at most %d", r.Intended, max)
 	}
 }
+
+// Every slot of the schedule is sent, dropped, skipped as warm-up
+// backlog or abandoned, once: none is lost between the dispatcher's
+// claims, however the slots fall due against its wake-ups.
+func TestGatedAccountsForEverySlot(t *testing.T) {
+	const rate, warmup, measured = 10000, 3000, 10000
+	for range 3 {
+		log := &requestLog{}
+		cfg := Config{Ops: []string{"op"}, Workers: 64, Pacer: NewConstant(rate),
+			Warmup: warmup * time.Second / rate, Duration: measured * time.Second / rate}
+		r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 100*time.Microsecond, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Intended != measured || r.Completed()+r.Dropped+r.Abandoned != measured {
+			t.Errorf("intended %d, completed+dropped+abandoned %d: want %d each (%s)",
+				r.Intended, r.Completed()+r.Dropped+r.Abandoned, measured, r)
+		}
+		written := int64(0)
+		for _, q := range log.all() {
+			if !q.written.IsZero() {
+				written++
+			}
+		}
+		if got := written + r.WarmupSkipped + r.Dropped + r.Abandoned; got != warmup+measured {
+			t.Errorf("written %d + warm-up skipped %d + dropped %d + abandoned %d = %d: want every slot, %d",
+				written, r.WarmupSkipped, r.Dropped, r.Abandoned, got, warmup+measured)
+		}
+	}
+}
