@@ -115,25 +115,67 @@ func (d *dispatcher) hand(g *Gate) bool {
 		g.state.Store(gateUnsent)
 		return false
 	}
-	d.ready = append(d.ready, g)
-	kick := d.waiting
-	d.waiting = false
-	d.mu.Unlock()
-	if kick {
-		select {
-		case d.kick <- struct{}{}:
-		default:
+	if !d.waiting {
+		d.ready = append(d.ready, g)
+		d.mu.Unlock()
+		return true
+	}
+	// The dispatcher waits for a request and holds no slot, so the next
+	// slot is this request's: due already (every worker was in flight at
+	// its time), it is sent here, with no wake-up of the dispatcher;
+	// else the dispatcher is woken to wait for it.
+	defer d.mu.Unlock()
+	for {
+		s, ok := d.e.sched.claim(time.Now())
+		if s.dropped > 0 {
+			d.e.workers[0].drop(s.dropped, s.dropLag)
+		}
+		if !ok {
+			g.state.Store(gateUnsent)
+			return false
+		}
+		if s.at.After(time.Now()) {
+			d.e.sched.unclaim(s)
+			d.ready = append(d.ready, g)
+			d.waiting = false
+			select {
+			case d.kick <- struct{}{}:
+			default:
+			}
+			return true
+		}
+		if d.send(g, s) {
+			return true
 		}
 	}
-	return true
 }
 
 // pop takes the first ready request; nil when there is none, and the
-// dispatcher is then marked waiting for one.
+// dispatcher, holding no slot, is then marked waiting for one (Hand then
+// takes the next slot itself) until pop takes one again.
 func (d *dispatcher) pop() *Gate {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(d.ready) == 0 {
+		d.waiting = true
+		return nil
+	}
+	d.waiting = false
+	g := d.ready[0]
+	copy(d.ready, d.ready[1:])
+	d.ready[len(d.ready)-1] = nil
+	d.ready = d.ready[:len(d.ready)-1]
+	return g
+}
+
+// popOrRelease is pop for the due slot s: with no request ready, s goes
+// back to the schedule, unclaimed (every worker is in flight: the next
+// one free takes it, Hand), as the dispatcher is marked waiting.
+func (d *dispatcher) popOrRelease(s slot) *Gate {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.ready) == 0 {
+		d.e.sched.unclaim(s)
 		d.waiting = true
 		return nil
 	}
@@ -219,11 +261,8 @@ func (d *dispatcher) run() {
 					return
 				}
 			}
-			g := d.pop()
+			g := d.popOrRelease(s)
 			if g == nil {
-				// Due, and every worker is in flight: the slot waits
-				// unclaimed for the next free one.
-				d.e.sched.unclaim(s)
 				break
 			}
 			if !d.send(g, s) {
