@@ -14,7 +14,8 @@ import (
 // every operation then due, where a worker waiting for its own slot pays a
 // timer wake-up of its own per operation.
 //
-// The engine calls Do before the operation's slot is claimed. Do builds
+// Tasks are gated when the run's pacing is PacingDispatch. The engine
+// calls Do before the operation's slot is claimed. Do builds
 // the request, hands it (Gate.Hand) and waits for its reply; every later
 // request of the operation (a retry, a getMore) it sends itself. UseGate
 // is called once, before the run, in open loop only; a task that returns

@@ -55,6 +55,10 @@ func (t *gatedTask) Do(ctx context.Context) (int, error) {
 	if t.fail != nil {
 		return 0, t.fail
 	}
+	if t.g == nil { // not gated: the worker sends its request itself
+		t.log.add(&request{built: time.Now(), written: time.Now()})
+		return 0, nil
+	}
 	r := &request{built: time.Now()}
 	reply := make(chan error, 1)
 	write := func() error {
@@ -104,7 +108,7 @@ func (p burstPacer) String() string           { return "burst" }
 
 func TestGatedWorkersAreDispatched(t *testing.T) {
 	log := &requestLog{}
-	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 200 * time.Millisecond}
+	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 200 * time.Millisecond, Pacing: PacingDispatch}
 	r, e, err := runEngine(context.Background(), cfg, gatedTasks(log, 0, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -117,13 +121,27 @@ func TestGatedWorkersAreDispatched(t *testing.T) {
 	}
 }
 
+// The default pacing leaves a gated task's workers to wait for their own
+// slots: only PacingDispatch gates them.
+func TestGatingIsChosenByPacing(t *testing.T) {
+	log := &requestLog{}
+	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 100 * time.Millisecond}
+	_, e, err := runEngine(context.Background(), cfg, gatedTasks(log, 0, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.disp != nil {
+		t.Errorf("pacing %q: want no dispatcher", e.cfg.Pacing)
+	}
+}
+
 // Several operations due at one instant go out on one wake-up of the
 // dispatcher, each recorded with its own slot's intended start.
 func TestOneWakeUpSendsEveryDueOperation(t *testing.T) {
 	const bursts, size = 10, 4
 	p := burstPacer{every: 20 * time.Millisecond, size: size}
 	log := &requestLog{}
-	cfg := Config{Ops: []string{"op"}, Workers: size, Pacer: p, Count: bursts * size, Trace: NewTrace(1000)}
+	cfg := Config{Ops: []string{"op"}, Workers: size, Pacer: p, Count: bursts * size, Trace: NewTrace(1000), Pacing: PacingDispatch}
 	r, e, err := runEngine(context.Background(), cfg, gatedTasks(log, 0, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +185,7 @@ func TestOneWakeUpSendsEveryDueOperation(t *testing.T) {
 func TestNoRequestIsSentBeforeItsTime(t *testing.T) {
 	log := &requestLog{}
 	cfg := Config{Ops: []string{"op"}, Workers: 4, Pacer: NewConstant(500),
-		Warmup: 100 * time.Millisecond, Duration: 400 * time.Millisecond}
+		Warmup: 100 * time.Millisecond, Duration: 400 * time.Millisecond, Pacing: PacingDispatch}
 	r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, time.Millisecond, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +213,7 @@ func TestNoRequestIsSentBeforeItsTime(t *testing.T) {
 // what completed.
 func TestUnsentRequestsAreNeverSent(t *testing.T) {
 	log := &requestLog{}
-	cfg := Config{Ops: []string{"op"}, Workers: 4, Pacer: NewConstant(20), Duration: 10 * time.Second}
+	cfg := Config{Ops: []string{"op"}, Workers: 4, Pacer: NewConstant(20), Duration: 10 * time.Second, Pacing: PacingDispatch}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	r, _, err := runEngine(ctx, cfg, gatedTasks(log, 0, nil))
@@ -232,7 +250,7 @@ func TestUnsentRequestsAreNeverSent(t *testing.T) {
 func TestDroppedSlotsAreNeverSent(t *testing.T) {
 	log := &requestLog{}
 	cfg := Config{Ops: []string{"op"}, Workers: 1, Pacer: NewConstant(1000), DropAfter: 5 * time.Millisecond,
-		Duration: 500 * time.Millisecond, Trace: NewTrace(1000)}
+		Duration: 500 * time.Millisecond, Trace: NewTrace(1000), Pacing: PacingDispatch}
 	r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 30*time.Millisecond, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +281,7 @@ func TestDroppedSlotsAreNeverSent(t *testing.T) {
 // cannot be opened) is counted as a failure at a slot of its own, paced.
 func TestFailureBeforeHandingTakesItsSlot(t *testing.T) {
 	log := &requestLog{}
-	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 300 * time.Millisecond}
+	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 300 * time.Millisecond, Pacing: PacingDispatch}
 	r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 0, errors.New("dial: refused")))
 	if err != nil {
 		t.Fatal(err)
@@ -287,7 +305,7 @@ func TestGatedAccountsForEverySlot(t *testing.T) {
 	for range 3 {
 		log := &requestLog{}
 		cfg := Config{Ops: []string{"op"}, Workers: 64, Pacer: NewConstant(rate),
-			Warmup: warmup * time.Second / rate, Duration: measured * time.Second / rate}
+			Warmup: warmup * time.Second / rate, Duration: measured * time.Second / rate, Pacing: PacingDispatch}
 		r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 100*time.Microsecond, nil))
 		if err != nil {
 			t.Fatal(err)

@@ -107,7 +107,9 @@ func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
 			wt.spin = spin
 			e.waiters[i] = wt
 		}
-		e.gate(tasks, spin)
+		if e.cfg.Pacing == PacingDispatch {
+			e.gate(tasks, spin)
+		}
 	}
 	return tasks, nil
 }

@@ -35,9 +35,14 @@ const (
 	// early depends on the rate (spinFor), so the spin costs at most a few
 	// percent of a core.
 	PacingSpin Pacing = "spin"
+	// PacingDispatch is PacingSpin for the workers whose task is not
+	// gated; a gated task (GatedTask) builds each request before its
+	// slot and one dispatcher, waiting as PacingSpin does, writes every
+	// request due on each of its wake-ups.
+	PacingDispatch Pacing = "dispatch"
 )
 
-var pacings = map[Pacing]bool{PacingTimer: true, PacingSleep: true, PacingNanosleep: true, PacingSpin: true}
+var pacings = map[Pacing]bool{PacingTimer: true, PacingSleep: true, PacingNanosleep: true, PacingSpin: true, PacingDispatch: true}
 
 func pacingNames() string {
 	var names []string
@@ -97,6 +102,9 @@ type waiter struct {
 }
 
 func newWaiter(p Pacing, turn *sync.Mutex) (*waiter, error) {
+	if p == PacingDispatch {
+		p = PacingSpin // the dispatcher's, and an ungated worker's
+	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	w := &waiter{pacing: p, turn: turn, timer: timer}
