@@ -28,9 +28,11 @@
 #       rate; their stall runs stall the same way
 #   MONGOBENCH=bin/mongobench   the client measured (an older build, to
 #       compare before and after against the same responder)
-#   BUILDS="before=/tmp/old after=bin/mongobench"   several clients in one
-#       invocation: every run once per build, the builds' order swapped
-#       from one run to the next, each row labelled with its build's name
+#   BUILDS="before=/tmp/old after=bin/mongobench+--pacing=dispatch"
+#       several clients in one invocation: every run once per build, the
+#       builds' order swapped from one run to the next, each row labelled
+#       with its build's name; flags after a + are added to that build's
+#       runs (+ between several)
 #
 # Every run also keeps the truth per request: the responder's trace (each
 # find's kernel arrival, due time, write times and the reply's kernel
@@ -63,6 +65,7 @@ CLOSED_THREADS=${CLOSED_THREADS:-1}
 CLOSED_SLACK=${CLOSED_SLACK:-30}
 MONGOBENCH=${MONGOBENCH:-bin/mongobench}
 BUILDS=${BUILDS:-}
+EXTRA=
 RECORDS=1000
 
 go build -o bin/mongobench ./cmd/mongobench
@@ -105,7 +108,9 @@ run() {
 	[ "$loop" = closed ] && pace=()
 	local trace=(--trace "$dir/client.tsv")
 	"$MONGOBENCH" run --trace /dev/null --help >/dev/null 2>&1 || trace=() # a build without the calibration mode
-	"$MONGOBENCH" run --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c \
+	local extra=()
+	[ -n "$EXTRA" ] && read -r -a extra <<<"${EXTRA//+/ }"
+	"$MONGOBENCH" run "${extra[@]}" --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c \
 		-p load=false -p recordcount=$RECORDS "${pace[@]}" --threads "$threads" \
 		--duration "$duration" --warmup "$WARMUP" --completion "$completion" "${trace[@]}" --results-file "$dir/results.jsonl" --no-report \
 		--json >"$dir/run.json" 2>"$dir/run.log" || { cat "$dir/run.log" >&2; return 1; }
@@ -142,7 +147,9 @@ runs() {
 	turn=$((turn + 1))
 	local b
 	for b in "${order[@]}"; do
-		MONGOBENCH=${b#*=} run "${b%%=*}: $label" "$@"
+		local path=${b#*=} extra=
+		case $path in *+*) extra=${path#*+} path=${path%%+*} ;; esac
+		MONGOBENCH=$path EXTRA=$extra run "${b%%=*}: $label" "$@"
 	done
 }
 

@@ -19,6 +19,7 @@
 #   /tmp/main-src && (cd /tmp/main-src && go build -o /tmp/mongobench-main
 #   ./cmd/mongobench)) NEW=bin/mongobench RATES="2000 10000"
 #   CONNS=4 DURATION=5s WARMUP=1s PORT=27961 REPEAT=1
+#   OLD_FLAGS= NEW_FLAGS= (run flags of each build, e.g. NEW_FLAGS="--pacing dispatch")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OLD=${OLD:-/tmp/mongobench-main}
@@ -48,7 +49,9 @@ one() {
 	for _ in $(seq 50); do grep -q listening "$work/responder.log" 2>/dev/null && break; sleep 0.1; done
 	local pace=()
 	[ "$loop" = open ] && pace=(--rate "$rate/s")
-	local cmd=("$build" run --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c -p load=false
+	local flags=()
+	if [ "$build" = "$OLD" ]; then read -r -a flags <<<"${OLD_FLAGS:-}"; else read -r -a flags <<<"${NEW_FLAGS:-}"; fi
+	local cmd=("$build" run "${flags[@]}" --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c -p load=false
 		-p recordcount=1000 "${pace[@]}" --threads "$CONNS" --duration "$DURATION" --warmup "$WARMUP"
 		--results-file "$work/results.jsonl" --no-report --json)
 	if [ "$st" = yes ]; then
@@ -74,7 +77,7 @@ PY
 }
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start, $(date -u +%FT%TZ)"
-echo "runs: $DURATION measured after $WARMUP warm-up, $CONNS connections; old $OLD, new $NEW"
+echo "runs: $DURATION measured after $WARMUP warm-up, $CONNS connections; old $OLD ${OLD_FLAGS:-}, new $NEW ${NEW_FLAGS:-}"
 echo
 echo "| rate | d | build | loop | achieved ops/s | client CPU µs/op | open / closed CPU | send lag p50 µs | p99 µs | syscalls/op (strace -c -f) | load avg |"
 echo "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
