@@ -124,14 +124,16 @@ func (d *dispatcher) hand(g *Gate) bool {
 	// The dispatcher waits for a request and holds no slot, so the next
 	// slot is this request's: due already (every worker was in flight at
 	// its time), it is sent here, with no wake-up of the dispatcher;
-	// else the dispatcher is woken to wait for it.
-	defer d.mu.Unlock()
+	// else the dispatcher is woken to wait for it. Slots are claimed and
+	// handed back under mu; the write is not (a thread descheduled in its
+	// write would hold back every other request).
 	for {
 		s, ok := d.e.sched.claim(time.Now())
 		if s.dropped > 0 {
 			d.e.workers[0].drop(s.dropped, s.dropLag)
 		}
 		if !ok {
+			d.mu.Unlock()
 			g.state.Store(gateUnsent)
 			return false
 		}
@@ -139,13 +141,27 @@ func (d *dispatcher) hand(g *Gate) bool {
 			d.e.sched.unclaim(s)
 			d.ready = append(d.ready, g)
 			d.waiting = false
+			d.mu.Unlock()
 			select {
 			case d.kick <- struct{}{}:
 			default:
 			}
 			return true
 		}
+		d.mu.Unlock()
 		if d.send(g, s) {
+			return true
+		}
+		// Dropped past the drop bound: the request takes the next slot.
+		d.mu.Lock()
+		if d.closed {
+			d.mu.Unlock()
+			g.state.Store(gateUnsent)
+			return false
+		}
+		if !d.waiting {
+			d.ready = append(d.ready, g)
+			d.mu.Unlock()
 			return true
 		}
 	}

@@ -57,6 +57,9 @@ func (t *gatedTask) Do(ctx context.Context) (int, error) {
 	}
 	if t.g == nil { // not gated: the worker sends its request itself
 		t.log.add(&request{built: time.Now(), written: time.Now()})
+		if t.delay > 0 {
+			time.Sleep(t.delay)
+		}
 		return 0, nil
 	}
 	r := &request{built: time.Now()}
