@@ -28,6 +28,11 @@
 #       rate; their stall runs stall the same way
 #   MONGOBENCH=bin/mongobench   the client measured (an older build, to
 #       compare before and after against the same responder)
+#   BUILDS="before=/tmp/old after=bin/mongobench+--pacing=dispatch"
+#       several clients in one invocation: every run once per build, the
+#       builds' order swapped from one run to the next, each row labelled
+#       with its build's name; flags after a + are added to that build's
+#       runs (+ between several)
 #
 # Every run also keeps the truth per request: the responder's trace (each
 # find's kernel arrival, due time, write times and the reply's kernel
@@ -59,6 +64,8 @@ LOOPS=${LOOPS:-"open closed"}
 CLOSED_THREADS=${CLOSED_THREADS:-1}
 CLOSED_SLACK=${CLOSED_SLACK:-30}
 MONGOBENCH=${MONGOBENCH:-bin/mongobench}
+BUILDS=${BUILDS:-}
+EXTRA=
 RECORDS=1000
 
 go build -o bin/mongobench ./cmd/mongobench
@@ -101,7 +108,9 @@ run() {
 	[ "$loop" = closed ] && pace=()
 	local trace=(--trace "$dir/client.tsv")
 	"$MONGOBENCH" run --trace /dev/null --help >/dev/null 2>&1 || trace=() # a build without the calibration mode
-	"$MONGOBENCH" run --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c \
+	local extra=()
+	[ -n "$EXTRA" ] && read -r -a extra <<<"${EXTRA//+/ }"
+	"$MONGOBENCH" run "${extra[@]}" --uri "mongodb://127.0.0.1:$PORT/?directConnection=true" --workload ycsb-c \
 		-p load=false -p recordcount=$RECORDS "${pace[@]}" --threads "$threads" \
 		--duration "$duration" --warmup "$WARMUP" --completion "$completion" "${trace[@]}" --results-file "$dir/results.jsonl" --no-report \
 		--json >"$dir/run.json" 2>"$dir/run.log" || { cat "$dir/run.log" >&2; return 1; }
@@ -121,27 +130,50 @@ run() {
 	fi
 }
 
+# runs LABEL ARGS... is run once per build of BUILDS (or once, of
+# MONGOBENCH), alternating the builds' order from one call to the next.
+turn=0
+runs() {
+	if [ -z "$BUILDS" ]; then
+		run "$@"
+		return
+	fi
+	local label=$1 order
+	shift
+	read -r -a order <<<"$BUILDS"
+	if [ $((turn % 2)) -eq 1 ]; then
+		read -r -a order <<<"$(printf '%s\n' "${order[@]}" | tac | tr '\n' ' ')"
+	fi
+	turn=$((turn + 1))
+	local b
+	for b in "${order[@]}"; do
+		local path=${b#*=} extra=
+		case $path in *+*) extra=${path#*+} path=${path%%+*} ;; esac
+		MONGOBENCH=$path EXTRA=$extra run "${b%%=*}: $label" "$@"
+	done
+}
+
 echo "load before: $(uptime | sed 's/.*load average/load average/')" >&2
 for rate in $RATES; do
 	for loop in $LOOPS; do
 		if [ "$loop" = open ]; then
 			for c in $COMPLETIONS; do
-				run "open $rate/s d=$DELAY at $c" "$rate" "$DURATION" "$THREADS" 0 "$c"
+				runs "open $rate/s d=$DELAY at $c" "$rate" "$DURATION" "$THREADS" 0 "$c"
 			done
 			if [ "$STALLS" = yes ]; then
 				for c in $COMPLETIONS; do
-					run "open $rate/s d=$DELAY stall $STALL/$EVERY at $c" "$rate" "$STALL_DURATION" "$STALL_THREADS" "$STALL" "$c"
+					runs "open $rate/s d=$DELAY stall $STALL/$EVERY at $c" "$rate" "$STALL_DURATION" "$STALL_THREADS" "$STALL" "$c"
 				done
 			fi
 			continue
 		fi
 		d="$(( 1000000 / rate - CLOSED_SLACK ))us"
 		for c in $COMPLETIONS; do
-			run "closed ~$rate/s d=$d at $c" "$rate" "$DURATION" "$CLOSED_THREADS" 0 "$c" closed "$d"
+			runs "closed ~$rate/s d=$d at $c" "$rate" "$DURATION" "$CLOSED_THREADS" 0 "$c" closed "$d"
 		done
 		if [ "$STALLS" = yes ]; then
 			for c in $COMPLETIONS; do
-				run "closed ~$rate/s d=$d stall $STALL/$EVERY at $c" "$rate" "$STALL_DURATION" "$CLOSED_THREADS" "$STALL" "$c" closed "$d"
+				runs "closed ~$rate/s d=$d stall $STALL/$EVERY at $c" "$rate" "$STALL_DURATION" "$CLOSED_THREADS" "$STALL" "$c" closed "$d"
 			done
 		fi
 	done

@@ -123,9 +123,10 @@ type Config struct {
 	// snapshots that must be taken at the boundary itself (the workload's
 	// counters, the host's CPU). It must be quick: no network, no waiting.
 	AtPhase func(Phase, time.Time)
-	// AtWorkerMeasured is called on a worker's own goroutine just before
-	// its first measured operation (the first whose slot is in the
-	// measured phase), once per worker. A worker runs one operation at a
+	// AtWorkerMeasured is called just before a worker's first measured
+	// operation (the first whose slot is in the measured phase) is sent,
+	// once per worker: on the worker's own goroutine, or for a gated
+	// worker on the dispatcher's, which sends its requests. A worker runs one operation at a
 	// time, so everything its task did before is warm-up: a snapshot of
 	// the task's own counters here splits the warm-up from the measured
 	// phase exactly, however late the engine's goroutine begins the

@@ -11,14 +11,18 @@ import (
 
 // engine is one run in progress.
 type engine struct {
-	cfg      Config
-	closed   bool
-	start    time.Time
-	warmEnd  time.Time
-	sched    claimer
-	turn     sync.Mutex // PacingNanosleep's one sleeper
-	workers  []*workerRec
-	waiters  []*waiter // open loop: each worker's, woken at a stop
+	cfg     Config
+	closed  bool
+	start   time.Time
+	warmEnd time.Time
+	sched   claimer
+	turn    sync.Mutex // PacingNanosleep's one sleeper
+	workers []*workerRec
+	waiters []*waiter // open loop: each worker's, woken at a stop
+	// gates are the open loop's gated workers' (nil for the others), and
+	// disp sends their requests; nil when no worker is gated.
+	gates    []*Gate
+	disp     *dispatcher
 	inflight atomic.Int64
 	peak     atomic.Int64 // most operations in flight in the current interval
 	stopping atomic.Bool
@@ -34,24 +38,31 @@ type engine struct {
 // is cancelled, or a task fails to build. A cancelled run returns a result
 // marked partial with everything measured up to the stop.
 func Run(ctx context.Context, cfg Config, newTask NewTask) (*Result, error) {
+	res, _, err := runEngine(ctx, cfg, newTask)
+	return res, err
+}
+
+// runEngine is Run, returning the engine too (for tests).
+func runEngine(ctx context.Context, cfg Config, newTask NewTask) (*Result, *engine, error) {
 	if err := cfg.validate(); err != nil {
-		return nil, fmt.Errorf("load config: %w", err)
+		return nil, nil, fmt.Errorf("load config: %w", err)
 	}
 	e := &engine{cfg: cfg.withDefaults(), closed: cfg.Pacer == nil}
 	tasks, err := e.buildTasks(newTask)
 	if err != nil {
-		return nil, err
+		return nil, e, err
 	}
 	e.start = time.Now()
 	if !e.cfg.StartAt.IsZero() {
 		if err := waitForStart(ctx, e.cfg.StartAt); err != nil {
-			return nil, fmt.Errorf("waiting for the group's start: %w", err)
+			return nil, e, fmt.Errorf("waiting for the group's start: %w", err)
 		}
 		e.start = e.cfg.StartAt
 	}
 	e.warmEnd = e.start.Add(e.cfg.Warmup)
 	e.sched = e.newSchedule()
-	return e.run(ctx, tasks)
+	res, err := e.run(ctx, tasks)
+	return res, e, err
 }
 
 // waitForStart returns at t, or with ctx's error when it is cancelled first.
@@ -96,8 +107,36 @@ func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
 			wt.spin = spin
 			e.waiters[i] = wt
 		}
+		if e.cfg.Pacing == PacingDispatch {
+			e.gate(tasks, spin)
+		}
 	}
 	return tasks, nil
+}
+
+// gate gives every GatedTask its worker's gate, and the run a dispatcher
+// when one takes it.
+func (e *engine) gate(tasks []Task, spin time.Duration) {
+	wt, err := newWaiter(e.cfg.Pacing, &sync.Mutex{})
+	if err != nil {
+		wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
+	}
+	wt.spin = spin
+	d := newDispatcher(e, wt)
+	e.gates = make([]*Gate, len(tasks))
+	for i, t := range tasks {
+		gt, ok := t.(GatedTask)
+		if !ok {
+			continue
+		}
+		g := &Gate{d: d, w: i}
+		if gt.UseGate(g) {
+			e.gates[i], e.disp = g, d
+		}
+	}
+	if e.disp == nil {
+		_ = wt.close() // unused; nothing to lose
+	}
 }
 
 func (e *engine) newSchedule() claimer {
@@ -117,6 +156,12 @@ func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 	interrupted := context.AfterFunc(ctx, func() { time.AfterFunc(e.cfg.InterruptGrace, cancelOps) })
 	defer interrupted()
 	var wg sync.WaitGroup
+	dispDone := make(chan struct{})
+	if e.disp != nil {
+		go func() { defer close(dispDone); e.disp.run() }()
+	} else {
+		close(dispDone)
+	}
 	for i, t := range tasks {
 		wg.Add(1)
 		go func() {
@@ -125,7 +170,14 @@ func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 		}()
 	}
 	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
+	go func() {
+		wg.Wait()
+		if e.disp != nil {
+			e.disp.halt() // every worker left: the schedule is over
+		}
+		<-dispDone
+		close(finished)
+	}()
 	c := newCoordinator(e)
 	err := c.loop(ctx, finished, func(now time.Time) {
 		e.stopping.Store(true)
@@ -133,11 +185,17 @@ func (e *engine) run(ctx context.Context, tasks []Task) (*Result, error) {
 		for _, wt := range e.waiters {
 			wt.wake()
 		}
+		if e.disp != nil {
+			e.disp.halt()
+		}
 		time.AfterFunc(e.cfg.Grace, cancelOps)
 	})
 	<-finished
 	for _, wt := range e.waiters {
 		_ = wt.close() // a timerfd; nothing to lose
+	}
+	if e.disp != nil {
+		_ = e.disp.wt.close()
 	}
 	res, ferr := c.finish()
 	return res, errors.Join(err, ferr)
@@ -155,6 +213,10 @@ func (e *engine) work(ctx context.Context, stop <-chan struct{}, i int, t Task) 
 		if s.dropped > 0 {
 			w.drop(s.dropped, s.dropLag)
 		}
+	}
+	if e.gates != nil && e.gates[i] != nil {
+		e.workGated(ctx, stop, i, t, e.gates[i])
+		return
 	}
 	measuring := false
 	for {
@@ -178,6 +240,46 @@ func (e *engine) work(ctx context.Context, stop <-chan struct{}, i int, t Task) 
 	}
 }
 
+// workGated is a gated worker's loop: arm the gate, let the task build
+// its next operation's request and hand it to the dispatcher, which
+// claims its slot and sends it at the slot's time; record it.
+func (e *engine) workGated(ctx context.Context, stop <-chan struct{}, i int, t Task, g *Gate) {
+	w := e.workers[i]
+	for {
+		g.state.Store(gateArmed)
+		op, err := t.Do(ctx)
+		switch g.state.Load() {
+		case gateSent:
+			e.complete(w, t, g.slot, g.sent, op, err)
+		case gateArmed:
+			// The task failed before its request was ready (a
+			// connection it could not open) or never handed it: the
+			// failure takes the next slot at its time, as it would had
+			// the task waited for it.
+			if err == nil {
+				err = errNotHanded
+			}
+			s, ok := e.waiters[i].claimAndWait(e.sched, stop, func(s slot) {
+				if s.dropped > 0 {
+					w.drop(s.dropped, s.dropLag)
+				}
+			})
+			if !ok {
+				return
+			}
+			if s.measured {
+				e.completedAt(time.Now())
+				w.failure(op, e.cfg.Classify(err), false)
+			}
+		case gateHanded: // the task gave up waiting (its context ended)
+			g.d.withdraw(g)
+			return
+		default: // never sent: the run is over
+			return
+		}
+	}
+}
+
 func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 	sent := time.Now()
 	if !e.closed && s.measured {
@@ -197,6 +299,12 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 	} else {
 		op, err = t.Do(ctx)
 	}
+	e.complete(w, t, s, sent, op, err)
+}
+
+// complete records an operation of slot s sent at sent, whose task
+// returned op and err just now.
+func (e *engine) complete(w *workerRec, t Task, s slot, sent time.Time, op int, err error) {
 	done := time.Now()
 	e.inflight.Add(-1)
 	if !s.measured {

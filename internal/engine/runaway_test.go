@@ -125,7 +125,7 @@ func TestWarmupBacklogDoesNotSpill(t *testing.T) {
 // TestPacingsKeepTheScheduleAndAccountForEverySlot runs each pacing at a
 // moderate rate; the precise ones must not lose, repeat or reorder slots.
 func TestPacingsKeepTheScheduleAndAccountForEverySlot(t *testing.T) {
-	for _, pacing := range []Pacing{PacingTimer, PacingSleep, PacingNanosleep, PacingSpin} {
+	for _, pacing := range []Pacing{PacingTimer, PacingSleep, PacingNanosleep, PacingSpin, PacingDispatch} {
 		t.Run(string(pacing), func(t *testing.T) {
 			cfg := Config{Ops: []string{"op"}, Workers: 8, Pacer: NewConstant(2000), Duration: time.Second,
 				Warmup: 100 * time.Millisecond, Pacing: pacing}

@@ -23,9 +23,13 @@ type slot struct {
 // is over. stop ends the run and returns how many measured operations
 // were due by then but never handed out; abandoned is how many measured
 // operations the schedule gave up on when the phase's time ran out.
-// skipped is how many warm-up slots were never sent.
+// skipped is how many warm-up slots were never sent. unclaim hands back
+// the slot last claimed, unsent, so the next claim hands it out again
+// (or counts it, as any unclaimed slot, at a stop); false when another
+// claim came in between.
 type claimer interface {
 	claim(now time.Time) (slot, bool)
+	unclaim(s slot) bool
 	stop(now time.Time) int64
 	abandoned() int64
 	skipped() int64
@@ -136,6 +140,16 @@ func (s *openSchedule) claim(now time.Time) (slot, bool) {
 	return sl, true
 }
 
+func (s *openSchedule) unclaim(sl slot) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done || sl.n != s.next-1 {
+		return false
+	}
+	s.next = sl.n
+	return true
+}
+
 // stop ends the schedule. Measured slots already due that no worker
 // claimed (all of them busy, e.g. in a server stall) are counted, never
 // skipped.
@@ -197,5 +211,6 @@ func (s *closedSchedule) stop(time.Time) int64 {
 	return 0
 }
 
-func (s *closedSchedule) abandoned() int64 { return 0 }
-func (s *closedSchedule) skipped() int64   { return 0 }
+func (s *closedSchedule) unclaim(slot) bool { return false }
+func (s *closedSchedule) abandoned() int64  { return 0 }
+func (s *closedSchedule) skipped() int64    { return 0 }

@@ -35,9 +35,14 @@ const (
 	// early depends on the rate (spinFor), so the spin costs at most a few
 	// percent of a core.
 	PacingSpin Pacing = "spin"
+	// PacingDispatch is PacingSpin for the workers whose task is not
+	// gated; a gated task (GatedTask) builds each request before its
+	// slot and one dispatcher, waiting as PacingSpin does, writes every
+	// request due on each of its wake-ups.
+	PacingDispatch Pacing = "dispatch"
 )
 
-var pacings = map[Pacing]bool{PacingTimer: true, PacingSleep: true, PacingNanosleep: true, PacingSpin: true}
+var pacings = map[Pacing]bool{PacingTimer: true, PacingSleep: true, PacingNanosleep: true, PacingSpin: true, PacingDispatch: true}
 
 func pacingNames() string {
 	var names []string
@@ -97,6 +102,9 @@ type waiter struct {
 }
 
 func newWaiter(p Pacing, turn *sync.Mutex) (*waiter, error) {
+	if p == PacingDispatch {
+		p = PacingSpin // the dispatcher's, and an ungated worker's
+	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	w := &waiter{pacing: p, turn: turn, timer: timer}
@@ -130,35 +138,40 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 	if !ok {
 		return s, false
 	}
+	return s, wt.until(s.at, stop)
+}
+
+// until waits until at; false when stop closes first.
+func (wt *waiter) until(at time.Time, stop <-chan struct{}) bool {
 	if wt.pacing == PacingTimer {
-		return s, waitUntil(wt.timer, s.at, stop)
+		return waitUntil(wt.timer, at, stop)
 	}
-	d := time.Until(s.at)
+	due := at
+	d := time.Until(due)
 	if d <= 0 {
-		return s, true // due already: no clock call
+		return true // due already: no clock call
 	}
 	if wt.tfd == nil {
 		// PacingNanosleep: a Go timer (which watches for a stop) until
 		// coarseWait before the deadline, then the thread sleeps.
-		if d > coarseWait && !waitUntil(wt.timer, s.at.Add(-coarseWait), stop) {
-			return s, false
+		if d > coarseWait && !waitUntil(wt.timer, due.Add(-coarseWait), stop) {
+			return false
 		}
 		if stopped(stop) {
-			return s, false
+			return false
 		}
-		sleepUntil(s.at)
-		return s, true
+		sleepUntil(due)
+		return true
 	}
 	// The timerfd is armed once for the whole wait, however long: one
-	// wake-up per slot. A stop fires it early (wake), and a stop that
+	// wake-up per wait. A stop fires it early (wake), and a stop that
 	// comes before it is armed is seen by the check after arming.
-	at := s.at
 	if wt.pacing == PacingSpin {
 		at = at.Add(-wt.spin)
 	}
 	armed := wt.tfd.arm(at)
 	if stopped(stop) {
-		return s, false
+		return false
 	}
 	if armed {
 		wt.tfd.wait()
@@ -166,13 +179,13 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 		time.Sleep(time.Until(at)) // the timerfd refused: a Go timer
 	}
 	if stopped(stop) {
-		return s, false
+		return false
 	}
 	if wt.pacing == PacingSpin {
-		for time.Now().Before(s.at) { // a deliberate spin, at most wt.spin past a timely wake-up
+		for time.Now().Before(due) { // a deliberate spin, at most wt.spin past a timely wake-up
 		}
 	}
-	return s, true
+	return true
 }
 
 // wake ends the waiter's current wait at once (a stop).

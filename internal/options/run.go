@@ -54,7 +54,7 @@ func (r *Run) Add(fl *pflag.FlagSet, h Help) {
 		fl.Var(NewSetting(s.name), s.name, s.help)
 	}
 	fl.StringArrayVarP(&r.Params, "param", "p", nil, "workload parameter name=value, repeatable (see 'mongobench workloads')")
-	fl.StringVar(&r.Pacing, "pacing", "", "open loop: how workers wait for their slots: spin (default: a timerfd, then a spin of up to 50 µs), timerfd, nanosleep, or timer (Go timers)")
+	fl.StringVar(&r.Pacing, "pacing", "", "open loop: how workers wait for their slots: spin (default: a timerfd, then a spin of up to 50 µs), dispatch (the YCSB wire client's requests built before their slots and written by one dispatcher, itself waiting as spin does), timerfd, nanosleep, or timer (Go timers)")
 	_ = fl.MarkHidden("pacing")
 	fl.StringVar(&r.Completion, "completion", "arrival", "when an operation ends: arrival (its reply's kernel receive timestamp, where the wire client reads one) or return (when the worker has read it)")
 	_ = fl.MarkHidden("completion")
@@ -129,7 +129,7 @@ func applySettings(sc *spec.Scenario, fs *pflag.FlagSet) error {
 func (r *Run) Options(ctx context.Context, fs *pflag.FlagSet, where spec.Where, env Env) (lab.Options, error) {
 	pacing, ok := engine.ParsePacing(r.Pacing)
 	if !ok && r.Pacing != "" {
-		return lab.Options{}, fmt.Errorf("--pacing: got %q, want timerfd, nanosleep, spin or timer", r.Pacing)
+		return lab.Options{}, fmt.Errorf("--pacing: got %q, want spin, dispatch, timerfd, nanosleep or timer", r.Pacing)
 	}
 	if r.Completion != "arrival" && r.Completion != "return" {
 		return lab.Options{}, fmt.Errorf("--completion: got %q, want arrival or return", r.Completion)

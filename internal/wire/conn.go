@@ -75,6 +75,15 @@ type Conn struct {
 	ctxDeadline time.Time // ctx's deadline; zero when it has none
 	stopWatch   func() bool
 
+	// disp sends the first request of each operation at an instant of
+	// its own (UseDispatcher); nil: RoundTrip sends every request.
+	disp        Dispatcher
+	writeFn     func() error
+	interruptFn func()
+	pending     []byte // the handed request
+	handErr     error  // its write's failure (under mu)
+	handDL      time.Time
+	unsent      atomic.Bool // the dispatcher never sent it
 	// Dial failures since the last connection: the next dial waits
 	// until nextDial; lastDialErr is the last failure's error.
 	failures    int
@@ -371,8 +380,17 @@ func (c *Conn) RoundTrip(ctx context.Context, msg []byte, kind Retry) (bsoncore.
 	}
 	c.arrival = time.Time{}
 	c.watch(ctx)
-	dl := c.deadline()
-	reply, err := c.send(ctx, msg, dl)
+	var reply bsoncore.Document
+	var err error
+	var dl time.Time
+	if c.disp != nil && c.disp.Armed() {
+		if reply, dl, err = c.sendHanded(ctx, msg); errors.Is(err, ErrNotSent) {
+			return nil, err
+		}
+	} else {
+		dl = c.deadline()
+		reply, err = c.send(ctx, msg, dl)
+	}
 	if err == nil || ctx.Err() != nil || expired(dl) || c.failures > 0 || !c.mayRetry(err, kind) {
 		return reply, err
 	}
@@ -421,6 +439,12 @@ func (c *Conn) send(ctx context.Context, msg []byte, dl time.Time) (bsoncore.Doc
 	}
 	c.setDeadline(ctx, dl)
 	reply, err := c.exchange(msg)
+	return c.finish(ctx, reply, err)
+}
+
+// finish is a request's outcome from its reply and the error of its
+// exchange: a network error drops the connection.
+func (c *Conn) finish(ctx context.Context, reply bsoncore.Document, err error) (bsoncore.Document, error) {
 	if err != nil {
 		var ne *NetworkError
 		if errors.As(err, &ne) {
@@ -493,15 +517,25 @@ func (c *Conn) ctxErr(ctx context.Context, err error) error {
 
 // exchange writes one message and reads its reply's body section.
 func (c *Conn) exchange(msg []byte) (bsoncore.Document, error) {
+	c.stamp(msg)
+	if _, err := c.nc.Write(msg); err != nil {
+		return nil, &NetworkError{Op: "write", Err: err}
+	}
+	return c.readReply()
+}
+
+// stamp numbers msg as the connection's next request and sets its header.
+func (c *Conn) stamp(msg []byte) {
 	c.arrival = time.Time{}
 	c.reqID = requestIDs.Add(1)
 	binary.LittleEndian.PutUint32(msg[0:], uint32(len(msg)))
 	binary.LittleEndian.PutUint32(msg[4:], uint32(c.reqID))
 	binary.LittleEndian.PutUint32(msg[8:], 0)
 	binary.LittleEndian.PutUint32(msg[12:], opMsg)
-	if _, err := c.nc.Write(msg); err != nil {
-		return nil, &NetworkError{Op: "write", Err: err}
-	}
+}
+
+// readReply reads the reply to the last request stamped.
+func (c *Conn) readReply() (bsoncore.Document, error) {
 	if _, err := io.ReadFull(c.br, c.hdr[:]); err != nil {
 		return nil, &NetworkError{Op: "read", Err: err}
 	}

@@ -84,6 +84,7 @@ type wireTask struct {
 
 var _ interface {
 	engine.ReplyTimed
+	engine.GatedTask
 	engine.RequestNumbered
 	workload.Counter
 } = (*wireTask)(nil)
@@ -109,6 +110,18 @@ func (t *wireTask) ReplyArrived() (time.Time, bool) { return t.conn.ReplyArrived
 // LastRequest is the id of the last operation's last request
 // (engine.RequestNumbered).
 func (t *wireTask) LastRequest() (int64, bool) { return int64(t.conn.LastRequestID()), true }
+
+// UseGate makes the engine's dispatcher send the first request of each
+// operation at its slot's instant (engine.GatedTask); declined when the
+// parts of READ-MODIFY-WRITE are recorded, whose send times the task
+// takes itself.
+func (t *wireTask) UseGate(g *engine.Gate) bool {
+	if t.rec != nil {
+		return false
+	}
+	t.conn.UseDispatcher(g)
+	return true
+}
 
 // Do performs the next operation of the mix over the wire connection
 // and returns its index in Ops (task.do).
