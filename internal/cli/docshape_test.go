@@ -346,6 +346,10 @@ var optional = map[string]string{
 	"bench_config.rotational":   "boolean",
 	"bench_config.cpuModel":     "string",
 	"bench_config.cacheSizeMB":  "64-bit integer",
+	// A replica set member's series (its state at each sample) is there
+	// when a replSetGetStatus sample fell within the run: a run about as
+	// short as the sampling interval may have none.
+	"metrics.members": "array",
 	// The client's precision is noted when its send lag passed the bound
 	// but stayed under the floor, or the run was server-bound: how the
 	// machine kept the schedule.
