@@ -36,6 +36,18 @@ type SlotTask interface {
 	DoSlot(ctx context.Context, n int64) (op int, err error)
 }
 
+// SendTimed is a Task whose request may leave after the engine calls it:
+// a replay's request waits for its connection's earlier replies, as the
+// application's did. Sent is when its last operation's request was
+// written; ok is false when none was. The operation's service time counts
+// from then (completion − actual send), and the wait before it stays in
+// the latency, which counts from the intended start; the send lag remains
+// the engine's call − intended start, the client's own delay.
+type SendTimed interface {
+	Task
+	Sent() (at time.Time, ok bool)
+}
+
 // TaskFunc adapts a function to a Task.
 type TaskFunc func(ctx context.Context) (int, error)
 

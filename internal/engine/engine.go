@@ -320,7 +320,7 @@ func (e *engine) complete(w *workerRec, t Task, s slot, sent time.Time, op int, 
 		return
 	}
 	end, rlag := e.replyEnd(t, sent, done)
-	w.success(op, end.Sub(s.at), end.Sub(sent), false, rlag)
+	w.success(op, end.Sub(s.at), end.Sub(sentAt(t, sent, end)), false, rlag)
 	if e.cfg.Trace != nil {
 		e.trace(t, op, s, sent, end, done)
 	}
@@ -338,6 +338,18 @@ func (e *engine) replyEnd(t Task, sent, done time.Time) (end time.Time, rlag tim
 		}
 	}
 	return done, -1
+}
+
+// sentAt is when an operation the engine called at called, ending at
+// end, was written: the task's own time when it knows a later one
+// (SendTimed), else called.
+func sentAt(t Task, called, end time.Time) time.Time {
+	if st, ok := t.(SendTimed); ok {
+		if at, ok := st.Sent(); ok && at.After(called) && !at.After(end) {
+			return at
+		}
+	}
+	return called
 }
 
 // completedAt keeps the latest completion time.

@@ -325,17 +325,23 @@ func (sh *shared) NewTask(_ context.Context, _ int) (engine.Task, error) {
 type task struct {
 	sh      *shared
 	arrival time.Time
+	sent    time.Time // when the last request was written
 }
 
 var (
 	_ engine.SlotTask   = (*task)(nil)
 	_ engine.ReplyTimed = (*task)(nil)
+	_ engine.SendTimed  = (*task)(nil)
 )
 
 // errNoSlot is Do called without a slot: a replay runs open loop only.
 var errNoSlot = errors.New("replay: a request is sent at its slot of the recording's schedule (open loop)")
 
 func (t *task) Do(context.Context) (int, error) { return 0, errNoSlot }
+
+// Sent is when the last request was written: after its connection's
+// earlier replies, so its service time is the candidate's alone.
+func (t *task) Sent() (time.Time, bool) { return t.sent, !t.sent.IsZero() }
 
 // ReplyArrived is when the last request's reply reached this host.
 func (t *task) ReplyArrived() (time.Time, bool) { return t.arrival, !t.arrival.IsZero() }
@@ -350,7 +356,7 @@ func (t *task) Close() error {
 // DoSlot sends request n once its connection's earlier requests are
 // answered.
 func (t *task) DoSlot(ctx context.Context, n int64) (int, error) {
-	t.arrival = time.Time{}
+	t.arrival, t.sent = time.Time{}, time.Time{}
 	sh := t.sh
 	if n < 0 || n >= int64(len(sh.plan.Requests)) {
 		return 0, fmt.Errorf("replay: slot %d past the recording's %d requests", n, len(sh.plan.Requests))
@@ -377,6 +383,7 @@ func (t *task) DoSlot(ctx context.Context, n int64) (int, error) {
 		msg = wire.EndSequence(msg, at)
 	}
 	sh.sent[r.Shape].Add(1)
+	t.sent = time.Now()
 	reply, err := c.w.RoundTrip(ctx, msg, wire.NoRetry)
 	if at, ok := c.w.ReplyArrived(); ok {
 		t.arrival = at
