@@ -46,6 +46,11 @@ docs/replay.md.`,
 			if fs.Changed("workload") || len(rf.Params) > 0 || len(rf.Files) > 0 {
 				return usage(fmt.Errorf("replay: its workload is the recording %s; --workload, -p and -P do not apply", args[0]))
 			}
+			for _, name := range replayKeeps {
+				if fs.Changed(name) {
+					return usage(fmt.Errorf("replay: --%s does not apply: a replay keeps the recording's own connections, pace and length (--speed changes the pace)", name))
+				}
+			}
 			if !(speed > 0) || speed > 1000 {
 				return usage(fmt.Errorf("--speed %g: want a number above 0, at most 1000 (2: twice as fast)", speed))
 			}
@@ -92,6 +97,10 @@ docs/replay.md.`,
 	rf.Add(fl, options.Help{ReportDir: "mongobench-reports", JSON: "print the result document as JSON instead of the summary"})
 	return cmd
 }
+
+// replayKeeps are run's flags a replay has no use for: the recording
+// brings its connections, its pace and its length, and is one client.
+var replayKeeps = []string{"threads", "rate", "arrival", "duration", "warmup", "ops", "max-lag", "clients", "client-index", "group", "group-timeout"}
 
 // shapesShown is how many query shapes a replay's run shows on the
 // terminal by default (all are stored).

@@ -484,3 +484,19 @@ func TestCompareSaysAPlanChanged(t *testing.T) {
 		t.Errorf("compare --runs does not say the find's plan changed from COLLSCAN to an index scan:\n%s", o)
 	}
 }
+
+// TestReplayRefusesRunFlags: the flags of run a replay has no use for
+// (the recording brings its connections, pace and length, and is one
+// client) are refused in one line naming the flag, before anything
+// connects.
+func TestReplayRefusesRunFlags(t *testing.T) {
+	rec := filepath.Join("..", "recording", "testdata", "server-5.0-7.x.bin")
+	for _, flag := range [][]string{{"--threads", "4"}, {"--rate", "100/s"}, {"--duration", "10s"}, {"--warmup", "1s"},
+		{"--clients", "2"}, {"--arrival", "poisson"}, {"--max-lag", "1s"}} {
+		o := mb(t, append([]string{"replay", rec, "--uri", unreachable, "--allow-writes"}, flag...)...)
+		wantCode(t, o, cli.ExitUsage)
+		if lines := strings.Split(strings.TrimSpace(o.stderr), "\n"); len(lines) != 1 || !strings.Contains(lines[0], flag[0]+" does not apply") || o.took > usageFast {
+			t.Errorf("%v: want one line saying %s does not apply, at once; got %s", flag, flag[0], o)
+		}
+	}
+}
