@@ -110,24 +110,25 @@ func newDispatcher(e *engine, wt *waiter) *dispatcher {
 }
 
 func (d *dispatcher) hand(g *Gate) bool {
-	d.mu.Lock()
-	if d.closed {
-		d.mu.Unlock()
-		g.state.Store(gateUnsent)
-		return false
-	}
-	if !d.waiting {
-		d.ready = append(d.ready, g)
-		d.mu.Unlock()
-		return true
-	}
-	// The dispatcher waits for a request and holds no slot, so the next
-	// slot is this request's: due already (every worker was in flight at
-	// its time), it is sent here, with no wake-up of the dispatcher;
-	// else the dispatcher is woken to wait for it. Slots are claimed and
-	// handed back under mu; the write is not (a thread descheduled in its
-	// write would hold back every other request).
 	for {
+		d.mu.Lock()
+		if d.closed {
+			d.mu.Unlock()
+			g.state.Store(gateUnsent)
+			return false
+		}
+		if !d.waiting {
+			d.ready = append(d.ready, g)
+			d.mu.Unlock()
+			return true
+		}
+		// The dispatcher waits for a request and holds no slot, so the
+		// next slot is this request's: due already (every worker was in
+		// flight at its time), it is sent here, with no wake-up of the
+		// dispatcher; else the dispatcher is woken to wait for it. Slots
+		// are claimed and handed back under mu; the write is not (a
+		// thread descheduled in its write would hold back every other
+		// request).
 		s, ok := d.e.sched.claim(time.Now())
 		if s.dropped > 0 {
 			d.e.workers[0].drop(s.dropped, s.dropLag)
@@ -153,17 +154,6 @@ func (d *dispatcher) hand(g *Gate) bool {
 			return true
 		}
 		// Dropped past the drop bound: the request takes the next slot.
-		d.mu.Lock()
-		if d.closed {
-			d.mu.Unlock()
-			g.state.Store(gateUnsent)
-			return false
-		}
-		if !d.waiting {
-			d.ready = append(d.ready, g)
-			d.mu.Unlock()
-			return true
-		}
 	}
 }
 
