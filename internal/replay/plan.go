@@ -26,6 +26,7 @@ import (
 	"github.com/mongobench/mongobench/internal/hist"
 	"github.com/mongobench/mongobench/internal/queryshape"
 	"github.com/mongobench/mongobench/internal/recording"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Options say how a recording is replayed.
@@ -431,19 +432,11 @@ func (s Schedule) Length() time.Duration {
 // recording's span divided by it, as in "replay ×2 of 1200 requests on 3
 // connections, 80.0/s for 15s".
 func (s Schedule) About() string {
-	text := fmt.Sprintf("replay ×%g of %s on %s", s.Speed, plural(len(s.Plan.Requests), "request"), plural(s.Plan.Conns, "connection"))
+	text := fmt.Sprintf("replay ×%g of %s on %s", s.Speed, texttable.Plural(int64(len(s.Plan.Requests)), "request"), texttable.Plural(int64(s.Plan.Conns), "connection"))
 	if r := s.Plan.RecordedRate(); r > 0 {
 		text += ", " + rateText(r*s.Speed)
 	}
 	return text + " for " + roundTo3(s.Length()).String()
-}
-
-// plural is "1 request", "2 requests".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // rateText is a rate per second to three significant figures, without

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Thread calibration for closed loop (mongobench calibrate).
@@ -114,7 +115,8 @@ func (s ThreadStep) trial() Trial {
 	return Trial{Value: float64(s.Threads), Held: true, Achieved: s.Achieved, P99: s.P99}
 }
 
-func signedGain(g float64) string { return signedPercent(1 + g) }
+// SignedGain formats a calibration step's gain, as in "+2.1%".
+func SignedGain(g float64) string { return SignedPercent(1 + g) }
 
 // KneeLine states the knee, as in "Knee: 8 threads, 5,930 ops/s, p99 4.10
 // ms; 16 threads gained +2.1% with p99 9.80 ms.", or that none was found.
@@ -126,12 +128,12 @@ func KneeLine(steps []ThreadStep, c Calibration) string {
 	if !found {
 		last := steps[len(steps)-1]
 		return fmt.Sprintf("No knee up to %d threads: throughput still rose by at least %s%% a step (or p99 did not climb); the highest was %s ops/s.",
-			last.Threads, percent(c.minGain()), thousands(best(steps)))
+			last.Threads, Percent(c.minGain()), thousands(best(steps)))
 	}
 	k, next := steps[knee], steps[knee+1]
 	return fmt.Sprintf("Knee: %s, %s ops/s, p99 %s; %s gained %s with p99 %s.",
-		plural(int64(k.Threads), "thread"), thousands(k.Achieved), p99Text(k.P99), plural(int64(next.Threads), "thread"),
-		signedGain(*Gain(steps, knee+1)), p99Text(next.P99))
+		texttable.Plural(int64(k.Threads), "thread"), thousands(k.Achieved), p99Text(k.P99), texttable.Plural(int64(next.Threads), "thread"),
+		SignedGain(*Gain(steps, knee+1)), p99Text(next.P99))
 }
 
 func best(steps []ThreadStep) float64 {

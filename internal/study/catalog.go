@@ -172,13 +172,13 @@ func latencyCell(v *float64) string {
 	if v == nil {
 		return "—"
 	}
-	return msText(*v)
+	return MsText(*v)
 }
 
-// msText formats milliseconds to three significant figures, whole
+// MsText formats milliseconds to three significant figures, whole
 // milliseconds with thousands separators from 1,000 up: 2,790, never
 // 2.79e+03.
-func msText(v float64) string {
+func MsText(v float64) string {
 	if math.Abs(v) >= 1000 {
 		return thousands(v)
 	}

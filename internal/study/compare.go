@@ -310,11 +310,11 @@ func ratio(a, b float64) float64 {
 // saturation when the sweeps share such target rates.
 func (p Pair) Verdict() string {
 	a, b := p.A, p.B
-	s := a.Label + " saturates at " + compact(a.Saturation) + " ops/s"
+	s := a.Label + " saturates at " + Compact(a.Saturation) + " ops/s"
 	if !a.Saturated {
-		s = a.Label + " sustains at least " + compact(a.Saturation) + " ops/s (it never saturated)"
+		s = a.Label + " sustains at least " + Compact(a.Saturation) + " ops/s (it never saturated)"
 	}
-	base := b.Label + "'s " + compact(b.Saturation)
+	base := b.Label + "'s " + Compact(b.Saturation)
 	if !b.Saturated {
 		base += " (a lower bound: it never saturated)"
 	}
@@ -322,9 +322,9 @@ func (p Pair) Verdict() string {
 	case p.Saturation == 0:
 		s += ", while " + b.Label + " recorded no throughput"
 	case p.Saturation >= 3:
-		s += ", " + times(p.Saturation) + " " + base
+		s += ", " + Times(p.Saturation) + " " + base
 	case p.Saturation >= 1:
-		s += ", " + signedPercent(p.Saturation) + " over " + base
+		s += ", " + SignedPercent(p.Saturation) + " over " + base
 	default:
 		s += ", " + percentText(1-p.Saturation) + " below " + base
 	}
@@ -347,7 +347,7 @@ func costClause(p Pair) string {
 	case c < 1:
 		s = ", at " + percentText(1-c) + " lower cost"
 	case c >= 2:
-		s = ", at " + times(c) + " the cost"
+		s = ", at " + Times(c) + " the cost"
 	default:
 		s = ", at " + percentText(c-1) + " higher cost"
 	}
@@ -356,7 +356,7 @@ func costClause(p Pair) string {
 		if m := p.A.Money(); m != "$" {
 			unit = m
 		}
-		s += ": " + times(*p.PerDollar) + " the throughput per " + unit
+		s += ": " + Times(*p.PerDollar) + " the throughput per " + unit
 	}
 	return s + "."
 }
@@ -382,7 +382,7 @@ func (p Pair) latencyLine() string {
 			where += " (" + m.Regime(p.A.Label, p.B.Label) + ")"
 		}
 		parts = append(parts, fmt.Sprintf("%s %s p99 is %s ms against %s ms (%s)",
-			where, p.A.Label, sig3(*pa), sig3(*pb), signedPercent(ratio(*pa, *pb))))
+			where, p.A.Label, sig3(*pa), sig3(*pb), SignedPercent(ratio(*pa, *pb))))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -397,9 +397,9 @@ func (p Pair) latencyLine() string {
 	return s + "."
 }
 
-// compact formats a rate to three significant figures with a k or M
+// Compact formats a rate to three significant figures with a k or M
 // suffix, as in "64.8k".
-func compact(v float64) string {
+func Compact(v float64) string {
 	switch a := math.Abs(v); {
 	case a >= 999.5e3:
 		return short(v/1e6) + "M"
@@ -419,11 +419,11 @@ func short(v float64) string {
 	return s
 }
 
-// signedPercent formats r − 1 as a signed percentage, as in "+117%" or
+// SignedPercent formats r − 1 as a signed percentage, as in "+117%" or
 // "−20%"; from three times up, as a multiple ("31×").
-func signedPercent(r float64) string {
+func SignedPercent(r float64) string {
 	if r >= 3 {
-		return times(r)
+		return Times(r)
 	}
 	d := (r - 1) * 100
 	if d < 0 {
@@ -435,8 +435,8 @@ func signedPercent(r float64) string {
 // percentText formats a share as a percentage, as in "20%".
 func percentText(f float64) string { return short(f*100) + "%" }
 
-// times formats a ratio as a multiple, as in "2.7×".
-func times(r float64) string { return short(r) + "×" }
+// Times formats a ratio as a multiple, as in "2.7×".
+func Times(r float64) string { return short(r) + "×" }
 
 // LatestSweep returns the steps of the latest sweep among steps: the one
 // with the greatest id (sweep ids start with their UTC start time).

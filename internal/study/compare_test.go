@@ -76,10 +76,10 @@ func TestProfileOf(t *testing.T) {
 func TestCompare(t *testing.T) {
 	a, b := ProfileOf("r6g", r6gSteps(), nil, cmpCrit), ProfileOf("r5", r5Steps(), nil, cmpCrit)
 	p := Compare(a, b, cmpCrit)
-	if got := signedPercent(p.Saturation); got != "+117%" {
+	if got := SignedPercent(p.Saturation); got != "+117%" {
 		t.Errorf("saturation ratio: got %s, want +117%%", got)
 	}
-	if p.Cost == nil || *p.Cost != 0.8 || p.PerDollar == nil || times(*p.PerDollar) != "2.72×" {
+	if p.Cost == nil || *p.Cost != 0.8 || p.PerDollar == nil || Times(*p.PerDollar) != "2.72×" {
 		t.Errorf("cost %s, per dollar %s: want 0.8 and 2.72×", ptr(p.Cost), ptr(p.PerDollar))
 	}
 	var rates []float64
@@ -133,9 +133,9 @@ func TestFormats(t *testing.T) {
 	for _, tc := range []struct {
 		got, want string
 	}{
-		{compact(64800), "64.8k"}, {compact(30000), "30k"}, {compact(830), "830"}, {compact(1.25e6), "1.25M"},
-		{compact(999.7), "1k"}, {signedPercent(2.1745), "+117%"}, {signedPercent(0.8), "−20%"}, {signedPercent(1), "+0%"}, {signedPercent(3.5), "3.5×"},
-		{percentText(0.2), "20%"}, {times(2.718), "2.72×"},
+		{Compact(64800), "64.8k"}, {Compact(30000), "30k"}, {Compact(830), "830"}, {Compact(1.25e6), "1.25M"},
+		{Compact(999.7), "1k"}, {SignedPercent(2.1745), "+117%"}, {SignedPercent(0.8), "−20%"}, {SignedPercent(1), "+0%"}, {SignedPercent(3.5), "3.5×"},
+		{percentText(0.2), "20%"}, {Times(2.718), "2.72×"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %s, want %s", tc.got, tc.want)

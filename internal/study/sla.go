@@ -98,7 +98,7 @@ func (s SLA) String() string {
 	for _, c := range s.checks(Run{}) {
 		parts = append(parts, c.name+" ≤ "+limitText(c.limit)+" ms")
 	}
-	parts = append(parts, "≥ "+percent(s.rateFraction())+"% of the target rate", "no failed transactions")
+	parts = append(parts, "≥ "+Percent(s.rateFraction())+"% of the target rate", "no failed transactions")
 	return strings.Join(parts, ", ")
 }
 
@@ -149,16 +149,8 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // limitText formats a bound in milliseconds without trailing zeros.
 func limitText(d time.Duration) string { return trimFloat(ms(d)) }
 
-// percent formats a fraction as a percentage without trailing zeros.
-func percent(f float64) string { return trimFloat(math.Round(f*1e4) / 100) }
-
-// plural formats a count and a noun, as in "1 transaction", "3 transactions".
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return count(n) + " " + noun + "s"
-}
+// Percent formats a fraction as a percentage without trailing zeros.
+func Percent(f float64) string { return trimFloat(math.Round(f*1e4) / 100) }
 
 // Check says what is wrong with the bounds given on the command line:
 // p99 is required.

@@ -237,11 +237,11 @@ func (c Criteria) String() string {
 	if c.stored != nil && len(c.stored) == 0 {
 		return "the verdicts stored with the steps"
 	}
-	parts := []string{"achieved ≥ " + percent(c.fraction()) + "% of target"}
+	parts := []string{"achieved ≥ " + Percent(c.fraction()) + "% of target"}
 	if c.SLA > 0 {
 		parts = append(parts, "p99 of every operation ≤ "+limitText(c.SLA)+" ms")
 	}
-	return strings.Join(append(parts, "errors ≤ "+percent(c.MaxErrors)+"%"), ", ")
+	return strings.Join(append(parts, "errors ≤ "+Percent(c.MaxErrors)+"%"), ", ")
 }
 
 // Holds decides whether step s meets c, and if not, why: the verdicts of

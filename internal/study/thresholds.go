@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/result"
+	"github.com/mongobench/mongobench/internal/texttable"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -26,7 +27,7 @@ func (c Criteria) Thresholds() []threshold.Threshold {
 	if ts, err := threshold.ParseAll(c.stored); err == nil && len(ts) > 0 {
 		return ts // as the steps' verdicts judged them
 	}
-	exprs := []string{"rate >= " + percent(c.fraction()) + "%"}
+	exprs := []string{"rate >= " + Percent(c.fraction()) + "%"}
 	if c.SLA > 0 {
 		exprs = append(exprs, "p99 <= "+c.SLA.String())
 	}
@@ -54,7 +55,7 @@ func (s SLA) Thresholds() []threshold.Threshold {
 	for _, c := range s.checks(Run{}) {
 		exprs = append(exprs, c.name+" <= "+c.limit.String())
 	}
-	exprs = append(exprs, "rate >= "+percent(s.rateFraction())+"%", "errors == 0")
+	exprs = append(exprs, "rate >= "+Percent(s.rateFraction())+"%", "errors == 0")
 	return mustThresholds(exprs)
 }
 
@@ -214,7 +215,7 @@ func runReasons(r Run, ts []threshold.Threshold, vs []result.ThresholdVerdict) [
 				out = append(out, "no transaction completed")
 				continue
 			}
-			out = append(out, plural(int64(*v.Value), "transaction")+" failed")
+			out = append(out, texttable.Plural(int64(*v.Value), "transaction")+" failed")
 		default:
 			out = append(out, "threshold "+v.Expression+" failed: "+threshold.Measured(v))
 		}
@@ -244,5 +245,5 @@ func thresholdOf(ts []threshold.Threshold, v result.ThresholdVerdict) threshold.
 // target. The achieved rate shown is rounded down, so the reason never
 // reads as equal.
 func achievedReason(achieved, share, target float64) string {
-	return fmt.Sprintf("achieved %s/s < %s%% of %s/s", thousands(math.Floor(achieved)), percent(share), thousands(target))
+	return fmt.Sprintf("achieved %s/s < %s%% of %s/s", thousands(math.Floor(achieved)), Percent(share), thousands(target))
 }

@@ -199,7 +199,7 @@ func runNotes(runs []study.Run) []string {
 	var out []string
 	for _, n := range order {
 		x := notes[n]
-		out = append(out, fmt.Sprintf("Fallback or note (%s; %s): %s", strings.Join(x.modes, ", "), study.Plural(int64(x.runs), "run"), n))
+		out = append(out, fmt.Sprintf("Fallback or note (%s; %s): %s", strings.Join(x.modes, ", "), texttable.Plural(int64(x.runs), "run"), n))
 	}
 	return out
 }

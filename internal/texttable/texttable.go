@@ -200,6 +200,14 @@ func Thousands(v float64) string {
 	return s
 }
 
+// Plural formats a count and a noun, as in "1 run", "3 runs".
+func Plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
+}
+
 // PerSec formats a rate: whole numbers from 1000 up, one decimal from 10
 // up, three significant figures below.
 func PerSec(v float64) string {
