@@ -252,6 +252,19 @@ const (
 	MemberState = "REPLSET_MEMBER_STATE"
 )
 
+// memberStates are the replica set member states replSetGetStatus names,
+// as its stateStr words them, in lower case.
+var memberStates = map[int64]string{0: "startup", 1: "primary", 2: "secondary", 3: "recovering", 5: "startup2",
+	6: "unknown", 7: "arbiter", 8: "down", 9: "rollback", 10: "removed"}
+
+// MemberStateName is a replica set member state's name as
+// replSetGetStatus's stateStr words it, in lower case ("primary",
+// "secondary", ...); ok is false for a state it does not name.
+func MemberStateName(state int64) (name string, ok bool) {
+	name, ok = memberStates[state]
+	return name, ok
+}
+
 // Schedule describes how operations were paced and how well the schedule
 // was kept.
 type Schedule struct {

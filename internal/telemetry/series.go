@@ -303,27 +303,11 @@ func StateSeries(samples []Sample, start, end time.Time, every time.Duration) []
 }
 
 // StateName is a replica set member state's name as replSetGetStatus's
-// stateStr words it, in lower case ("primary", "secondary", ...).
+// stateStr words it, in lower case ("primary", "secondary", ...), and
+// "unknown" for a state it does not name.
 func StateName(state int64) string {
-	switch state {
-	case 0:
-		return "startup"
-	case replPrimary:
-		return "primary"
-	case replSecondary:
-		return "secondary"
-	case 3:
-		return "recovering"
-	case 5:
-		return "startup2"
-	case 7:
-		return "arbiter"
-	case 8:
-		return "down"
-	case 9:
-		return "rollback"
-	case 10:
-		return "removed"
+	if name, ok := result.MemberStateName(state); ok {
+		return name
 	}
 	return "unknown"
 }

@@ -191,13 +191,10 @@ func memberLag(d *result.Doc) (float64, string, bool) {
 	return worst, fmt.Sprintf("largest lag %s s, of %s", num(worst), who), true
 }
 
-// stateNames are replSetGetStatus's member states, as its stateStr
-// words them in lower case.
-var stateNames = map[float64]string{0: "startup", 1: "primary", 2: "secondary", 3: "recovering", 5: "startup2",
-	6: "unknown", 7: "arbiter", 8: "down", 9: "rollback", 10: "removed"}
-
+// stateName is a member state's name, "state N" for one the server
+// does not name.
 func stateName(v float64) string {
-	if n, ok := stateNames[v]; ok {
+	if n, ok := result.MemberStateName(int64(v)); ok && float64(int64(v)) == v {
 		return n
 	}
 	return "state " + num(v)
@@ -222,18 +219,20 @@ func memberStateChanged(d *result.Doc) (float64, string, bool) {
 		members++
 		samples = max(samples, len(s.DataPoints))
 		moved := false
-		for i, p := range s.DataPoints {
+		var prev *float64 // the last state read before this point
+		for _, p := range s.DataPoints {
 			if p.Value == nil {
 				continue
 			}
 			if *p.Value == 1 {
 				prim = append(prim, at{p.Timestamp, s.Member})
 			}
-			if prev := lastValue(s.DataPoints[:i]); prev != nil && *prev != *p.Value {
+			if prev != nil && *prev != *p.Value {
 				moved = true
 				changes = append(changes, fmt.Sprintf("%s %s → %s %s into the run", s.Member, stateName(*prev), stateName(*p.Value),
 					num(p.Timestamp.Sub(s.DataPoints[0].Timestamp).Seconds())+" s"))
 			}
+			prev = p.Value
 		}
 		if moved {
 			changed++
@@ -260,16 +259,6 @@ func memberStateChanged(d *result.Doc) (float64, string, bool) {
 		ev += "; the primary changed: " + strings.Join(primaries, " → ")
 	}
 	return float64(changed), ev, true
-}
-
-// lastValue is the last value a series' points hold, nil for none.
-func lastValue(ps []result.DataPoint) *float64 {
-	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].Value != nil {
-			return ps[i].Value
-		}
-	}
-	return nil
 }
 
 func cacheOverfull(d *result.Doc) (float64, string, bool) {
