@@ -76,8 +76,15 @@ docs/replay.md.`,
 			if err != nil {
 				return usage(err)
 			}
-			if _, err := recorded.Load(args[0], mustOptions(sc.Params)); err != nil {
-				return usage(err) // a damaged recording, or writes refused: one line, before anything connects
+			// The registry's replay workload reads the recording into its
+			// plan once: here, so a damaged recording or a refused write is
+			// one line before anything connects, and the run reuses it.
+			w, err := reg.Get(recorded.Name)
+			if err != nil {
+				return err
+			}
+			if _, err := w.(*recorded.Workload).Plan(sc.Params); err != nil {
+				return usage(err)
 			}
 			lo, err := rf.Options(cmd.Context(), fs, where, env)
 			var doc *result.Doc
@@ -118,12 +125,6 @@ func (a *app) shapes(doc *result.Doc, top int, json bool) {
 		w = a.stderr
 	}
 	fmt.Fprint(w, "\n"+replay.View(doc, top))
-}
-
-// mustOptions reads the replay's parameters, already checked.
-func mustOptions(p map[string]any) replay.Options {
-	_, o, _ := recorded.Options(p)
-	return o
 }
 
 // capture is a study that keeps its run's document.

@@ -24,16 +24,22 @@ func speedsAsRates(fs *pflag.FlagSet, speeds, name string, params []string) erro
 	path := name
 	if name == recorded.Name {
 		path = ""
-		for _, p := range params {
-			if v, ok := strings.CutPrefix(p, "file="); ok {
-				path = v
-			}
+	}
+	// The rate a speed multiplies is the plan's the run replays: with
+	// the monitoring it includes when -p includeMonitoring says so.
+	o := replay.Options{Speed: 1, AllowWrites: true}
+	for _, p := range params {
+		if v, ok := strings.CutPrefix(p, "file="); ok && name == recorded.Name {
+			path = v
+		}
+		if v, ok := strings.CutPrefix(p, "includeMonitoring="); ok {
+			o.IncludeMonitoring, _ = strconv.ParseBool(v) // a bad value is the run's parameter error
 		}
 	}
 	if path == "" {
 		return fmt.Errorf("--speed %s: a recording's speeds; --workload names none (a recording's path, or replay with -p file=)", speeds)
 	}
-	plan, err := recorded.Load(path, replay.Options{Speed: 1, AllowWrites: true})
+	plan, err := recorded.Load(path, o)
 	if err != nil {
 		return fmt.Errorf("--speed: %w", err)
 	}
