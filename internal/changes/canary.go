@@ -12,20 +12,6 @@ import (
 // host's canary and no figure of it moved.
 const Steady = "steady"
 
-// canaries are a run's canary readings (before and after it).
-func canaries(d *result.Doc) []result.Canary {
-	var out []result.Canary
-	if d.Canary == nil {
-		return nil
-	}
-	for _, c := range []*result.Canary{d.Canary.Before, d.Canary.After} {
-		if c != nil {
-			out = append(out, *c)
-		}
-	}
-	return out
-}
-
 // sides are the runs change c of series s compared (RunsBefore runs
 // before its first changed run, RunsAfter from it, at least one each),
 // nil when s has not its first changed run.

@@ -158,7 +158,7 @@ func Group(docs []result.Doc, tags []string) ([]Series, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Runs = append(s.Runs, Run{ID: d.RunID, Start: d.Start, Config: ConfigOf(d), Values: v, Canary: canaries(d)})
+		s.Runs = append(s.Runs, Run{ID: d.RunID, Start: d.Start, Config: ConfigOf(d), Values: v, Canary: d.Canary.Readings()})
 	}
 	out := make([]Series, 0, len(byKey))
 	for _, id := range slices.Sorted(maps.Keys(byKey)) {

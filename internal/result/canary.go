@@ -36,6 +36,21 @@ type Noise struct {
 	After  *Canary `bson:"after,omitempty" json:"after,omitempty"`
 }
 
+// Readings are the canaries taken, before the run and after it; none for
+// a run without its noise measured (n nil).
+func (n *Noise) Readings() []Canary {
+	if n == nil {
+		return nil
+	}
+	var out []Canary
+	for _, c := range []*Canary{n.Before, n.After} {
+		if c != nil {
+			out = append(out, *c)
+		}
+	}
+	return out
+}
+
 // CanaryFigure is one figure of a canary, named as stored, with its
 // unit, for tables and comparisons.
 type CanaryFigure struct {

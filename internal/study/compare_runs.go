@@ -73,13 +73,7 @@ type RunsPair struct {
 func canaries(docs []result.Doc) []result.Canary {
 	var out []result.Canary
 	for _, d := range docs {
-		if n := d.Canary; n != nil {
-			for _, c := range []*result.Canary{n.Before, n.After} {
-				if c != nil {
-					out = append(out, *c)
-				}
-			}
-		}
+		out = append(out, d.Canary.Readings()...)
 	}
 	return out
 }
