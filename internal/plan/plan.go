@@ -15,6 +15,9 @@ import (
 // Run is one measured repetition of a candidate at its operating point.
 type Run struct {
 	RunID string
+	// Stage is the plan stage the run measured (a paced plan's); "" for
+	// a run at the candidate's saturation.
+	Stage string
 	// Throughput is the operations per second the run sustained.
 	Throughput float64
 	// Ops holds each operation type's latency (milliseconds).
@@ -203,11 +206,15 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// Stage is one step of growth: a name and either users or a rate.
+// Stage is one step of growth: a name and either users or a rate (a
+// recording's plan: its growth, the recording's rate times it).
 type Stage struct {
 	Name  string
 	Users float64 // 0 when Rate is given
 	Rate  float64 // required ops/s; derived from Users when 0
+	// Growth is how many times the recorded traffic the stage replays
+	// (a recording's plan); 0 otherwise.
+	Growth float64 `json:",omitempty"`
 }
 
 // Demand turns growth stages into required operations per second. With
@@ -256,6 +263,11 @@ type Plan struct {
 	// Constraints are thresholds (threshold.Parse) every candidate must
 	// meet, relative ones against the baseline; headroom is per stage.
 	Constraints []threshold.Threshold
+	// Paced says every stage was measured at its own rate (a recording
+	// replayed at each stage's growth): a candidate carries a stage when
+	// its runs there kept KeepUp of the rate and met the constraints,
+	// judged on those runs (Evaluate's paced answer).
+	Paced bool
 }
 
 // Assessment is one candidate's answer.
@@ -337,9 +349,15 @@ type StageFit struct {
 	Stage    string
 	Required float64 // 0 when not calibrated
 	Headroom float64 // 1 - required/throughput
-	Carries  bool    // within the minimum headroom
+	Carries  bool    // within the minimum headroom (paced: kept the rate)
 	Pass     bool    // carries it and passed every check
 	Reason   string  // why not, when !Pass
+	// A paced plan's stage: the stage's own runs combined, the share of
+	// the required rate they kept (Achieved/Required) and the
+	// constraints judged on them; nil when the stage has no runs.
+	Measured *Measured `json:",omitempty"`
+	Kept     float64   `json:",omitempty"`
+	Checks   []Check   `json:",omitempty"`
 }
 
 // Recommendation is a stage's answer.
@@ -349,6 +367,8 @@ type Recommendation struct {
 	// Choice is the cheapest candidate that passes; "" when none does.
 	Choice   string
 	Headroom float64
+	// Kept is the choice's share of the required rate, in a paced plan.
+	Kept     float64 `json:",omitempty"`
 	Rejected []Rejection
 	// NotCalibrated says why a stage in users has no required rate: the
 	// demand could not be calibrated (UserModel.Problem).
@@ -369,6 +389,9 @@ type Answer struct {
 	Assessments []Assessment
 	Stages      []Recommendation
 	Currency    string
+	// Paced says each stage was measured at its own rate (Plan.Paced);
+	// a candidate's own figures are then its first stage's.
+	Paced bool `json:",omitempty"`
 }
 
 // UserModel is how the demand's users were turned into operations per
@@ -396,6 +419,9 @@ func Evaluate(p Plan) (Answer, error) {
 	base, err := baseline(p.Candidates)
 	if err != nil {
 		return Answer{}, err
+	}
+	if p.Paced {
+		return evaluatePaced(p, base)
 	}
 	as := make([]Assessment, len(p.Candidates))
 	for i, c := range p.Candidates {
@@ -567,7 +593,7 @@ func recommend(as []Assessment, j int, s Stage, m *UserModel) Recommendation {
 		return cmp.Or(cmp.Compare(x.Monthly, y.Monthly), cmp.Compare(y.Throughput, x.Throughput))
 	})
 	if len(pass) > 0 {
-		r.Choice, r.Headroom = pass[0].Name, pass[0].Stages[j].Headroom
+		r.Choice, r.Headroom, r.Kept = pass[0].Name, pass[0].Stages[j].Headroom, pass[0].Stages[j].Kept
 	}
 	for _, a := range as {
 		switch {

@@ -256,6 +256,9 @@ func WriteStages(w io.Writer, a Answer, md bool) error {
 
 // StagesTable is the table WriteStages writes.
 func StagesTable(a Answer, md bool) *texttable.Table {
+	if a.Paced {
+		return pacedStagesTable(a, md)
+	}
 	cols := []string{"stage", ">users", ">needs ops/s", "recommended", ">headroom"}
 	for _, as := range a.Assessments {
 		cols = append(cols, as.Name)
@@ -296,6 +299,9 @@ func StagesTable(a Answer, md bool) *texttable.Table {
 // Verdicts returns one quotable line per stage: the recommendation
 // against the baseline, then each rejected candidate and why.
 func Verdicts(a Answer) []string {
+	if a.Paced {
+		return pacedVerdicts(a)
+	}
 	base := a.find(a.Baseline)
 	var out []string
 	for _, r := range a.Stages {

@@ -16,6 +16,9 @@ func RunOf(d *result.Doc) Run {
 	for _, v := range threshold.Failed(d.Thresholds) {
 		r.FailedThresholds = append(r.FailedThresholds, v.Expression+" ("+threshold.Measured(v)+")")
 	}
+	if v := result.VariantOf(d); v.Plan != nil && v.Stage != nil {
+		r.Stage = *v.Stage
+	}
 	if d.Target.SameHost {
 		r.OnHost, r.HostCores = true, d.Generator.Cores
 	}

@@ -73,6 +73,8 @@ type parser struct {
 	errs []*Error
 	// where receives a scenario's Where keys (uri, hostMetrics, …).
 	where *Where
+	// stageLines are a plan's stages' lines, in order.
+	stageLines []int
 }
 
 // add records a problem at a line of the file.

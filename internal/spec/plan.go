@@ -3,6 +3,7 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -27,6 +28,11 @@ type Plan struct {
 	Demand     plan.Demand
 	// Constraints are thresholds (threshold.Parse) a candidate must meet.
 	Constraints []threshold.Threshold
+	// RecordedRate is the rate (requests per second) of the recording
+	// the scenario replays; 0 when it replays none. A recording's plan
+	// is paced: each stage replays the recording at its own rate (its
+	// growth times RecordedRate).
+	RecordedRate float64
 }
 
 var planFile = fileKind{
@@ -38,7 +44,7 @@ var (
 	planKeys      = []string{"name", "scenario", "runs", "candidates", "demand", "constraints"}
 	demandKeys    = []string{"users", "load", "calibrate", "stages"}
 	calibrateKeys = []string{"users", "cpu", "throughput"}
-	stageKeys     = []string{"name", "users", "rate"}
+	stageKeys     = []string{"name", "users", "rate", "growth"}
 )
 
 const (
@@ -51,6 +57,8 @@ const (
 	wantStageRate  = "a positive rate such as 5000/s"
 	wantConstraint = `a threshold on latency, errors, throughput or headroom such as "p95 READ <= +5%" (a change against the baseline), "p99(READ) <= 10ms", "errors <= 0.1%", "throughput >= -10%" or "headroom >= 20%"`
 	wantStages     = "a list of stages, each {name, users} or {name, rate}"
+	wantGrowth     = "a positive number of times the recorded traffic, such as 2 (or 2x), at most 1000"
+	wantRecStages  = "a recording's stages, each {name, growth} (2: twice the recorded traffic) or {name, rate}"
 )
 
 // ParsePlanFile reads a plan file; see ParsePlan.
@@ -121,6 +129,7 @@ func ParsePlan(filename string, data []byte, reg Registry) (*Plan, error) {
 		}
 	}
 	p.checkCandidates(pl.Candidates)
+	p.paced(pl, reg)
 	p.checkDemand(root.Line, pl.Demand)
 	if len(p.errs) > 0 {
 		return nil, joinErrors(p.errs)
@@ -228,12 +237,20 @@ func (p *parser) stages(val *yaml.Node) []plan.Stage {
 			continue
 		}
 		st := plan.Stage{}
+		p.stageLines = append(p.stageLines, item.Line)
 		p.scalars(path, item, wantStages, stageKeys, func(name, f, s string, line int) {
 			switch name {
 			case "name":
 				st.Name = s
 			case "users":
 				st.Users = p.positive(f, line, s, wantUsers)
+			case "growth":
+				g, err := strconv.ParseFloat(strings.TrimRight(strings.TrimPrefix(strings.TrimSpace(s), "×"), "x×"), 64)
+				if err != nil || !(g > 0) || g > 1000 {
+					p.add(line, &Error{Field: f, Value: s, Want: wantGrowth})
+				} else {
+					st.Growth = g
+				}
 			case "rate":
 				if r, err := ParseRate(s); err != nil {
 					p.add(line, &Error{Field: f, Value: s, Want: wantStageRate})
@@ -245,8 +262,14 @@ func (p *parser) stages(val *yaml.Node) []plan.Stage {
 		if st.Name == "" {
 			st.Name = fmt.Sprintf("stage %d", i+1)
 		}
-		if (st.Users > 0) == (st.Rate > 0) {
-			p.add(item.Line, &Error{Field: path, Problem: "give exactly one of users and rate", Want: wantStages})
+		given := 0
+		for _, v := range []float64{st.Users, st.Rate, st.Growth} {
+			if v > 0 {
+				given++
+			}
+		}
+		if given != 1 {
+			p.add(item.Line, &Error{Field: path, Problem: "give exactly one of users, rate and growth", Want: wantStages + " (a recording's: {name, growth})"})
 		}
 		out = append(out, st)
 	}
@@ -310,6 +333,64 @@ func (p *parser) checkCandidates(ts []Target) {
 	}
 	if !base {
 		p.add(ts[0].Line, &Error{Field: "candidates", Problem: "no candidate is the baseline", Want: "baseline: true on the deployment the others are compared with"})
+	}
+}
+
+// paced makes a recording's plan paced: its scenario's workload
+// replays a recording (reg says so and gives the recording's own rate),
+// and each stage's rate is its growth times that rate. A stage in users,
+// a headroom constraint or the replay's own speed in a recording's plan,
+// and a growth in any other plan, are errors.
+func (p *parser) paced(pl *Plan, reg Registry) {
+	rr, ok := reg.(Recordings)
+	sc := pl.Scenario
+	if !ok || sc == nil || sc.Workload == "" || len(p.errs) > 0 {
+		return
+	}
+	rate, isRec, err := rr.RecordedRate(sc.Workload, sc.Params)
+	stages := pl.Demand.Stages
+	if !isRec {
+		for i, s := range stages {
+			if s.Growth > 0 {
+				p.add(p.stageLines[i], &Error{Field: fmt.Sprintf("demand.stages[%d].growth", i), Value: strconv.FormatFloat(s.Growth, 'g', -1, 64),
+					Problem: fmt.Sprintf("a growth multiplies a recording's traffic, and the scenario's workload %s is not a recording", sc.Workload),
+					Want:    "users or a rate, or a recording's path as the scenario's workload"})
+			}
+		}
+		return
+	}
+	at := sc.origin().at("workload")
+	switch {
+	case err != nil:
+		at.Field, at.Value, at.Want, at.Err = "scenario.workload", sc.Workload, "a recording mongobench can read and replay", err
+		at.Problem = err.Error()
+		p.errs = append(p.errs, at)
+		return
+	case !(rate > 0):
+		at.Field, at.Value, at.Want = "scenario.workload", sc.Workload, "a recording of at least two requests over some time"
+		at.Problem = "the recording has no rate to grow"
+		p.errs = append(p.errs, at)
+		return
+	}
+	if v, ok := sc.Params["speed"].(float64); ok && v != 1 {
+		e := sc.origin().at("params.speed")
+		e.Field, e.Value, e.Want = "scenario.params.speed", strconv.FormatFloat(v, 'g', -1, 64), "no speed: each stage's growth is the speed it replays at"
+		p.errs = append(p.errs, e)
+	}
+	for _, c := range pl.Constraints {
+		if c.Kind == threshold.Headroom {
+			p.add(0, &Error{Field: "constraints", Value: c.Text, Problem: fmt.Sprintf("%q cannot be judged in a recording's plan: each stage replays the recording at its rate, so no throughput to spare is measured", c.Text),
+				Want: "latency and error bounds, such as \"p99 <= 20ms\""})
+		}
+	}
+	pl.RecordedRate = rate
+	for i := range stages {
+		switch {
+		case stages[i].Users > 0:
+			p.add(p.stageLines[i], &Error{Field: fmt.Sprintf("demand.stages[%d].users", i), Problem: "a recording's stage grows the recorded traffic, not a user model", Want: wantRecStages})
+		case stages[i].Growth > 0:
+			stages[i].Rate = stages[i].Growth * rate
+		}
 	}
 }
 

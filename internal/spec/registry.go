@@ -12,6 +12,14 @@ type Registry interface {
 	ParamSpecs(workload string) ([]ParamSpec, bool)
 }
 
+// Recordings is what a registry that replays traffic recordings adds:
+// whether a workload, with its parameters, replays a recording, and that
+// recording's own rate (requests per second over its span). A plan
+// whose scenario replays one is paced (Plan.RecordedRate).
+type Recordings interface {
+	RecordedRate(workload string, p Params) (rate float64, ok bool, err error)
+}
+
 // MapRegistry is a Registry held in a map from workload name to its
 // parameters.
 type MapRegistry map[string][]ParamSpec

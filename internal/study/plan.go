@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/plan"
@@ -42,11 +43,43 @@ func (p Plan) Measure(ctx context.Context, env Env) error {
 	if err != nil {
 		return err
 	}
+	if pl.RecordedRate > 0 {
+		return p.measurePaced(ctx, env, sc, next)
+	}
 	for rep := range p.Runs {
 		for i, c := range pl.Candidates {
 			env.step(rep*len(pl.Candidates)+i+1, p.Runs*len(pl.Candidates), sc, "plan %s: %s, run %d of %d", pl.Name, c.Label, rep+1, p.Runs)
 			err := env.OnTarget(ctx, c, func(result.Instance) error {
-				return p.measure(ctx, env, c, next[c.Label]+rep)
+				return p.measure(ctx, env, c, next[c.Label]+rep, nil)
+			})
+			if err != nil {
+				return fmt.Errorf("plan %s: candidate %s: %w", pl.Name, c.Label, err)
+			}
+		}
+	}
+	return nil
+}
+
+// measurePaced measures a recording's plan: on each candidate, for
+// each repetition, the recording replayed at every stage's rate, one
+// run per stage (its variant.stage the stage's name), on one server.
+func (p Plan) measurePaced(ctx context.Context, env Env, sc *spec.Scenario, next map[string]int) error {
+	pl := p.Spec
+	stages := pl.Demand.Stages
+	total := p.Runs * len(pl.Candidates) * len(stages)
+	n := 0
+	for rep := range p.Runs {
+		for _, c := range pl.Candidates {
+			err := env.OnTarget(ctx, c, func(result.Instance) error {
+				for _, s := range stages {
+					n++
+					env.step(n, total, sc, "plan %s: %s, stage %s (×%s, %s), run %d of %d", pl.Name, c.Label, s.Name,
+						strconv.FormatFloat(s.Rate/pl.RecordedRate, 'g', 4, 64), spec.Rate(s.Rate), rep+1, p.Runs)
+					if err := p.measure(ctx, env, c, next[c.Label]+rep, &s); err != nil {
+						return err
+					}
+				}
+				return nil
 			})
 			if err != nil {
 				return fmt.Errorf("plan %s: candidate %s: %w", pl.Name, c.Label, err)
@@ -57,16 +90,22 @@ func (p Plan) Measure(ctx context.Context, env Env) error {
 }
 
 // measure makes one run of the plan's scenario on candidate c, numbered
-// rep, and keeps it.
-func (p Plan) measure(ctx context.Context, env Env, c spec.Target, rep int) error {
+// rep, and keeps it; at a paced plan's stage, at the stage's rate.
+func (p Plan) measure(ctx context.Context, env Env, c spec.Target, rep int, stage *plan.Stage) error {
 	base := p.Spec.Scenario.Clone()
 	base.Label, base.Repetition = c.Label, rep
+	if stage != nil {
+		base.Rate = spec.Rate(stage.Rate)
+	}
 	sc, err := Scenario(env.Registry, base, nil)
 	if err != nil {
 		return err
 	}
 	in := c.Described()
 	variant := result.Variant{Plan: result.Ptr(p.Spec.Name), Candidate: result.Ptr(c.Label), Instance: &in}
+	if stage != nil {
+		variant.Stage = result.Ptr(stage.Name)
+	}
 	d, err := env.Measure(ctx, sc, variant)
 	if err != nil {
 		return err
@@ -125,7 +164,7 @@ func nextRepetitions(docs []result.Doc) map[string]int {
 // as pl says. Every candidate needs a run; where names the results store
 // in the error that says which have none.
 func AnswerPlan(pl *spec.Plan, docs []result.Doc, where string) (plan.Answer, error) {
-	p := plan.Plan{Demand: pl.Demand, Constraints: pl.Constraints}
+	p := plan.Plan{Demand: pl.Demand, Constraints: pl.Constraints, Paced: pl.RecordedRate > 0}
 	var missing []string
 	for _, c := range pl.Candidates {
 		cand := plan.Candidate{Name: c.Label, Description: c.Instance.Type, Baseline: c.Baseline,

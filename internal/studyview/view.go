@@ -208,6 +208,15 @@ func Plan(pl *spec.Plan, ans plan.Answer, runs []report.Link) *report.StudyView 
 	v := &report.StudyView{Title: "Capacity plan: " + pl.Name, Name: PlanReportName(pl), VerdictTitle: "Recommendation", Runs: runs,
 		Intro: []report.Block{text(fmt.Sprintf("Workload %s, %d thread(s), %s per run; %s", pl.Scenario.Workload, pl.Scenario.Threads,
 			pl.Scenario.Duration, demandText(ans)))}}
+	if ans.Paced {
+		first := ""
+		if len(ans.Stages) > 0 {
+			first = ans.Stages[0].Stage.Name
+		}
+		v.Intro[0] = text(fmt.Sprintf("Recorded traffic: %s (%s requests per second as recorded), replayed on every candidate at each stage's growth, open loop. "+
+			"A candidate carries a stage when its runs there kept at least %s of the stage's rate and met the constraints, judged on those runs; "+
+			"the candidates' table and the ratios show the first stage, %s.", pl.Scenario.Workload, study.Compact(pl.RecordedRate), study.Percent(plan.KeepUp)+"%", first))
+	}
 	if len(pl.Constraints) > 0 {
 		var cs []string
 		for _, c := range pl.Constraints {

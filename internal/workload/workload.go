@@ -202,7 +202,14 @@ type Registry struct {
 var (
 	_ spec.Registry      = (*Registry)(nil)
 	_ spec.WorkloadFiles = (*Registry)(nil)
+	_ spec.Recordings    = (*Registry)(nil)
 )
+
+// Recording is a workload that replays a traffic recording: it says the
+// recording's own rate (requests per second), with its parameters.
+type Recording interface {
+	RecordedRate(p spec.Params) (float64, error)
+}
 
 // NewRegistry returns a registry of the given workloads.
 func NewRegistry(ws ...Workload) *Registry {
@@ -302,6 +309,21 @@ func (r *Registry) WriteList(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// RecordedRate is the rate of the recording the named workload replays
+// with parameters p; ok is false when the workload replays none.
+func (r *Registry) RecordedRate(name string, p spec.Params) (float64, bool, error) {
+	w, err := r.lookup(name)
+	if err != nil {
+		return 0, false, nil
+	}
+	rec, ok := w.(Recording)
+	if !ok {
+		return 0, false, nil
+	}
+	rate, err := rec.RecordedRate(p)
+	return rate, true, err
 }
 
 // Get returns the named workload (a workload file is opened).

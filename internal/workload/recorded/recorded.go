@@ -145,6 +145,19 @@ func Load(path string, o replay.Options) (*replay.Plan, error) {
 	return plan, nil
 }
 
+// RecordedRate is the recording's own rate: its requests (those the
+// replay sends, with p's options) per second over its span.
+func (w *Workload) RecordedRate(p spec.Params) (float64, error) {
+	plan, err := w.Plan(p)
+	if err != nil {
+		return 0, err
+	}
+	return plan.RecordedRate(), nil
+}
+
+// RecordedRate: as the replay's.
+func (n *named) RecordedRate(p spec.Params) (float64, error) { return n.w.RecordedRate(n.with(p)) }
+
 // Ops are the recording's shapes (one operation type each).
 func (w *Workload) Ops(p spec.Params) []string {
 	plan, err := w.Plan(p)
