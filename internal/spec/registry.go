@@ -56,7 +56,10 @@ func workloadError(reg Registry, workload string) *Error {
 	if workload == "" {
 		return &Error{Problem: "no workload is given", Want: oneOf("", workloads(reg))}
 	}
-	if strings.ContainsAny(workload, `/\`) { // a path: a workload file without its extension
+	if strings.ContainsAny(workload, `/\`) { // a path: a workload file without its extension, or no recording
+		if _, ok := reg.(Recordings); ok {
+			return invalid(workload, "a workload file whose name ends in .yaml or .yml, the path of a traffic recording (a file, or an 8.x server's recording directory), or a built-in workload: "+oneOf("", workloads(reg)))
+		}
 		return invalid(workload, "a workload file whose name ends in .yaml or .yml, or a built-in workload: "+oneOf("", workloads(reg)))
 	}
 	return invalid(workload, oneOf(workload, workloads(reg)))
