@@ -180,13 +180,7 @@ func pacedVerdicts(a Answer) []string {
 			out = append(out, fmt.Sprintf("%s (%s): %s carries it (kept %s of the rate, within the constraints), for %s money than %s.",
 				r.Stage.Name, need, r.Choice, pct(r.Kept), relative(ch.Monthly, base.Monthly, "more", "less"), base.Name))
 		}
-		var rej []string
-		for _, x := range r.Rejected {
-			rej = append(rej, x.Candidate+": "+x.Reason)
-		}
-		if len(rej) > 0 {
-			out = append(out, "  rejected: "+strings.Join(rej, "; ")+".")
-		}
+		out = append(out, rejectedLine(r)...)
 	}
 	return out
 }

@@ -325,15 +325,22 @@ func Verdicts(a Answer) []string {
 				r.Stage.Name, need, ch.Name, relative(ch.Throughput, base.Throughput, "more", "less"),
 				relative(ch.Monthly, base.Monthly, "more", "less"), base.Name, pct(r.Headroom)))
 		}
-		var rej []string
-		for _, x := range r.Rejected {
-			rej = append(rej, x.Candidate+": "+x.Reason)
-		}
-		if len(rej) > 0 {
-			out = append(out, "  rejected: "+strings.Join(rej, "; ")+".")
-		}
+		out = append(out, rejectedLine(r)...)
 	}
 	return out
+}
+
+// rejectedLine is a stage's rejected candidates, each with why, as one
+// indented line; none when no candidate was rejected.
+func rejectedLine(r Recommendation) []string {
+	var rej []string
+	for _, x := range r.Rejected {
+		rej = append(rej, x.Candidate+": "+x.Reason)
+	}
+	if len(rej) == 0 {
+		return nil
+	}
+	return []string{"  rejected: " + strings.Join(rej, "; ") + "."}
 }
 
 // relative says "160% more" or "12% less" or "the same".
