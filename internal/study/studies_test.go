@@ -20,16 +20,16 @@ var sweepCriteria = Criteria{MinFraction: DefaultSweepFraction, SLA: 20 * time.M
 // TestSweepStudyList measures every listed rate, failing or not, and
 // stores the price with every step.
 func TestSweepStudyList(t *testing.T) {
-	l := &lab{model: saturating(150)}
+	l := &lab{Model: saturating(150)}
 	s := SweepStudy{ID: "S3", Base: kvBase(t), Rates: List{100, 200, 300}, Repeat: 1, Criteria: sweepCriteria, Price: usd(3.2)}
-	res, err := s.Run(context.Background(), l.env())
+	res, err := s.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := l.rates(); !slices.Equal(got, []float64{100, 200, 300}) {
+	if got := l.Rates(); !slices.Equal(got, []float64{100, 200, 300}) {
 		t.Errorf("rates: got %v, want every listed rate", got)
 	}
-	if got := l.variants[2]["instance"]; !reflect.DeepEqual(got, map[string]any{"cost": 320.0, "price": "3.2 USD/h", "currency": "USD"}) {
+	if got := l.Variants[2]["instance"]; !reflect.DeepEqual(got, map[string]any{"cost": 320.0, "price": "3.2 USD/h", "currency": "USD"}) {
 		t.Errorf("instance: got %v, want cost 320 cents", got)
 	}
 	if c := res.Steps[0].Cost; c == nil || *c != 320 {
@@ -40,8 +40,8 @@ func TestSweepStudyList(t *testing.T) {
 // TestSLAStudyEnds: a ladder that reaches its maximum stops without a
 // word; a list runs every rate even when every mode fails.
 func TestSLAStudyEnds(t *testing.T) {
-	pass := func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate), p99: fl(1)} }
-	fail := func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate), p99: fl(100)} }
+	pass := func(sc *spec.Scenario) outcome { return outcome{Achieved: float64(sc.Rate), P99: fl(1)} }
+	fail := func(sc *spec.Scenario) outcome { return outcome{Achieved: float64(sc.Rate), P99: fl(100)} }
 	base := func() Base { return Base{Scenario: &spec.Scenario{Name: TestName, Workload: "ledger"}} }
 	for _, tc := range []struct {
 		name  string
@@ -53,15 +53,15 @@ func TestSLAStudyEnds(t *testing.T) {
 		{"ladder, first rate fails", fail, Ladder{Start: 100, Step: 100, Max: 300}, []float64{100}},
 		{"list, all fail", fail, List{100, 200}, []float64{100, 200}},
 	} {
-		l := &lab{model: tc.model}
+		l := &lab{Model: tc.model}
 		s := SLAStudy{SLA: SLA{P99: 20 * time.Millisecond}, Rates: tc.rates, Runs: 1, Modes: []string{"per-op"}, Base: base()}
-		if _, err := s.Run(context.Background(), l.env()); err != nil {
+		if _, err := s.Run(context.Background(), envOf(l)); err != nil {
 			t.Fatal(err)
 		}
-		if got := l.rates(); !slices.Equal(got, tc.want) {
+		if got := l.Rates(); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: rates %v, want %v", tc.name, got, tc.want)
 		}
-		stopLine := strings.Contains(l.saidText(), "every mode failed")
+		stopLine := strings.Contains(l.SaidText(), "every mode failed")
 		if wantLine := tc.name == "ladder, first rate fails"; stopLine != wantLine {
 			t.Errorf("%s: says it stopped: %v, want %v", tc.name, stopLine, wantLine)
 		}
@@ -85,7 +85,7 @@ var studies = []struct {
 		res, err := s.Run(context.Background(), env)
 		return len(res.Runs), err
 	}},
-	{"calibrate", func(sc *spec.Scenario) outcome { return outcome{achieved: float64(1000 * sc.Threads), p99: fl(1)} }, func(env Env) (int, error) {
+	{"calibrate", func(sc *spec.Scenario) outcome { return outcome{Achieved: float64(1000 * sc.Threads), P99: fl(1)} }, func(env Env) (int, error) {
 		c := CalibrateStudy{ID: "C", Search: Calibration{Start: 1, Factor: 2, Max: 8}, Base: Base{Scenario: &spec.Scenario{Workload: "kv"}}}
 		res, err := c.Run(context.Background(), env)
 		return len(res.Steps), err
@@ -96,13 +96,13 @@ var studies = []struct {
 // study says ErrStopped, and nothing after it runs.
 func TestStudiesStopAtPartialRun(t *testing.T) {
 	for _, st := range studies {
-		l := &lab{model: st.model, stopAt: 2}
-		n, err := st.run(l.env())
+		l := &lab{Model: st.model, StopAt: 2}
+		n, err := st.run(envOf(l))
 		if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "run run-02 stopped early; its partial result is stored") {
 			t.Errorf("%s: got %v, want ErrStopped naming run-02", st.name, err)
 		}
-		if len(l.measured) != 2 || len(l.kept) != 2 || !l.kept[1].Partial || n != 2 {
-			t.Errorf("%s: measured %d, kept %d, results %d; want 2 each, the second partial", st.name, len(l.measured), len(l.kept), n)
+		if len(l.Measured) != 2 || len(l.Kept) != 2 || !l.Kept[1].Partial || n != 2 {
+			t.Errorf("%s: measured %d, kept %d, results %d; want 2 each, the second partial", st.name, len(l.Measured), len(l.Kept), n)
 		}
 	}
 }
@@ -111,15 +111,15 @@ func TestStudiesStopAtPartialRun(t *testing.T) {
 // study with its error; what was measured before stays in the result.
 func TestStudiesStopOnFailure(t *testing.T) {
 	for _, st := range studies {
-		l := &lab{model: st.model, failAt: 2}
-		n, err := st.run(l.env())
-		if err == nil || !strings.Contains(err.Error(), "server went away") || len(l.measured) != 2 || len(l.kept) != 1 || n != 1 {
-			t.Errorf("%s, measure fails: got %v, measured %d, kept %d, results %d; want the error after 2, 1 kept", st.name, err, len(l.measured), len(l.kept), n)
+		l := &lab{Model: st.model, FailAt: 2}
+		n, err := st.run(envOf(l))
+		if err == nil || !strings.Contains(err.Error(), "server went away") || len(l.Measured) != 2 || len(l.Kept) != 1 || n != 1 {
+			t.Errorf("%s, measure fails: got %v, measured %d, kept %d, results %d; want the error after 2, 1 kept", st.name, err, len(l.Measured), len(l.Kept), n)
 		}
-		l = &lab{model: st.model, keepFailAt: 2}
-		_, err = st.run(l.env())
-		if err == nil || !strings.Contains(err.Error(), "disk full") || len(l.measured) != 2 {
-			t.Errorf("%s, keep fails: got %v after %d runs; want the error after 2", st.name, err, len(l.measured))
+		l = &lab{Model: st.model, KeepFailAt: 2}
+		_, err = st.run(envOf(l))
+		if err == nil || !strings.Contains(err.Error(), "disk full") || len(l.Measured) != 2 {
+			t.Errorf("%s, keep fails: got %v after %d runs; want the error after 2", st.name, err, len(l.Measured))
 		}
 	}
 }
@@ -148,12 +148,12 @@ func TestStudiesBadScenario(t *testing.T) {
 
 // TestStudiesSayNothingWithoutSay: a study without Say runs silently.
 func TestStudiesSayNothingWithoutSay(t *testing.T) {
-	l := &lab{model: saturating(1e6)}
-	env := l.env()
+	l := &lab{Model: saturating(1e6)}
+	env := envOf(l)
 	env.Say = nil
 	s := SweepStudy{ID: "S", Base: kvBase(t), Rates: List{100}, Repeat: 1, Criteria: sweepCriteria}
-	if _, err := s.Run(context.Background(), env); err != nil || len(l.kept) != 1 {
-		t.Errorf("got %v, kept %d", err, len(l.kept))
+	if _, err := s.Run(context.Background(), env); err != nil || len(l.Kept) != 1 {
+		t.Errorf("got %v, kept %d", err, len(l.Kept))
 	}
 }
 
@@ -234,16 +234,16 @@ func TestMajority(t *testing.T) {
 
 // TestRunsOf reads the SLA runs among stored documents of several tests.
 func TestRunsOf(t *testing.T) {
-	l := &lab{model: saturating(1e6)}
+	l := &lab{Model: saturating(1e6)}
 	if _, err := (SLAStudy{SLA: SLA{P99: time.Second}, Rates: List{100}, Runs: 2, Modes: []string{"per-op"},
-		Base: Base{Scenario: &spec.Scenario{Name: TestName, Workload: "ledger"}}}).Run(context.Background(), l.env()); err != nil {
+		Base: Base{Scenario: &spec.Scenario{Name: TestName, Workload: "ledger"}}}).Run(context.Background(), envOf(l)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (SweepStudy{ID: "S", Base: kvBase(t), Rates: List{100}, Repeat: 1}).Run(context.Background(), l.env()); err != nil {
+	if _, err := (SweepStudy{ID: "S", Base: kvBase(t), Rates: List{100}, Repeat: 1}).Run(context.Background(), envOf(l)); err != nil {
 		t.Fatal(err)
 	}
 	var docs []result.Doc
-	for _, d := range l.kept {
+	for _, d := range l.Kept {
 		docs = append(docs, *d)
 	}
 	runs, err := RunsOf(docs)
@@ -260,42 +260,42 @@ func TestRunsOf(t *testing.T) {
 // measured, numbered, with the number of runs when the study knows it
 // beforehand (a list of rates) and what the run varies.
 func TestStudySteps(t *testing.T) {
-	l := &lab{model: saturating(3000)}
+	l := &lab{Model: saturating(3000)}
 	s := SweepStudy{ID: "S1", Base: kvBase(t), Rates: List{1000, 2000}, Repeat: 2, Criteria: sweepCriteria}
-	if _, err := s.Run(context.Background(), l.env()); err != nil {
+	if _, err := s.Run(context.Background(), envOf(l)); err != nil {
 		t.Fatal(err)
 	}
 	want := []StepInfo{
 		{N: 1, Total: 4, What: "1,000/s, run 1 of 2"}, {N: 2, Total: 4, What: "1,000/s, run 2 of 2"},
 		{N: 3, Total: 4, What: "2,000/s, run 1 of 2"}, {N: 4, Total: 4, What: "2,000/s, run 2 of 2"},
 	}
-	for i := range l.steps {
-		if l.steps[i].Planned <= 0 {
+	for i := range l.Steps {
+		if l.Steps[i].Planned <= 0 {
 			t.Errorf("step %d: no planned length", i+1)
 		}
-		l.steps[i].Planned = 0
+		l.Steps[i].Planned = 0
 	}
-	if !slices.Equal(l.steps, want) {
-		t.Errorf("sweep steps:\ngot  %+v\nwant %+v", l.steps, want)
+	if !slices.Equal(l.Steps, want) {
+		t.Errorf("sweep steps:\ngot  %+v\nwant %+v", l.Steps, want)
 	}
 
-	l = &lab{model: saturating(3000)}
+	l = &lab{Model: saturating(3000)}
 	auto := SweepStudy{ID: "S2", Base: kvBase(t), Rates: Auto{Start: 500, Factor: 2, Max: 100000}, Repeat: 1, Criteria: sweepCriteria}
-	if _, err := auto.Run(context.Background(), l.env()); err != nil {
+	if _, err := auto.Run(context.Background(), envOf(l)); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.steps) != 7 || l.steps[6].N != 7 || l.steps[6].Total != 0 || l.steps[6].What != "3,250/s" {
-		t.Errorf("auto sweep steps: got %+v, want 7, the last 3,250/s of an unknown total", l.steps)
+	if len(l.Steps) != 7 || l.Steps[6].N != 7 || l.Steps[6].Total != 0 || l.Steps[6].What != "3,250/s" {
+		t.Errorf("auto sweep steps: got %+v, want 7, the last 3,250/s of an unknown total", l.Steps)
 	}
 
-	l = &lab{model: func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate), p99: fl(8)} }}
+	l = &lab{Model: func(sc *spec.Scenario) outcome { return outcome{Achieved: float64(sc.Rate), P99: fl(8)} }}
 	sla := SLAStudy{SLA: SLA{P99: time.Second}, Rates: List{100, 200}, Runs: 2, Modes: []string{"per-op", "client-bulk"},
 		Base: Base{Scenario: &spec.Scenario{Name: TestName, Workload: "ledger"}}}
-	if _, err := sla.Run(context.Background(), l.env()); err != nil {
+	if _, err := sla.Run(context.Background(), envOf(l)); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.steps) != 8 || l.steps[5].N != 6 || l.steps[5].Total != 8 || l.steps[5].What != "client-bulk at 200 TPS, run 1 of 2" {
-		t.Errorf("sla steps: got %+v, want 8, the sixth client-bulk at 200 TPS, run 1 of 2", l.steps)
+	if len(l.Steps) != 8 || l.Steps[5].N != 6 || l.Steps[5].Total != 8 || l.Steps[5].What != "client-bulk at 200 TPS, run 1 of 2" {
+		t.Errorf("sla steps: got %+v, want 8, the sixth client-bulk at 200 TPS, run 1 of 2", l.Steps)
 	}
 }
 
@@ -337,23 +337,23 @@ func groupOf(partialAt int, clients *[]*result.Doc) Merged {
 // alone would never hold); a partial group result does not hold and ends
 // the sweep, naming what it lacks.
 func TestSweepStudyGroup(t *testing.T) {
-	third := func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate) / 3, p99: fl(2)} }
-	l := &lab{model: third}
+	third := func(sc *spec.Scenario) outcome { return outcome{Achieved: float64(sc.Rate) / 3, P99: fl(2)} }
+	l := &lab{Model: third}
 	var clients []*result.Doc
-	env := l.env()
+	env := envOf(l)
 	env.Merged = groupOf(0, &clients)
 	s := SweepStudy{ID: "G", Base: kvBase(t), Rates: Auto{Start: 500, Factor: 2, Max: 2000}, Repeat: 1, Criteria: sweepCriteria}
 	res, err := s.Run(context.Background(), env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := l.rates(), []float64{500, 1000, 2000}; !slices.Equal(got, want) {
+	if got, want := l.Rates(), []float64{500, 1000, 2000}; !slices.Equal(got, want) {
 		t.Errorf("rates: got %v, want %v (decided from the group's results)", got, want)
 	}
-	if len(l.kept) != 3 || len(clients) != 3 {
-		t.Fatalf("kept %d, merged %d; want 3 each", len(l.kept), len(clients))
+	if len(l.Kept) != 3 || len(clients) != 3 {
+		t.Fatalf("kept %d, merged %d; want 3 each", len(l.Kept), len(clients))
 	}
-	for i, d := range l.kept {
+	for i, d := range l.Kept {
 		if !strings.HasPrefix(d.RunID, "group-") || d.TestResults.Sweep == nil || !d.TestResults.Sweep.Holds || res.Steps[i].RunID != d.RunID {
 			t.Errorf("kept %d: %s with verdict %+v; want the group's result, holding", i, d.RunID, d.TestResults.Sweep)
 		}
@@ -362,17 +362,17 @@ func TestSweepStudyGroup(t *testing.T) {
 		}
 	}
 
-	l, clients = &lab{model: third}, nil
-	env = l.env()
+	l, clients = &lab{Model: third}, nil
+	env = envOf(l)
 	env.Merged = groupOf(2, &clients)
 	res, err = s.Run(context.Background(), env)
 	if err == nil || errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "G.s2.r0") || !strings.Contains(err.Error(), "client 2 of 3 stored no result") {
 		t.Errorf("err %v, want the group's partial result named, not an interruption", err)
 	}
-	if len(res.Steps) != 2 || len(l.kept) != 2 {
-		t.Fatalf("steps %d, kept %d; want 2 each", len(res.Steps), len(l.kept))
+	if len(res.Steps) != 2 || len(l.Kept) != 2 {
+		t.Fatalf("steps %d, kept %d; want 2 each", len(res.Steps), len(l.Kept))
 	}
-	if v := l.kept[1].TestResults.Sweep; v.Holds || !slices.Contains(v.Reasons, "group result partial: client 2 of 3 stored no result") {
+	if v := l.Kept[1].TestResults.Sweep; v.Holds || !slices.Contains(v.Reasons, "group result partial: client 2 of 3 stored no result") {
 		t.Errorf("partial step's verdict %+v", v)
 	}
 }

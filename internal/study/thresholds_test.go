@@ -135,14 +135,14 @@ func TestStudiesReadTheLabsVerdicts(t *testing.T) {
 			}
 		}
 	}
-	l := &lab{model: func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate), p99: fl(2)} }, overrule: fails}
+	l := &lab{Model: func(sc *spec.Scenario) outcome { return outcome{Achieved: float64(sc.Rate), P99: fl(2)} }, Overrule: fails}
 	s := SweepStudy{ID: "S", Base: kvBase(t), Rates: List{100, 200}, Repeat: 1, Criteria: sweepCriteria}
-	res, err := s.Run(context.Background(), l.env())
+	res, err := s.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := texts(sweepCriteria.Thresholds()); len(l.measured) != 2 || texts(l.measured[0].StudyThresholds) != want {
-		t.Fatalf("the lab was handed %d runs, the first with bounds %q; want 2, with %q", len(l.measured), texts(l.measured[0].StudyThresholds), want)
+	if want := texts(sweepCriteria.Thresholds()); len(l.Measured) != 2 || texts(l.Measured[0].StudyThresholds) != want {
+		t.Fatalf("the lab was handed %d runs, the first with bounds %q; want 2, with %q", len(l.Measured), texts(l.Measured[0].StudyThresholds), want)
 	}
 	for _, st := range res.Steps {
 		if st.Verdict == nil || st.Verdict.Holds || !slices.Contains(st.Verdict.Reasons, "read p99 25.0 ms > 20 ms") {
@@ -150,20 +150,20 @@ func TestStudiesReadTheLabsVerdicts(t *testing.T) {
 		}
 	}
 
-	l = &lab{model: func(sc *spec.Scenario) outcome { return outcome{achieved: float64(sc.Rate), p99: fl(2)} }, overrule: fails}
+	l = &lab{Model: func(sc *spec.Scenario) outcome { return outcome{Achieved: float64(sc.Rate), P99: fl(2)} }, Overrule: fails}
 	sla := SLA{P99: 20 * time.Millisecond}
 	base := Base{Scenario: &spec.Scenario{Name: TestName, Workload: "ledger"}, Params: []string{"accounts=500"}}
-	r, err := SLAStudy{SLA: sla, Rates: List{100}, Runs: 1, Modes: []string{"per-op"}, Base: base}.Run(context.Background(), l.env())
+	r, err := SLAStudy{SLA: sla, Rates: List{100}, Runs: 1, Modes: []string{"per-op"}, Base: base}.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := texts(sla.Thresholds()); texts(l.measured[0].StudyThresholds) != want {
-		t.Errorf("the lab was handed the SLA's bounds %q, want %q", texts(l.measured[0].StudyThresholds), want)
+	if want := texts(sla.Thresholds()); texts(l.Measured[0].StudyThresholds) != want {
+		t.Errorf("the lab was handed the SLA's bounds %q, want %q", texts(l.Measured[0].StudyThresholds), want)
 	}
 	if v := r.Runs[0].Verdict; v == nil || v.Pass || !slices.Contains(v.Reasons, "p99 25.0 ms > 20 ms") {
 		t.Errorf("SLA run: verdict %+v, want a FAIL by the lab's p99 verdict (25 ms)", v)
 	}
-	if l.kept[0].TestResults.Bounds == nil {
+	if l.Kept[0].TestResults.Bounds == nil {
 		t.Errorf("the kept run lacks the lab's bound verdicts (testResults.bounds)")
 	}
 }

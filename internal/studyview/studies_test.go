@@ -24,25 +24,25 @@ import (
 // saturates at 3,000/s, then bisects: 4,000 fails, 3,000 holds, 3,500 and
 // 3,250 fail, and the gap to 3,000 is then below 10%.
 func TestSweepStudyAuto(t *testing.T) {
-	l := &lab{model: saturating(3000)}
+	l := &lab{Model: saturating(3000)}
 	s := study.SweepStudy{ID: "S1", Base: kvBase(t), Rates: study.Auto{Start: 500, Factor: 2, Max: 100000}, Repeat: 1, Criteria: sweepCriteria}
-	res, err := s.Run(context.Background(), l.env())
+	res, err := s.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := l.rates(), []float64{500, 1000, 2000, 4000, 3000, 3500, 3250}; !slices.Equal(got, want) {
+	if got, want := l.Rates(), []float64{500, 1000, 2000, 4000, 3000, 3500, 3250}; !slices.Equal(got, want) {
 		t.Errorf("rates: got %v, want %v", got, want)
 	}
-	if len(res.Steps) != 7 || len(l.kept) != 7 {
-		t.Fatalf("steps %d, kept %d; want 7 each", len(res.Steps), len(l.kept))
+	if len(res.Steps) != 7 || len(l.Kept) != 7 {
+		t.Fatalf("steps %d, kept %d; want 7 each", len(res.Steps), len(l.Kept))
 	}
-	for i, v := range l.variants {
+	for i, v := range l.Variants {
 		want := map[string]any{"sweep": "S1", "sweepStep": i + 1, "repetition": 0}
 		if !reflect.DeepEqual(v, want) {
 			t.Errorf("variant %d: got %v, want %v", i, v, want)
 		}
 	}
-	sc := l.measured[0]
+	sc := l.Measured[0]
 	if sc.Name != "kv" || sc.Threads != spec.DefaultOpenThreads || sc.Params.Int("records") != 500 || sc.Label != "r6g" {
 		t.Errorf("scenario: name %q, %d threads, records %d, label %q; want kv, 64, 500, r6g", sc.Name, sc.Threads, sc.Params.Int("records"), sc.Label)
 	}
@@ -51,21 +51,21 @@ func TestSweepStudyAuto(t *testing.T) {
 	}
 	wantResults := &result.SweepVerdict{ID: "S1", Step: 4, Criteria: sweepCriteria.String(), Holds: false,
 		Reasons: []string{"achieved 3,000/s < 95% of 4,000/s", "read p99 60.0 ms > 20 ms"}}
-	if got := l.kept[3].TestResults.Sweep; !reflect.DeepEqual(got, wantResults) {
+	if got := l.Kept[3].TestResults.Sweep; !reflect.DeepEqual(got, wantResults) {
 		t.Errorf("testResults.sweep of step 4:\ngot  %#v\nwant %#v", got, wantResults)
 	}
-	if got := l.kept[4].TestResults.Sweep.Holds; got != true {
+	if got := l.Kept[4].TestResults.Sweep.Holds; got != true {
 		t.Errorf("3,000/s: holds %v, want true", got)
 	}
 	wantSaid := []string{
 		"sweep S1 of kv: a step holds when achieved ≥ 95% of target, p99 of every operation ≤ 20 ms, errors ≤ 1%\n",
 		"step 1      500/s run 1: achieved 500/s, p99 2 ms, 0 errors, 0 late: holds\n",
 	}
-	if !slices.Equal(l.said[:2], wantSaid) {
-		t.Errorf("said:\ngot  %q\nwant %q", l.said[:2], wantSaid)
+	if !slices.Equal(l.Said[:2], wantSaid) {
+		t.Errorf("said:\ngot  %q\nwant %q", l.Said[:2], wantSaid)
 	}
-	if want := "step 4     4000/s run 1: achieved 3000/s, p99 60 ms, 0 errors, 0 late: fails: achieved 3,000/s < 95% of 4,000/s; read p99 60.0 ms > 20 ms\n"; l.said[4] != want {
-		t.Errorf("step 4 said:\ngot  %q\nwant %q", l.said[4], want)
+	if want := "step 4     4000/s run 1: achieved 3000/s, p99 60 ms, 0 errors, 0 late: fails: achieved 3,000/s < 95% of 4,000/s; read p99 60.0 ms > 20 ms\n"; l.Said[4] != want {
+		t.Errorf("step 4 said:\ngot  %q\nwant %q", l.Said[4], want)
 	}
 	var b bytes.Buffer
 	if err := textreport.Study(&b, viewOf(res)); err != nil {
@@ -86,15 +86,15 @@ func TestSweepStudyAuto(t *testing.T) {
 // fails, and the search bisects four times.
 func TestSweepStudyRepeat(t *testing.T) {
 	l := &lab{}
-	l.model = func(sc *spec.Scenario) outcome {
+	l.Model = func(sc *spec.Scenario) outcome {
 		r := float64(sc.Rate)
 		if r > 1000 || sc.Repetition == 1 {
-			return outcome{achieved: r / 2, p99: fl(50)}
+			return outcome{Achieved: r / 2, P99: fl(50)}
 		}
-		return outcome{achieved: r, p99: fl(1)}
+		return outcome{Achieved: r, P99: fl(1)}
 	}
 	s := study.SweepStudy{ID: "S2", Base: kvBase(t), Rates: study.Auto{Start: 1000, Factor: 2, Max: 5000}, Repeat: 3, Criteria: sweepCriteria}
-	res, err := s.Run(context.Background(), l.env())
+	res, err := s.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,12 +102,12 @@ func TestSweepStudyRepeat(t *testing.T) {
 	for _, r := range []float64{1000, 2000, 1500, 1250, 1125, 1063} {
 		want = append(want, r, r, r)
 	}
-	if got := l.rates(); !slices.Equal(got, want) {
+	if got := l.Rates(); !slices.Equal(got, want) {
 		t.Errorf("rates: got %v, want %v", got, want)
 	}
-	for i, sc := range l.measured {
-		if sc.Repetition != i%3 || l.variants[i]["repetition"] != i%3 || l.variants[i]["sweepStep"] != i/3+1 {
-			t.Errorf("run %d: repetition %d, variant %v; want repetition %d of step %d", i, sc.Repetition, l.variants[i], i%3, i/3+1)
+	for i, sc := range l.Measured {
+		if sc.Repetition != i%3 || l.Variants[i]["repetition"] != i%3 || l.Variants[i]["sweepStep"] != i/3+1 {
+			t.Errorf("run %d: repetition %d, variant %v; want repetition %d of step %d", i, sc.Repetition, l.Variants[i], i%3, i/3+1)
 		}
 	}
 	if best, ok := study.MaxAtSLA(res.Steps, sweepCriteria); !ok || best != 1000 {
@@ -126,20 +126,20 @@ func TestSweepStudyRepeat(t *testing.T) {
 // fails: per-op keeps up to 1,000 TPS, client-bulk to 1,500.
 func TestSLAStudyLadder(t *testing.T) {
 	l := &lab{}
-	l.model = func(sc *spec.Scenario) outcome {
+	l.Model = func(sc *spec.Scenario) outcome {
 		limit := 1000.0
 		if sc.Params["mode"] == "client-bulk" {
 			limit = 1500
 		}
 		if r := float64(sc.Rate); r <= limit {
-			return outcome{achieved: r, p99: fl(8)}
+			return outcome{Achieved: r, P99: fl(8)}
 		}
-		return outcome{achieved: limit, p99: fl(400)}
+		return outcome{Achieved: limit, P99: fl(400)}
 	}
 	sla := study.SLA{P99: 20 * time.Millisecond}
 	base := study.Base{Scenario: &spec.Scenario{Name: study.TestName, Workload: "ledger"}, Params: []string{"mode=client-bulk", "accounts=500"}}
 	s := study.SLAStudy{SLA: sla, Rates: study.Ladder{Start: 500, Step: 500, Max: 100000}, Runs: 2, Modes: []string{"per-op", "client-bulk"}, Stage: "baseline", Base: base}
-	res, err := s.Run(context.Background(), l.env())
+	res, err := s.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,29 +150,29 @@ func TestSLAStudyLadder(t *testing.T) {
 		wantModes = append(wantModes, "per-op", "client-bulk", "per-op", "client-bulk")
 	}
 	var modes []string
-	for i, sc := range l.measured {
+	for i, sc := range l.Measured {
 		modes = append(modes, sc.Params["mode"].(string))
 		if sc.Repetition != i/2%2 || sc.Params.Int("accounts") != 500 || sc.Name != study.TestName {
 			t.Errorf("run %d: repetition %d, accounts %d, name %q", i, sc.Repetition, sc.Params.Int("accounts"), sc.Name)
 		}
-		if !reflect.DeepEqual(l.variants[i], map[string]any{"stage": "baseline", "mode": modes[i]}) {
-			t.Errorf("run %d: variant %v", i, l.variants[i])
+		if !reflect.DeepEqual(l.Variants[i], map[string]any{"stage": "baseline", "mode": modes[i]}) {
+			t.Errorf("run %d: variant %v", i, l.Variants[i])
 		}
 	}
-	if got := l.rates(); !slices.Equal(got, wantRates) || !slices.Equal(modes, wantModes) {
+	if got := l.Rates(); !slices.Equal(got, wantRates) || !slices.Equal(modes, wantModes) {
 		t.Errorf("runs: got %v %v, want %v %v", got, modes, wantRates, wantModes)
 	}
-	if got, want := l.said[len(l.said)-1], "every mode failed at 2000 TPS: stopping\n"; got != want {
+	if got, want := l.Said[len(l.Said)-1], "every mode failed at 2000 TPS: stopping\n"; got != want {
 		t.Errorf("last line: got %q, want %q", got, want)
 	}
-	if got, want := l.said[0], "SLA: "+sla.String()+"; 2 runs per mode and rate\n"; got != want {
+	if got, want := l.Said[0], "SLA: "+sla.String()+"; 2 runs per mode and rate\n"; got != want {
 		t.Errorf("first line: got %q, want %q", got, want)
 	}
-	if got, want := l.said[1], "per-op         500 TPS run 1: p99 8 ms, 500/s, 0 retries: PASS\n"; got != want {
+	if got, want := l.Said[1], "per-op         500 TPS run 1: p99 8 ms, 500/s, 0 retries: PASS\n"; got != want {
 		t.Errorf("run line: got %q, want %q", got, want)
 	}
 	wantVerdict := &result.SLAVerdict{Spec: sla.String(), Pass: false, Reasons: []string{"p99 400 ms > 20 ms", "achieved 1,000/s < 99% of 1,500/s"}}
-	if got := l.kept[8].TestResults.SLA; !reflect.DeepEqual(got, wantVerdict) {
+	if got := l.Kept[8].TestResults.SLA; !reflect.DeepEqual(got, wantVerdict) {
 		t.Errorf("testResults.sla of per-op at 1,500:\ngot  %#v\nwant %#v", got, wantVerdict)
 	}
 	if len(res.Runs) != 16 {
@@ -190,27 +190,27 @@ func TestSLAStudyLadder(t *testing.T) {
 // TestCalibrateStudyKnee doubles the threads until a step gains less
 // than 5% while p99 climbs: the knee is 8 threads.
 func TestCalibrateStudyKnee(t *testing.T) {
-	l := &lab{model: calibrationServer}
+	l := &lab{Model: calibrationServer}
 	base := study.Base{Scenario: &spec.Scenario{Workload: "kv", Duration: spec.Duration(10 * time.Second)}}
 	c := study.CalibrateStudy{ID: "C1", Search: study.Calibration{Start: 1, Factor: 2, Max: 256, MinGain: 0.05}, Base: base}
-	res, err := c.Run(context.Background(), l.env())
+	res, err := c.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var threads []int
-	for i, sc := range l.measured {
+	for i, sc := range l.Measured {
 		threads = append(threads, sc.Threads)
-		if sc.Rate != 0 || !reflect.DeepEqual(l.variants[i], map[string]any{"calibration": "C1", "calibrationStep": i + 1}) {
-			t.Errorf("run %d: rate %v, variant %v", i, sc.Rate, l.variants[i])
+		if sc.Rate != 0 || !reflect.DeepEqual(l.Variants[i], map[string]any{"calibration": "C1", "calibrationStep": i + 1}) {
+			t.Errorf("run %d: rate %v, variant %v", i, sc.Rate, l.Variants[i])
 		}
 	}
 	if !slices.Equal(threads, []int{1, 2, 4, 8, 16}) {
 		t.Errorf("threads: got %v, want 1, 2, 4, 8, 16", threads)
 	}
-	if got := l.kept[0].TestResults.Calibration; !reflect.DeepEqual(got, &result.Calibration{ID: "C1", Step: 1}) {
+	if got := l.Kept[0].TestResults.Calibration; !reflect.DeepEqual(got, &result.Calibration{ID: "C1", Step: 1}) {
 		t.Errorf("first step's testResults.calibration: got %v, want no gain", got)
 	}
-	entry := l.kept[4].TestResults.Calibration
+	entry := l.Kept[4].TestResults.Calibration
 	if entry.Gain == nil || entry.Step != 5 || *entry.Gain < 0.020 || *entry.Gain > 0.022 {
 		t.Errorf("last step's testResults.calibration: got %v, want step 5, gain about 0.021", entry)
 	}
@@ -218,8 +218,8 @@ func TestCalibrateStudyKnee(t *testing.T) {
 		"calibration C1 of kv: double the threads until a step gains < 5% while p99 climbs\n",
 		"step 1    1 threads: 1500 ops/s, p99 1.1 ms, 0 errors\n",
 	}
-	if !slices.Equal(l.said[:2], wantSaid) {
-		t.Errorf("said:\ngot  %q\nwant %q", l.said[:2], wantSaid)
+	if !slices.Equal(l.Said[:2], wantSaid) {
+		t.Errorf("said:\ngot  %q\nwant %q", l.Said[:2], wantSaid)
 	}
 	var b bytes.Buffer
 	if err := textreport.Study(&b, viewOf(res)); err != nil {
@@ -233,8 +233,8 @@ func TestCalibrateStudyKnee(t *testing.T) {
 // TestStudyReports renders the three studies' Markdown reports from lab
 // runs: golden files, and the sweep's charts linked and returned.
 func TestStudyReports(t *testing.T) {
-	l := &lab{model: saturating(3000)}
-	sw, err := study.SweepStudy{ID: "S1", Base: kvBase(t), Rates: study.Auto{Start: 1000, Factor: 2, Max: 100000}, Repeat: 1, Criteria: sweepCriteria}.Run(context.Background(), l.env())
+	l := &lab{Model: saturating(3000)}
+	sw, err := study.SweepStudy{ID: "S1", Base: kvBase(t), Rates: study.Auto{Start: 1000, Factor: 2, Max: 100000}, Repeat: 1, Criteria: sweepCriteria}.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,9 +250,9 @@ func TestStudyReports(t *testing.T) {
 		}
 	}
 
-	l = &lab{model: saturating(1000)}
+	l = &lab{Model: saturating(1000)}
 	sla, err := study.SLAStudy{SLA: study.SLA{P99: 20 * time.Millisecond}, Rates: study.List{500, 1500}, Runs: 2, Modes: []string{"per-op", "client-bulk"}, Stage: "7KB accounts",
-		Base: study.Base{Scenario: &spec.Scenario{Name: study.TestName, Workload: "ledger"}}}.Run(context.Background(), l.env())
+		Base: study.Base{Scenario: &spec.Scenario{Name: study.TestName, Workload: "ledger"}}}.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,9 +262,9 @@ func TestStudyReports(t *testing.T) {
 		t.Errorf("SLA report: %d SVG charts, want none (its chart is drawn by the page)", len(charts))
 	}
 
-	l = &lab{model: calibrationServer}
+	l = &lab{Model: calibrationServer}
 	cal, err := study.CalibrateStudy{ID: "C1", Search: study.Calibration{Start: 1, Factor: 2, Max: 256},
-		Base: study.Base{Scenario: &spec.Scenario{Workload: "kv", Duration: spec.Duration(10 * time.Second)}}}.Run(context.Background(), l.env())
+		Base: study.Base{Scenario: &spec.Scenario{Workload: "kv", Duration: spec.Duration(10 * time.Second)}}}.Run(context.Background(), envOf(l))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,13 +279,13 @@ func TestStudyReports(t *testing.T) {
 // and refuses sweeps of different workloads.
 func TestCompareSweeps(t *testing.T) {
 	sweep := func(label, workload string, capacity float64, id string) study.Contender {
-		l := &lab{model: saturating(capacity)}
+		l := &lab{Model: saturating(capacity)}
 		base := study.Base{Scenario: &spec.Scenario{Workload: "kv", Label: label}}
-		if _, err := (study.SweepStudy{ID: id, Base: base, Rates: study.List{1000, 2000, 4000}, Repeat: 1, Criteria: sweepCriteria}).Run(context.Background(), l.env()); err != nil {
+		if _, err := (study.SweepStudy{ID: id, Base: base, Rates: study.List{1000, 2000, 4000}, Repeat: 1, Criteria: sweepCriteria}).Run(context.Background(), envOf(l)); err != nil {
 			t.Fatal(err)
 		}
 		c := study.Contender{Label: label}
-		for _, d := range l.kept {
+		for _, d := range l.Kept {
 			d.TestConfig["workload"] = workload
 			c.Docs = append(c.Docs, *d)
 		}
