@@ -45,3 +45,40 @@ cat "$dir/record.out"
 bin/mongobench record show "$dir/app.rec" --top 5
 bin/mongobench sweep --workload "$dir/app.rec" --speed "${SPEEDS:-1,4,16,64,256}" --p99 "${P99:-20ms}" \
   --results-file "$dir/results.jsonl" --report-dir "" --label replay-bench || true
+# The recording replayed at its own pace and twice as fast: the achieved
+# rate against the recorded and the replay's own send lag.
+echo
+echo "| speed | recorded/s | target/s | achieved/s | achieved / target | send lag p50 ms | send lag p99 ms | validity |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---|"
+for s in 1 2; do
+  bin/mongobench replay "$dir/app.rec" --uri "$uri" --speed "$s" --results-file "$dir/results.jsonl" \
+    --report-dir "" --label "replay-x$s" --json >"$dir/replay-$s.json" 2>"$dir/replay-$s.err" || true
+  "$py" - "$dir/replay-$s.json" "$s" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, sch = d["replay"], d["schedule"]
+rec = r.get("recordedRate") or 0
+target = rec * float(sys.argv[2])
+lag = sch.get("sendLag") or {}
+f = lambda v: "—" if v is None else "%.3f" % v
+print("| %s | %.1f | %.1f | %.1f | %.3f | %s | %s | %s |" % (sys.argv[2], rec, target, sch["achievedRate"],
+      sch["achievedRate"] / target if target else float("nan"), f(lag.get("p50")), f(lag.get("p99")),
+      (d.get("validity") or {}).get("state", "—")))
+PY
+done
+# A plan on the recording: two local profiles, one and two CPUs, at its
+# own pace and twice and four times as fast (PLAN=0 skips it).
+if [[ "${PLAN:-1}" != 0 ]]; then
+  cat >"$dir/plan.yaml" <<YAML
+name: replay-bench
+scenario: {workload: "$dir/app.rec"}
+candidates:
+  - {label: one-cpu, profile: {cpus: "0", cacheSize: 256MB}, price: 73 USD/month, baseline: true}
+  - {label: two-cpu, profile: {cpus: "0-1", cacheSize: 256MB}, price: 139 USD/month}
+demand: {stages: [{name: today, growth: 1}, {name: twice, growth: 2}, {name: four times, growth: 4}]}
+constraints: ["p99 <= ${P99:-20ms}", "errors <= 0.1%"]
+YAML
+  echo
+  bin/mongobench plan "$dir/plan.yaml" --results-file "$dir/plan.jsonl" --report-dir "$dir/reports" 2>"$dir/plan.err" || true
+  sed -n '/^## Stages/,$p' "$dir/reports/plan-replay-bench.md" 2>/dev/null || tail -n 5 "$dir/plan.err"
+fi
