@@ -2,6 +2,8 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -69,5 +71,42 @@ func TestSweepOverARecordingFindsItsKnee(t *testing.T) {
 		if !strings.Contains(o.stderr, want) {
 			t.Errorf("stderr: no %q:\n%s", want, o)
 		}
+	}
+}
+
+// TestSweepOverARecordingAuto: --speed auto searches from the
+// recording's own pace (×1) up by --rate-factor while steps hold; the
+// same one-connection recording cannot go a thousand times as fast, so
+// the search ends below ×1000 and the speeds it tried start at ×1 and
+// rise, ×4 each step, until one failed.
+func TestSweepOverARecordingAuto(t *testing.T) {
+	rec := recordThrough(t, oneConnection(t, testenv.DBName(t)))
+	o := mb(t, "sweep", "--workload", rec, "--speed", "auto", "--rate-factor", "4", "--database", testenv.DBName(t)+"_data", "--no-report", "--json")
+	wantCode(t, o, cli.ExitOK)
+	var docs []replayDoc
+	if err := json.Unmarshal([]byte(o.stdout), &docs); err != nil {
+		t.Fatalf("stdout is not a JSON array of runs: %v\n%s", err, o)
+	}
+	if len(docs) < 2 {
+		t.Fatalf("%d steps, want the search to try at least ×1 and a faster one:\n%s", len(docs), o.stderr)
+	}
+	var speeds []float64
+	for _, d := range docs {
+		if d.Replay == nil {
+			t.Fatalf("a step has no replay section")
+		}
+		speeds = append(speeds, d.Replay.Speed)
+	}
+	if s := speeds[0]; s < 0.999 || s > 1.001 {
+		t.Errorf("speeds %v: the search starts at ×1", speeds)
+	}
+	if s := speeds[1]; s < 3.99 || s > 4.01 {
+		t.Errorf("speeds %v: the second step is ×4 (--rate-factor 4)", speeds)
+	}
+	if m := slices.Max(speeds); m > 1000.01 {
+		t.Errorf("speeds %v: the search went past ×1000", speeds)
+	}
+	if !strings.Contains(o.stderr, "fails") {
+		t.Errorf("no step failed, though one connection cannot replay its recording ×1000:\n%s", o.stderr)
 	}
 }

@@ -22,6 +22,7 @@ held. Manual: docs/sweep.md; with --clients: docs/groups.md.`,
   mongobench sweep --workload ycsb-f --rate auto --label r6g --price '3.20 USD/h' --json > sweep.json
   mongobench sweep -P workloads/workloadb -p recordcount=100000 -p threadcount=64 --rate 1000,2000,5000
   mongobench sweep --workload shop.rec --speed 1,2,4,8 --p99 20ms
+  mongobench sweep --workload shop.rec --speed auto --p99 20ms
   mongobench sweep --workload ycsb-b --rate auto --threshold 'p99(READ) < 5ms' --threshold 'errors(timeout) < 1'
   mongobench sweep --workload ycsb-c --rate auto --start-rate 20000 --clients 4 --client-index 0 --group c-sweep-1 --results mongodb://results.example/`,
 		Args: cobra.NoArgs,
@@ -38,6 +39,6 @@ held. Manual: docs/sweep.md; with --clients: docs/groups.md.`,
 		},
 	}
 	f.Add(cmd.Flags())
-	cmd.Flags().StringVar(&speeds, "speed", "", "a recording's speeds (1,2,4,8) in place of --rate: each step replays the recording named by --workload that many times as fast")
+	cmd.Flags().StringVar(&speeds, "speed", "", "a recording's speeds (1,2,4,8, or auto: from ×1, --rate-factor times faster each step) in place of --rate: each step replays the recording named by --workload that many times as fast")
 	return cmd
 }
