@@ -18,7 +18,7 @@ func TestSleepUntilNeverWakesEarly(t *testing.T) {
 	for i := range 200 {
 		at := time.Now().Add(50 * time.Microsecond)
 		sleepUntil(at)
-		if early := at.Sub(time.Now()); early > time.Microsecond {
+		if early := time.Until(at); early > time.Microsecond {
 			t.Fatalf("sleep %d woke %v before its deadline", i, early)
 		}
 	}
@@ -33,7 +33,7 @@ func TestSleepUntilNeverWakesEarly(t *testing.T) {
 			t.Fatal("timerfd refused an absolute deadline")
 		}
 		tfd.wait()
-		if early := at.Sub(time.Now()); early > time.Microsecond {
+		if early := time.Until(at); early > time.Microsecond {
 			t.Fatalf("timerfd wait %d woke %v before its deadline", i, early)
 		}
 	}
