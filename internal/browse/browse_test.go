@@ -242,6 +242,20 @@ func TestPlanPageFromStoredRuns(t *testing.T) {
 	if err := browse.Plan(&b, docs, "nope", "x"); !errors.Is(err, browse.ErrNotFound) {
 		t.Errorf("an unknown plan: got %v, want ErrNotFound", err)
 	}
+	// A plan on recorded traffic stores each stage's runs with the
+	// stage's name: each candidate's stages are rows of their own.
+	for i := range docs {
+		docs[i].Variant["stage"] = []string{"today", "far"}[docs[i].Repetition%2]
+	}
+	b.Reset()
+	if err := browse.Plan(&b, docs, "seed", "the test store"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"base at today", "base at far", "a at far"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the staged plan's page lacks the row %q", want)
+		}
+	}
 }
 
 // The form of compare --runs lists the labels with whole single runs

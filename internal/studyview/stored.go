@@ -87,10 +87,16 @@ func StoredPlan(docs []result.Doc, name string, link func(runID string) string) 
 		if n := result.VariantOf(&runs[i]).Candidate; n != nil {
 			c = *n
 		}
+		r := plan.RunOf(&runs[i])
+		if r.Stage != "" {
+			// A plan on recorded traffic: each stage replayed at its own
+			// rate is a row of its own, never merged with the others.
+			c += " at " + r.Stage
+		}
 		if _, ok := byCand[c]; !ok {
 			names = append(names, c)
 		}
-		byCand[c] = append(byCand[c], plan.RunOf(&runs[i]))
+		byCand[c] = append(byCand[c], r)
 		v.Runs = append(v.Runs, report.Link{Text: runs[i].RunID, Href: link(runs[i].RunID), Note: "candidate " + c})
 	}
 	slices.Sort(names)
