@@ -71,7 +71,7 @@ func TestDiagnosisServerPinnedToOneCPU(t *testing.T) {
 		t.Fatalf("no server-cpu finding: %s", d.Diagnosis.Line)
 	}
 	if serverCPU.Limit == nil || *serverCPU.Limit != 1 || serverCPU.LimitFrom != "the server process's CPU set" {
-		t.Errorf("server CPU judged against %v cores from %q, want 1 from the server process's CPU set", serverCPU.Limit, serverCPU.LimitFrom)
+		t.Errorf("server CPU judged against %s cores from %q, want 1 from the server process's CPU set", fmtOpt(serverCPU.Limit), serverCPU.LimitFrom)
 	}
 	crowdedOut := serverCPU.Share != nil && *serverCPU.Share < serverCPU.Threshold && hostCPU != nil && hostCPU.Saturated
 	if d.Diagnosis.Rule != "server-cpu" && (d.Diagnosis.Rule != "host-cpu" || !crowdedOut) {
@@ -216,4 +216,12 @@ func TestDiagnosisDiskWithSyncOnCommit(t *testing.T) {
 	if r := d.Diagnosis.Rule; r != "disk-throughput" && r != "server-cpu" {
 		t.Errorf("limited by %q, want the disk (or the server's CPU, which precedes it)", d.Diagnosis.Limit)
 	}
+}
+
+// fmtOpt is an optional figure as a test message shows it.
+func fmtOpt(v *float64) string {
+	if v == nil {
+		return "no"
+	}
+	return fmt.Sprint(*v)
 }

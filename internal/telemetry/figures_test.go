@@ -208,6 +208,13 @@ func TestSetCPU(t *testing.T) {
 	if got[KeyProcCPUs] != 1 || math.Abs(got[KeyProcSetBusy]-95) > 1e-9 {
 		t.Errorf("set figures %v, want 1 CPU 95%% busy", got)
 	}
+	// A CPU busy the whole interval whose idle ticks moved back to
+	// iowait's reads a tick less idle: it is 100% busy, and its count kept.
+	busy := HostSample{Time: a.Time, ProcSet: &CPUSet{CPUs: 1, Times: CPUTimes{User: 11, Idle: 9.99, IOWait: 0}}}
+	got = HostFigures(b, busy)
+	if got[KeyProcCPUs] != 1 || got[KeyProcSetBusy] != 100 {
+		t.Errorf("set figures of a busy CPU whose idle went back a tick: %v, want 1 CPU 100%% busy", got)
+	}
 	a.ProcSet.CPUs = 2 // the affinity changed: no figure
 	if got := HostFigures(b, a); got != nil {
 		t.Errorf("figures across an affinity change: %v", got)

@@ -60,12 +60,20 @@ func setCPU(out map[string]float64, b, a *CPUSet) {
 	if b == nil || a == nil || a.CPUs != b.CPUs {
 		return
 	}
+	// How many CPUs the server may use needs no times: it is the ceiling
+	// the diagnosis judges the server's CPU against, kept even when the
+	// set's times cannot say how busy it was.
+	out[KeyProcCPUs] = float64(a.CPUs)
 	total := a.Times.total() - b.Times.total()
 	idle := a.Times.Idle + a.Times.IOWait - b.Times.Idle - b.Times.IOWait
-	if total <= 0 || idle < 0 {
+	if total <= 0 {
 		return
 	}
-	out[KeyProcCPUs] = float64(a.CPUs)
+	// A CPU's idle and iowait ticks are accounted apart, and the kernel
+	// may move ticks between them (a CPU busy for the whole interval can
+	// read an idle time a tick short): a busy set is 100% busy, never
+	// left out.
+	idle = min(max(idle, 0), total)
 	out[KeyProcSetBusy] = (total - idle) / total * 100
 }
 
