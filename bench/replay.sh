@@ -43,6 +43,7 @@ kill -INT "$rec"
 wait "$rec" || true
 cat "$dir/record.out"
 bin/mongobench record show "$dir/app.rec" --top 5
+[[ -n "${KEEP_REC:-}" ]] && cp "$dir/app.rec" "$KEEP_REC"
 bin/mongobench sweep --workload "$dir/app.rec" --speed "${SPEEDS:-1,4,16,64,256}" --p99 "${P99:-20ms}" \
   --results-file "$dir/results.jsonl" --report-dir "" --label replay-bench || true
 # The recording replayed at its own pace and twice as fast: the achieved

@@ -128,6 +128,9 @@ func goTraffic(t *testing.T, db string) func(addr string) {
 type replayDoc struct {
 	Schedule struct {
 		AchievedRate float64     `json:"achievedRate"`
+		FailedRate   float64     `json:"failedRate"`
+		SuccessRate  float64     `json:"successRate"`
+		Skipped      int64       `json:"skipped"`
 		Intended     int64       `json:"intended"`
 		SendLag      result.Dist `json:"sendLag"`
 		Pacer        string      `json:"pacer"`

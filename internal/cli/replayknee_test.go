@@ -110,3 +110,70 @@ func TestSweepOverARecordingAuto(t *testing.T) {
 		t.Errorf("no step failed, though one connection cannot replay its recording ×1000:\n%s", o.stderr)
 	}
 }
+
+// TestReplaySkipsGetMoresOfCursorsTheCandidateClosed: an aggregation
+// read in batches of 10 over 60 documents (a find and five getMores,
+// the last closing the cursor), recorded, then replayed onto an empty
+// namespace (--map-ns): there the aggregation's first reply ends the
+// cursor, so its getMores are never sent. They are skipped, not failed:
+// no error, the run's skipped count equals the replay's cursors gone,
+// and the schedule is kept (achieved within 5% of its target).
+func TestReplaySkipsGetMoresOfCursorsTheCandidateClosed(t *testing.T) {
+	uri := testenv.URI(t)
+	c := connect(t, uri)
+	src := testenv.DBName(t)
+	dropAfter(t, c, src)
+	ctx := context.Background()
+	var docs []any
+	for i := range 60 {
+		docs = append(docs, bson.D{{Key: "_id", Value: i}})
+	}
+	if _, err := c.Database(src).Collection("orders").InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	rec := recordThrough(t, func(addr string) {
+		client, err := mongo.Connect(options.Client().ApplyURI("mongodb://" + addr + "/?directConnection=true&serverMonitoringMode=poll").SetMaxPoolSize(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = client.Disconnect(ctx) }()
+		for range 3 {
+			cur, err := client.Database(src).Collection("orders").Aggregate(ctx, mongo.Pipeline{{{Key: "$sort", Value: bson.D{{Key: "_id", Value: 1}}}}},
+				options.Aggregate().SetBatchSize(10))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for cur.Next(ctx) {
+				n++
+			}
+			if err := cur.Close(ctx); err != nil || n != 60 {
+				t.Fatalf("read %d of 60 documents: %v", n, err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	d, o := replayJSON(t, rec, "--uri", uri, "--map-ns", src+".="+src+"_empty.", "--json", "--report-dir", "")
+	if d.Replay.Mapped.CursorsGone == 0 {
+		t.Fatalf("no getMore found its cursor closed on the empty candidate:\n%s", o.stderr)
+	}
+	if d.Schedule.Skipped != d.Replay.Mapped.CursorsGone || d.Schedule.FailedRate != 0 {
+		t.Errorf("skipped %d, failed %.1f/s; want the %d getMores of closed cursors skipped and nothing failed",
+			d.Schedule.Skipped, d.Schedule.FailedRate, d.Replay.Mapped.CursorsGone)
+	}
+	for _, op := range d.Ops {
+		if op.Errors.Total > 0 {
+			t.Errorf("%s: %d errors", op.Name, op.Errors.Total)
+		}
+	}
+	// The skipped requests' slots were served: the achieved rate counts
+	// them, the success rate does not.
+	var done int64
+	for _, op := range d.Ops {
+		done += op.Count
+	}
+	if got, want := d.Schedule.AchievedRate/d.Schedule.SuccessRate, float64(done+d.Schedule.Skipped)/float64(done); got < 0.999*want || got > 1.001*want {
+		t.Errorf("achieved %.1f/s over succeeded %.1f/s is %.3f, want (%d sent + %d skipped) / %d sent = %.3f",
+			d.Schedule.AchievedRate, d.Schedule.SuccessRate, got, done, d.Schedule.Skipped, done, want)
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -80,5 +81,40 @@ func TestStopDuringStallAccountsEverySlot(t *testing.T) {
 	if after := r.End.Sub(stop); after >= 400*time.Millisecond {
 		t.Errorf("phase: ends %v after the stop (phase %v), want it to end at the stop, not after the %v grace period",
 			after, r.End.Sub(r.Start), cfg.Grace)
+	}
+}
+
+// TestSkippedOperationsKeepTheirSlots: a task that skips every third
+// operation (ErrSkipped, wrapped) sends nothing for it: the skipped ones
+// are neither successes nor failures, in no operation type's count, and
+// the achieved rate counts them as served, so an open loop that kept
+// its schedule achieves its target.
+func TestSkippedOperationsKeepTheirSlots(t *testing.T) {
+	var n int
+	newTask := func(int) (Task, error) {
+		return TaskFunc(func(context.Context) (int, error) {
+			n++ // one worker: no race
+			if n%3 == 0 {
+				return 0, fmt.Errorf("getMore: %w", ErrSkipped)
+			}
+			return 0, nil
+		}), nil
+	}
+	cfg := Config{Ops: []string{"op"}, Workers: 1, Pacer: NewConstant(300), Duration: time.Second}
+	r, err := Run(context.Background(), cfg, newTask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Failed != 0 || r.Skipped < 90 || r.Skipped > 110 {
+		t.Errorf("%s: %d failed, %d skipped; want none failed and about a third of 300 skipped", r, r.Failed, r.Skipped)
+	}
+	if got := r.Completed() + r.Skipped + r.Dropped + r.Abandoned; got != r.Intended {
+		t.Errorf("accounting: %d completed + %d skipped + %d dropped + %d abandoned = %d, want the %d intended", r.Completed(), r.Skipped, r.Dropped, r.Abandoned, got, r.Intended)
+	}
+	if a := r.AchievedRate(); a < 0.95*300 {
+		t.Errorf("achieved %.1f/s of a 300/s schedule it kept (skipped slots served)", a)
+	}
+	if s := r.SuccessRate(); s > 0.7*300 {
+		t.Errorf("success rate %.1f/s counts the skipped operations", s)
 	}
 }

@@ -61,9 +61,11 @@ func (r *Result) Span() time.Duration {
 	return achievedSpan(r.End.Sub(r.Start), r.Planned, r.Partial)
 }
 
-// AchievedRate is the completed operations (successes and errors, parts
-// of operations left out) per second of Span.
-func (r *Result) AchievedRate() float64 { return perSecond(r.Completed(), r.Span()) }
+// AchievedRate is the operations the schedule served per second of
+// Span: the completed ones (successes and errors, parts of operations
+// left out) and the skipped ones (ErrSkipped), which kept their slots
+// without a request.
+func (r *Result) AchievedRate() float64 { return perSecond(r.Completed()+r.Skipped, r.Span()) }
 
 // SuccessRate is the successful operations per second of Span.
 func (r *Result) SuccessRate() float64 { return perSecond(r.Completed()-r.Failed, r.Span()) }

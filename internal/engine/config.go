@@ -14,6 +14,13 @@ type Task interface {
 	Do(ctx context.Context) (op int, err error)
 }
 
+// ErrSkipped is what a task returns (wrapped or not) for an operation it
+// sent nothing for because it no longer applies: a replayed getMore
+// whose cursor the candidate has already closed. The operation is
+// counted in Result.Skipped, never as a success or a failure; its slot
+// counts as served for the achieved rate.
+var ErrSkipped = errors.New("operation skipped: it no longer applies")
+
 // ReplyTimed is a Task that knows when its last operation's last reply
 // reached this host: the kernel's receive timestamp, taken before this
 // process was woken to read it. The engine ends the operation there, so

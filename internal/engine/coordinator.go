@@ -348,6 +348,7 @@ func (c *coordinator) finish() (*Result, error) {
 	res.Start, res.End, res.Intervals = c.e.warmEnd, end, c.intervals
 	res.pace = &c.pace
 	res.Abandoned = c.e.abandoned.Load()
+	res.Skipped = c.e.skipped.Load()
 	res.CPU = c.cpuLast - c.cpuStart
 	if !c.e.closed {
 		res.Lag = c.lag
@@ -379,7 +380,7 @@ func (c *coordinator) closeTally(res *Result) error {
 
 func (r *Result) tally() {
 	r.Failed = failed(r.Ops)
-	r.Intended = r.Completed() + r.Abandoned
+	r.Intended = r.Completed() + r.Skipped + r.Abandoned
 	if r.Mode == "open" {
 		r.Intended += r.Dropped
 	}

@@ -26,6 +26,8 @@ type engine struct {
 	inflight atomic.Int64
 	peak     atomic.Int64 // most operations in flight in the current interval
 	stopping atomic.Bool
+	// skipped counts measured operations whose task returned ErrSkipped.
+	skipped atomic.Int64
 	// abandoned counts measured operations cancelled in flight by a stop;
 	// unsent those due before the stop but never sent (set at the stop).
 	abandoned atomic.Int64
@@ -315,6 +317,10 @@ func (e *engine) complete(w *workerRec, t Task, s slot, sent time.Time, op int, 
 		return
 	}
 	e.completedAt(done)
+	if err != nil && errors.Is(err, ErrSkipped) {
+		e.skipped.Add(1) // its slot served, nothing sent
+		return
+	}
 	if err != nil {
 		w.failure(op, e.cfg.Classify(err), false)
 		return

@@ -31,7 +31,8 @@ type Result struct {
 	Intervals []Interval
 	pace      *pace
 	// Intended is how many operations the schedule planned in the
-	// measured phase (open loop: completed plus dropped).
+	// measured phase: completed, skipped and abandoned (open loop: and
+	// dropped).
 	Intended int64
 	// Failed counts measured operations that completed with an error.
 	Failed  int64
@@ -40,6 +41,10 @@ type Result struct {
 	// Abandoned counts measured operations a stop left undone: due but
 	// never sent, or cancelled in flight after the grace period.
 	Abandoned int64
+	// Skipped counts measured operations whose task sent nothing because
+	// the operation no longer applied (ErrSkipped): neither a success nor
+	// a failure, in no operation type's figures.
+	Skipped int64
 	MaxLag    time.Duration
 	// Lag is the distribution of send lag, from intended start to actual
 	// send, of the measured operations (open loop only; nil otherwise).

@@ -72,6 +72,9 @@ func achievedText(s result.Schedule, c cells) string {
 	if s.FailedRate > 0 {
 		text += fmt.Sprintf(", %s/s failed", perSec(s.FailedRate))
 	}
+	if s.Skipped > 0 {
+		text += fmt.Sprintf(", %s skipped (not sent: they no longer applied)", count(s.Skipped))
+	}
 	return text
 }
 

@@ -275,8 +275,9 @@ type Schedule struct {
 	Workers int    `bson:"workers" json:"workers"`
 	// TargetRate is the intended operations per second (open loop only).
 	TargetRate *float64 `bson:"targetRate,omitempty" json:"targetRate,omitempty"`
-	// AchievedRate is completed operations (successes and errors) per
-	// second of measured phase.
+	// AchievedRate is the operations the schedule served per second of
+	// the measured phase: completed ones (successes and errors) and
+	// Skipped ones.
 	AchievedRate float64 `bson:"achievedRate" json:"achievedRate"`
 	// Intended is how many operations the schedule planned in the measured
 	// phase (open loop only).
@@ -288,7 +289,13 @@ type Schedule struct {
 	Dropped int64 `bson:"dropped" json:"dropped"`
 	// Abandoned counts operations a stop (Ctrl-C) left undone: due but
 	// never sent, or in flight and cancelled after the grace period.
-	Abandoned     int64   `bson:"abandoned" json:"abandoned"`
+	Abandoned int64 `bson:"abandoned" json:"abandoned"`
+	// Skipped counts operations that kept their slot without a request
+	// because they no longer applied: a replay's getMores and
+	// killCursors whose cursor the candidate had already closed. They are
+	// in AchievedRate (the schedule served them), in no operation type's
+	// figures, and neither succeeded nor failed.
+	Skipped       int64   `bson:"skipped,omitempty" json:"skipped,omitempty"`
 	LateThreshold float64 `bson:"lateThresholdMs" json:"lateThresholdMs"`
 	// DropBound is the lag past which an operation is dropped; absent
 	// (0) when nothing is dropped however late (a recording's replay).

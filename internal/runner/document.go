@@ -265,7 +265,7 @@ func schedule(res *engine.Result, sc *spec.Scenario) result.Schedule {
 	s := planned(res.Mode, res.Workers, sc)
 	s.Pacer, s.Intended, s.Late, s.Dropped, s.Abandoned, s.MaxLag = res.Pacer, res.Intended, res.Late, res.Dropped, res.Abandoned, ms(res.MaxLag)
 	s.AchievedRate, s.SuccessRate, s.FailedRate = res.AchievedRate(), res.SuccessRate(), res.FailedRate()
-	s.WarmupSkipped = res.WarmupSkipped
+	s.WarmupSkipped, s.Skipped = res.WarmupSkipped, res.Skipped
 	if res.Mode == "open" {
 		s.Pacing = string(res.Pacing)
 	}

@@ -381,6 +381,11 @@ func (t *task) DoSlot(ctx context.Context, n int64) (int, error) {
 	}
 	defer c.done()
 	body, err := sh.mapper.Command(c.buf[:0], r)
+	if gone := (*replay.ErrCursorGone)(nil); errors.As(err, &gone) {
+		// The application would not have sent it: the candidate's
+		// earlier reply ended the cursor. Not a failure of the candidate.
+		return r.Shape, fmt.Errorf("%w: %w", engine.ErrSkipped, err)
+	}
 	if err != nil {
 		return r.Shape, err
 	}
