@@ -45,7 +45,7 @@ type Result struct {
 	// the operation no longer applied (ErrSkipped): neither a success nor
 	// a failure, in no operation type's figures.
 	Skipped int64
-	MaxLag    time.Duration
+	MaxLag  time.Duration
 	// Lag is the distribution of send lag, from intended start to actual
 	// send, of the measured operations (open loop only; nil otherwise).
 	// It is the part of latency the client itself adds.
