@@ -62,9 +62,13 @@ rec = r.get("recordedRate") or 0
 target = rec * float(sys.argv[2])
 lag = sch.get("sendLag") or {}
 f = lambda v: "—" if v is None else "%.3f" % v
+v = d.get("validity") or {}
+validity = v.get("state", "—")
+flagged = [r["rule"] for r in v.get("rules", []) if r.get("outcome") not in ("valid", "not judged")]
+if flagged:
+    validity += " (" + ", ".join(flagged) + ")"
 print("| %s | %.1f | %.1f | %.1f | %.3f | %s | %s | %s |" % (sys.argv[2], rec, target, sch["achievedRate"],
-      sch["achievedRate"] / target if target else float("nan"), f(lag.get("p50")), f(lag.get("p99")),
-      (d.get("validity") or {}).get("state", "—")))
+      sch["achievedRate"] / target if target else float("nan"), f(lag.get("p50Ms")), f(lag.get("p99Ms")), validity))
 PY
 done
 # A plan on the recording: two local profiles, one and two CPUs, at its

@@ -97,10 +97,12 @@ func TestSweepOverARecordingAuto(t *testing.T) {
 		}
 		speeds = append(speeds, d.Replay.Speed)
 	}
-	if s := speeds[0]; s < 0.999 || s > 1.001 {
+	// The search rounds its rates (to whole operations per second), so a
+	// step's speed is within 1% of the multiple it stands for.
+	if s := speeds[0]; s < 0.99 || s > 1.01 {
 		t.Errorf("speeds %v: the search starts at ×1", speeds)
 	}
-	if s := speeds[1]; s < 3.99 || s > 4.01 {
+	if s := speeds[1]; s < 3.96 || s > 4.04 {
 		t.Errorf("speeds %v: the second step is ×4 (--rate-factor 4)", speeds)
 	}
 	if m := slices.Max(speeds); m > 1000.01 {

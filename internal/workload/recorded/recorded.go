@@ -206,7 +206,12 @@ func (w *Workload) Prepare(ctx context.Context, env workload.Env, p spec.Params)
 		sh.close()
 		return workload.Run{}, err
 	}
-	workers := min(2*plan.Conns+2, 10_000)
+	// Workers enough that a request queued behind its connection's
+	// earlier ones (a burst of getMores, a candidate slower than the
+	// recording) still has its slot claimed on time: its wait for its
+	// turn is then the server's, inside the operation, never the
+	// client's send lag.
+	workers := min(8*plan.Conns+2, 10_000)
 	pacer := replay.Schedule{Plan: plan, Speed: o.Speed}
 	return workload.Run{
 		Decided: workload.Decisions{Settings: settings{File: file, Speed: o.Speed, Connections: int64(plan.Conns), Requests: int64(len(plan.Requests)), AllowWrites: o.AllowWrites}},
