@@ -2,8 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/mongobench/mongobench/internal/texttable"
 	"github.com/mongobench/mongobench/internal/threshold"
@@ -53,16 +51,17 @@ func evaluatePaced(p Plan, base int) (Answer, error) {
 		}
 		return out, nil
 	}
-	baseStages, err := stageOf(baseC)
-	if err != nil {
-		return Answer{}, err
-	}
-	as := make([]Assessment, len(p.Candidates))
+	measured := make([][]*Measured, len(p.Candidates))
 	for i, c := range p.Candidates {
-		ms, err := stageOf(c)
-		if err != nil {
+		var err error
+		if measured[i], err = stageOf(c); err != nil {
 			return Answer{}, err
 		}
+	}
+	baseStages := measured[base]
+	as := make([]Assessment, len(p.Candidates))
+	for i, c := range p.Candidates {
+		ms := measured[i]
 		as[i] = Assessment{Candidate: c}
 		for j, s := range p.Demand.Stages {
 			f := StageFit{Stage: s.Name, Required: s.Rate, Measured: ms[j]}
@@ -75,12 +74,8 @@ func evaluatePaced(p Plan, base int) (Answer, error) {
 				m := *ms[j]
 				f.Kept = m.Throughput / s.Rate
 				f.Carries = f.Kept >= KeepUp
-				f.Checks = check(p.Constraints, m, *baseStages[j])
-				if ft := m.FailedThresholds; len(ft) > 0 {
-					f.Checks = append(f.Checks, Check{Constraint: "thresholds", Value: fmt.Sprintf("%d failed", len(ft)),
-						Reason: "thresholds failed: " + strings.Join(ft, "; ")})
-				}
-				passed := !slices.ContainsFunc(f.Checks, func(c Check) bool { return !c.Pass })
+				f.Checks = withThresholds(check(p.Constraints, m, *baseStages[j]), m.FailedThresholds)
+				passed := allPass(f.Checks)
 				f.Pass = f.Carries && passed
 				switch {
 				case !f.Carries:

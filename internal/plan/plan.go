@@ -338,8 +338,21 @@ func optRatio(v, base *float64) *float64 {
 }
 
 // Passed reports whether every candidate-wide check passed.
-func (a Assessment) Passed() bool {
-	return !slices.ContainsFunc(a.Checks, func(c Check) bool { return !c.Pass })
+func (a Assessment) Passed() bool { return allPass(a.Checks) }
+
+// allPass reports whether every check passed.
+func allPass(cs []Check) bool {
+	return !slices.ContainsFunc(cs, func(c Check) bool { return !c.Pass })
+}
+
+// withThresholds adds to cs the failed check of a candidate's (or a
+// stage's) runs whose thresholds failed; cs as it is when none did.
+func withThresholds(cs []Check, failed []string) []Check {
+	if len(failed) == 0 {
+		return cs
+	}
+	return append(cs, Check{Constraint: "thresholds", Value: fmt.Sprintf("%d failed", len(failed)),
+		Reason: "thresholds failed: " + strings.Join(failed, "; ")})
 }
 
 // StageFit is whether a candidate carries one stage. A stage in users
@@ -452,10 +465,7 @@ func Evaluate(p Plan) (Answer, error) {
 	for i := range as {
 		as[i].Checks = check(p.Constraints, as[i].Measured, baseM)
 		as[i].VsBaseline = ratios(as[i].Measured, baseM, as[i].Monthly, baseC.Monthly)
-		if f := as[i].FailedThresholds; len(f) > 0 {
-			as[i].Checks = append(as[i].Checks, Check{Constraint: "thresholds", Value: fmt.Sprintf("%d failed", len(f)),
-				Reason: "thresholds failed: " + strings.Join(f, "; ")})
-		}
+		as[i].Checks = withThresholds(as[i].Checks, as[i].FailedThresholds)
 		if perUser > 0 {
 			as[i].UsersSupported = as[i].Throughput * (1 - headroom) / perUser
 		}
