@@ -137,6 +137,14 @@ func (r readmeEnv) runOne(t *testing.T, e example) {
 	if o.code == cli.ExitOK || verdict && o.code == cli.ExitVerdict {
 		return
 	}
+	// A plan whose candidate's every run, measured again, was judged
+	// invalid (a host losing a fifth of its CPU to steal) rightly gives
+	// no answer; it must say so, naming the rule, not answer wrongly.
+	if e.args[0] == "plan" && o.code == cli.ExitFailure && strings.Contains(o.stderr, "were judged invalid (") &&
+		strings.Contains(o.stderr, "--include-invalid counts them") {
+		t.Logf("README.md:%d: this host made every run of a candidate invalid, and the plan said so:\n%s", e.line, o.stderr)
+		return
+	}
 	t.Errorf("README.md:%d: %s\nran as: mongobench %s\n%s", e.line, e.text, strings.Join(args, " "), o)
 }
 

@@ -241,24 +241,10 @@ func (l *Lab) Kept() []result.Doc { return l.kept }
 // Reports are the paths of the runs' Markdown reports written so far.
 func (l *Lab) Reports() []string { return l.reports }
 
-// stored reads the stored runs a study answers from: those that count
-// (validity.Filter), saying how many were left out.
-func (l *Lab) stored(ctx context.Context) ([]result.Doc, error) {
-	docs, err := l.store.ListLight(ctx)
-	if err != nil {
-		return nil, err
-	}
-	docs, left := validity.Filter(docs, l.opts.IncludeInvalid)
-	if s := validity.LeftOut(left); s != "" {
-		l.ui.Say("%s\n", s)
-	}
-	return docs, nil
-}
-
 // Env is the seam a study runs through, over the workloads of reg.
 func (l *Lab) Env(reg *workload.Registry) study.Env {
 	env := study.Env{Measure: l.measurer(reg), Keep: l.keep, Registry: reg, Say: l.ui.Say, Step: l.ui.Step, OnTarget: l.onTarget, Audit: l.LedgerAudit,
-		Stored: l.stored, Where: l.store.Where()}
+		Stored: l.store.ListLight, Where: l.store.Where(), IncludeInvalid: l.opts.IncludeInvalid}
 	if l.opts.Group.grouped() {
 		env.Merged = l.merged
 	}

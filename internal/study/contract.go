@@ -289,7 +289,10 @@ func (x planStudy) Check(reg spec.Registry, ts []threshold.Threshold) error {
 
 func (x planStudy) Run(ctx context.Context, env Env) (Outcome, error) {
 	if x.p.Stored == nil {
-		x.p.Stored, x.p.Where = env.Stored, env.Where
+		x.p.Stored, x.p.Where, x.p.IncludeInvalid = env.Stored, env.Where, env.IncludeInvalid
+	}
+	if x.p.Say == nil {
+		x.p.Say = env.Say
 	}
 	var runErr error
 	if !x.p.FromResults {

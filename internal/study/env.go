@@ -49,10 +49,14 @@ type Env struct {
 	// Step is told of each run before it is measured: its place in the
 	// study, for a header line and an estimate of the time left.
 	Step func(StepInfo)
-	// Stored reads the stored runs (without their intervals) of the
-	// results store named Where: a plan answers from them.
-	Stored func(ctx context.Context) ([]result.Doc, error)
-	Where  string
+	// Stored reads every stored run (without its intervals) of the
+	// results store named Where, those judged invalid too: a plan
+	// answers from them, counting the invalid ones only when
+	// IncludeInvalid (validity.Filter), and measures again a candidate
+	// whose runs were all judged invalid.
+	Stored         func(ctx context.Context) ([]result.Doc, error)
+	Where          string
+	IncludeInvalid bool
 	// Audit audits the ledger workload's accounts in the data database
 	// db of the target after the runs, in one line; nil: no audit.
 	Audit func(ctx context.Context, db string) string

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,7 +10,12 @@ import (
 	"github.com/mongobench/mongobench/internal/plan"
 	"github.com/mongobench/mongobench/internal/result"
 	"github.com/mongobench/mongobench/internal/spec"
+	"github.com/mongobench/mongobench/internal/validity"
 )
+
+// ErrAllInvalid is a plan that cannot answer because a candidate's every
+// stored run was judged invalid.
+var ErrAllInvalid = errors.New("runs judged invalid")
 
 // Plan is a capacity plan's study: it measures the plan's scenario on
 // every candidate, and answers the plan from all the runs of the plan
@@ -18,14 +24,26 @@ type Plan struct {
 	Spec *spec.Plan
 	// Runs is how many repetitions of every candidate Measure makes.
 	Runs int
-	// Stored reads the stored result documents; the plan picks its own
-	// (variant.plan, complete runs only).
+	// Stored reads the stored result documents, those judged invalid
+	// too; the plan picks its own (variant.plan, complete runs only).
 	Stored func(ctx context.Context) ([]result.Doc, error)
 	// Where names the results store in errors.
 	Where string
 	// FromResults answers from the stored runs without measuring.
 	FromResults bool
+	// IncludeInvalid counts the runs judged invalid too; by default
+	// they are left out of the answer (validity.Filter).
+	IncludeInvalid bool
+	// Say, when set, writes a progress line: how many runs judged
+	// invalid the answer left out.
+	Say func(format string, args ...any)
 }
+
+// MeasureAgain is how many more times Measure measures a candidate
+// whose every run of the plan (at a stage, for a recording's plan) was
+// judged invalid, so a moment of machine noise does not leave it
+// without an answer.
+const MeasureAgain = 2
 
 // Measure makes Runs repetitions of every candidate, alternating
 // candidates within a repetition, each on its target through
@@ -44,11 +62,39 @@ func (p Plan) Measure(ctx context.Context, env Env) error {
 		return err
 	}
 	if pl.RecordedRate > 0 {
-		return p.measurePaced(ctx, env, sc, next)
+		err = p.measurePaced(ctx, env, sc, pl.Candidates, p.Runs, next)
+	} else {
+		err = p.measureEach(ctx, env, sc, pl.Candidates, p.Runs, next)
 	}
-	for rep := range p.Runs {
-		for i, c := range pl.Candidates {
-			env.step(rep*len(pl.Candidates)+i+1, p.Runs*len(pl.Candidates), sc, "plan %s: %s, run %d of %d", pl.Name, c.Label, rep+1, p.Runs)
+	for again := 1; err == nil && !p.IncludeInvalid && again <= MeasureAgain; again++ {
+		if docs, err = p.docs(ctx); err != nil {
+			return err
+		}
+		redo := p.allInvalid(docs)
+		if len(redo) == 0 {
+			break
+		}
+		for _, c := range redo {
+			env.say("plan %s: every run of %s was judged invalid (%s): measuring it again (%d of %d)\n",
+				pl.Name, c.Label, invalidWhy(docs, c.Label), again, MeasureAgain)
+		}
+		next = nextRepetitions(docs)
+		if pl.RecordedRate > 0 {
+			err = p.measurePaced(ctx, env, sc, redo, 1, next)
+		} else {
+			err = p.measureEach(ctx, env, sc, redo, 1, next)
+		}
+	}
+	return err
+}
+
+// measureEach makes runs repetitions of the candidates cs, alternating
+// them within a repetition, numbered from next.
+func (p Plan) measureEach(ctx context.Context, env Env, sc *spec.Scenario, cs []spec.Target, runs int, next map[string]int) error {
+	pl := p.Spec
+	for rep := range runs {
+		for i, c := range cs {
+			env.step(rep*len(cs)+i+1, runs*len(cs), sc, "plan %s: %s, run %d of %d", pl.Name, c.Label, rep+1, runs)
 			err := env.OnTarget(ctx, c, func(result.Instance) error {
 				return p.measure(ctx, env, c, next[c.Label]+rep, nil)
 			})
@@ -60,21 +106,67 @@ func (p Plan) Measure(ctx context.Context, env Env) error {
 	return nil
 }
 
-// measurePaced measures a recording's plan: on each candidate, for
-// each repetition, the recording replayed at every stage's rate, one
-// run per stage (its variant.stage the stage's name), on one server.
-func (p Plan) measurePaced(ctx context.Context, env Env, sc *spec.Scenario, next map[string]int) error {
+// allInvalid are the candidates with stored runs of the plan none of
+// which counts (at some stage, for a recording's plan): each was judged
+// invalid.
+func (p Plan) allInvalid(docs []result.Doc) []spec.Target {
+	type key struct{ cand, stage string }
+	stored, counted := map[key]bool{}, map[key]bool{}
+	for i := range docs {
+		v := result.VariantOf(&docs[i])
+		k := key{deref(v.Candidate), deref(v.Stage)}
+		stored[k] = true
+		if validity.Counts(&docs[i], false) {
+			counted[k] = true
+		}
+	}
+	var out []spec.Target
+	for _, c := range p.Spec.Candidates {
+		for k := range stored {
+			if k.cand == c.Label && !counted[k] {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// invalidWhy words why candidate's runs were judged invalid: the
+// validity line of its newest run.
+func invalidWhy(docs []result.Doc, candidate string) string {
+	why := ""
+	for i := range docs {
+		if deref(result.VariantOf(&docs[i]).Candidate) == candidate && docs[i].Validity != nil {
+			why = strings.TrimPrefix(validity.Line(*docs[i].Validity), result.Invalid+": ")
+		}
+	}
+	return why
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// measurePaced measures a recording's plan on the candidates cs: on
+// each, for each of runs repetitions, the recording replayed at every
+// stage's rate, one run per stage (its variant.stage the stage's name),
+// on one server.
+func (p Plan) measurePaced(ctx context.Context, env Env, sc *spec.Scenario, cs []spec.Target, runs int, next map[string]int) error {
 	pl := p.Spec
 	stages := pl.Demand.Stages
-	total := p.Runs * len(pl.Candidates) * len(stages)
+	total := runs * len(cs) * len(stages)
 	n := 0
-	for rep := range p.Runs {
-		for _, c := range pl.Candidates {
+	for rep := range runs {
+		for _, c := range cs {
 			err := env.OnTarget(ctx, c, func(result.Instance) error {
 				for _, s := range stages {
 					n++
 					env.step(n, total, sc, "plan %s: %s, stage %s (×%s, %s), run %d of %d", pl.Name, c.Label, s.Name,
-						strconv.FormatFloat(s.Rate/pl.RecordedRate, 'g', 4, 64), spec.Rate(s.Rate), rep+1, p.Runs)
+						strconv.FormatFloat(s.Rate/pl.RecordedRate, 'g', 4, 64), spec.Rate(s.Rate), rep+1, runs)
 					if err := p.measure(ctx, env, c, next[c.Label]+rep, &s); err != nil {
 						return err
 					}
@@ -123,7 +215,41 @@ func (p Plan) Answer(ctx context.Context) (plan.Answer, error) {
 	if err != nil {
 		return plan.Answer{}, err
 	}
-	return AnswerPlan(p.Spec, docs, p.Where)
+	counted, left := validity.Filter(docs, p.IncludeInvalid)
+	if line := validity.LeftOut(left); line != "" && p.Say != nil {
+		p.Say("%s\n", line)
+	}
+	ans, err := AnswerPlan(p.Spec, counted, p.Where)
+	if err != nil && left > 0 {
+		return ans, p.invalidError(docs, counted, err)
+	}
+	return ans, err
+}
+
+// invalidError words a plan that cannot answer because its runs of some
+// candidates were all judged invalid: which, why, and how to count them.
+func (p Plan) invalidError(docs, counted []result.Doc, err error) error {
+	var why []string
+	for _, c := range p.Spec.Candidates {
+		n, m := 0, 0
+		for i := range docs {
+			if deref(result.VariantOf(&docs[i]).Candidate) == c.Label {
+				n++
+			}
+		}
+		for i := range counted {
+			if deref(result.VariantOf(&counted[i]).Candidate) == c.Label {
+				m++
+			}
+		}
+		if n > 0 && m == 0 {
+			why = append(why, fmt.Sprintf("%s: its %d stored run(s) were judged invalid (%s)", c.Label, n, invalidWhy(docs, c.Label)))
+		}
+	}
+	if len(why) == 0 {
+		return err
+	}
+	return fmt.Errorf("plan %s: %s; --include-invalid counts them: %w", p.Spec.Name, strings.Join(why, "; "), ErrAllInvalid)
 }
 
 // docs reads the plan's stored, complete runs.

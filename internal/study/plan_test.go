@@ -184,3 +184,78 @@ func TestPlanAnswer(t *testing.T) {
 		t.Errorf("missing runs: got %v, want %q", err, want)
 	}
 }
+
+// TestPlanMeasuresAllInvalidAgain checks that a candidate whose every
+// run of the plan was judged invalid is measured again, at most
+// study.MeasureAgain more times, saying why; that the answer leaves the
+// invalid runs out; and that a candidate left with invalid runs only is
+// an error naming it, the rule and --include-invalid.
+func TestPlanMeasuresAllInvalidAgain(t *testing.T) {
+	steal := &result.Validity{State: result.Invalid, Rules: []result.ValidityRule{
+		{Rule: "cpu-steal", Outcome: result.Invalid, Evidence: "mean steal 30.9%"}}}
+	for _, tt := range []struct {
+		name      string
+		invalidTo int // measures of candidate two judged invalid, in order
+		wantTwo   int // measures of candidate two
+		wantErr   string
+	}{
+		{"valid at once", 0, 1, ""},
+		{"valid the second time", 1, 2, ""},
+		{"never valid", 99, 1 + study.MeasureAgain, "plan p: two: its 3 stored run(s) were judged invalid (cpu-steal (invalid): mean steal 30.9%); --include-invalid counts them"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			seed, err := plantest.Docs("p")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := &targetsFake{reg: planRegistry}
+			two := 0
+			f.doc = func(n int, sc *spec.Scenario, v map[string]any) *result.Doc {
+				d := new(*seed[0]) // a baseline's run, measured
+				d.RunID, d.Label, d.Repetition, d.Variant = "r"+strconv.Itoa(n), sc.Label, sc.Repetition, v
+				if sc.Label == "two" {
+					if two < tt.invalidTo {
+						d.Validity = steal
+					}
+					two++
+				}
+				return d
+			}
+			pl := parsePlan(t, twoCandidates)
+			p := study.Plan{Spec: pl, Runs: 1, Where: "results.jsonl", Stored: func(context.Context) ([]result.Doc, error) {
+				var out []result.Doc
+				for _, d := range f.kept {
+					out = append(out, *d)
+				}
+				return out, nil
+			}}
+			env := f.env()
+			p.Say = env.Say
+			if err := p.Measure(context.Background(), env); err != nil {
+				t.Fatal(err)
+			}
+			if two != tt.wantTwo || len(f.measured) != tt.wantTwo+1 {
+				t.Errorf("measured two %d times (%d in all), want %d (and one of one)", two, len(f.measured), tt.wantTwo)
+			}
+			if again := tt.wantTwo - 1; again > 0 && !slices.ContainsFunc(f.said, func(s string) bool {
+				return strings.Contains(s, "every run of two was judged invalid (cpu-steal (invalid): mean steal 30.9%): measuring it again (1 of 2)")
+			}) {
+				t.Errorf("said %q, want why two is measured again", f.said)
+			}
+			_, err = p.Answer(context.Background())
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("answer: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) || !errors.Is(err, study.ErrAllInvalid)):
+				t.Errorf("answer: got %v, want %q… (ErrAllInvalid)", err, tt.wantErr)
+			}
+			if tt.invalidTo > 0 && !slices.ContainsFunc(f.said, func(s string) bool { return strings.Contains(s, "judged invalid left out") }) {
+				t.Errorf("said %q, want how many invalid runs the answer left out", f.said)
+			}
+			p.IncludeInvalid = true
+			if _, err := p.Answer(context.Background()); err != nil {
+				t.Errorf("answer with the invalid runs counted: %v", err)
+			}
+		})
+	}
+}
