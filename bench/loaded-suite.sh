@@ -5,7 +5,9 @@
 # properties, never timings or ranks among equal answers, so each run must
 # pass. Prints one row per run (exit code, wall time, the load average at
 # its end) and exits 1 when any run failed. The clone reuses the embedded
-# server and the lint already installed in ~/.cache/mongobench.
+# server and the lint already installed in ~/.cache/mongobench. LOGS=DIR
+# keeps every run's whole log there (run-N.log); without it they go with
+# the clone, the end of a failed run's log printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${RUNS:-3}"
@@ -32,6 +34,7 @@ for i in $(seq 1 "$runs"); do
   (cd "$work/clone" && make test >"$work/run-$i.log" 2>&1) || code=$?
   end=$(date +%s)
   load=$(cut -d' ' -f1-3 /proc/loadavg)
+  if [[ -n "${LOGS:-}" ]]; then mkdir -p "$LOGS" && cp "$work/run-$i.log" "$LOGS/"; fi
   echo "| $i | $code | $((end - start)) | $load |"
   if [[ $code -ne 0 ]]; then
     failed=1
