@@ -113,8 +113,7 @@ func (p Plan) allInvalid(docs []result.Doc) []spec.Target {
 	type key struct{ cand, stage string }
 	stored, counted := map[key]bool{}, map[key]bool{}
 	for i := range docs {
-		v := result.VariantOf(&docs[i])
-		k := key{deref(v.Candidate), deref(v.Stage)}
+		k := key{candidateOf(&docs[i]), deref(result.VariantOf(&docs[i]).Stage)}
 		stored[k] = true
 		if validity.Counts(&docs[i], false) {
 			counted[k] = true
@@ -137,12 +136,15 @@ func (p Plan) allInvalid(docs []result.Doc) []spec.Target {
 func invalidWhy(docs []result.Doc, candidate string) string {
 	why := ""
 	for i := range docs {
-		if deref(result.VariantOf(&docs[i]).Candidate) == candidate && docs[i].Validity != nil {
+		if candidateOf(&docs[i]) == candidate && docs[i].Validity != nil {
 			why = strings.TrimPrefix(validity.Line(*docs[i].Validity), result.Invalid+": ")
 		}
 	}
 	return why
 }
+
+// candidateOf is the candidate a plan's run measured, "" for none.
+func candidateOf(d *result.Doc) string { return deref(result.VariantOf(d).Candidate) }
 
 func deref(s *string) string {
 	if s == nil {
@@ -221,28 +223,23 @@ func (p Plan) Answer(ctx context.Context) (plan.Answer, error) {
 	}
 	ans, err := AnswerPlan(p.Spec, counted, p.Where)
 	if err != nil && left > 0 {
-		return ans, p.invalidError(docs, counted, err)
+		return ans, p.invalidError(docs, err)
 	}
 	return ans, err
 }
 
 // invalidError words a plan that cannot answer because its runs of some
 // candidates were all judged invalid: which, why, and how to count them.
-func (p Plan) invalidError(docs, counted []result.Doc, err error) error {
+func (p Plan) invalidError(docs []result.Doc, err error) error {
+	stored, counted := map[string]int{}, map[string]bool{}
+	for i := range docs {
+		c := candidateOf(&docs[i])
+		stored[c]++
+		counted[c] = counted[c] || validity.Counts(&docs[i], p.IncludeInvalid)
+	}
 	var why []string
 	for _, c := range p.Spec.Candidates {
-		n, m := 0, 0
-		for i := range docs {
-			if deref(result.VariantOf(&docs[i]).Candidate) == c.Label {
-				n++
-			}
-		}
-		for i := range counted {
-			if deref(result.VariantOf(&counted[i]).Candidate) == c.Label {
-				m++
-			}
-		}
-		if n > 0 && m == 0 {
+		if n := stored[c.Label]; n > 0 && !counted[c.Label] {
 			why = append(why, fmt.Sprintf("%s: its %d stored run(s) were judged invalid (%s)", c.Label, n, invalidWhy(docs, c.Label)))
 		}
 	}
@@ -276,12 +273,9 @@ func PlanDocs(all []result.Doc, name string) []result.Doc {
 // stored yet.
 func nextRepetitions(docs []result.Doc) map[string]int {
 	next := map[string]int{}
-	for _, d := range docs {
-		var c string
-		if v := result.VariantOf(&d).Candidate; v != nil {
-			c = *v
-		}
-		next[c] = max(next[c], d.Repetition+1)
+	for i := range docs {
+		c := candidateOf(&docs[i])
+		next[c] = max(next[c], docs[i].Repetition+1)
 	}
 	return next
 }
