@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the README's test command (make test) on a fresh clone of this
-# repository RUNS times in a row (default 3) while a second process keeps
+# Runs the README's test command (make test) RUNS times in a row (default
+# 3), each on a fresh clone of this repository's HEAD, while a second process keeps
 # one core busy, as a shared machine does: the suite's tests judge
 # properties, never timings or ranks among equal answers, so each run must
 # pass. Prints one row per run (exit code, wall time, the load average at
@@ -20,7 +20,6 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-git clone -q "$src" "$work/clone"
 # One core kept busy for the whole of every run.
 ( while :; do :; done ) &
 burner=$!
@@ -31,6 +30,8 @@ failed=0
 for i in $(seq 1 "$runs"); do
   start=$(date +%s)
   code=0
+  rm -rf "$work/clone"
+  git clone -q "$src" "$work/clone"
   (cd "$work/clone" && make test >"$work/run-$i.log" 2>&1) || code=$?
   end=$(date +%s)
   load=$(cut -d' ' -f1-3 /proc/loadavg)
