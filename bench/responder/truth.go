@@ -17,10 +17,10 @@ import (
 // clientOp is one measured operation of mongobench's calibration trace
 // (run --trace): Unix nanoseconds, latency and service in nanoseconds.
 type clientOp struct {
-	id                                int64
-	intended, sent, arrived, returned int64
-	latency, service                  int64
-	end                               int64 // when the operation ended: arrived, else returned
+	id                                        int64
+	intended, called, sent, arrived, returned int64
+	latency, service                          int64
+	end                                       int64 // when the operation ended: arrived, else returned
 }
 
 // serverTrace is the responder's trace file.
@@ -34,6 +34,9 @@ type serverTrace struct {
 	txKernel, txWrite int
 }
 
+// readClientTrace reads run --trace's file: nine fields a line (called,
+// the engine's call, apart from sent, the first request's write), or
+// the eight of builds before that, whose sent is the call.
 func readClientTrace(path string) ([]clientOp, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -50,16 +53,19 @@ func readClientTrace(path string) ([]clientOp, error) {
 			continue
 		}
 		fs := strings.Split(t, "\t")
-		if len(fs) != 8 {
-			return nil, fmt.Errorf("client trace %s:%d: %d fields, want 8", path, line, len(fs))
+		if len(fs) == 8 { // called is sent
+			fs = slices.Insert(fs, 3, fs[3])
 		}
-		var v [7]int64
-		for i, j := range []int{0, 2, 3, 4, 5, 6, 7} {
+		if len(fs) != 9 {
+			return nil, fmt.Errorf("client trace %s:%d: %d fields, want 9 (or 8)", path, line, len(fs))
+		}
+		var v [8]int64
+		for i, j := range []int{0, 2, 3, 4, 5, 6, 7, 8} {
 			if v[i], err = strconv.ParseInt(fs[j], 10, 64); err != nil {
 				return nil, fmt.Errorf("client trace %s:%d: %w", path, line, err)
 			}
 		}
-		op := clientOp{id: v[0], intended: v[1], sent: v[2], arrived: v[3], returned: v[4], latency: v[5], service: v[6], end: v[1] + v[5]}
+		op := clientOp{id: v[0], intended: v[1], called: v[2], sent: v[3], arrived: v[4], returned: v[5], latency: v[6], service: v[7], end: v[1] + v[6]}
 		ops = append(ops, op)
 	}
 	return ops, sc.Err()
@@ -179,7 +185,8 @@ func truth(ops []clientOp, st *serverTrace, open bool, inFlight int) (rows []tru
 	names := []string{
 		"latency error (reported − true)",
 		"service error (reported − true)",
-		"send lag: send − intended start (timer wake-up, scheduler)",
+		"send lag: call − intended start (timer wake-up, scheduler)",
+		"build: send − call (the command built, the connection's checks)",
 		"request path: responder's kernel arrival − send",
 		"receive path: end − reply's kernel send",
 		"loopback: client's kernel receive stamp − reply's kernel send",
@@ -206,16 +213,17 @@ func truth(ops []clientOp, st *serverTrace, open bool, inFlight int) (rows []tru
 		rows[0].v = append(rows[0].v, op.latency-trueLat)
 		rows[1].v = append(rows[1].v, op.service-trueSvc)
 		if open {
-			rows[2].v = append(rows[2].v, op.sent-op.intended)
+			rows[2].v = append(rows[2].v, op.called-op.intended)
 		}
-		rows[3].v = append(rows[3].v, r.Arrived-op.sent)
-		rows[4].v = append(rows[4].v, op.end-r.Sent)
+		rows[3].v = append(rows[3].v, op.sent-op.called)
+		rows[4].v = append(rows[4].v, r.Arrived-op.sent)
+		rows[5].v = append(rows[5].v, op.end-r.Sent)
 		if op.arrived != 0 {
-			rows[5].v = append(rows[5].v, op.arrived-r.Sent)
-			rows[6].v = append(rows[6].v, op.returned-op.arrived)
+			rows[6].v = append(rows[6].v, op.arrived-r.Sent)
+			rows[7].v = append(rows[7].v, op.returned-op.arrived)
 		}
-		rows[7].v = append(rows[7].v, r.Sent-r.Due)
-		rows[8].v = append(rows[8].v, trueSvc)
+		rows[8].v = append(rows[8].v, r.Sent-r.Due)
+		rows[9].v = append(rows[9].v, trueSvc)
 	}
 	return rows, joined, unmatched
 }

@@ -6,11 +6,12 @@ import (
 	"time"
 )
 
-// TestTruthJoinsByRequest: a client 7 µs late to send, whose write
-// reaches the responder 3 µs later and which ends 2 µs after the reply's
-// kernel send, against a responder that replies 4 µs after due: the
-// latency error is everything but the responder's lateness, the service
-// error the request and receive paths.
+// TestTruthJoinsByRequest: a client 7 µs late to call its task, which
+// builds its request for 1 µs, whose write reaches the responder 3 µs
+// later and which ends 2 µs after the reply's kernel send, against a
+// responder that replies 4 µs after due: the latency error is everything
+// but the responder's lateness, the service error the request and
+// receive paths.
 func TestTruthJoinsByRequest(t *testing.T) {
 	const origin = int64(1_000_000_000)
 	d := 100 * µs
@@ -18,13 +19,14 @@ func TestTruthJoinsByRequest(t *testing.T) {
 	var ops []clientOp
 	for i := range 10 {
 		intended := origin + int64(i)*int64(msec)
-		sent := intended + 7_000
+		called := intended + 7_000
+		sent := called + 1_000
 		arrived := sent + 3_000
 		due := arrived + int64(d)
 		tx := due + 4_000
 		end := tx + 2_000
 		st.reqs[int32(100+i)] = reqRecord{ID: int32(100 + i), Arrived: arrived, Due: due, Sent: tx}
-		ops = append(ops, clientOp{id: int64(100 + i), intended: intended, sent: sent, arrived: end, returned: end + 50_000,
+		ops = append(ops, clientOp{id: int64(100 + i), intended: intended, called: called, sent: sent, arrived: end, returned: end + 50_000,
 			latency: end - intended, service: end - sent, end: end})
 	}
 	ops = append(ops, clientOp{id: 999, intended: origin}) // no responder record
@@ -32,7 +34,7 @@ func TestTruthJoinsByRequest(t *testing.T) {
 	if joined != 10 || unmatched != 1 {
 		t.Fatalf("joined %d unmatched %d: want 10 and 1", joined, unmatched)
 	}
-	want := map[int]int64{0: 12_000, 1: 5_000, 2: 7_000, 3: 3_000, 4: 2_000, 5: 2_000, 6: 50_000, 7: 4_000, 8: int64(d) + 4_000}
+	want := map[int]int64{0: 13_000, 1: 5_000, 2: 7_000, 3: 1_000, 4: 3_000, 5: 2_000, 6: 2_000, 7: 50_000, 8: 4_000, 9: int64(d) + 4_000}
 	for i, w := range want {
 		for _, v := range rows[i].v {
 			if v != w {

@@ -43,15 +43,20 @@ type SlotTask interface {
 	DoSlot(ctx context.Context, n int64) (op int, err error)
 }
 
-// SendTimed is a Task whose request may leave after the engine calls it:
-// a replay's request waits for its connection's earlier replies, as the
-// application's did. Sent is when its last operation's request was
-// written; ok is false when none was. The operation's service time counts
-// from then (completion − actual send), and the wait before it stays in
-// the latency, which counts from the intended start; the send lag remains
-// the engine's call − intended start, the client's own delay.
+// SendTimed is a Task that knows when its operation's request was
+// written, which may be later than the engine's call: the lean wire
+// client stamps each operation's first request just before its write
+// system call, so building the command is not counted as the server's
+// time, and a replay's request waits for its connection's earlier
+// replies, as the application's did. The engine calls BeginSend before
+// each operation; Sent is when that operation's first request was
+// written, ok false when none was. The operation's service time counts
+// from then (completion − actual send), and the time before it stays in
+// the latency, which counts from the intended start; the send lag
+// remains the engine's call − intended start, the schedule's own delay.
 type SendTimed interface {
 	Task
+	BeginSend()
 	Sent() (at time.Time, ok bool)
 }
 

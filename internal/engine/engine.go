@@ -249,6 +249,7 @@ func (e *engine) workGated(ctx context.Context, stop <-chan struct{}, i int, t T
 	w := e.workers[i]
 	for {
 		g.state.Store(gateArmed)
+		beginSend(t)
 		op, err := t.Do(ctx)
 		switch g.state.Load() {
 		case gateSent:
@@ -294,6 +295,7 @@ func (e *engine) do(ctx context.Context, w *workerRec, t Task, s slot) {
 	}
 	e.enter()
 	w.parts.begin(s)
+	beginSend(t)
 	var op int
 	var err error
 	if st, ok := t.(SlotTask); ok && !e.closed {
@@ -326,9 +328,13 @@ func (e *engine) complete(w *workerRec, t Task, s slot, sent time.Time, op int, 
 		return
 	}
 	end, rlag := e.replyEnd(t, sent, done)
-	w.success(op, end.Sub(s.at), end.Sub(sentAt(t, sent, end)), false, rlag)
+	from := sentAt(t, sent, end)
+	if e.closed {
+		s.at = from // closed loop: the operation starts at its send, latency is service time
+	}
+	w.success(op, end.Sub(s.at), end.Sub(from), false, rlag)
 	if e.cfg.Trace != nil {
-		e.trace(t, op, s, sent, end, done)
+		e.trace(t, op, s, sent, from, end, done)
 	}
 }
 
@@ -344,6 +350,13 @@ func (e *engine) replyEnd(t Task, sent, done time.Time) (end time.Time, rlag tim
 		}
 	}
 	return done, -1
+}
+
+// beginSend tells a SendTimed task that its next operation begins.
+func beginSend(t Task) {
+	if st, ok := t.(SendTimed); ok {
+		st.BeginSend()
+	}
 }
 
 // sentAt is when an operation the engine called at called, ending at

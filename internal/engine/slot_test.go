@@ -59,6 +59,8 @@ func (w *waitingTask) Do(context.Context) (int, error) {
 	return 0, nil
 }
 
+func (w *waitingTask) BeginSend() { w.sent = time.Time{} }
+
 func (w *waitingTask) Sent() (time.Time, bool) { return w.sent, !w.sent.IsZero() }
 
 // A SendTimed task's service time counts from its own send, and the wait

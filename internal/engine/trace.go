@@ -14,7 +14,10 @@ type RequestNumbered interface {
 }
 
 // TraceRecord is one measured, successful operation as the calibration
-// mode keeps it: its intended start, its send, its reply's arrival (the
+// mode keeps it: its intended start, the engine's call of its task (the
+// end of the send lag), its send (where its service time begins: the
+// write of its first request when the task knows it, SendTimed, else the
+// call), its reply's arrival (the
 // kernel's receive stamp, whether or not the operation ended there; 0
 // when unknown) and the worker's return, as
 // Unix nanoseconds on the wall clock (so another process on the host
@@ -23,7 +26,8 @@ type RequestNumbered interface {
 type TraceRecord struct {
 	Request  int64 // the task's request id; -1 when unknown
 	Op       int32
-	Intended int64 // closed loop: the send
+	Intended int64 // closed loop: the call
+	Called   int64
 	Sent     int64
 	Arrived  int64
 	Returned int64
@@ -68,10 +72,10 @@ func (t *Trace) Overflow() int64 { return max(t.n.Load()-int64(len(t.recs)), 0) 
 // trace keeps a successful measured operation in the run's trace. Times
 // are the run's start on the wall clock plus their monotonic offset from
 // it, so differences between them are the durations the engine measured.
-func (e *engine) trace(t Task, op int, s slot, sent, end, done time.Time) {
+func (e *engine) trace(t Task, op int, s slot, called, sent, end, done time.Time) {
 	base := e.start.UnixNano()
 	wall := func(x time.Time) int64 { return base + int64(x.Sub(e.start)) }
-	r := TraceRecord{Request: -1, Op: int32(op), Intended: wall(s.at), Sent: wall(sent),
+	r := TraceRecord{Request: -1, Op: int32(op), Intended: wall(s.at), Called: wall(called), Sent: wall(sent),
 		Returned: wall(done), Latency: end.Sub(s.at), Service: end.Sub(sent)}
 	if rt, ok := t.(ReplyTimed); ok {
 		if at, ok := rt.ReplyArrived(); ok {

@@ -13,7 +13,10 @@ import (
 // per measured successful operation, tab-separated; times are Unix
 // nanoseconds (arrived 0 when unknown), latency and service in
 // nanoseconds; request -1 when the task does not number its requests.
-const TraceHeader = "request\top\tintended\tsent\tarrived\treturned\tlatency\tservice"
+// called is the engine's call of the task (the send lag's end), sent
+// where the service time begins (the first request's write, when the
+// task knows it, else the call).
+const TraceHeader = "request\top\tintended\tcalled\tsent\tarrived\treturned\tlatency\tservice"
 
 // writeTrace writes the run's trace to path once the run is over, off
 // the measuring path; a last line "# overflow N" counts operations the
@@ -30,7 +33,7 @@ func writeTrace(path string, ops []string, tr *engine.Trace) error {
 		b = strconv.AppendInt(b[:0], r.Request, 10)
 		b = append(b, '\t')
 		b = append(b, ops[r.Op]...)
-		for _, v := range []int64{r.Intended, r.Sent, r.Arrived, r.Returned, int64(r.Latency), int64(r.Service)} {
+		for _, v := range []int64{r.Intended, r.Called, r.Sent, r.Arrived, r.Returned, int64(r.Latency), int64(r.Service)} {
 			b = append(b, '\t')
 			b = strconv.AppendInt(b, v, 10)
 		}

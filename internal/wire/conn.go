@@ -63,6 +63,10 @@ type Conn struct {
 	// arrival is when the last RoundTrip's reply reached this host (the
 	// kernel's receive timestamp); zero when unknown.
 	arrival time.Time
+	// sent is when the operation's first request was written (just
+	// before its write system call); zero until it is, and again after
+	// BeginSend.
+	sent time.Time
 
 	// Server is what the selected server said in its hello.
 	Server Server
@@ -410,6 +414,28 @@ func (c *Conn) ReplyArrived() (time.Time, bool) {
 	return c.arrival, !c.arrival.IsZero()
 }
 
+// BeginSend starts an operation: Sent then says when its first request
+// is written (engine.SendTimed).
+func (c *Conn) BeginSend() { c.sent = time.Time{} }
+
+// Sent returns when the first request since BeginSend was written: the
+// clock read just before its write system call, after any reconnection
+// and with its command built, so an operation's service time counts
+// neither. ok is false when none was written. The kernel's own send
+// path (on loopback, the write system call up to the segment's delivery)
+// is after it: the kernel's transmit timestamps would time it, but they
+// are reported on the socket's error queue, whose EPOLLERR the Go
+// runtime's poller turns into a failed read ("not pollable") of a
+// reader waiting for its reply.
+func (c *Conn) Sent() (time.Time, bool) { return c.sent, !c.sent.IsZero() }
+
+// stampSent keeps the time of the operation's first write.
+func (c *Conn) stampSent() {
+	if c.sent.IsZero() {
+		c.sent = time.Now()
+	}
+}
+
 // requestIDs numbers the process's requests: an id names one request
 // among every connection's, so a calibration can join each operation to
 // a server's account of it (LastRequestID).
@@ -438,6 +464,7 @@ func (c *Conn) send(ctx context.Context, msg []byte, dl time.Time) (bsoncore.Doc
 		}
 	}
 	c.setDeadline(ctx, dl)
+	c.stampSent()
 	reply, err := c.exchange(msg)
 	return c.finish(ctx, reply, err)
 }

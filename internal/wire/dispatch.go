@@ -87,6 +87,7 @@ func (c *Conn) writeHanded() error {
 		_ = c.nc.SetDeadline(dl)
 		c.dl, c.dlSet = dl, true
 	}
+	c.stampSent()
 	if _, err := c.nc.Write(c.pending); err != nil {
 		c.handErr = &NetworkError{Op: "write", Err: err}
 		_ = c.nc.SetDeadline(aLongTimeAgo)

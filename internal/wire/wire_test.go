@@ -158,3 +158,54 @@ func TestReplyArrivalIsBetweenSendAndReturn(t *testing.T) {
 		t.Errorf("reply arrival %v after a failed round trip: want none", at)
 	}
 }
+
+// An operation's send is its first request's write: after the command is
+// built, before its reply; a second request of the same operation leaves
+// it, BeginSend forgets it, and an operation on a dropped connection has
+// its send stamped once it is written on the new one.
+func TestSentIsTheOperationsFirstWrite(t *testing.T) {
+	c := dial(t)
+	ping := func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "ping", 1) }
+	c.BeginSend()
+	if at, ok := c.Sent(); ok {
+		t.Fatalf("sent %v before any write: want none", at)
+	}
+	before := time.Now()
+	if _, err := command(t, c, "admin", wire.NoRetry, ping); err != nil {
+		t.Fatal(err)
+	}
+	first, ok := c.Sent()
+	if !ok || first.Before(before) {
+		t.Fatalf("sent %v (%v): want a time after %v", first, ok, before)
+	}
+	if at, ok := c.ReplyArrived(); runtime.GOOS == "linux" && (!ok || !at.After(first)) {
+		t.Fatalf("reply arrived %v (%v): want after the send %v", at, ok, first)
+	}
+	if _, err := command(t, c, "admin", wire.NoRetry, ping); err != nil {
+		t.Fatal(err)
+	}
+	if at, _ := c.Sent(); !at.Equal(first) {
+		t.Errorf("sent %v after a second request of the operation: want the first's, %v", at, first)
+	}
+	// A dropped connection: the next operation is sent on a new one.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	msg := c.Start()
+	idx, msg := bsoncore.AppendDocumentStart(msg)
+	msg = ping(msg)
+	msg = c.AppendFields(msg, "admin", wire.NoRetry)
+	msg, _ = bsoncore.AppendDocumentEnd(msg, idx)
+	if _, err := c.RoundTrip(ctx, msg, wire.NoRetry); err == nil {
+		t.Fatal("round trip with a cancelled context: want an error")
+	}
+	c.BeginSend()
+	before = time.Now()
+	if _, err := command(t, c, "admin", wire.NoRetry, ping); err != nil {
+		t.Fatal(err)
+	}
+	sent, ok := c.Sent()
+	arrived, _ := c.ReplyArrived()
+	if !ok || sent.Before(before) || (runtime.GOOS == "linux" && !sent.Before(arrived)) {
+		t.Errorf("sent %v after a redial begun at %v, reply at %v: want between", sent, before, arrived)
+	}
+}

@@ -166,6 +166,15 @@ func (t *fileTask) ReplyArrived() (time.Time, bool) {
 	return t.wireTimed.ReplyArrived()
 }
 
+// Sent is when the last operation's first request was written, when it
+// went over the wire connection.
+func (t *fileTask) Sent() (time.Time, bool) {
+	if !t.viaWire {
+		return time.Time{}, false
+	}
+	return t.wireTimed.Sent()
+}
+
 func (t *fileTask) wireDo(ctx context.Context, o *fileOp) error {
 	conn := t.wire.conn
 	msg := conn.Start()

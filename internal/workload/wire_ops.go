@@ -40,6 +40,23 @@ func (t wireTimed) ReplyArrived() (time.Time, bool) {
 	return t.wire.conn.ReplyArrived()
 }
 
+// BeginSend starts an operation on the wire connection
+// (engine.SendTimed).
+func (t wireTimed) BeginSend() {
+	if t.wire != nil {
+		t.wire.conn.BeginSend()
+	}
+}
+
+// Sent is when the operation's first request was written; unknown on
+// the driver's path.
+func (t wireTimed) Sent() (time.Time, bool) {
+	if t.wire == nil {
+		return time.Time{}, false
+	}
+	return t.wire.conn.Sent()
+}
+
 // LastRequest is the id of the last operation's request; unknown on the
 // driver's path (engine.RequestNumbered).
 func (t wireTimed) LastRequest() (int64, bool) {
@@ -49,8 +66,12 @@ func (t wireTimed) LastRequest() (int64, bool) {
 	return int64(t.wire.conn.LastRequestID()), true
 }
 
-// The single-operation workloads' tasks end at their reply's arrival.
-var _ = []engine.ReplyTimed{(*kvTask)(nil), (*insertTask)(nil), (*hotDocTask)(nil), (*queryTask)(nil), (*updateTask)(nil)}
+// The single-operation workloads' tasks begin at their request's write
+// and end at their reply's arrival.
+var (
+	_ = []engine.ReplyTimed{(*kvTask)(nil), (*insertTask)(nil), (*hotDocTask)(nil), (*queryTask)(nil), (*updateTask)(nil)}
+	_ = []engine.SendTimed{(*kvTask)(nil), (*insertTask)(nil), (*hotDocTask)(nil), (*queryTask)(nil), (*updateTask)(nil), (*fileTask)(nil)}
+)
 
 // errNoCursor is a find reply without a cursor.
 var errNoCursor = wire.ErrNoCursor

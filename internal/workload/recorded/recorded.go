@@ -357,6 +357,9 @@ var errNoSlot = errors.New("replay: a request is sent at its slot of the recordi
 
 func (t *task) Do(context.Context) (int, error) { return 0, errNoSlot }
 
+// BeginSend does nothing: DoSlot forgets the last request's times itself.
+func (t *task) BeginSend() {}
+
 // Sent is when the last request was written: after its connection's
 // earlier replies, so its service time is the candidate's alone.
 func (t *task) Sent() (time.Time, bool) { return t.sent, !t.sent.IsZero() }

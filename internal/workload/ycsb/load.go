@@ -152,8 +152,26 @@ type loadTask struct {
 
 var _ interface {
 	engine.ReplyTimed
+	engine.SendTimed
 	workload.Counter
 } = (*loadTask)(nil)
+
+// BeginSend starts a batch, when the wire client loads
+// (engine.SendTimed).
+func (t *loadTask) BeginSend() {
+	if t.conn != nil {
+		t.conn.BeginSend()
+	}
+}
+
+// Sent is when the batch's first request was written, when the wire
+// client loads (engine.SendTimed).
+func (t *loadTask) Sent() (time.Time, bool) {
+	if t.conn == nil {
+		return time.Time{}, false
+	}
+	return t.conn.Sent()
+}
 
 // ReplyArrived is when the last batch's reply reached this host, when
 // the wire client loads (engine.ReplyTimed).

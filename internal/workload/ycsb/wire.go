@@ -107,6 +107,13 @@ func (t *wireTask) Close() error { return t.conn.Close() }
 // (engine.ReplyTimed).
 func (t *wireTask) ReplyArrived() (time.Time, bool) { return t.conn.ReplyArrived() }
 
+// BeginSend starts an operation (engine.SendTimed).
+func (t *wireTask) BeginSend() { t.conn.BeginSend() }
+
+// Sent is when the operation's first request was written
+// (engine.SendTimed).
+func (t *wireTask) Sent() (time.Time, bool) { return t.conn.Sent() }
+
 // LastRequest is the id of the last operation's last request
 // (engine.RequestNumbered).
 func (t *wireTask) LastRequest() (int64, bool) { return int64(t.conn.LastRequestID()), true }
