@@ -99,18 +99,21 @@ func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
 		}
 	}
 	if !e.closed {
-		spin := spinFor(meanRate(e.cfg.Pacer))
+		var lead *wakeLead
+		if spin := spinFor(meanRate(e.cfg.Pacer)); spin > 0 {
+			lead = newWakeLead(spin)
+		}
 		e.waiters = make([]*waiter, e.cfg.Workers)
 		for i := range e.waiters {
 			wt, err := newWaiter(e.cfg.Pacing, &e.turn)
 			if err != nil {
 				wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
 			}
-			wt.spin = spin
+			wt.lead = lead
 			e.waiters[i] = wt
 		}
 		if e.cfg.Pacing == PacingDispatch {
-			e.gate(tasks, spin)
+			e.gate(tasks, lead)
 		}
 	}
 	return tasks, nil
@@ -118,12 +121,12 @@ func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
 
 // gate gives every GatedTask its worker's gate, and the run a dispatcher
 // when one takes it.
-func (e *engine) gate(tasks []Task, spin time.Duration) {
+func (e *engine) gate(tasks []Task, lead *wakeLead) {
 	wt, err := newWaiter(e.cfg.Pacing, &sync.Mutex{})
 	if err != nil {
 		wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
 	}
-	wt.spin = spin
+	wt.lead = lead
 	d := newDispatcher(e, wt)
 	e.gates = make([]*Gate, len(tasks))
 	for i, t := range tasks {

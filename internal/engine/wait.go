@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,11 +30,13 @@ const (
 	// is the send order); the sleeping thread holds its P until the
 	// runtime takes it back, which costs CPU in thread hand-offs.
 	PacingNanosleep Pacing = "nanosleep"
-	// PacingSpin (the default) is PacingSleep waking a little early and
-	// spinning to the deadline, which takes the wake-up's own latency
-	// (tens of microseconds on a virtual machine) out of the send lag; how
-	// early depends on the rate (spinFor), so the spin costs at most a few
-	// percent of a core.
+	// PacingSpin (the default) is PacingSleep waking early and spinning
+	// to the deadline, which takes the wake-up's own latency (tens of
+	// microseconds on a virtual machine) out of the send lag. How early
+	// is learnt from the run's own wake-ups (wakeLead: the 80th
+	// percentile of how late they came, so four in five are early and
+	// spin only the difference), bounded by the rate (spinFor), so the
+	// spin costs at most a few percent of a core.
 	PacingSpin Pacing = "spin"
 	// PacingDispatch is PacingSpin for the workers whose task is not
 	// gated; a gated task (GatedTask) builds each request before its
@@ -66,19 +69,58 @@ const (
 	coarseWait = 2 * time.Millisecond
 )
 
-// spinFor is how early PacingSpin wakes to spin for a schedule of mean
-// rate (operations per second): 50 µs up to 1,000/s (at most 5% of a
-// core), 20 µs up to 25,000/s (a wake-up is rarely earlier than that, so
-// the spin mostly replaces its latency), and none above, where slots are
-// mostly due already when a worker is free. Measured in bench/RESULTS.md.
+// spinFor bounds how early PacingSpin wakes to spin for a schedule of
+// mean rate (operations per second): 100 µs up to 1,000/s (at most 10%
+// of a core were every wake-up on time), 60 µs up to 25,000/s, and none
+// above, where slots are mostly due already when a worker is free.
+// Measured in bench/RESULTS.md.
 func spinFor(rate float64) time.Duration {
 	switch {
 	case rate <= 1000:
-		return 50 * time.Microsecond
+		return 100 * time.Microsecond
 	case rate <= 25000:
-		return 20 * time.Microsecond
+		return 60 * time.Microsecond
 	}
 	return 0
+}
+
+// wakeLead is how early PacingSpin's waiters arm their timer: an
+// estimate of the 80th percentile of how late a timer's wake-up comes
+// (from its deadline to the worker running again), learnt from every
+// wake-up of the run's waiters (one estimate, shared) by the stochastic
+// quantile rule: up 1.6 µs after a wake-up later than the lead, down 0.4
+// µs after one within it, so it settles where four in five are within
+// it. It starts at 20 µs and stays within [0, max]. Updates race
+// without harm: a lost one slows the learning by one step.
+type wakeLead struct {
+	lead atomic.Int64 // nanoseconds
+	max  int64
+}
+
+const (
+	leadStart = 20 * time.Microsecond
+	leadUp    = 1600 * time.Nanosecond // q × step, q = 0.8, step 2 µs
+	leadDown  = 400 * time.Nanosecond  // (1 − q) × step
+)
+
+func newWakeLead(max time.Duration) *wakeLead {
+	l := &wakeLead{max: int64(max)}
+	l.lead.Store(min(int64(leadStart), l.max))
+	return l
+}
+
+// early is the current lead.
+func (l *wakeLead) early() time.Duration { return time.Duration(l.lead.Load()) }
+
+// woke learns from a wake-up late past its timer's deadline.
+func (l *wakeLead) woke(late time.Duration) {
+	v := l.lead.Load()
+	if int64(late) > v {
+		v = min(v+int64(leadUp), l.max)
+	} else {
+		v = max(v-int64(leadDown), 0)
+	}
+	l.lead.Store(v)
 }
 
 // meanRate is a pacer's mean rate over its first thousand operations.
@@ -97,8 +139,8 @@ type waiter struct {
 	pacing Pacing
 	turn   *sync.Mutex // PacingNanosleep: the one worker sleeping, shared
 	timer  *time.Timer
-	tfd    *timerFD      // PacingSleep, PacingSpin
-	spin   time.Duration // PacingSpin: how early it wakes to spin
+	tfd    *timerFD  // PacingSleep, PacingSpin
+	lead   *wakeLead // PacingSpin: how early it wakes to spin; nil: not at all
 }
 
 func newWaiter(p Pacing, turn *sync.Mutex) (*waiter, error) {
@@ -166,8 +208,12 @@ func (wt *waiter) until(at time.Time, stop <-chan struct{}) bool {
 	// The timerfd is armed once for the whole wait, however long: one
 	// wake-up per wait. A stop fires it early (wake), and a stop that
 	// comes before it is armed is seen by the check after arming.
-	if wt.pacing == PacingSpin {
-		at = at.Add(-wt.spin)
+	spin := wt.pacing == PacingSpin && wt.lead != nil
+	learn := false // the timer is armed in the future: its wake-up's lateness is the kernel's
+	if spin {
+		lead := wt.lead.early()
+		at = at.Add(-lead)
+		learn = d > lead
 	}
 	armed := wt.tfd.arm(at)
 	if stopped(stop) {
@@ -181,8 +227,13 @@ func (wt *waiter) until(at time.Time, stop <-chan struct{}) bool {
 	if stopped(stop) {
 		return false
 	}
-	if wt.pacing == PacingSpin {
-		for time.Now().Before(due) { // a deliberate spin, at most wt.spin past a timely wake-up
+	if spin {
+		now := time.Now()
+		if armed && learn {
+			wt.lead.woke(max(now.Sub(at), 0))
+		}
+		for now.Before(due) { // a deliberate spin, at most the lead past a timely wake-up
+			now = time.Now()
 		}
 	}
 	return true

@@ -418,20 +418,30 @@ func (c *Conn) ReplyArrived() (time.Time, bool) {
 // is written (engine.SendTimed).
 func (c *Conn) BeginSend() { c.sent = time.Time{} }
 
-// Sent returns when the first request since BeginSend was written: the
-// clock read just before its write system call, after any reconnection
-// and with its command built, so an operation's service time counts
-// neither. ok is false when none was written. The kernel's own send
-// path (on loopback, the write system call up to the segment's delivery)
-// is after it: the kernel's transmit timestamps would time it, but they
-// are reported on the socket's error queue, whose EPOLLERR the Go
-// runtime's poller turns into a failed read ("not pollable") of a
-// reader waiting for its reply.
-func (c *Conn) Sent() (time.Time, bool) { return c.sent, !c.sent.IsZero() }
+// Sent returns when the first request since BeginSend was sent: the
+// kernel's transmit timestamp of its write over plain TCP on Linux (when
+// the segment was handed to the network device; on loopback, just
+// before the server's socket received it), else the clock read just
+// before its write system call. Either is after any reconnection and
+// with the command built, so an operation's service time counts
+// neither. ok is false when nothing was written.
+func (c *Conn) Sent() (time.Time, bool) {
+	if c.sent.IsZero() {
+		return time.Time{}, false
+	}
+	if c.nc != nil {
+		if at, ok := sentTime(c.nc, c.sent); ok {
+			return at, true
+		}
+	}
+	return c.sent, true
+}
 
-// stampSent keeps the time of the operation's first write.
+// stampSent keeps the time of the operation's first write and asks for
+// its kernel transmit stamp.
 func (c *Conn) stampSent() {
 	if c.sent.IsZero() {
+		markSend(c.nc)
 		c.sent = time.Now()
 	}
 }

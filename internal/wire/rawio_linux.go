@@ -22,15 +22,36 @@ import (
 //
 // Reads are recvmsg calls that also return the kernel's receive
 // timestamp of the data read (SO_TIMESTAMPNS), so a reply's arrival is
-// known apart from when this process was woken to read it.
+// known apart from when this process was woken to read it. A write
+// marked as an operation's first (markSend) has its kernel transmit
+// timestamp read too (SO_TIMESTAMPING, SOF_TIMESTAMPING_TX_SOFTWARE:
+// taken as the segment is handed to the network device, on loopback just
+// before the receiving socket gets it), so the operation's send is known
+// apart from the write system call's own path through the kernel.
 type rawTCP struct {
 	*net.TCPConn
 	rc     syscall.RawConn
 	stamps bool // SO_TIMESTAMPNS is on
 	msg    unix.Msghdr
 	iov    unix.Iovec
-	oob    [8]uint64     // control messages, aligned for the headers read in place
-	last   unix.Timespec // the latest read's receive time; zero when it had none
+	// oob holds a read's control messages, aligned for the headers read
+	// in place: SCM_TIMESTAMPNS, and SCM_TIMESTAMPING when transmit
+	// stamps are on (the kernel then reports the receive stamp twice).
+	oob  [12]uint64
+	last unix.Timespec // the latest read's receive time; zero when it had none
+
+	// tx says transmit stamps are on; written counts the bytes written
+	// since (a stamp's key is the offset of its write's last byte), mark
+	// that the next write is an operation's first, wantKey that write's
+	// key while its stamp is awaited, and sentAt that stamp once read.
+	tx      bool
+	written uint32
+	mark    bool
+	want    bool
+	wantKey uint32
+	sentAt  unix.Timespec
+	errOob  [32]uint64
+	errBuf  [8]byte
 }
 
 // lean returns nc with raw reads and writes when it is a TCP connection,
@@ -51,7 +72,95 @@ func lean(nc net.Conn) net.Conn {
 	}); err == nil && serr == nil {
 		c.stamps = true
 	}
+	flags := unix.SOF_TIMESTAMPING_TX_SOFTWARE | unix.SOF_TIMESTAMPING_SOFTWARE |
+		unix.SOF_TIMESTAMPING_OPT_ID | unix.SOF_TIMESTAMPING_OPT_TSONLY
+	if err := rc.Control(func(fd uintptr) {
+		serr = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPING, flags)
+	}); err == nil && serr == nil {
+		c.tx = true
+	}
 	return c
+}
+
+// markSend says the next write is an operation's first: its kernel
+// transmit stamp is then read (sentTime).
+func (c *rawTCP) markSend() {
+	c.mark, c.want, c.sentAt = c.tx, false, unix.Timespec{}
+}
+
+// sentTime returns the kernel's transmit stamp of the last marked write,
+// on the monotonic clock of local, a clock reading taken just before
+// that write; ok is false when the kernel gave none (yet).
+func (c *rawTCP) sentTime(local time.Time) (time.Time, bool) {
+	if c.want {
+		c.drainSent()
+	}
+	if c.sentAt.Sec == 0 && c.sentAt.Nsec == 0 {
+		return time.Time{}, false
+	}
+	after := time.Unix(c.sentAt.Unix()).Sub(local.Round(0))
+	if after < 0 || after > maxReceiveGap {
+		return time.Time{}, false // the wall clock was stepped in between
+	}
+	return local.Add(after), true
+}
+
+// drainSent reads the socket's error queue, without waiting, until the
+// awaited transmit stamp is found; stamps of other writes are dropped.
+// Reading it right after the write keeps the queue empty, so the poller
+// sees no error event to wake a reader for.
+func (c *rawTCP) drainSent() {
+	_ = c.rc.Control(func(fd uintptr) {
+		for c.want {
+			var msg unix.Msghdr
+			iov := unix.Iovec{Base: &c.errBuf[0]}
+			iov.SetLen(len(c.errBuf))
+			msg.Iov = &iov
+			msg.SetIovlen(1)
+			oob := unsafe.Slice((*byte)(unsafe.Pointer(&c.errOob[0])), len(c.errOob)*8)
+			msg.Control = &oob[0]
+			msg.SetControllen(len(oob))
+			_, _, e := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&msg)), unix.MSG_ERRQUEUE|unix.MSG_DONTWAIT)
+			if e == unix.EINTR {
+				continue
+			}
+			if e != 0 {
+				return // EAGAIN: not there yet
+			}
+			if key, ts, ok := txStamp(oob[:min(int(msg.Controllen), len(oob))]); ok && key == c.wantKey {
+				c.sentAt, c.want = ts, false
+			}
+		}
+	})
+}
+
+// txStamp finds the software transmit stamp (SCM_TIMESTAMPING's first
+// timespec) and its key (sock_extended_err's ee_data, origin
+// SO_EE_ORIGIN_TIMESTAMPING) in an error-queue message's control data.
+func txStamp(oob []byte) (key uint32, ts unix.Timespec, ok bool) {
+	var haveKey, haveTime bool
+	hdr := unix.CmsgLen(0)
+	for off := 0; off+hdr <= len(oob); {
+		h := (*unix.Cmsghdr)(unsafe.Pointer(&oob[off]))
+		l := int(h.Len)
+		if l < hdr || off+l > len(oob) {
+			break
+		}
+		data := oob[off+hdr : off+l]
+		switch {
+		case h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPING && len(data) >= int(unsafe.Sizeof(unix.Timespec{})):
+			ts = *(*unix.Timespec)(unsafe.Pointer(&data[0]))
+			haveTime = ts.Sec != 0 || ts.Nsec != 0
+		case (h.Level == unix.SOL_IP && h.Type == unix.IP_RECVERR) || (h.Level == unix.SOL_IPV6 && h.Type == unix.IPV6_RECVERR):
+			// struct sock_extended_err: errno u32, origin u8, type u8,
+			// code u8, pad u8, info u32, data u32.
+			if len(data) >= 16 && data[4] == unix.SO_EE_ORIGIN_TIMESTAMPING {
+				key, haveKey = *(*uint32)(unsafe.Pointer(&data[12])), true
+			}
+		}
+		off += unix.CmsgSpace(l - hdr)
+	}
+	return key, ts, haveKey && haveTime
 }
 
 func (c *rawTCP) Read(p []byte) (int, error) {
@@ -161,6 +270,13 @@ func (c *rawTCP) Write(p []byte) (int, error) {
 		}
 		return true
 	})
+	if c.tx {
+		c.written += uint32(n)
+		if c.mark && n == len(p) && n > 0 {
+			c.mark, c.want, c.wantKey = false, true, c.written-1
+			c.drainSent()
+		}
+	}
 	switch {
 	case err != nil:
 		return n, err
@@ -168,4 +284,21 @@ func (c *rawTCP) Write(p []byte) (int, error) {
 		return n, &net.OpError{Op: "write", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: errno}
 	}
 	return n, nil
+}
+
+// markSend marks nc's next write as an operation's first, when nc reads
+// transmit stamps.
+func markSend(nc net.Conn) {
+	if c, ok := nc.(*rawTCP); ok {
+		c.markSend()
+	}
+}
+
+// sentTime is the kernel's transmit stamp of nc's last marked write
+// (rawTCP.sentTime); ok is false when it has none.
+func sentTime(nc net.Conn, local time.Time) (time.Time, bool) {
+	if c, ok := nc.(*rawTCP); ok {
+		return c.sentTime(local)
+	}
+	return time.Time{}, false
 }
