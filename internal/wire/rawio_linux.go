@@ -72,8 +72,9 @@ func lean(nc net.Conn) net.Conn {
 	}); err == nil && serr == nil {
 		c.stamps = true
 	}
-	flags := unix.SOF_TIMESTAMPING_TX_SOFTWARE | unix.SOF_TIMESTAMPING_SOFTWARE |
-		unix.SOF_TIMESTAMPING_OPT_ID | unix.SOF_TIMESTAMPING_OPT_TSONLY
+	// Reporting only: a write asks for its own stamp (sendStamped), so
+	// no other write puts anything on the error queue.
+	flags := unix.SOF_TIMESTAMPING_SOFTWARE | unix.SOF_TIMESTAMPING_OPT_ID | unix.SOF_TIMESTAMPING_OPT_TSONLY
 	if err := rc.Control(func(fd uintptr) {
 		serr = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPING, flags)
 	}); err == nil && serr == nil {
@@ -174,7 +175,7 @@ func (c *rawTCP) Read(p []byte) (int, error) {
 	c.msg.SetIovlen(1)
 	var n int
 	var errno syscall.Errno
-	err := c.rc.Read(func(fd uintptr) bool {
+	read := func(fd uintptr) bool {
 		for {
 			c.msg.Control = nil
 			c.msg.SetControllen(0)
@@ -192,7 +193,19 @@ func (c *rawTCP) Read(p []byte) (int, error) {
 			n, errno = int(r), e
 			return true
 		}
-	})
+	}
+	err := c.rc.Read(read)
+	if err != nil && c.tx && err.Error() == notPollable {
+		// A transmit stamp came on its own (EPOLLERR alone: the socket
+		// not writable), which the runtime's poller reports as a failed
+		// read. The connection's stamps are turned off and the error
+		// queue emptied; the poller forgets the error at the socket's
+		// next event (the reply), so until then the read retries.
+		c.stopStamps()
+		for err != nil && err.Error() == notPollable {
+			err = c.rc.Read(read)
+		}
+	}
 	switch {
 	case err != nil:
 		return 0, err
@@ -254,12 +267,28 @@ func arrived(nc net.Conn, now time.Time) (time.Time, bool) {
 func (c *rawTCP) Write(p []byte) (int, error) {
 	var n int
 	var errno syscall.Errno
+	stamp := c.mark && len(p) > 0 && len(p) <= maxStampedWrite
+	c.mark = false
 	err := c.rc.Write(func(fd uintptr) bool {
 		for n < len(p) {
-			r, _, e := unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
+			var r uintptr
+			var e syscall.Errno
+			if stamp {
+				// The first system call of a marked write asks for its
+				// transmit stamp (a control message: this write only).
+				r, e = c.sendStamped(fd, p)
+			} else {
+				r, _, e = unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
+			}
 			switch e {
 			case 0:
 				n += int(r)
+				if c.tx {
+					c.written += uint32(r)
+				}
+				if stamp {
+					stamp, c.want, c.wantKey = false, true, c.written-1
+				}
 			case unix.EINTR:
 			case unix.EAGAIN:
 				return false // wait until writable
@@ -270,12 +299,8 @@ func (c *rawTCP) Write(p []byte) (int, error) {
 		}
 		return true
 	})
-	if c.tx {
-		c.written += uint32(n)
-		if c.mark && n == len(p) && n > 0 {
-			c.mark, c.want, c.wantKey = false, true, c.written-1
-			c.drainSent()
-		}
+	if c.want {
+		c.drainSent() // on loopback and most devices it is there already
 	}
 	switch {
 	case err != nil:
@@ -284,6 +309,49 @@ func (c *rawTCP) Write(p []byte) (int, error) {
 		return n, &net.OpError{Op: "write", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: errno}
 	}
 	return n, nil
+}
+
+// maxStampedWrite bounds the writes whose transmit stamp is asked for: a
+// request that fits the socket's buffer at once, whose stamp follows its
+// one system call. A larger one is sent over many, the stamp of its
+// first part coming when the network takes it.
+const maxStampedWrite = 64 << 10
+
+// sendStamped writes p with a control message asking the kernel for the
+// write's software transmit stamp (SO_TIMESTAMPING,
+// SOF_TIMESTAMPING_TX_SOFTWARE), reported on the error queue.
+func (c *rawTCP) sendStamped(fd uintptr, p []byte) (uintptr, syscall.Errno) {
+	var words [3]uint64 // CmsgSpace(4) bytes, aligned for the header
+	ctl := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)
+	h := (*unix.Cmsghdr)(unsafe.Pointer(&ctl[0]))
+	h.Level, h.Type = unix.SOL_SOCKET, unix.SO_TIMESTAMPING
+	h.SetLen(unix.CmsgLen(4))
+	*(*uint32)(unsafe.Pointer(&ctl[unix.CmsgLen(0)])) = unix.SOF_TIMESTAMPING_TX_SOFTWARE
+	iov := unix.Iovec{Base: &p[0]}
+	iov.SetLen(len(p))
+	msg := unix.Msghdr{Iov: &iov, Control: &ctl[0]}
+	msg.SetIovlen(1)
+	msg.SetControllen(unix.CmsgSpace(4))
+	r, _, e := unix.RawSyscall(unix.SYS_SENDMSG, fd, uintptr(unsafe.Pointer(&msg)), 0)
+	return r, e
+}
+
+// notPollable is the text of the error (internal/poll.ErrNotPollable)
+// a read waiting on the runtime's poller gets when the socket's only
+// event was an error: a transmit stamp on the error queue.
+const notPollable = "not pollable"
+
+// stopStamps turns the connection's transmit stamps off and empties its
+// error queue.
+func (c *rawTCP) stopStamps() {
+	c.tx, c.want, c.mark = false, false, false
+	_ = c.rc.Control(func(fd uintptr) {
+		_ = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPING, 0)
+	})
+	c.want = true
+	c.wantKey = c.written + 1<<31 // never a key: drain reads the whole queue
+	c.drainSent()
+	c.want, c.sentAt = false, unix.Timespec{}
 }
 
 // markSend marks nc's next write as an operation's first, when nc reads
