@@ -1,12 +1,13 @@
 package main
 
 import (
-	"encoding/binary"
 	"net"
 	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mongobench/mongobench/internal/wire"
 )
 
 // txStamper asks the kernel for a software transmit timestamp of every
@@ -58,42 +59,10 @@ func (t *txStamper) drain(got func(key uint32, ns int64)) {
 			if e != 0 {
 				return // EAGAIN: the queue is empty
 			}
-			key, ns, ok := parseTxStamp(t.oob[:msg.Controllen])
+			key, ns, ok := wire.TransmitStamp(t.oob[:msg.Controllen])
 			if ok {
 				got(key, ns)
 			}
 		}
 	})
-}
-
-// parseTxStamp finds the software timestamp (SCM_TIMESTAMPING's first
-// timespec) and the key (sock_extended_err's ee_data, origin
-// SO_EE_ORIGIN_TIMESTAMPING) in an error-queue message's control data.
-func parseTxStamp(oob []byte) (key uint32, ns int64, ok bool) {
-	var haveKey, haveTime bool
-	hdr := unix.CmsgLen(0)
-	for off := 0; off+hdr <= len(oob); {
-		h := (*unix.Cmsghdr)(unsafe.Pointer(&oob[off]))
-		l := int(h.Len)
-		if l < hdr || off+l > len(oob) {
-			break
-		}
-		data := oob[off+hdr : off+l]
-		switch {
-		case h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPING && len(data) >= 16:
-			sec := int64(binary.NativeEndian.Uint64(data[0:]))
-			nsec := int64(binary.NativeEndian.Uint64(data[8:]))
-			if sec != 0 || nsec != 0 {
-				ns, haveTime = sec*1e9+nsec, true
-			}
-		case (h.Level == unix.SOL_IP && h.Type == unix.IP_RECVERR) || (h.Level == unix.SOL_IPV6 && h.Type == unix.IPV6_RECVERR):
-			// struct sock_extended_err: errno u32, origin u8, type u8,
-			// code u8, pad u8, info u32, data u32.
-			if len(data) >= 16 && data[4] == unix.SO_EE_ORIGIN_TIMESTAMPING {
-				key, haveKey = binary.NativeEndian.Uint32(data[12:]), true
-			}
-		}
-		off += unix.CmsgSpace(l - hdr)
-	}
-	return key, ns, haveKey && haveTime
 }

@@ -128,40 +128,50 @@ func (c *rawTCP) drainSent() {
 			if e != 0 {
 				return // EAGAIN: not there yet
 			}
-			if key, ts, ok := txStamp(oob[:min(int(msg.Controllen), len(oob))]); ok && key == c.wantKey {
-				c.sentAt, c.want = ts, false
+			if key, ns, ok := TransmitStamp(oob[:min(int(msg.Controllen), len(oob))]); ok && key == c.wantKey {
+				c.sentAt, c.want = unix.NsecToTimespec(ns), false
 			}
 		}
 	})
 }
 
-// txStamp finds the software transmit stamp (SCM_TIMESTAMPING's first
-// timespec) and its key (sock_extended_err's ee_data, origin
-// SO_EE_ORIGIN_TIMESTAMPING) in an error-queue message's control data.
-func txStamp(oob []byte) (key uint32, ts unix.Timespec, ok bool) {
+// TransmitStamp finds a software transmit stamp (SCM_TIMESTAMPING's
+// first timespec, in Unix nanoseconds) and its key (sock_extended_err's
+// ee_data, origin SO_EE_ORIGIN_TIMESTAMPING: with
+// SOF_TIMESTAMPING_OPT_ID on TCP, the offset of the stamped write's last
+// byte) in an error-queue message's control data. bench/responder reads
+// its replies' stamps with it.
+func TransmitStamp(oob []byte) (key uint32, ns int64, ok bool) {
 	var haveKey, haveTime bool
-	hdr := unix.CmsgLen(0)
-	for off := 0; off+hdr <= len(oob); {
-		h := (*unix.Cmsghdr)(unsafe.Pointer(&oob[off]))
-		l := int(h.Len)
-		if l < hdr || off+l > len(oob) {
-			break
-		}
-		data := oob[off+hdr : off+l]
+	eachControl(oob, func(level, typ int32, data []byte) bool {
 		switch {
-		case h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPING && len(data) >= int(unsafe.Sizeof(unix.Timespec{})):
-			ts = *(*unix.Timespec)(unsafe.Pointer(&data[0]))
-			haveTime = ts.Sec != 0 || ts.Nsec != 0
-		case (h.Level == unix.SOL_IP && h.Type == unix.IP_RECVERR) || (h.Level == unix.SOL_IPV6 && h.Type == unix.IPV6_RECVERR):
+		case level == unix.SOL_SOCKET && typ == unix.SCM_TIMESTAMPING && len(data) >= int(unsafe.Sizeof(unix.Timespec{})):
+			ts := *(*unix.Timespec)(unsafe.Pointer(&data[0]))
+			ns, haveTime = ts.Nano(), ts.Sec != 0 || ts.Nsec != 0
+		case (level == unix.SOL_IP && typ == unix.IP_RECVERR) || (level == unix.SOL_IPV6 && typ == unix.IPV6_RECVERR):
 			// struct sock_extended_err: errno u32, origin u8, type u8,
 			// code u8, pad u8, info u32, data u32.
 			if len(data) >= 16 && data[4] == unix.SO_EE_ORIGIN_TIMESTAMPING {
 				key, haveKey = *(*uint32)(unsafe.Pointer(&data[12])), true
 			}
 		}
+		return true
+	})
+	return key, ns, haveKey && haveTime
+}
+
+// eachControl calls f with each control message of oob, its level, type
+// and data, until f returns false or a message is truncated.
+func eachControl(oob []byte, f func(level, typ int32, data []byte) bool) {
+	hdr := unix.CmsgLen(0)
+	for off := 0; off+hdr <= len(oob); {
+		h := (*unix.Cmsghdr)(unsafe.Pointer(&oob[off]))
+		l := int(h.Len)
+		if l < hdr || off+l > len(oob) || !f(h.Level, h.Type, oob[off+hdr:off+l]) {
+			return
+		}
 		off += unix.CmsgSpace(l - hdr)
 	}
-	return key, ts, haveKey && haveTime
 }
 
 func (c *rawTCP) Read(p []byte) (int, error) {
@@ -229,19 +239,15 @@ func (c *rawTCP) control() []byte {
 // receiveTime finds the SO_TIMESTAMPNS control message in oob; zero when
 // there is none.
 func receiveTime(oob []byte) unix.Timespec {
-	hdr := unix.CmsgLen(0)
-	for off := 0; off+hdr <= len(oob); {
-		h := (*unix.Cmsghdr)(unsafe.Pointer(&oob[off]))
-		l := int(h.Len)
-		if l < hdr || off+l > len(oob) {
-			break
+	var ts unix.Timespec
+	eachControl(oob, func(level, typ int32, data []byte) bool {
+		if level == unix.SOL_SOCKET && typ == unix.SCM_TIMESTAMPNS && len(data) >= int(unsafe.Sizeof(unix.Timespec{})) {
+			ts = *(*unix.Timespec)(unsafe.Pointer(&data[0]))
+			return false
 		}
-		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && l-hdr >= int(unsafe.Sizeof(unix.Timespec{})) {
-			return *(*unix.Timespec)(unsafe.Pointer(&oob[off+hdr]))
-		}
-		off += unix.CmsgSpace(l - hdr)
-	}
-	return unix.Timespec{}
+		return true
+	})
+	return ts
 }
 
 // maxReceiveGap bounds how long before being read a reply can have
