@@ -17,7 +17,7 @@ import (
 // p99, at least minLift times their share of the run's time, and at most
 // maxTimeShare of that time (a condition of most seconds explains
 // nothing). minIntervals is the shortest run judged; maxCauses how many
-// causes are kept.
+// causes are kept (and those tied with the last kept: keepCauses).
 const (
 	minTailShare = 0.25
 	minLift      = 2
@@ -197,15 +197,25 @@ func Tail(d *result.Doc) *result.Tail {
 		}
 		return a.TailShare > b.TailShare
 	})
-	if len(t.Causes) > maxCauses {
-		t.Causes = t.Causes[:maxCauses]
-	}
+	t.Causes = keepCauses(t.Causes)
 	if len(t.Causes) == 0 {
 		t.Line = fmt.Sprintf("p99 tail: nothing the run measured lines up with its %d operations above p99 (%d series compared)", above, len(series))
 		return t
 	}
 	t.Line = "p99 tail: " + t.Causes[0].Evidence
 	return t
+}
+
+// keepCauses keeps the first maxCauses of causes sorted best first, and
+// every later one as good as the last kept (the same lift and tail
+// share): among equally good causes the order is the series', which
+// says nothing, so none of them is dropped for it.
+func keepCauses(causes []result.TailCause) []result.TailCause {
+	n := min(len(causes), maxCauses)
+	for n > 0 && n < len(causes) && causes[n].Lift == causes[n-1].Lift && causes[n].TailShare == causes[n-1].TailShare {
+		n++
+	}
+	return causes[:n]
 }
 
 // serverHeldLag says whether a cause is the client's send lag in

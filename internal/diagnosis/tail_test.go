@@ -265,3 +265,31 @@ func TestTailSendLagOfBusyWorkersIsNotACause(t *testing.T) {
 		})
 	}
 }
+
+// Causes as good as each other are all kept, past the three: which of
+// them the order of the series would put fourth says nothing, and a
+// checkpoint must not be dropped for a CPU figure that rose in the same
+// seconds.
+func TestTailKeepsEveryCauseTiedWithTheThird(t *testing.T) {
+	d := tailDoc(t, []int{6, 7, 16}, func(i int, iv *result.Interval) {
+		if in(i, 6, 7, 16) {
+			iv.Server["checkpointRunning"] = 1
+			iv.Host["cpuUserPct"] = 95
+			iv.Host["cpuKernelPct"] = 40
+			iv.Host["diskWriteBytesPerSec"] = 400 << 20
+			iv.Server["appEvictionPagesPerSec"] = 5000
+		}
+	})
+	tl := Diagnose(d, Limits{}).Tail
+	var series []string
+	for _, c := range tl.Causes {
+		series = append(series, c.Series)
+		if c.TailShare != 1 || c.TimeShare != 0.15 {
+			t.Errorf("cause %+v: want all of the tail in 3 of 20 seconds", c)
+		}
+	}
+	// Four series burst together (the host's CPU is one series).
+	if len(tl.Causes) != 4 || !strings.Contains(strings.Join(series, " "), "intervals.server.checkpointRunning") {
+		t.Fatalf("causes %v: want the four tied ones, the checkpoint among them", series)
+	}
+}
