@@ -37,8 +37,9 @@
 # Every run also keeps the truth per request: the responder's trace (each
 # find's kernel arrival, due time, write times and the reply's kernel
 # transmit stamp, SO_TIMESTAMPING) and mongobench's (run --trace: each
-# operation's intended start, send, reply arrival, return, latency and
-# service time), joined by request id (responder compare --table truth):
+# operation's intended start, the engine's call, its send (the kernel's
+# transmit stamp of its first request), reply arrival, return, latency
+# and service time), joined by request id (responder compare --table truth):
 # the error of each operation's reported latency and service time against
 # the responder's stamps, and where it lives. A client that does not
 # number its requests (an older build) shows no truth rows.

@@ -58,7 +58,7 @@ func (r *Run) Add(fl *pflag.FlagSet, h Help) {
 	_ = fl.MarkHidden("pacing")
 	fl.StringVar(&r.Completion, "completion", "arrival", "when an operation ends: arrival (its reply's kernel receive timestamp, where the wire client reads one) or return (when the worker has read it)")
 	_ = fl.MarkHidden("completion")
-	fl.StringVar(&r.Trace, "trace", "", "calibration: write every measured operation's intended start, send, reply arrival, return, latency and service time, keyed by its request id, to this file once the run is over (bench/responder.sh)")
+	fl.StringVar(&r.Trace, "trace", "", "calibration: write every measured operation's intended start, the engine's call of its task, its send (its first request's kernel transmit stamp, where its service time begins), reply arrival, return, latency and service time, keyed by its request id, to this file once the run is over (bench/responder.sh)")
 	_ = fl.MarkHidden("trace")
 	AddPropertyFiles(fl, &r.Files)
 	r.Measure.Add(fl, h)
