@@ -16,6 +16,7 @@ import (
 	"github.com/mongobench/mongobench/internal/server"
 	"github.com/mongobench/mongobench/internal/testsupport/nodeexporter"
 	"github.com/mongobench/mongobench/internal/testsupport/testenv"
+	"github.com/mongobench/mongobench/internal/validity"
 )
 
 type storedSeries struct {
@@ -29,7 +30,8 @@ type storedSeries struct {
 }
 
 type storedMetrics struct {
-	Metrics struct {
+	Validity result.Validity `json:"validity"`
+	Metrics  struct {
 		Measurements []storedSeries `json:"measurements"`
 		DiskMetrics  []storedSeries `json:"diskMetrics"`
 		Members      []storedSeries `json:"members"`
@@ -47,7 +49,9 @@ func (m storedMetrics) series(name string) *storedSeries {
 
 // A run with --host-metrics takes host CPU and disk from the node
 // exporter, says so in each series, and leaves the intervals after the
-// exporter stops missing, not zero; the run completes.
+// exporter stops missing, not zero; the run completes, judged suspect by
+// the telemetry-silent rule with its evidence (the host's figures
+// missing from most of the run).
 func TestHostMetricsFromNodeExporter(t *testing.T) {
 	uri := testenv.URI(t)
 	e := nodeexporter.Start(t)
@@ -56,9 +60,9 @@ func TestHostMetricsFromNodeExporter(t *testing.T) {
 	dropAfter(t, c, db)
 	results := filepath.Join(t.TempDir(), "results.jsonl")
 
-	stop := time.AfterFunc(3500*time.Millisecond, e.Stop) // mid-run: 1 s warm-up, 5 s measured
+	stop := time.AfterFunc(3500*time.Millisecond, e.Stop) // mid-run: 1 s warm-up, 8 s measured
 	defer stop.Stop()
-	o := mb(t, "run", "--uri", uri, "--database", db, "--rate", "100/s", "--warmup", "1s", "--duration", "5s",
+	o := mb(t, "run", "--uri", uri, "--database", db, "--rate", "100/s", "--warmup", "1s", "--duration", "8s",
 		"--host-metrics", e.URL, "-p", "records=200", "--results-file", results, "--no-report", "--json")
 	wantCode(t, o, cli.ExitOK)
 	var doc storedMetrics
@@ -79,6 +83,16 @@ func TestHostMetricsFromNodeExporter(t *testing.T) {
 	}
 	if have == 0 || missing == 0 {
 		t.Errorf("CPU points: %d with a value, %d missing; want values before the exporter stopped and missing after", have, missing)
+	}
+	silent := false
+	for _, r := range doc.Validity.Rules {
+		if r.Rule == validity.TelemetrySilent {
+			silent = (r.Outcome == result.Suspect || r.Outcome == result.Invalid) && strings.Contains(r.Evidence, "the host's figures are missing from")
+			t.Logf("%s: %s (%s)", r.Rule, r.Outcome, r.Evidence)
+		}
+	}
+	if !silent || doc.Validity.State == result.Valid {
+		t.Errorf("validity %+v: want the run not valid, telemetry-silent naming the host's figures", doc.Validity)
 	}
 	if s := doc.series("PROCESS_NORMALIZED_CPU_USER"); s != nil {
 		t.Errorf("process CPU: got a series from %q, want none (the node exporter has no process figures)", s.Source)
