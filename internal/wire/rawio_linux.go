@@ -3,6 +3,7 @@ package wire
 import (
 	"io"
 	"net"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -45,13 +46,29 @@ type rawTCP struct {
 	// that the next write is an operation's first, wantKey that write's
 	// key while its stamp is awaited, and sentAt that stamp once read.
 	tx      bool
+	txOff   atomic.Bool // a read turned the stamps off (stopStamps)
 	written uint32
 	mark    bool
 	want    bool
 	wantKey uint32
 	sentAt  unix.Timespec
+	errMsg  unix.Msghdr
+	errIov  unix.Iovec
 	errOob  [32]uint64
 	errBuf  [8]byte
+
+	// The functions the raw connection runs, built once so that no
+	// read or write allocates one, and what they return: a read and a
+	// write may run at once (a dispatcher writes while the worker
+	// waits for the reply), so each has its own.
+	readFn, writeFn func(fd uintptr) bool
+	drainCtl        func(fd uintptr)
+	readN           int
+	readErr         syscall.Errno
+	wp              []byte // the write's bytes, while it runs
+	wn              int
+	wErr            syscall.Errno
+	wStamp          bool
 }
 
 // lean returns nc with raw reads and writes when it is a TCP connection,
@@ -66,6 +83,8 @@ func lean(nc net.Conn) net.Conn {
 		return nc
 	}
 	c := &rawTCP{TCPConn: tc, rc: rc}
+	c.readFn, c.writeFn = c.readOnce, c.writeOnce
+	c.drainCtl = c.drainQueue
 	var serr error
 	if err := rc.Control(func(fd uintptr) {
 		serr = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
@@ -111,28 +130,29 @@ func (c *rawTCP) sentTime(local time.Time) (time.Time, bool) {
 // Reading it right after the write keeps the queue empty, so the poller
 // sees no error event to wake a reader for.
 func (c *rawTCP) drainSent() {
-	_ = c.rc.Control(func(fd uintptr) {
-		for c.want {
-			var msg unix.Msghdr
-			iov := unix.Iovec{Base: &c.errBuf[0]}
-			iov.SetLen(len(c.errBuf))
-			msg.Iov = &iov
-			msg.SetIovlen(1)
-			oob := unsafe.Slice((*byte)(unsafe.Pointer(&c.errOob[0])), len(c.errOob)*8)
-			msg.Control = &oob[0]
-			msg.SetControllen(len(oob))
-			_, _, e := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&msg)), unix.MSG_ERRQUEUE|unix.MSG_DONTWAIT)
-			if e == unix.EINTR {
-				continue
-			}
-			if e != 0 {
-				return // EAGAIN: not there yet
-			}
-			if key, ns, ok := TransmitStamp(oob[:min(int(msg.Controllen), len(oob))]); ok && key == c.wantKey {
-				c.sentAt, c.want = unix.NsecToTimespec(ns), false
-			}
+	_ = c.rc.Control(c.drainCtl)
+}
+
+// drainQueue is drainSent's loop over the error queue, on the socket fd.
+func (c *rawTCP) drainQueue(fd uintptr) {
+	oob := unsafe.Slice((*byte)(unsafe.Pointer(&c.errOob[0])), len(c.errOob)*8)
+	for c.want {
+		c.errIov.Base = &c.errBuf[0]
+		c.errIov.SetLen(len(c.errBuf))
+		c.errMsg = unix.Msghdr{Iov: &c.errIov, Control: &oob[0]}
+		c.errMsg.SetIovlen(1)
+		c.errMsg.SetControllen(len(oob))
+		_, _, e := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&c.errMsg)), unix.MSG_ERRQUEUE|unix.MSG_DONTWAIT)
+		if e == unix.EINTR {
+			continue
 		}
-	})
+		if e != 0 {
+			return // EAGAIN: not there yet
+		}
+		if key, ns, ok := TransmitStamp(oob[:min(int(c.errMsg.Controllen), len(oob))]); ok && key == c.wantKey {
+			c.sentAt, c.want = unix.NsecToTimespec(ns), false
+		}
+	}
 }
 
 // TransmitStamp finds a software transmit stamp (SCM_TIMESTAMPING's
@@ -183,28 +203,8 @@ func (c *rawTCP) Read(p []byte) (int, error) {
 	c.iov.SetLen(len(p))
 	c.msg.Iov = &c.iov
 	c.msg.SetIovlen(1)
-	var n int
-	var errno syscall.Errno
-	read := func(fd uintptr) bool {
-		for {
-			c.msg.Control = nil
-			c.msg.SetControllen(0)
-			if c.stamps {
-				c.msg.Control = &c.control()[0]
-				c.msg.SetControllen(len(c.oob) * 8)
-			}
-			r, _, e := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&c.msg)), 0)
-			switch e {
-			case unix.EINTR:
-				continue
-			case unix.EAGAIN:
-				return false // wait until readable
-			}
-			n, errno = int(r), e
-			return true
-		}
-	}
-	err := c.rc.Read(read)
+	c.readN, c.readErr = 0, 0
+	err := c.rc.Read(c.readFn)
 	if err != nil && c.tx && err.Error() == notPollable {
 		// A transmit stamp came on its own (EPOLLERR alone: the socket
 		// not writable), which the runtime's poller reports as a failed
@@ -213,9 +213,10 @@ func (c *rawTCP) Read(p []byte) (int, error) {
 		// next event (the reply), so until then the read retries.
 		c.stopStamps()
 		for err != nil && err.Error() == notPollable {
-			err = c.rc.Read(read)
+			err = c.rc.Read(c.readFn)
 		}
 	}
+	n, errno := c.readN, c.readErr
 	switch {
 	case err != nil:
 		return 0, err
@@ -229,6 +230,28 @@ func (c *rawTCP) Read(p []byte) (int, error) {
 		c.last = receiveTime(oob[:min(int(c.msg.Controllen), len(oob))])
 	}
 	return n, nil
+}
+
+// readOnce is Read's system call on the socket fd: false when nothing is
+// there yet (wait until readable).
+func (c *rawTCP) readOnce(fd uintptr) bool {
+	for {
+		c.msg.Control = nil
+		c.msg.SetControllen(0)
+		if c.stamps {
+			c.msg.Control = &c.control()[0]
+			c.msg.SetControllen(len(c.oob) * 8)
+		}
+		r, _, e := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&c.msg)), 0)
+		switch e {
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN:
+			return false
+		}
+		c.readN, c.readErr = int(r), e
+		return true
+	}
 }
 
 // control is the control-message buffer as bytes.
@@ -271,40 +294,12 @@ func arrived(nc net.Conn, now time.Time) (time.Time, bool) {
 }
 
 func (c *rawTCP) Write(p []byte) (int, error) {
-	var n int
-	var errno syscall.Errno
-	stamp := c.mark && len(p) > 0 && len(p) <= maxStampedWrite
+	c.wp, c.wn, c.wErr = p, 0, 0
+	c.wStamp = c.mark && len(p) > 0 && len(p) <= maxStampedWrite && !c.txOff.Load()
 	c.mark = false
-	err := c.rc.Write(func(fd uintptr) bool {
-		for n < len(p) {
-			var r uintptr
-			var e syscall.Errno
-			if stamp {
-				// The first system call of a marked write asks for its
-				// transmit stamp (a control message: this write only).
-				r, e = c.sendStamped(fd, p)
-			} else {
-				r, _, e = unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
-			}
-			switch e {
-			case 0:
-				n += int(r)
-				if c.tx {
-					c.written += uint32(r)
-				}
-				if stamp {
-					stamp, c.want, c.wantKey = false, true, c.written-1
-				}
-			case unix.EINTR:
-			case unix.EAGAIN:
-				return false // wait until writable
-			default:
-				errno = e
-				return true
-			}
-		}
-		return true
-	})
+	err := c.rc.Write(c.writeFn)
+	n, errno := c.wn, c.wErr
+	c.wp = nil
 	if c.want {
 		c.drainSent() // on loopback and most devices it is there already
 	}
@@ -315,6 +310,40 @@ func (c *rawTCP) Write(p []byte) (int, error) {
 		return n, &net.OpError{Op: "write", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: errno}
 	}
 	return n, nil
+}
+
+// writeOnce is Write's system calls on the socket fd: false when the
+// socket cannot take more yet (wait until writable).
+func (c *rawTCP) writeOnce(fd uintptr) bool {
+	p := c.wp
+	for c.wn < len(p) {
+		var r uintptr
+		var e syscall.Errno
+		if c.wStamp {
+			// The first system call of a marked write asks for its
+			// transmit stamp (a control message: this write only).
+			r, e = c.sendStamped(fd, p)
+		} else {
+			r, _, e = unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[c.wn])), uintptr(len(p)-c.wn))
+		}
+		switch e {
+		case 0:
+			c.wn += int(r)
+			if c.tx {
+				c.written += uint32(r)
+			}
+			if c.wStamp {
+				c.wStamp, c.want, c.wantKey = false, true, c.written-1
+			}
+		case unix.EINTR:
+		case unix.EAGAIN:
+			return false
+		default:
+			c.wErr = e
+			return true
+		}
+	}
+	return true
 }
 
 // maxStampedWrite bounds the writes whose transmit stamp is asked for: a
@@ -348,16 +377,27 @@ func (c *rawTCP) sendStamped(fd uintptr, p []byte) (uintptr, syscall.Errno) {
 const notPollable = "not pollable"
 
 // stopStamps turns the connection's transmit stamps off and empties its
-// error queue.
+// error queue. It runs in a read, which a dispatcher's write may run
+// beside: it touches nothing the write does but txOff, and reads the
+// queue into buffers of its own.
 func (c *rawTCP) stopStamps() {
-	c.tx, c.want, c.mark = false, false, false
+	c.txOff.Store(true)
 	_ = c.rc.Control(func(fd uintptr) {
 		_ = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPING, 0)
+		var buf [8]byte
+		var oob [32]uint64
+		for {
+			iov := unix.Iovec{Base: &buf[0]}
+			iov.SetLen(len(buf))
+			msg := unix.Msghdr{Iov: &iov, Control: (*byte)(unsafe.Pointer(&oob[0]))}
+			msg.SetIovlen(1)
+			msg.SetControllen(len(oob) * 8)
+			_, _, e := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&msg)), unix.MSG_ERRQUEUE|unix.MSG_DONTWAIT)
+			if e != 0 && e != unix.EINTR {
+				return // EAGAIN: empty
+			}
+		}
 	})
-	c.want = true
-	c.wantKey = c.written + 1<<31 // never a key: drain reads the whole queue
-	c.drainSent()
-	c.want, c.sentAt = false, unix.Timespec{}
 }
 
 // markSend marks nc's next write as an operation's first, when nc reads
