@@ -26,7 +26,7 @@ type RequestNumbered interface {
 type TraceRecord struct {
 	Request  int64 // the task's request id; -1 when unknown
 	Op       int32
-	Intended int64 // closed loop: the call
+	Intended int64 // closed loop: the send (the operation starts there)
 	Called   int64
 	Sent     int64
 	Arrived  int64
