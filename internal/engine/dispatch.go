@@ -8,14 +8,15 @@ import (
 )
 
 // A GatedTask builds each operation's first request before the operation's
-// time and hands it to the run's dispatcher through its worker's Gate,
-// which sends it at the slot's instant: in open loop the request path at
-// that instant is only the write, and one wake-up of the dispatcher sends
-// every operation then due, where a worker waiting for its own slot pays a
-// timer wake-up of its own per operation.
+// time and hands it through its worker's Gate, which sends it at the
+// slot's instant: in open loop the request path at that instant is only
+// the write. Under PacingDispatch one dispatcher writes every gated
+// worker's request, sending every operation then due on one wake-up;
+// under every other open-loop pacing each worker's gate is its own: Hand
+// claims the worker's next slot, waits for its time as the pacing waits,
+// and writes the request there, on the worker's goroutine.
 //
-// Tasks are gated when the run's pacing is PacingDispatch. The engine
-// calls Do before the operation's slot is claimed. Do builds
+// The engine calls Do before the operation's slot is claimed. Do builds
 // the request, hands it (Gate.Hand) and waits for its reply; every later
 // request of the operation (a retry, a getMore) it sends itself. UseGate
 // is called once, before the run, in open loop only; a task that returns
@@ -43,11 +44,13 @@ const (
 	gateUnsent                  // never sent: the run stopped first
 )
 
-// Gate is one worker's hand-off to the dispatcher: the operation's slot
-// and send time, set by the dispatcher just before it writes the request,
-// published by state.
+// Gate is one worker's hand-off to the dispatcher, or to the worker's own
+// wait for its slot: the operation's slot and send time, set just before
+// the request is written, published by state.
 type Gate struct {
-	d     *dispatcher
+	d *dispatcher // nil: the worker's own gate (own)
+	// own is the worker's own wait for its slots, when d is nil.
+	own   *ownGate
 	w     int // the worker's index
 	state atomic.Int32
 	// Set by Hand, used by the dispatcher.
@@ -66,19 +69,54 @@ type Gate struct {
 // request: true until Hand is called.
 func (g *Gate) Armed() bool { return g.state.Load() == gateArmed }
 
-// Hand gives the dispatcher the operation's request: write sends it and is
-// called once, on the dispatcher's goroutine, at the slot's instant (the
-// send time is taken just before it); interrupt ends the task's wait for
-// the reply at once and is called instead of write when the request is
-// never sent (a failed write ends that wait itself). Hand returns at
-// once, false when the request will never be sent (the run is stopping):
-// the task then returns ErrNotSent without waiting.
+// Hand gives the operation's request to be sent at its slot's instant:
+// write sends it and is called once, at that instant (the send time is
+// taken just before it); interrupt ends the task's wait for the reply at
+// once and is called instead of write when a handed request is never
+// sent (a failed write ends that wait itself). With a dispatcher, Hand
+// returns at once and write is called on the dispatcher's goroutine; with
+// the worker's own gate, Hand waits for the worker's next slot and calls
+// write itself before it returns. False: the request will never be sent
+// (the run is stopping), and the task returns ErrNotSent without waiting.
 func (g *Gate) Hand(write func() error, interrupt func()) bool {
 	if !g.state.CompareAndSwap(gateArmed, gateHanded) {
 		return false
 	}
 	g.write, g.interrupt = write, interrupt
+	if g.d == nil {
+		return g.own.hand(g)
+	}
 	return g.d.hand(g)
+}
+
+// ownGate is a gated worker's own wait for its slots (every open-loop
+// pacing but PacingDispatch): its waiter, and the run's stop.
+type ownGate struct {
+	e    *engine
+	wt   *waiter
+	stop <-chan struct{}
+}
+
+// hand claims the worker's next slot, waits for its time and writes g's
+// request there; a slot dropped past the drop bound is counted and the
+// request takes the next one. False when the schedule is over or the run
+// stops first: the request is never sent.
+func (o *ownGate) hand(g *Gate) bool {
+	w := o.e.workers[g.w]
+	for {
+		s, ok := o.wt.claimAndWait(o.e.sched, o.stop, func(s slot) {
+			if s.dropped > 0 {
+				w.drop(s.dropped, s.dropLag)
+			}
+		})
+		if !ok {
+			g.state.Store(gateUnsent)
+			return false
+		}
+		if o.e.send(g, s) {
+			return true
+		}
+	}
 }
 
 // dispatcher sends the handed requests of the gated workers at their
@@ -150,7 +188,7 @@ func (d *dispatcher) hand(g *Gate) bool {
 			return true
 		}
 		d.mu.Unlock()
-		if d.send(g, s) {
+		if d.e.send(g, s) {
 			return true
 		}
 		// Dropped past the drop bound: the request takes the next slot.
@@ -272,7 +310,7 @@ func (d *dispatcher) run() {
 			if g == nil {
 				break
 			}
-			if !d.send(g, s) {
+			if !d.e.send(g, s) {
 				d.pushFront(g) // its slot was dropped: it takes the next
 			}
 			s, ok = d.e.sched.claim(time.Now())
@@ -289,8 +327,7 @@ func (d *dispatcher) run() {
 // send writes g's request for slot s, now; false when s is later than the
 // drop bound by then (dropped, counted, and g's request kept for the next
 // slot).
-func (d *dispatcher) send(g *Gate, s slot) bool {
-	e := d.e
+func (e *engine) send(g *Gate, s slot) bool {
 	w := e.workers[g.w]
 	sent := time.Now()
 	if s.measured {

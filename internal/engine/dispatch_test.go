@@ -109,6 +109,11 @@ type burstPacer struct {
 func (p burstPacer) At(n int64) time.Duration { return time.Duration(n/p.size) * p.every }
 func (p burstPacer) String() string           { return "burst" }
 
+// gatedPacings are the two ways a gated worker's request is sent: by the
+// run's one dispatcher, and by the worker itself at its own slot (every
+// other pacing; spin is the default).
+var gatedPacings = []Pacing{PacingDispatch, PacingSpin}
+
 func TestGatedWorkersAreDispatched(t *testing.T) {
 	log := &requestLog{}
 	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 200 * time.Millisecond, Pacing: PacingDispatch}
@@ -124,17 +129,37 @@ func TestGatedWorkersAreDispatched(t *testing.T) {
 	}
 }
 
-// The default pacing leaves a gated task's workers to wait for their own
-// slots: only PacingDispatch gates them.
+// Under every pacing but dispatch a gated task's worker is its own gate:
+// it builds its request, then waits for its own slot and writes it,
+// with no dispatcher; in closed loop nothing is gated.
 func TestGatingIsChosenByPacing(t *testing.T) {
+	for _, p := range []Pacing{"", PacingSpin, PacingSleep, PacingTimer, PacingNanosleep} {
+		log := &requestLog{}
+		cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 100 * time.Millisecond, Pacing: p}
+		r, e, err := runEngine(context.Background(), cfg, gatedTasks(log, 0, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.disp != nil {
+			t.Errorf("pacing %q: want no dispatcher", e.cfg.Pacing)
+		}
+		for i, g := range e.gates {
+			if g == nil || g.own == nil {
+				t.Errorf("pacing %q: worker %d not its own gate", e.cfg.Pacing, i)
+			}
+		}
+		if r.Completed() != r.Intended || r.Failed != 0 || r.Completed() == 0 {
+			t.Errorf("pacing %q: completed %d failed %d of %d intended: want all completed (%s)", e.cfg.Pacing, r.Completed(), r.Failed, r.Intended, r)
+		}
+	}
 	log := &requestLog{}
-	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 100 * time.Millisecond}
+	cfg := Config{Ops: []string{"op"}, Workers: 2, Count: 20}
 	_, e, err := runEngine(context.Background(), cfg, gatedTasks(log, 0, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.disp != nil {
-		t.Errorf("pacing %q: want no dispatcher", e.cfg.Pacing)
+	if e.gates != nil || e.disp != nil {
+		t.Errorf("closed loop: want nothing gated")
 	}
 }
 
@@ -186,28 +211,32 @@ func TestOneWakeUpSendsEveryDueOperation(t *testing.T) {
 // No request is written before its slot's time, and each is built before
 // it is written.
 func TestNoRequestIsSentBeforeItsTime(t *testing.T) {
-	log := &requestLog{}
-	cfg := Config{Ops: []string{"op"}, Workers: 4, Pacer: NewConstant(500),
-		Warmup: 100 * time.Millisecond, Duration: 400 * time.Millisecond, Pacing: PacingDispatch}
-	r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, time.Millisecond, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	written := 0
-	for _, q := range log.all() {
-		if q.written.IsZero() {
-			continue
-		}
-		written++
-		if q.written.Before(q.slotAt) {
-			t.Errorf("written %v before its slot's time", q.slotAt.Sub(q.written))
-		}
-		if q.written.Before(q.built) {
-			t.Errorf("written before it was built")
-		}
-	}
-	if int64(written) < r.Completed() {
-		t.Errorf("written %d, fewer than the %d operations completed", written, r.Completed())
+	for _, p := range gatedPacings {
+		t.Run(string(p), func(t *testing.T) {
+			log := &requestLog{}
+			cfg := Config{Ops: []string{"op"}, Workers: 4, Pacer: NewConstant(500),
+				Warmup: 100 * time.Millisecond, Duration: 400 * time.Millisecond, Pacing: p}
+			r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, time.Millisecond, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			written := 0
+			for _, q := range log.all() {
+				if q.written.IsZero() {
+					continue
+				}
+				written++
+				if q.written.Before(q.slotAt) {
+					t.Errorf("written %v before its slot's time", q.slotAt.Sub(q.written))
+				}
+				if q.written.Before(q.built) {
+					t.Errorf("written before it was built")
+				}
+			}
+			if int64(written) < r.Completed() {
+				t.Errorf("written %d, fewer than the %d operations completed", written, r.Completed())
+			}
+		})
 	}
 }
 
@@ -215,35 +244,39 @@ func TestNoRequestIsSentBeforeItsTime(t *testing.T) {
 // ever written, every waiting task is released, and what was written is
 // what completed.
 func TestUnsentRequestsAreNeverSent(t *testing.T) {
-	log := &requestLog{}
-	cfg := Config{Ops: []string{"op"}, Workers: 4, Pacer: NewConstant(20), Duration: 10 * time.Second, Pacing: PacingDispatch}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	r, _, err := runEngine(ctx, cfg, gatedTasks(log, 0, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !r.Partial {
-		t.Errorf("an interrupted run: want partial")
-	}
-	var written, unsent int64
-	for _, q := range log.all() {
-		switch {
-		case !q.written.IsZero() && (q.interrupted || q.refused):
-			t.Errorf("a request both written and left unsent")
-		case !q.written.IsZero():
-			written++
-		case q.interrupted || q.refused:
-			unsent++
-		default:
-			t.Errorf("a request neither written nor released: its task would wait forever")
-		}
-	}
-	if written != r.Completed() {
-		t.Errorf("written %d, completed %d: want equal", written, r.Completed())
-	}
-	if unsent != int64(cfg.Workers) {
-		t.Errorf("unsent requests: got %d want one per worker (%d)", unsent, cfg.Workers)
+	for _, p := range gatedPacings {
+		t.Run(string(p), func(t *testing.T) {
+			log := &requestLog{}
+			cfg := Config{Ops: []string{"op"}, Workers: 4, Pacer: NewConstant(20), Duration: 10 * time.Second, Pacing: p}
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			r, _, err := runEngine(ctx, cfg, gatedTasks(log, 0, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Partial {
+				t.Errorf("an interrupted run: want partial")
+			}
+			var written, unsent int64
+			for _, q := range log.all() {
+				switch {
+				case !q.written.IsZero() && (q.interrupted || q.refused):
+					t.Errorf("a request both written and left unsent")
+				case !q.written.IsZero():
+					written++
+				case q.interrupted || q.refused:
+					unsent++
+				default:
+					t.Errorf("a request neither written nor released: its task would wait forever")
+				}
+			}
+			if written != r.Completed() {
+				t.Errorf("written %d, completed %d: want equal", written, r.Completed())
+			}
+			if unsent != int64(cfg.Workers) {
+				t.Errorf("unsent requests: got %d want one per worker (%d)", unsent, cfg.Workers)
+			}
+		})
 	}
 }
 
@@ -251,52 +284,60 @@ func TestUnsentRequestsAreNeverSent(t *testing.T) {
 // for it goes with the next slot, and every request sent is within the
 // bound of its own slot.
 func TestDroppedSlotsAreNeverSent(t *testing.T) {
-	log := &requestLog{}
-	cfg := Config{Ops: []string{"op"}, Workers: 1, Pacer: NewConstant(1000), DropAfter: 5 * time.Millisecond,
-		Duration: 500 * time.Millisecond, Trace: NewTrace(1000), Pacing: PacingDispatch}
-	r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 30*time.Millisecond, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Dropped == 0 {
-		t.Fatalf("dropped: got 0, want the backlog of a worker in flight 30ms at 1000/s (%s)", r)
-	}
-	if got := r.Completed() + r.Dropped + r.Abandoned; got != r.Intended {
-		t.Errorf("completed+dropped+abandoned %d, intended %d: want equal", got, r.Intended)
-	}
-	for _, rec := range cfg.Trace.Records() {
-		if lag := time.Duration(rec.Sent - rec.Intended); lag > cfg.DropAfter {
-			t.Errorf("sent %v after its slot, beyond the drop bound %v", lag, cfg.DropAfter)
-		}
-	}
-	written := int64(0)
-	for _, q := range log.all() {
-		if !q.written.IsZero() {
-			written++
-		}
-	}
-	if written != r.Completed() {
-		t.Errorf("written %d, completed %d: want equal (nothing written for a dropped slot)", written, r.Completed())
+	for _, p := range gatedPacings {
+		t.Run(string(p), func(t *testing.T) {
+			log := &requestLog{}
+			cfg := Config{Ops: []string{"op"}, Workers: 1, Pacer: NewConstant(1000), DropAfter: 5 * time.Millisecond,
+				Duration: 500 * time.Millisecond, Trace: NewTrace(1000), Pacing: p}
+			r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 30*time.Millisecond, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Dropped == 0 {
+				t.Fatalf("dropped: got 0, want the backlog of a worker in flight 30ms at 1000/s (%s)", r)
+			}
+			if got := r.Completed() + r.Dropped + r.Abandoned; got != r.Intended {
+				t.Errorf("completed+dropped+abandoned %d, intended %d: want equal", got, r.Intended)
+			}
+			for _, rec := range cfg.Trace.Records() {
+				if lag := time.Duration(rec.Sent - rec.Intended); lag > cfg.DropAfter {
+					t.Errorf("sent %v after its slot, beyond the drop bound %v", lag, cfg.DropAfter)
+				}
+			}
+			written := int64(0)
+			for _, q := range log.all() {
+				if !q.written.IsZero() {
+					written++
+				}
+			}
+			if written != r.Completed() {
+				t.Errorf("written %d, completed %d: want equal (nothing written for a dropped slot)", written, r.Completed())
+			}
+		})
 	}
 }
 
 // An operation that fails before its request is handed (a connection that
 // cannot be opened) is counted as a failure at a slot of its own, paced.
 func TestFailureBeforeHandingTakesItsSlot(t *testing.T) {
-	log := &requestLog{}
-	cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 300 * time.Millisecond, Pacing: PacingDispatch}
-	r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 0, errors.New("dial: refused")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Failed == 0 || r.Failed != r.Completed() {
-		t.Errorf("failed %d of %d completed: want every operation failed", r.Failed, r.Completed())
-	}
-	if got := r.Completed() + r.Dropped + r.Abandoned; got != r.Intended {
-		t.Errorf("completed+dropped+abandoned %d, intended %d: want equal", got, r.Intended)
-	}
-	if max := int64(60 + 1); r.Intended > max {
-		t.Errorf("intended %d: a 300ms phase at 200/s has at most %d", r.Intended, max)
+	for _, p := range gatedPacings {
+		t.Run(string(p), func(t *testing.T) {
+			log := &requestLog{}
+			cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(200), Duration: 300 * time.Millisecond, Pacing: p}
+			r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 0, errors.New("dial: refused")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Failed == 0 || r.Failed != r.Completed() {
+				t.Errorf("failed %d of %d completed: want every operation failed", r.Failed, r.Completed())
+			}
+			if got := r.Completed() + r.Dropped + r.Abandoned; got != r.Intended {
+				t.Errorf("completed+dropped+abandoned %d, intended %d: want equal", got, r.Intended)
+			}
+			if max := int64(60 + 1); r.Intended > max {
+				t.Errorf("intended %d: a 300ms phase at 200/s has at most %d", r.Intended, max)
+			}
+		})
 	}
 }
 
@@ -304,28 +345,32 @@ func TestFailureBeforeHandingTakesItsSlot(t *testing.T) {
 // backlog or abandoned, once: none is lost between the dispatcher's
 // claims, however the slots fall due against its wake-ups.
 func TestGatedAccountsForEverySlot(t *testing.T) {
-	const rate, warmup, measured = 10000, 3000, 10000
-	for range 3 {
-		log := &requestLog{}
-		cfg := Config{Ops: []string{"op"}, Workers: 64, Pacer: NewConstant(rate),
-			Warmup: warmup * time.Second / rate, Duration: measured * time.Second / rate, Pacing: PacingDispatch}
-		r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 100*time.Microsecond, nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Intended != measured || r.Completed()+r.Dropped+r.Abandoned != measured {
-			t.Errorf("intended %d, completed+dropped+abandoned %d: want %d each (%s)",
-				r.Intended, r.Completed()+r.Dropped+r.Abandoned, measured, r)
-		}
-		written := int64(0)
-		for _, q := range log.all() {
-			if !q.written.IsZero() {
-				written++
+	for _, p := range gatedPacings {
+		t.Run(string(p), func(t *testing.T) {
+			const rate, warmup, measured = 10000, 3000, 10000
+			for range 3 {
+				log := &requestLog{}
+				cfg := Config{Ops: []string{"op"}, Workers: 64, Pacer: NewConstant(rate),
+					Warmup: warmup * time.Second / rate, Duration: measured * time.Second / rate, Pacing: p}
+				r, _, err := runEngine(context.Background(), cfg, gatedTasks(log, 100*time.Microsecond, nil))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Intended != measured || r.Completed()+r.Dropped+r.Abandoned != measured {
+					t.Errorf("intended %d, completed+dropped+abandoned %d: want %d each (%s)",
+						r.Intended, r.Completed()+r.Dropped+r.Abandoned, measured, r)
+				}
+				written := int64(0)
+				for _, q := range log.all() {
+					if !q.written.IsZero() {
+						written++
+					}
+				}
+				if got := written + r.WarmupSkipped + r.Dropped + r.Abandoned; got != warmup+measured {
+					t.Errorf("written %d + warm-up skipped %d + dropped %d + abandoned %d = %d: want every slot, %d",
+						written, r.WarmupSkipped, r.Dropped, r.Abandoned, got, warmup+measured)
+				}
 			}
-		}
-		if got := written + r.WarmupSkipped + r.Dropped + r.Abandoned; got != warmup+measured {
-			t.Errorf("written %d + warm-up skipped %d + dropped %d + abandoned %d = %d: want every slot, %d",
-				written, r.WarmupSkipped, r.Dropped, r.Abandoned, got, warmup+measured)
-		}
+		})
 	}
 }

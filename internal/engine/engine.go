@@ -112,22 +112,24 @@ func (e *engine) buildTasks(newTask NewTask) ([]Task, error) {
 			wt.lead = lead
 			e.waiters[i] = wt
 		}
-		if e.cfg.Pacing == PacingDispatch {
-			e.gate(tasks, lead)
-		}
+		e.gate(tasks, lead)
 	}
 	return tasks, nil
 }
 
-// gate gives every GatedTask its worker's gate, and the run a dispatcher
-// when one takes it.
+// gate gives every GatedTask its worker's gate: under PacingDispatch the
+// run's dispatcher, made when one takes it; else the worker's own wait
+// for its slots (ownGate, its stop set when the worker starts).
 func (e *engine) gate(tasks []Task, lead *wakeLead) {
-	wt, err := newWaiter(e.cfg.Pacing, &sync.Mutex{})
-	if err != nil {
-		wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
+	var d *dispatcher
+	if e.cfg.Pacing == PacingDispatch {
+		wt, err := newWaiter(e.cfg.Pacing, &sync.Mutex{})
+		if err != nil {
+			wt, _ = newWaiter(PacingTimer, nil) // no timerfd: a Go timer cannot fail
+		}
+		wt.lead = lead
+		d = newDispatcher(e, wt)
 	}
-	wt.lead = lead
-	d := newDispatcher(e, wt)
 	e.gates = make([]*Gate, len(tasks))
 	for i, t := range tasks {
 		gt, ok := t.(GatedTask)
@@ -135,12 +137,18 @@ func (e *engine) gate(tasks []Task, lead *wakeLead) {
 			continue
 		}
 		g := &Gate{d: d, w: i}
+		if d == nil {
+			g.own = &ownGate{e: e, wt: e.waiters[i]}
+		}
 		if gt.UseGate(g) {
-			e.gates[i], e.disp = g, d
+			e.gates[i] = g
+			if d != nil {
+				e.disp = d
+			}
 		}
 	}
-	if e.disp == nil {
-		_ = wt.close() // unused; nothing to lose
+	if d != nil && e.disp == nil {
+		_ = d.wt.close() // unused; nothing to lose
 	}
 }
 
@@ -246,10 +254,14 @@ func (e *engine) work(ctx context.Context, stop <-chan struct{}, i int, t Task) 
 }
 
 // workGated is a gated worker's loop: arm the gate, let the task build
-// its next operation's request and hand it to the dispatcher, which
-// claims its slot and sends it at the slot's time; record it.
+// its next operation's request and hand it to the gate (the dispatcher,
+// or the worker's own wait), which claims its slot and sends it at the
+// slot's time; record it.
 func (e *engine) workGated(ctx context.Context, stop <-chan struct{}, i int, t Task, g *Gate) {
 	w := e.workers[i]
+	if g.own != nil {
+		g.own.stop = stop
+	}
 	for {
 		g.state.Store(gateArmed)
 		beginSend(t)
@@ -278,7 +290,9 @@ func (e *engine) workGated(ctx context.Context, stop <-chan struct{}, i int, t T
 				w.failure(op, e.cfg.Classify(err), false)
 			}
 		case gateHanded: // the task gave up waiting (its context ended)
-			g.d.withdraw(g)
+			if g.d != nil {
+				g.d.withdraw(g)
+			}
 			return
 		default: // never sent: the run is over
 			return

@@ -38,10 +38,11 @@ const (
 	// spin only the difference), bounded by the rate (spinFor), so the
 	// spin costs at most a few percent of a core.
 	PacingSpin Pacing = "spin"
-	// PacingDispatch is PacingSpin for the workers whose task is not
-	// gated; a gated task (GatedTask) builds each request before its
-	// slot and one dispatcher, waiting as PacingSpin does, writes every
-	// request due on each of its wake-ups.
+	// PacingDispatch is PacingSpin, but a gated task's (GatedTask)
+	// requests, built before their slots, are written by one dispatcher,
+	// waiting as PacingSpin does, every request due on each of its
+	// wake-ups; under the other pacings each gated worker writes its own
+	// at its slot.
 	PacingDispatch Pacing = "dispatch"
 )
 

@@ -186,14 +186,17 @@ func TestDialTimeoutOnASilentServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = ln.Close() }()
-	var held []net.Conn
+	accepting := make(chan struct{})
+	var held []net.Conn // the accepting goroutine's until it ends
 	defer func() {
+		_ = ln.Close()
+		<-accepting
 		for _, nc := range held {
 			_ = nc.Close()
 		}
 	}()
 	go func() {
+		defer close(accepting)
 		for {
 			nc, err := ln.Accept()
 			if err != nil {
