@@ -184,7 +184,11 @@ func (o *Measure) Options(ctx context.Context, env Env) (lab.Options, error) {
 		}
 	}
 	if o.ResultsURI != "" && runner.CheckURI(o.ResultsURI) != nil {
-		return lo, fmt.Errorf("--results: %q is not valid: want a MongoDB URI such as mongodb://localhost:27017/ or mongodb+srv://cluster.example.net/", uri.Redact(o.ResultsURI))
+		hint := ""
+		if !strings.Contains(o.ResultsURI, "://") {
+			hint = "; to append the results to a JSON Lines file, use --results-file PATH"
+		}
+		return lo, fmt.Errorf("--results: %q is not valid: want a MongoDB URI such as mongodb://localhost:27017/ or mongodb+srv://cluster.example.net/%s", uri.Redact(o.ResultsURI), hint)
 	}
 	lo.ResultsFile = o.ResultsFile
 	if lo.ResultsURI, err = ResultsURI(o.ResultsURI, o.ResultsFile, env); err != nil {

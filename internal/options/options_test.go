@@ -126,3 +126,33 @@ func TestFlagError(t *testing.T) {
 		}
 	}
 }
+
+// TestResultsNotAURI: a --results that is no connection string is refused
+// without its value; one that has no scheme is told of --results-file.
+func TestResultsNotAURI(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		hint  bool
+	}{
+		{"/tmp/results.jsonl", true},
+		{"results.jsonl", true},
+		{"http://user:secret@db/", false},
+	} {
+		var o Measure
+		fl := pflag.NewFlagSet("x", pflag.ContinueOnError)
+		o.Add(fl, Help{})
+		if err := fl.Parse([]string{"--results", tc.value}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := o.Options(context.Background(), envOf(nil))
+		if err == nil || !strings.HasPrefix(err.Error(), "--results: ") {
+			t.Fatalf("%s: got %v, want --results refused", tc.value, err)
+		}
+		if got := strings.Contains(err.Error(), "--results-file"); got != tc.hint {
+			t.Errorf("%s: got %q, want the --results-file hint %v", tc.value, err, tc.hint)
+		}
+		if strings.Contains(err.Error(), "secret") {
+			t.Errorf("%s: the error %q echoes the password", tc.value, err)
+		}
+	}
+}
