@@ -54,7 +54,7 @@ func (r *Run) Add(fl *pflag.FlagSet, h Help) {
 		fl.Var(NewSetting(s.name), s.name, s.help)
 	}
 	fl.StringArrayVarP(&r.Params, "param", "p", nil, "workload parameter name=value, repeatable (see 'mongobench workloads')")
-	fl.StringVar(&r.Pacing, "pacing", "", "open loop: how workers wait for their slots: spin (default: a timerfd armed as early as the run's wake-ups are late, learnt as it goes, at most 100 µs, then a spin to the slot), dispatch (the YCSB wire client's requests, built before their slots under every pacing, written by one dispatcher, itself waiting as spin does, instead of each by its own worker), timerfd, nanosleep, or timer (Go timers)")
+	fl.StringVar(&r.Pacing, "pacing", "", "open loop: how workers wait for their slots: spin (default: a timerfd armed as early as the run's wake-ups are late, learnt as it goes, at most 100 µs, then a spin to the slot), dispatch (the wire client's requests of YCSB, kv, insert and hotdoc, built before their slots under every pacing, written by one dispatcher, itself waiting as spin does, instead of each by its own worker), timerfd, nanosleep, or timer (Go timers)")
 	_ = fl.MarkHidden("pacing")
 	fl.StringVar(&r.Completion, "completion", "arrival", "when an operation ends: arrival (its reply's kernel receive timestamp, where the wire client reads one) or return (when the worker has read it)")
 	_ = fl.MarkHidden("completion")

@@ -66,11 +66,35 @@ func (t wireTimed) LastRequest() (int64, bool) {
 	return int64(t.wire.conn.LastRequestID()), true
 }
 
+// gate makes the engine's gate send the first request of each of the
+// task's operations at its slot's instant, built before it
+// (engine.GatedTask); declined on the driver's path. Only a task whose
+// every operation begins with a request over its wire connection may
+// take it: an operation that sent nothing would be counted a failure.
+func (t wireTimed) gate(g *engine.Gate) bool {
+	if t.wire == nil {
+		return false
+	}
+	t.wire.conn.UseDispatcher(g)
+	return true
+}
+
+// UseGate: every kv operation is one request over the wire connection.
+func (t *kvTask) UseGate(g *engine.Gate) bool { return t.gate(g) }
+
+// UseGate: every insert operation begins with its first batch's request.
+func (t *insertTask) UseGate(g *engine.Gate) bool { return t.gate(g) }
+
+// UseGate: every hot-document operation is one update request.
+func (t *hotDocTask) UseGate(g *engine.Gate) bool { return t.gate(g) }
+
 // The single-operation workloads' tasks begin at their request's write
-// and end at their reply's arrival.
+// and end at their reply's arrival; kv, insert and the hot document build
+// that request before their slot.
 var (
 	_ = []engine.ReplyTimed{(*kvTask)(nil), (*insertTask)(nil), (*hotDocTask)(nil), (*queryTask)(nil), (*updateTask)(nil)}
 	_ = []engine.SendTimed{(*kvTask)(nil), (*insertTask)(nil), (*hotDocTask)(nil), (*queryTask)(nil), (*updateTask)(nil), (*fileTask)(nil)}
+	_ = []engine.GatedTask{(*kvTask)(nil), (*insertTask)(nil), (*hotDocTask)(nil)}
 )
 
 // errNoCursor is a find reply without a cursor.
