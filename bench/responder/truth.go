@@ -185,7 +185,7 @@ func truth(ops []clientOp, st *serverTrace, open bool, inFlight int) (rows []tru
 	names := []string{
 		"latency error (reported − true)",
 		"service error (reported − true)",
-		"send lag: call − intended start (timer wake-up, scheduler)",
+		"send lag: call − intended start (timer wake-up, scheduler; a gated write begins early by the write lead)",
 		"build: send − call (the command built, the connection's checks)",
 		"request path: responder's kernel arrival − send",
 		"receive path: end − reply's kernel send",

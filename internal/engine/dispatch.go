@@ -56,10 +56,11 @@ type Gate struct {
 	// Set by Hand, used by the dispatcher.
 	write     func() error
 	interrupt func()
-	// Set by the dispatcher before write, read by the worker once state
-	// is gateSent.
-	slot slot
-	sent time.Time
+	// Set before write, read by the worker once state is gateSent: the
+	// slot, when the write was due (the slot's time less the write lead)
+	// and when it began.
+	slot      slot
+	due, sent time.Time
 	// measuring is the dispatcher's: the worker's first measured
 	// operation has been sent.
 	measuring bool
@@ -104,16 +105,17 @@ type ownGate struct {
 func (o *ownGate) hand(g *Gate) bool {
 	w := o.e.workers[g.w]
 	for {
+		early := o.e.wlead.early()
 		s, ok := o.wt.claimAndWait(o.e.sched, o.stop, func(s slot) {
 			if s.dropped > 0 {
 				w.drop(s.dropped, s.dropLag)
 			}
-		})
+		}, early)
 		if !ok {
 			g.state.Store(gateUnsent)
 			return false
 		}
-		if o.e.send(g, s) {
+		if o.e.send(g, s, s.at.Add(-early)) {
 			return true
 		}
 	}
@@ -176,7 +178,8 @@ func (d *dispatcher) hand(g *Gate) bool {
 			g.state.Store(gateUnsent)
 			return false
 		}
-		if s.at.After(time.Now()) {
+		due := s.at.Add(-d.e.wlead.early())
+		if due.After(time.Now()) {
 			d.e.sched.unclaim(s)
 			d.ready = append(d.ready, g)
 			d.waiting = false
@@ -188,7 +191,7 @@ func (d *dispatcher) hand(g *Gate) bool {
 			return true
 		}
 		d.mu.Unlock()
-		if d.e.send(g, s) {
+		if d.e.send(g, s, due) {
 			return true
 		}
 		// Dropped past the drop bound: the request takes the next slot.
@@ -300,9 +303,10 @@ func (d *dispatcher) run() {
 		// Wait for the slot unless it is due, send it, claim the next:
 		// every ready request whose slot is due goes out on one wake-up.
 		for {
-			if s.at.After(time.Now()) {
+			due := s.at.Add(-d.e.wlead.early())
+			if due.After(time.Now()) {
 				d.sleeps++
-				if !d.wt.until(s.at, d.stop) {
+				if !d.wt.until(due, d.stop) {
 					return
 				}
 			}
@@ -310,7 +314,7 @@ func (d *dispatcher) run() {
 			if g == nil {
 				break
 			}
-			if !d.e.send(g, s) {
+			if !d.e.send(g, s, due) {
 				d.pushFront(g) // its slot was dropped: it takes the next
 			}
 			s, ok = d.e.sched.claim(time.Now())
@@ -326,12 +330,13 @@ func (d *dispatcher) run() {
 
 // send writes g's request for slot s, now; false when s is later than the
 // drop bound by then (dropped, counted, and g's request kept for the next
-// slot).
-func (e *engine) send(g *Gate, s slot) bool {
+// slot). due is when its write was due: the slot's time less the write
+// lead it was waited for with; the send lag runs from there.
+func (e *engine) send(g *Gate, s slot, due time.Time) bool {
 	w := e.workers[g.w]
 	sent := time.Now()
 	if s.measured {
-		lag := sent.Sub(s.at)
+		lag := max(sent.Sub(due), 0)
 		if lag > e.cfg.DropAfter {
 			w.drop(1, lag)
 			return false
@@ -345,7 +350,7 @@ func (e *engine) send(g *Gate, s slot) bool {
 		}
 	}
 	e.enter()
-	g.slot, g.sent = s, sent
+	g.slot, g.due, g.sent = s, due, sent
 	g.state.Store(gateSent)
 	_ = g.write() // a failed write ends the task's wait itself; the task reports it
 	return true

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -13,8 +14,11 @@ type request struct {
 	built       time.Time // when Do built it, before handing it
 	written     time.Time // when the dispatcher wrote it; zero: never
 	slotAt      time.Time // the intended start of the slot it was written for
+	due         time.Time // when its write was due
+	began       time.Time // the engine's clock before the write
 	interrupted bool      // its wait was ended unsent
 	refused     bool      // Hand refused it
+	stamped     time.Time // when a stampedTask says it was sent
 }
 
 // requestLog is every request of a run's gated tasks.
@@ -47,6 +51,7 @@ type gatedTask struct {
 	log   *requestLog
 	delay time.Duration
 	fail  error
+	last  *request // the last operation's request
 }
 
 func (t *gatedTask) UseGate(g *Gate) bool { t.g = g; return true }
@@ -63,10 +68,11 @@ func (t *gatedTask) Do(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	r := &request{built: time.Now()}
+	t.last = r
 	reply := make(chan error, 1)
 	write := func() error {
 		t.log.mu.Lock()
-		r.written, r.slotAt = time.Now(), t.g.slot.at
+		r.written, r.slotAt, r.due, r.began = time.Now(), t.g.slot.at, t.g.due, t.g.sent
 		t.log.mu.Unlock()
 		if t.delay > 0 {
 			time.AfterFunc(t.delay, func() { reply <- nil })
@@ -372,5 +378,95 @@ func TestGatedAccountsForEverySlot(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// stampedTask is a gatedTask whose requests are sent (SendTimed: as a
+// kernel's transmit stamp says) path after the engine's clock reading
+// before their write.
+type stampedTask struct {
+	gatedTask
+	path func() time.Duration
+	sent time.Time
+}
+
+func (t *stampedTask) BeginSend() { t.sent = time.Time{} }
+
+func (t *stampedTask) Sent() (time.Time, bool) { return t.sent, !t.sent.IsZero() }
+
+func (t *stampedTask) Do(ctx context.Context) (int, error) {
+	op, err := t.gatedTask.Do(ctx)
+	t.log.mu.Lock()
+	if last := t.last; last != nil && !last.written.IsZero() {
+		t.sent = last.began.Add(t.path())
+		last.stamped = t.sent
+	}
+	t.log.mu.Unlock()
+	return op, err
+}
+
+// A gated request's write begins early by the run's estimate of the 25th
+// percentile of its path to its send, learnt as the run goes, so most
+// requests are sent at or after their slot's instant and none begins its
+// write more than maxWriteLead before it; a path longer than that bound
+// is never compensated beyond it.
+func TestGatedWritesBeginEarlyByTheirPath(t *testing.T) {
+	for _, p := range gatedPacings {
+		for _, tc := range []struct {
+			name     string
+			lo, hi   time.Duration // the path, uniform
+			leadLo   time.Duration // the lead learnt, within
+			leadHi   time.Duration
+			earlyMax float64 // share of sends before their slot, at most
+		}{
+			{"8–12µs", 8 * time.Microsecond, 12 * time.Microsecond, 8 * time.Microsecond, 15 * time.Microsecond, 0.4},
+			{"100µs", 100 * time.Microsecond, 100 * time.Microsecond, maxWriteLead, maxWriteLead, 0},
+		} {
+			t.Run(string(p)+"/"+tc.name, func(t *testing.T) {
+				log := &requestLog{}
+				r := rand.New(rand.NewPCG(1, 2))
+				var mu sync.Mutex
+				path := func() time.Duration {
+					mu.Lock()
+					defer mu.Unlock()
+					return tc.lo + time.Duration(r.Int64N(int64(tc.hi-tc.lo)+1))
+				}
+				cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(2000), Duration: time.Second, Pacing: p}
+				res, e, err := runEngine(context.Background(), cfg, func(int) (Task, error) {
+					return &stampedTask{gatedTask: gatedTask{log: log}, path: path}, nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Completed() != res.Intended || res.Failed != 0 {
+					t.Fatalf("completed %d failed %d of %d intended: want all completed (%s)", res.Completed(), res.Failed, res.Intended, res)
+				}
+				if got := e.wlead.early(); got < tc.leadLo || got > tc.leadHi {
+					t.Errorf("write lead %v: want within %v–%v", got, tc.leadLo, tc.leadHi)
+				}
+				reqs := log.all()
+				var early, n int
+				for i, q := range reqs {
+					if q.written.IsZero() {
+						continue
+					}
+					if q.written.Before(q.slotAt.Add(-maxWriteLead)) {
+						t.Errorf("a write began %v before its slot: want at most %v", q.slotAt.Sub(q.written), maxWriteLead)
+					}
+					if i >= len(reqs)/2 {
+						if lead := q.slotAt.Sub(q.due); lead < tc.leadLo-time.Microsecond || lead > tc.leadHi {
+							t.Errorf("a write due %v before its slot: want the lead learnt, %v–%v", lead, tc.leadLo, tc.leadHi)
+						}
+						n++
+						if q.stamped.Before(q.slotAt) {
+							early++
+						}
+					}
+				}
+				if share := float64(early) / float64(max(n, 1)); share > tc.earlyMax {
+					t.Errorf("%.2f of the second half's requests sent before their slot: want at most %.2f", share, tc.earlyMax)
+				}
+			})
+		}
 	}
 }

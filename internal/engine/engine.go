@@ -20,9 +20,12 @@ type engine struct {
 	workers []*workerRec
 	waiters []*waiter // open loop: each worker's, woken at a stop
 	// gates are the open loop's gated workers' (nil for the others), and
-	// disp sends their requests; nil when no worker is gated.
+	// disp sends their requests under PacingDispatch; nil when no worker
+	// is gated. wlead is how early a gated request's write begins
+	// (newWriteLead).
 	gates    []*Gate
 	disp     *dispatcher
+	wlead    *lead
 	inflight atomic.Int64
 	peak     atomic.Int64 // most operations in flight in the current interval
 	stopping atomic.Bool
@@ -131,6 +134,7 @@ func (e *engine) gate(tasks []Task, lead *wakeLead) {
 		d = newDispatcher(e, wt)
 	}
 	e.gates = make([]*Gate, len(tasks))
+	e.wlead = newWriteLead()
 	for i, t := range tasks {
 		gt, ok := t.(GatedTask)
 		if !ok {
@@ -238,7 +242,7 @@ func (e *engine) work(ctx context.Context, stop <-chan struct{}, i int, t Task) 
 		if e.closed {
 			s, ok = e.sched.claim(time.Now())
 		} else {
-			s, ok = wt.claimAndWait(e.sched, stop, drops)
+			s, ok = wt.claimAndWait(e.sched, stop, drops, 0)
 		}
 		if !ok {
 			return
@@ -269,6 +273,9 @@ func (e *engine) workGated(ctx context.Context, stop <-chan struct{}, i int, t T
 		switch g.state.Load() {
 		case gateSent:
 			e.complete(w, t, g.slot, g.sent, op, err)
+			if err == nil {
+				e.learnWrite(t, g.sent)
+			}
 		case gateArmed:
 			// The task failed before its request was ready (a
 			// connection it could not open) or never handed it: the
@@ -281,7 +288,7 @@ func (e *engine) workGated(ctx context.Context, stop <-chan struct{}, i int, t T
 				if s.dropped > 0 {
 					w.drop(s.dropped, s.dropLag)
 				}
-			})
+			}, 0)
 			if !ok {
 				return
 			}
@@ -367,6 +374,16 @@ func (e *engine) replyEnd(t Task, sent, done time.Time) (end time.Time, rlag tim
 		}
 	}
 	return done, -1
+}
+
+// learnWrite learns the write lead from a gated operation whose write
+// began at wrote: the path to the send its task reports (SendTimed).
+func (e *engine) learnWrite(t Task, wrote time.Time) {
+	if st, ok := t.(SendTimed); ok {
+		if at, ok := st.Sent(); ok && !at.Before(wrote) {
+			e.wlead.learn(at.Sub(wrote))
+		}
+	}
 }
 
 // beginSend tells a SendTimed task that its next operation begins.

@@ -85,18 +85,24 @@ func spinFor(rate float64) time.Duration {
 	return 0
 }
 
+// lead is a learnt estimate of a quantile q of a delay, by the
+// stochastic quantile rule: up q × step after a delay longer than the
+// estimate, down (1 − q) × step after one within it, so it settles where
+// a share q of the delays are within it; it stays within [0, max].
+// Updates race without harm: a lost one slows the learning by one step.
+type lead struct {
+	lead     atomic.Int64 // nanoseconds
+	max      int64
+	up, down int64
+}
+
 // wakeLead is how early PacingSpin's waiters arm their timer: an
 // estimate of the 80th percentile of how late a timer's wake-up comes
 // (from its deadline to the worker running again), learnt from every
-// wake-up of the run's waiters (one estimate, shared) by the stochastic
-// quantile rule: up 1.6 µs after a wake-up later than the lead, down 0.4
-// µs after one within it, so it settles where four in five are within
-// it. It starts at 20 µs and stays within [0, max]. Updates race
-// without harm: a lost one slows the learning by one step.
-type wakeLead struct {
-	lead atomic.Int64 // nanoseconds
-	max  int64
-}
+// wake-up of the run's waiters (one estimate, shared): up 1.6 µs after
+// a wake-up later than the lead, down 0.4 µs after one within it. It
+// starts at 20 µs.
+type wakeLead = lead
 
 const (
 	leadStart = 20 * time.Microsecond
@@ -105,21 +111,47 @@ const (
 )
 
 func newWakeLead(max time.Duration) *wakeLead {
-	l := &wakeLead{max: int64(max)}
+	l := &lead{max: int64(max), up: int64(leadUp), down: int64(leadDown)}
 	l.lead.Store(min(int64(leadStart), l.max))
 	return l
 }
 
-// early is the current lead.
-func (l *wakeLead) early() time.Duration { return time.Duration(l.lead.Load()) }
+// A gated operation's request is written early by the run's writeLead:
+// an estimate of the 25th percentile of its write path, from the clock
+// read just before the write to the send its task reports (SendTimed:
+// the kernel's transmit stamp of the request, on Linux over plain TCP),
+// learnt from every gated operation that succeeded, starting at none
+// and at most maxWriteLead; so three requests in four leave the host at
+// or after their slot's instant and the write's own path through the
+// kernel is not counted in their latency. The bound keeps it to a
+// client's path: a network device's queue is the system's, never
+// compensated beyond it.
+const (
+	maxWriteLead  = 20 * time.Microsecond
+	writeLeadUp   = 250 * time.Nanosecond // q × step, q = 0.25, step 1 µs
+	writeLeadDown = 750 * time.Nanosecond // (1 − q) × step
+)
 
-// woke learns from a wake-up late past its timer's deadline.
-func (l *wakeLead) woke(late time.Duration) {
+func newWriteLead() *lead {
+	return &lead{max: int64(maxWriteLead), up: int64(writeLeadUp), down: int64(writeLeadDown)}
+}
+
+// early is the current lead; none for a nil lead.
+func (l *lead) early() time.Duration {
+	if l == nil {
+		return 0
+	}
+	return time.Duration(l.lead.Load())
+}
+
+// learn learns from one delay: a wake-up late past its timer's deadline,
+// a write's path.
+func (l *lead) learn(d time.Duration) {
 	v := l.lead.Load()
-	if int64(late) > v {
-		v = min(v+int64(leadUp), l.max)
+	if int64(d) > v {
+		v = min(v+l.up, l.max)
 	} else {
-		v = max(v-int64(leadDown), 0)
+		v = max(v-l.down, 0)
 	}
 	l.lead.Store(v)
 }
@@ -167,10 +199,10 @@ func (wt *waiter) close() error {
 	return wt.tfd.close()
 }
 
-// claimAndWait claims the next slot of sched and waits until its time. It
-// returns false when the schedule is over or stop closes first. drops is
-// called with every claim's drops.
-func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(slot)) (slot, bool) {
+// claimAndWait claims the next slot of sched and waits until its time
+// less early. It returns false when the schedule is over or stop closes
+// first. drops is called with every claim's drops.
+func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(slot), early time.Duration) (slot, bool) {
 	if wt.pacing == PacingNanosleep {
 		// One thread at a time blocks in clock_nanosleep, holding its P.
 		wt.turn.Lock()
@@ -181,7 +213,7 @@ func (wt *waiter) claimAndWait(sched claimer, stop <-chan struct{}, drops func(s
 	if !ok {
 		return s, false
 	}
-	return s, wt.until(s.at, stop)
+	return s, wt.until(s.at.Add(-early), stop)
 }
 
 // until waits until at; false when stop closes first.
@@ -212,9 +244,9 @@ func (wt *waiter) until(at time.Time, stop <-chan struct{}) bool {
 	spin := wt.pacing == PacingSpin && wt.lead != nil
 	learn := false // the timer is armed in the future: its wake-up's lateness is the kernel's
 	if spin {
-		lead := wt.lead.early()
-		at = at.Add(-lead)
-		learn = d > lead
+		early := wt.lead.early()
+		at = at.Add(-early)
+		learn = d > early
 	}
 	armed := wt.tfd.arm(at)
 	if stopped(stop) {
@@ -231,7 +263,7 @@ func (wt *waiter) until(at time.Time, stop <-chan struct{}) bool {
 	if spin {
 		now := time.Now()
 		if armed && learn {
-			wt.lead.woke(max(now.Sub(at), 0))
+			wt.lead.learn(max(now.Sub(at), 0))
 		}
 		for now.Before(due) { // a deliberate spin, at most the lead past a timely wake-up
 			now = time.Now()

@@ -28,7 +28,7 @@ func TestWakeLeadLearnsThe80thPercentile(t *testing.T) {
 				beyond++
 			}
 		}
-		l.woke(x)
+		l.learn(x)
 	}
 	if share := float64(beyond) / float64(n); share < 0.17 || share > 0.23 {
 		t.Errorf("%.3f of the wake-ups later than the lead: want about 0.2", share)
@@ -38,7 +38,7 @@ func TestWakeLeadLearnsThe80thPercentile(t *testing.T) {
 	}
 	capped := newWakeLead(60 * time.Microsecond)
 	for range 20000 {
-		capped.woke(late())
+		capped.learn(late())
 		if got := capped.early(); got > 60*time.Microsecond {
 			t.Fatalf("lead %v with a 60 µs bound: want at most the bound", got)
 		}
@@ -48,7 +48,7 @@ func TestWakeLeadLearnsThe80thPercentile(t *testing.T) {
 	}
 	onTime := newWakeLead(time.Millisecond)
 	for range 1000 {
-		onTime.woke(0)
+		onTime.learn(0)
 	}
 	if got := onTime.early(); got != 0 {
 		t.Errorf("lead %v after wake-ups on time: want 0", got)
