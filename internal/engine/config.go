@@ -149,8 +149,9 @@ type Config struct {
 	AtPhase func(Phase, time.Time)
 	// AtWorkerMeasured is called just before a worker's first measured
 	// operation (the first whose slot is in the measured phase) is sent,
-	// once per worker: on the worker's own goroutine, or for a gated
-	// worker on the dispatcher's, which sends its requests. A worker runs one operation at a
+	// once per worker, on the goroutine that writes its requests: the
+	// worker's own, or under PacingDispatch possibly the dispatcher's.
+	// A worker runs one operation at a
 	// time, so everything its task did before is warm-up: a snapshot of
 	// the task's own counters here splits the warm-up from the measured
 	// phase exactly, however late the engine's goroutine begins the

@@ -9,8 +9,8 @@ import (
 
 // A GatedTask builds each operation's first request before the operation's
 // time and hands it through its worker's Gate, which sends it at the
-// slot's instant: in open loop the request path at that instant is only
-// the write. Under PacingDispatch one dispatcher writes every gated
+// slot's instant less the run's write lead (newWriteLead): in open loop
+// the request path at that instant is only the write. Under PacingDispatch one dispatcher writes every gated
 // worker's request, sending every operation then due on one wake-up;
 // under every other open-loop pacing each worker's gate is its own: Hand
 // claims the worker's next slot, waits for its time as the pacing waits,
@@ -27,14 +27,14 @@ type GatedTask interface {
 	UseGate(*Gate) bool
 }
 
-// ErrNotSent is what a gated operation whose request the dispatcher never
-// sent (the run stopped first) returns: nothing reached the server.
+// ErrNotSent is what a gated operation whose request its gate never sent
+// (the run stopped first) returns: nothing reached the server.
 var ErrNotSent = errors.New("request not sent: the run stopped before its time")
 
 // errNotHanded is the failure of a gated operation that returned without
 // a failure of its own and without handing its request: the engine cannot
 // say when it was sent.
-var errNotHanded = errors.New("a gated task completed an operation without handing its request to the dispatcher")
+var errNotHanded = errors.New("a gated task completed an operation without handing its request to its gate")
 
 // Gate states, from the worker's arming of an operation to its outcome.
 const (
@@ -53,7 +53,7 @@ type Gate struct {
 	own   *ownGate
 	w     int // the worker's index
 	state atomic.Int32
-	// Set by Hand, used by the dispatcher.
+	// Set by Hand, used by whoever writes the request.
 	write     func() error
 	interrupt func()
 	// Set before write, read by the worker once state is gateSent: the
@@ -61,8 +61,8 @@ type Gate struct {
 	// and when it began.
 	slot      slot
 	due, sent time.Time
-	// measuring is the dispatcher's: the worker's first measured
-	// operation has been sent.
+	// measuring is the writer's (the dispatcher or the worker): the
+	// worker's first measured operation has been sent.
 	measuring bool
 }
 

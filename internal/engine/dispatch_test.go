@@ -214,8 +214,10 @@ func TestOneWakeUpSendsEveryDueOperation(t *testing.T) {
 	}
 }
 
-// No request is written before its slot's time, and each is built before
-// it is written.
+// No request is written before its slot's time when its task reports no
+// send of its own (no SendTimed: the write lead stays none; the lead's
+// bound is TestGatedWritesBeginEarlyByTheirPath's), and each is built
+// before it is written.
 func TestNoRequestIsSentBeforeItsTime(t *testing.T) {
 	for _, p := range gatedPacings {
 		t.Run(string(p), func(t *testing.T) {
@@ -409,7 +411,8 @@ func (t *stampedTask) Do(ctx context.Context) (int, error) {
 // percentile of its path to its send, learnt as the run goes, so most
 // requests are sent at or after their slot's instant and none begins its
 // write more than maxWriteLead before it; a path longer than that bound
-// is never compensated beyond it.
+// is never compensated beyond it; one sent before its slot's instant is
+// timed from its send, never with a latency shorter than its service.
 func TestGatedWritesBeginEarlyByTheirPath(t *testing.T) {
 	for _, p := range gatedPacings {
 		for _, tc := range []struct {
@@ -431,7 +434,7 @@ func TestGatedWritesBeginEarlyByTheirPath(t *testing.T) {
 					defer mu.Unlock()
 					return tc.lo + time.Duration(r.Int64N(int64(tc.hi-tc.lo)+1))
 				}
-				cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(2000), Duration: time.Second, Pacing: p}
+				cfg := Config{Ops: []string{"op"}, Workers: 2, Pacer: NewConstant(2000), Duration: time.Second, Pacing: p, Trace: NewTrace(4000)}
 				res, e, err := runEngine(context.Background(), cfg, func(int) (Task, error) {
 					return &stampedTask{gatedTask: gatedTask{log: log}, path: path}, nil
 				})
@@ -440,6 +443,11 @@ func TestGatedWritesBeginEarlyByTheirPath(t *testing.T) {
 				}
 				if res.Completed() != res.Intended || res.Failed != 0 {
 					t.Fatalf("completed %d failed %d of %d intended: want all completed (%s)", res.Completed(), res.Failed, res.Intended, res)
+				}
+				for _, rec := range cfg.Trace.Records() {
+					if rec.Latency < rec.Service {
+						t.Fatalf("latency %v shorter than service time %v: a request sent early is timed from its send", rec.Latency, rec.Service)
+					}
 				}
 				if got := e.wlead.early(); got < tc.leadLo || got > tc.leadHi {
 					t.Errorf("write lead %v: want within %v–%v", got, tc.leadLo, tc.leadHi)

@@ -353,8 +353,13 @@ func (e *engine) complete(w *workerRec, t Task, s slot, sent time.Time, op int, 
 	}
 	end, rlag := e.replyEnd(t, sent, done)
 	from := sentAt(t, sent, end)
-	if e.closed {
-		s.at = from // closed loop: the operation starts at its send, latency is service time
+	if e.closed || from.Before(s.at) {
+		// Closed loop: the operation starts at its send, latency is
+		// service time. Open loop: a request that left the host before
+		// its slot's instant (a gated write begun early by the write
+		// lead) is timed from its send, so its latency is never shorter
+		// than its service time, nor shortened by its earliness.
+		s.at = from
 	}
 	w.success(op, end.Sub(s.at), end.Sub(from), false, rlag)
 	if e.cfg.Trace != nil {

@@ -116,16 +116,19 @@ func newWakeLead(max time.Duration) *wakeLead {
 	return l
 }
 
-// A gated operation's request is written early by the run's writeLead:
+// A gated operation's request is written early by the run's write lead:
 // an estimate of the 25th percentile of its write path, from the clock
 // read just before the write to the send its task reports (SendTimed:
-// the kernel's transmit stamp of the request, on Linux over plain TCP),
-// learnt from every gated operation that succeeded, starting at none
-// and at most maxWriteLead; so three requests in four leave the host at
-// or after their slot's instant and the write's own path through the
-// kernel is not counted in their latency. The bound keeps it to a
-// client's path: a network device's queue is the system's, never
-// compensated beyond it.
+// the kernel's transmit stamp of the request, on Linux over plain TCP;
+// without one, over TLS or for a write too large to stamp, the clock
+// read just before the write system call, a path of a microsecond or
+// less), learnt from every gated operation that succeeded, starting at
+// none and at most maxWriteLead. So about three requests in four leave
+// the host at or after their slot's instant, and the write path's 25th
+// percentile is no longer counted in their latency; a request that left
+// before its instant is timed from its send (engine.complete). The
+// bound keeps it to a client's path: a network device's queue is the
+// system's, never compensated beyond it.
 const (
 	maxWriteLead  = 20 * time.Microsecond
 	writeLeadUp   = 250 * time.Nanosecond // q × step, q = 0.25, step 1 µs

@@ -51,9 +51,9 @@ func (r *run) counts() result.Counts {
 }
 
 // workerMeasured keeps worker w's counts at its first measured operation
-// (on the goroutine that sends its operations: the worker's, or the
-// engine's dispatcher for a gated worker; read once the engine has
-// returned).
+// (on the goroutine that sends its operations: the worker's, or under
+// the dispatch pacing possibly the engine's dispatcher; read once the
+// engine has returned).
 func (r *run) workerMeasured(w int) {
 	if c, ok := r.tasks[w].(workload.Counter); ok && w < len(r.bases) {
 		base := c.Counts()

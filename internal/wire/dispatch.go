@@ -11,15 +11,16 @@ import (
 // A Dispatcher sends the first request of each of a connection's
 // operations at an instant of its own (the engine's open loop, whose
 // engine.Gate is one): the connection builds and numbers the request,
-// hands it over, and waits for its reply; the dispatcher writes it.
+// hands it over, and waits for its reply; the dispatcher writes it,
+// on a goroutine of its own or, before Hand returns, on the caller's.
 type Dispatcher interface {
 	// Armed reports whether the operation in progress still has its
 	// first request to hand.
 	Armed() bool
-	// Hand gives the dispatcher the request: write sends it, on the
-	// dispatcher's goroutine; interrupt, called instead when the request
-	// is never sent, ends the wait for its reply. False: it will never
-	// be sent.
+	// Hand gives the dispatcher the request: write sends it, once, on
+	// the dispatcher's goroutine or on the caller's before Hand returns;
+	// interrupt, called instead when a handed request is never sent,
+	// ends the wait for its reply. False: it will never be sent.
 	Hand(write func() error, interrupt func()) bool
 }
 
@@ -38,8 +39,8 @@ func (c *Conn) UseDispatcher(d Dispatcher) {
 // sendHanded is send with the request's write handed to the dispatcher:
 // the request is built and numbered here, the connection (re)opened
 // first when it is down, and this goroutine then waits for the reply,
-// parked in its read, while the dispatcher writes the request at its
-// instant. Until then the connection has no deadline but its context's;
+// parked in its read, once the dispatcher has written the request at its
+// instant or while it waits to. Until then the connection has no deadline but its context's;
 // the operation's own deadline is set at the write. dl is that deadline.
 func (c *Conn) sendHanded(ctx context.Context, msg []byte) (reply bsoncore.Document, dl time.Time, err error) {
 	if c.nc == nil {

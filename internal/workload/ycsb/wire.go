@@ -118,7 +118,7 @@ func (t *wireTask) Sent() (time.Time, bool) { return t.conn.Sent() }
 // (engine.RequestNumbered).
 func (t *wireTask) LastRequest() (int64, bool) { return int64(t.conn.LastRequestID()), true }
 
-// UseGate makes the engine's dispatcher send the first request of each
+// UseGate makes the engine's gate send the first request of each
 // operation at its slot's instant (engine.GatedTask); declined when the
 // parts of READ-MODIFY-WRITE are recorded, whose send times the task
 // takes itself.
