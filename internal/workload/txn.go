@@ -3,6 +3,8 @@ package workload
 import (
 	"context"
 	"maps"
+	"math"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,7 +16,8 @@ import (
 )
 
 // txnCounts runs a worker's transactions as the drivers' withTransaction
-// does, bounded, and counts them: committed, retried whole, commits
+// does (its retries backed off as the specification says), bounded, and
+// counts them: committed, retried whole, commits
 // retried, aborted, failed, and the causes of the retries. The built-in
 // ledger and a workload file's transactions share it. The counts are
 // read by the run while the worker goes on (counts).
@@ -34,10 +37,30 @@ type txn struct {
 	maxCommit  time.Duration
 }
 
+// The backoff before a whole transaction's retry, as the drivers'
+// convenient transaction API specifies it (withTransaction, 2026): the
+// n-th retry waits a uniformly random share of min(5 ms × 1.5^(n−1),
+// 500 ms), so transactions that conflict stop retrying in lockstep, and
+// one whose rival was descheduled holding the document it needs waits
+// for it instead of spending its retries at once.
+const (
+	backoffInitial = 5 * time.Millisecond
+	backoffMax     = 500 * time.Millisecond
+	backoffGrowth  = 1.5
+)
+
+// retryBackoff is the wait before retry n (1, 2, …) given jitter in
+// [0, 1).
+func retryBackoff(n int, jitter float64) time.Duration {
+	d := float64(backoffInitial) * math.Pow(backoffGrowth, float64(n-1))
+	return time.Duration(jitter * min(d, float64(backoffMax)))
+}
+
 // run runs body in a transaction of x to its final commit, retrying the
-// whole transaction on TransientTransactionError (or a write conflict)
-// and the commit on UnknownTransactionCommitResult, up to x.maxRetries
-// times each. body gets the session's context.
+// whole transaction on TransientTransactionError (or a write conflict),
+// after the specification's backoff, and the commit on
+// UnknownTransactionCommitResult, up to x.maxRetries times each. body
+// gets the session's context.
 func (c *txnCounts) run(ctx context.Context, x txn, body func(sctx context.Context) error) error {
 	for attempt := 0; ; attempt++ {
 		err := c.attempt(ctx, x, body)
@@ -51,6 +74,25 @@ func (c *txnCounts) run(ctx context.Context, x txn, body func(sctx context.Conte
 		}
 		c.retries.Add(1)
 		c.cause(cause(err))
+		if !sleepCtx(ctx, retryBackoff(attempt+1, rand.Float64())) {
+			c.failed.Add(1)
+			return err // stopped during the backoff: the last attempt's error
+		}
+	}
+}
+
+// sleepCtx waits d, or returns false as soon as ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
