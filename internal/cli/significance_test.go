@@ -153,7 +153,7 @@ func TestCompareRunsFindsARealChange(t *testing.T) {
 
 	// --json prints the same comparison as JSON, never the table, and
 	// keeps the verdict's exit code.
-	o = mb(t, "compare", "--runs", "--label", "base", "--label", "slow", "--results-file", results, "--fail-on-regression", "--report-dir", "", "--json")
+	o = mb(t, "compare", "--runs", "--label", "base", "--label", "slow", "--results-file", results, "--fail-on-regression", "--include-invalid", "--report-dir", "", "--json")
 	wantCode(t, o, cli.ExitVerdict)
 	var got struct {
 		Base  string
