@@ -78,6 +78,20 @@ func TestReaderStopsAtTheBound(t *testing.T) {
 	}
 }
 
+// A wait between attempts ends at once after a stop, with the stop's
+// error, and runs its length otherwise.
+func TestSleepEndsAtTheStop(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if err := Sleep(ctx, time.Hour); err == nil || time.Since(start) > time.Second {
+		t.Errorf("a wait after a stop: got %v after %v, want the stop's error at once", err, time.Since(start))
+	}
+	if err := Sleep(context.Background(), 10*time.Millisecond); err != nil || time.Since(start) < 10*time.Millisecond {
+		t.Errorf("a wait of 10ms: got %v, want nil after it", err)
+	}
+}
+
 // A step after a stop runs, but ends Grace after the context does.
 func TestStepEndsAfterTheStop(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

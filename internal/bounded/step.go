@@ -18,6 +18,23 @@ func Step(ctx context.Context, limit time.Duration) (context.Context, context.Ca
 	return StepGrace(ctx, limit, Grace)
 }
 
+// Sleep waits d, or until ctx is done, whichever comes first: a wait
+// between attempts (a redial, a transaction's retry) that a stop ends at
+// once. Its error is ctx's when ctx ended first.
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
 // StepGrace is Step with a grace of its own, for a step that keeps what
 // was measured (storing a result gets a little longer, and falls back to
 // a local file when it cannot finish).

@@ -150,12 +150,12 @@ type Config struct {
 	// AtWorkerMeasured is called just before a worker's first measured
 	// operation (the first whose slot is in the measured phase) is sent,
 	// once per worker, on the goroutine that writes its requests: the
-	// worker's own, or under PacingDispatch possibly the dispatcher's.
-	// A worker runs one operation at a
-	// time, so everything its task did before is warm-up: a snapshot of
-	// the task's own counters here splits the warm-up from the measured
-	// phase exactly, however late the engine's goroutine begins the
-	// phase. It must be quick: no network, no waiting.
+	// worker's own, or under PacingDispatch possibly the dispatcher's. A
+	// worker runs one operation at a time, so everything its task did
+	// before is warm-up: a snapshot of the task's own counters here
+	// splits the warm-up from the measured phase exactly, however late
+	// the engine's goroutine begins the phase. It must be quick: no
+	// network, no waiting.
 	AtWorkerMeasured func(worker int)
 	// Share makes the run one client's part of a run group: Workers,
 	// Count and the Pacer's schedule are the group's, and the run does

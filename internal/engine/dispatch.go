@@ -10,11 +10,12 @@ import (
 // A GatedTask builds each operation's first request before the operation's
 // time and hands it through its worker's Gate, which sends it at the
 // slot's instant less the run's write lead (newWriteLead): in open loop
-// the request path at that instant is only the write. Under PacingDispatch one dispatcher writes every gated
-// worker's request, sending every operation then due on one wake-up;
-// under every other open-loop pacing each worker's gate is its own: Hand
-// claims the worker's next slot, waits for its time as the pacing waits,
-// and writes the request there, on the worker's goroutine.
+// the request path at that instant is only the write. Under
+// PacingDispatch one dispatcher writes every gated worker's request,
+// sending every operation then due on one wake-up; under every other
+// open-loop pacing each worker's gate is its own: Hand claims the
+// worker's next slot, waits for its time as the pacing waits, and writes
+// the request there, on the worker's goroutine.
 //
 // The engine calls Do before the operation's slot is claimed. Do builds
 // the request, hands it (Gate.Hand) and waits for its reply; every later

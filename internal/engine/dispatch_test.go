@@ -12,7 +12,7 @@ import (
 // request is one operation's request as a gatedTask saw it.
 type request struct {
 	built       time.Time // when Do built it, before handing it
-	written     time.Time // when the dispatcher wrote it; zero: never
+	written     time.Time // when its gate wrote it; zero: never
 	slotAt      time.Time // the intended start of the slot it was written for
 	due         time.Time // when its write was due
 	began       time.Time // the engine's clock before the write

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"context"
 	"time"
 )
 
@@ -34,19 +33,4 @@ func (b Backoff) Delay(failures int, u float64) time.Duration {
 	}
 	u = min(max(u, 0), 1)
 	return d/2 + time.Duration(u*float64(d/2))
-}
-
-// sleep waits for d or until ctx is done, whichever is first.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/bounded"
 )
 
 const (
@@ -508,13 +510,13 @@ func (c *Conn) redial(ctx context.Context, dl time.Time) error {
 	if c.failures > 0 {
 		if wait := time.Until(c.nextDial); wait > 0 {
 			if !dl.IsZero() && dl.Before(c.nextDial) {
-				if err := sleep(ctx, time.Until(dl)); err != nil {
+				if err := bounded.Sleep(ctx, time.Until(dl)); err != nil {
 					return err
 				}
 				return &NetworkError{Op: "dial", Err: fmt.Errorf("server unreachable (%d failed dials, next in %v): %w",
 					c.failures, time.Until(c.nextDial).Round(time.Millisecond), c.lastDialErr)}
 			}
-			if err := sleep(ctx, wait); err != nil {
+			if err := bounded.Sleep(ctx, wait); err != nil {
 				return err
 			}
 		}

@@ -40,8 +40,9 @@ func (c *Conn) UseDispatcher(d Dispatcher) {
 // the request is built and numbered here, the connection (re)opened
 // first when it is down, and this goroutine then waits for the reply,
 // parked in its read, once the dispatcher has written the request at its
-// instant or while it waits to. Until then the connection has no deadline but its context's;
-// the operation's own deadline is set at the write. dl is that deadline.
+// instant or while it waits to. Until then the connection has no
+// deadline but its context's; the operation's own deadline is set at the
+// write. dl is that deadline.
 func (c *Conn) sendHanded(ctx context.Context, msg []byte) (reply bsoncore.Document, dl time.Time, err error) {
 	if c.nc == nil {
 		dl = c.deadline()

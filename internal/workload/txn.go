@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/mongobench/mongobench/internal/bounded"
 	"github.com/mongobench/mongobench/internal/result"
 )
 
@@ -74,25 +75,10 @@ func (c *txnCounts) run(ctx context.Context, x txn, body func(sctx context.Conte
 		}
 		c.retries.Add(1)
 		c.cause(cause(err))
-		if !sleepCtx(ctx, retryBackoff(attempt+1, rand.Float64())) {
+		if bounded.Sleep(ctx, retryBackoff(attempt+1, rand.Float64())) != nil {
 			c.failed.Add(1)
 			return err // stopped during the backoff: the last attempt's error
 		}
-	}
-}
-
-// sleepCtx waits d, or returns false as soon as ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
 	}
 }
 
