@@ -47,7 +47,14 @@ func TestCompareRunsAA(t *testing.T) {
 	reports := t.TempDir()
 	// Every run counts (--include-invalid): a busy host may judge one
 	// invalid, and this test is about the statistics, not the gates.
-	o := mb(t, "compare", "--runs", "--label", "a", "--label", "b", "--results-file", results, "--fail-on-regression", "--include-invalid", "--report-dir", reports)
+	// At α 0.05 an A/A comparison has a false verdict in up to one trial
+	// of twenty by design, and more often here: a run's p99 and p99.9 of
+	// about 150 updates are its top two or three latencies, so they move
+	// together, and two metrics at the exact test's smallest p (2/252,
+	// five runs a side all above the other five) pass Benjamini–Hochberg
+	// over ten (adjusted 0.040). At α 0.01 eight of the ten must, which
+	// noise does not do; a broken test or correction still would.
+	o := mb(t, "compare", "--runs", "--label", "a", "--label", "b", "--results-file", results, "--fail-on-regression", "--include-invalid", "--alpha", "0.01", "--report-dir", reports)
 	wantCode(t, o, cli.ExitOK)
 	t.Logf("A/A:\n%s", o.stdout)
 	if !strings.HasPrefix(o.stdout, "No metric is significantly worse than a's.\n") {
