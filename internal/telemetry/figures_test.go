@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -252,6 +253,30 @@ func TestCheckpointDurationAtCompletion(t *testing.T) {
 			if ok != c.ok || got != c.want {
 				t.Errorf("v8 %v, %s: %v (%v), want %v (%v)", v8, c.name, got, ok, c.want, c.ok)
 			}
+		}
+	}
+}
+
+// A CPU state's share of an interval is at most 100%, even when it took
+// all of it and the cumulative times are large: the interval's total is
+// the sum of each state's own difference, so the share is exact (a
+// total taken as the difference of two large sums read 100.0000000006%
+// on a machine with both cores busy).
+func TestHostCPUShareOfABusyIntervalIsAHundred(t *testing.T) {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		// Uptime-sized times in seconds, read at 100 ticks a second.
+		tick := func(max float64) float64 { return float64(int64(rng.Float64()*max*100)) / 100 }
+		b := &CPUTimes{User: tick(1e6), Nice: tick(1e3), System: tick(1e5), Idle: tick(1e7), IOWait: tick(1e4), IRQ: tick(1e3), SoftIRQ: tick(1e4), Steal: tick(1e4)}
+		a := *b
+		a.User += tick(10)
+		if a.User == b.User {
+			continue
+		}
+		f := HostFigures(HostSample{Time: t0, Cores: 2, CPU: b}, HostSample{Time: t0.Add(time.Second), Cores: 2, CPU: &a})
+		if f[KeyCPUUser] != 100 {
+			t.Fatalf("user share %v of an interval of user time alone (%+v → %+v): want 100", f[KeyCPUUser], *b, a)
 		}
 	}
 }

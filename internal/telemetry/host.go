@@ -64,9 +64,13 @@ type CPUTimes struct {
 	User, Nice, System, Idle, IOWait, IRQ, SoftIRQ, Steal float64
 }
 
-// total is all CPU time; guest time is already counted in User and Nice.
-func (c CPUTimes) total() float64 {
-	return c.User + c.Nice + c.System + c.Idle + c.IOWait + c.IRQ + c.SoftIRQ + c.Steal
+// since is all CPU time from b to c (guest time is already counted in
+// User and Nice): the sum of each state's own
+// difference, so a state that took the whole interval is exactly all of
+// it (the difference of two large totals rounds otherwise).
+func (c CPUTimes) since(b CPUTimes) float64 {
+	return (c.User - b.User) + (c.Nice - b.Nice) + (c.System - b.System) + (c.Idle - b.Idle) +
+		(c.IOWait - b.IOWait) + (c.IRQ - b.IRQ) + (c.SoftIRQ - b.SoftIRQ) + (c.Steal - b.Steal)
 }
 
 // CPUSet is the cumulative CPU time of a set of CPUs, and their number.

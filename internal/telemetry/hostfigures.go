@@ -64,7 +64,7 @@ func setCPU(out map[string]float64, b, a *CPUSet) {
 	// the diagnosis judges the server's CPU against, kept even when the
 	// set's times cannot say how busy it was.
 	out[KeyProcCPUs] = float64(a.CPUs)
-	total := a.Times.total() - b.Times.total()
+	total := a.Times.since(b.Times)
 	idle := a.Times.Idle + a.Times.IOWait - b.Times.Idle - b.Times.IOWait
 	if total <= 0 {
 		return
@@ -82,7 +82,7 @@ func systemCPU(out map[string]float64, b, a *CPUTimes) {
 	if b == nil || a == nil {
 		return
 	}
-	total := a.total() - b.total()
+	total := a.since(*b)
 	if total <= 0 {
 		return
 	}
