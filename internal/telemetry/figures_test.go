@@ -274,9 +274,20 @@ func TestHostCPUShareOfABusyIntervalIsAHundred(t *testing.T) {
 		if a.User == b.User {
 			continue
 		}
-		f := HostFigures(HostSample{Time: t0, Cores: 2, CPU: b}, HostSample{Time: t0.Add(time.Second), Cores: 2, CPU: &a})
+		k := *b // an interval of kernel time alone, in three states
+		k.System += tick(10)
+		k.IRQ += tick(1)
+		k.SoftIRQ += tick(1)
+		if f := HostFigures(HostSample{Time: t0, Cores: 2, CPU: b}, HostSample{Time: t0.Add(time.Second), Cores: 2, CPU: &k}); k.System != b.System && f[KeyCPUKernel] != 100 {
+			t.Fatalf("kernel share %v of an interval of kernel time alone (%+v → %+v): want 100", f[KeyCPUKernel], *b, k)
+		}
+		f := HostFigures(HostSample{Time: t0, Cores: 2, CPU: b, ProcSet: &CPUSet{CPUs: 2, Times: *b}},
+			HostSample{Time: t0.Add(time.Second), Cores: 2, CPU: &a, ProcSet: &CPUSet{CPUs: 2, Times: a}})
 		if f[KeyCPUUser] != 100 {
 			t.Fatalf("user share %v of an interval of user time alone (%+v → %+v): want 100", f[KeyCPUUser], *b, a)
+		}
+		if f[KeyProcSetBusy] != 100 {
+			t.Fatalf("busy share %v of the server's CPUs, an interval of user time alone (%+v → %+v): want 100", f[KeyProcSetBusy], *b, a)
 		}
 	}
 }

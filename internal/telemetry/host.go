@@ -65,9 +65,9 @@ type CPUTimes struct {
 }
 
 // since is all CPU time from b to c (guest time is already counted in
-// User and Nice): the sum of each state's own
-// difference, so a state that took the whole interval is exactly all of
-// it (the difference of two large totals rounds otherwise).
+// User and Nice): the sum of each state's own difference, so a state
+// that took the whole interval is exactly all of it (the difference of
+// two large totals rounds otherwise).
 func (c CPUTimes) since(b CPUTimes) float64 {
 	return (c.User - b.User) + (c.Nice - b.Nice) + (c.System - b.System) + (c.Idle - b.Idle) +
 		(c.IOWait - b.IOWait) + (c.IRQ - b.IRQ) + (c.SoftIRQ - b.SoftIRQ) + (c.Steal - b.Steal)

@@ -65,7 +65,7 @@ func setCPU(out map[string]float64, b, a *CPUSet) {
 	// set's times cannot say how busy it was.
 	out[KeyProcCPUs] = float64(a.CPUs)
 	total := a.Times.since(b.Times)
-	idle := a.Times.Idle + a.Times.IOWait - b.Times.Idle - b.Times.IOWait
+	idle := (a.Times.Idle - b.Times.Idle) + (a.Times.IOWait - b.Times.IOWait) // each state's own difference, as since
 	if total <= 0 {
 		return
 	}
@@ -86,15 +86,16 @@ func systemCPU(out map[string]float64, b, a *CPUTimes) {
 	if total <= 0 {
 		return
 	}
-	share := func(key string, before, after float64) {
-		if after >= before {
-			out[key] = (after - before) / total * 100
+	// Each share from its states' own differences, as since sums them.
+	share := func(key string, d float64) {
+		if d >= 0 {
+			out[key] = d / total * 100
 		}
 	}
-	share(KeyCPUUser, b.User, a.User)
-	share(KeyCPUKernel, b.System+b.IRQ+b.SoftIRQ, a.System+a.IRQ+a.SoftIRQ)
-	share(KeyCPUIOWait, b.IOWait, a.IOWait)
-	share(KeyCPUSteal, b.Steal, a.Steal)
+	share(KeyCPUUser, a.User-b.User)
+	share(KeyCPUKernel, (a.System-b.System)+(a.IRQ-b.IRQ)+(a.SoftIRQ-b.SoftIRQ))
+	share(KeyCPUIOWait, a.IOWait-b.IOWait)
+	share(KeyCPUSteal, a.Steal-b.Steal)
 }
 
 // processCPU is the process's CPU time as a share of all cores' time.
